@@ -1,0 +1,136 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "outpost",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "outpost", targets: ["outpost"]),
+        .library(name: "OutpostCore", targets: ["OutpostCore"]),
+        .library(name: "OutpostProtocol", targets: ["OutpostProtocol"]),
+        .library(name: "OutpostServer", targets: ["OutpostServer"]),
+        .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
+        .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    ],
+    targets: [
+        .target(
+            name: "OutpostCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostCoreTests",
+            dependencies: ["OutpostCore"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostProtocol",
+            dependencies: ["OutpostCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostProtocolTests",
+            dependencies: ["OutpostProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "OutpostServer",
+            dependencies: [
+                "OutpostCore",
+                "OutpostProtocol",
+                "CQRencode",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostServerTests",
+            dependencies: [
+                "OutpostServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostDevice",
+            dependencies: [
+                "OutpostCore",
+                "OutpostProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostDeviceTests",
+            dependencies: ["OutpostDevice"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostTerminal",
+            dependencies: ["OutpostDevice"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostTerminalTests",
+            dependencies: ["OutpostTerminal"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "outpost",
+            dependencies: [
+                "OutpostServer",
+                "OutpostDevice",
+                "OutpostTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "outpostTests",
+            dependencies: ["outpost"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

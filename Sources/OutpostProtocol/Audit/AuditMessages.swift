@@ -1,0 +1,93 @@
+import Foundation
+
+/// One row of an event's append-only audit log.
+public struct AuditEntry: Codable, Sendable, Hashable {
+    public var id: String
+    /// `checked_in`, `already_checked_in`, `reconfirmed`, `kiosk_already_checked_in`,
+    /// `rejected_not_found` or `rejected_not_admissible`.
+    public var kind: String
+    public var guestId: String?
+    public var deviceId: String?
+    public var userId: String?
+    public var at: Date
+    public var clientAt: Date?
+    public var method: String?
+
+    public init(
+        id: String, kind: String, guestId: String?, deviceId: String?, userId: String?, at: Date, clientAt: Date?,
+        method: String?
+    ) {
+        self.id = id
+        self.kind = kind
+        self.guestId = guestId
+        self.deviceId = deviceId
+        self.userId = userId
+        self.at = at
+        self.clientAt = clientAt
+        self.method = method
+    }
+}
+
+/// `GET /v1/events/{eventId}/audit`, oldest first.
+public struct AuditPage: Codable, Sendable, Hashable {
+    public var entries: [AuditEntry]
+    public var cursor: String
+    public var hasMore: Bool
+
+    public init(entries: [AuditEntry], cursor: String, hasMore: Bool) {
+        self.entries = entries
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}
+
+/// Check-in counts of one access type.
+public struct AccessTypeStats: Codable, Sendable, Hashable {
+    public var accessTypeId: String
+    public var name: String
+    public var guests: Int
+    public var checkedIn: Int
+
+    public init(accessTypeId: String, name: String, guests: Int, checkedIn: Int) {
+        self.accessTypeId = accessTypeId
+        self.name = name
+        self.guests = guests
+        self.checkedIn = checkedIn
+    }
+}
+
+/// `GET /v1/events/{eventId}/stats`. Cancelled and revoked guests are not counted in `guests`.
+public struct EventStats: Codable, Sendable, Hashable {
+    public var guests: Int
+    public var checkedIn: Int
+    public var byAccessType: [AccessTypeStats]
+    public var lastCheckInAt: Date?
+
+    public init(guests: Int, checkedIn: Int, byAccessType: [AccessTypeStats], lastCheckInAt: Date?) {
+        self.guests = guests
+        self.checkedIn = checkedIn
+        self.byAccessType = byAccessType
+        self.lastCheckInAt = lastCheckInAt
+    }
+
+    private enum CodingKeys: String, CodingKey { case guests, checkedIn, byAccessType, lastCheckInAt }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(guests, forKey: .guests)
+        try container.encode(checkedIn, forKey: .checkedIn)
+        try container.encode(byAccessType, forKey: .byAccessType)
+        try container.encode(lastCheckInAt, forKey: .lastCheckInAt)
+    }
+}
+
+/// `outpost admin bootstrap` prints this.
+public struct BootstrapResult: Codable, Sendable, Hashable {
+    public var tenantId: String
+    public var userId: String
+
+    public init(tenantId: String, userId: String) {
+        self.tenantId = tenantId
+        self.userId = userId
+    }
+}

@@ -1,0 +1,58 @@
+/// A user role. No anonymous or guest use exists.
+public enum UserRole: String, Codable, Sendable, CaseIterable {
+    case organizer
+    case support
+    case checkinStaff = "checkin_staff"
+}
+
+/// `POST /v1/auth/signin`.
+public struct SignInRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var password: String
+    public var deviceId: String
+
+    public init(email: String, password: String, deviceId: String) {
+        self.email = email
+        self.password = password
+        self.deviceId = deviceId
+    }
+}
+
+/// `POST /v1/auth/refresh` and `POST /v1/auth/signout`.
+public struct RefreshRequest: Codable, Sendable, Hashable {
+    public var refreshToken: String
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+/// A user as the API shows it.
+public struct UserInfo: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var email: String
+    public var role: UserRole
+    public var tenantId: String
+
+    public init(id: String, name: String, email: String, role: UserRole, tenantId: String) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.role = role
+        self.tenantId = tenantId
+    }
+}
+
+/// The answer of sign-in and refresh.
+public struct TokenPair: Codable, Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String
+    /// Seconds the access token stays valid.
+    public var expiresIn: Int
+    public var user: UserInfo
+
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: UserInfo) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+        self.user = user
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// An event as the event picker lists it.
+public struct EventInfo: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var startsAt: Date
+    public var endsAt: Date
+    public var timeZone: String
+    public var modules: [String]
+
+    public init(id: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String]) {
+        self.id = id
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+        self.modules = modules
+    }
+}
+
+/// `GET /v1/events`, ordered by `startsAt`, then name.
+public struct EventList: Codable, Sendable, Hashable {
+    public var events: [EventInfo]
+    public init(events: [EventInfo]) { self.events = events }
+}
+
+/// `POST /v1/events`.
+public struct CreateEventRequest: Codable, Sendable, Hashable {
+    public var name: String
+    public var startsAt: Date
+    public var endsAt: Date
+    public var timeZone: String
+    /// Modules the event enables; `["checkin"]` when absent.
+    public var modules: [String]?
+
+    public init(name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String]? = nil) {
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+        self.modules = modules
+    }
+}
+
+/// `POST /v1/events/{eventId}/access-types`.
+public struct CreateAccessTypeRequest: Codable, Sendable, Hashable {
+    public var name: String
+    public var walkInAllowed: Bool?
+
+    public init(name: String, walkInAllowed: Bool? = nil) {
+        self.name = name
+        self.walkInAllowed = walkInAllowed
+    }
+}
+
+/// `PUT /v1/events/{eventId}/staff/{userId}` has no body; `POST /v1/users` takes this.
+public struct CreateUserRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var name: String
+    public var role: UserRole
+    public var password: String
+
+    public init(email: String, name: String, role: UserRole, password: String) {
+        self.email = email
+        self.name = name
+        self.role = role
+        self.password = password
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import OutpostCore
+
+/// The JSON conventions of the Outpost API: RFC 3339 UTC timestamps with milliseconds, sorted
+/// keys (so a stored answer is byte-for-byte reproducible), no escaped slashes.
+public enum OutpostJSON {
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+    private static let withoutFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: .gmt)
+
+    /// Formats an instant as `2026-11-21T19:41:07.123Z` (exact: computed from whole milliseconds,
+    /// so a stored timestamp always prints the same text).
+    public static func format(_ date: Date) -> String {
+        let millis = date.millisecondsSince1970
+        let (days, msOfDay) = floorDivision(millis, 86_400_000)
+        // Civil date from days since 1970 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let hour = msOfDay / 3_600_000
+        let minute = msOfDay / 60_000 % 60
+        let second = msOfDay / 1000 % 60
+        let ms = msOfDay % 1000
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(ms, 3))Z"
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+        return (quotient, value - quotient * divisor)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// Parses an RFC 3339 timestamp with or without fractional seconds, to whole milliseconds.
+    public static func parse(_ text: String) -> Date? {
+        guard text.utf8.count <= 40,
+            let date = (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
+        else { return nil }
+        return Date(millisecondsSince1970: date.millisecondsSince1970)
+    }
+
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(format(date))
+        }
+        return encoder
+    }
+
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected an RFC 3339 timestamp, got \(text.prefix(40))")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// Encodes a value with the API's conventions.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        try makeEncoder().encode(value)
+    }
+
+    /// Decodes a value with the API's conventions.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try makeDecoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import OutpostCore
+
+/// An access type (ticket class) of an event.
+public struct AccessTypeInfo: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var walkInAllowed: Bool
+
+    public init(id: String, name: String, walkInAllowed: Bool) {
+        self.id = id
+        self.name = name
+        self.walkInAllowed = walkInAllowed
+    }
+}
+
+/// The first check-in of a guest, as the roster shows it.
+public struct CheckInSummary: Codable, Sendable, Hashable {
+    /// Server time of the first accepted check-in.
+    public var at: Date
+    public var byName: String
+    public var deviceId: String
+
+    public init(at: Date, byName: String, deviceId: String) {
+        self.at = at
+        self.byName = byName
+        self.deviceId = deviceId
+    }
+}
+
+/// A guest as the roster, create and update answers show it.
+public struct GuestInfo: Codable, Sendable, Hashable {
+    public var id: String
+    public var accessTypeId: String
+    public var name: String
+    public var email: String
+    public var code: String
+    public var status: GuestStatus
+    public var notes: String
+    /// `null` on the wire until the guest is checked in.
+    public var checkIn: CheckInSummary?
+
+    public init(
+        id: String, accessTypeId: String, name: String, email: String, code: String, status: GuestStatus,
+        notes: String, checkIn: CheckInSummary?
+    ) {
+        self.id = id
+        self.accessTypeId = accessTypeId
+        self.name = name
+        self.email = email
+        self.code = code
+        self.status = status
+        self.notes = notes
+        self.checkIn = checkIn
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, accessTypeId, name, email, code, status, notes, checkIn
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(accessTypeId, forKey: .accessTypeId)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encode(code, forKey: .code)
+        try container.encode(status, forKey: .status)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(checkIn, forKey: .checkIn)  // explicit null
+    }
+}
+
+/// A public key devices use to verify tickets offline.
+public struct RosterKey: Codable, Sendable, Hashable {
+    /// Eight lower-case hex digits (``TicketKeyID``).
+    public var keyId: String
+    /// The raw Ed25519 public key, base64url without padding.
+    public var publicKey: String
+
+    public init(keyId: String, publicKey: String) {
+        self.keyId = keyId
+        self.publicKey = publicKey
+    }
+}
+
+/// Kiosk settings devices need offline.
+public struct KioskInfo: Codable, Sendable, Hashable {
+    /// A bcrypt hash of the exit passcode.
+    public var passcodeHash: String
+    public var orientation: KioskOrientation
+
+    public init(passcodeHash: String, orientation: KioskOrientation) {
+        self.passcodeHash = passcodeHash
+        self.orientation = orientation
+    }
+}
+
+/// The screen orientation a kiosk is locked to.
+public enum KioskOrientation: String, Codable, Sendable, CaseIterable {
+    case portrait
+    case landscape
+}
+
+/// `GET /v1/events/{eventId}/roster`: one page of guests changed after a cursor.
+public struct RosterPage: Codable, Sendable, Hashable {
+    public var accessTypes: [AccessTypeInfo]
+    /// Ordered by change: a guest changed after the page was read appears again in a later page.
+    public var guests: [GuestInfo]
+    public var keys: [RosterKey]
+    public var kiosk: KioskInfo?
+    /// Opaque; pass as `since` to continue.
+    public var cursor: String
+    public var hasMore: Bool
+    public var serverTime: Date
+
+    public init(
+        accessTypes: [AccessTypeInfo], guests: [GuestInfo], keys: [RosterKey], kiosk: KioskInfo?, cursor: String,
+        hasMore: Bool, serverTime: Date
+    ) {
+        self.accessTypes = accessTypes
+        self.guests = guests
+        self.keys = keys
+        self.kiosk = kiosk
+        self.cursor = cursor
+        self.hasMore = hasMore
+        self.serverTime = serverTime
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessTypes, guests, keys, kiosk, cursor, hasMore, serverTime
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessTypes, forKey: .accessTypes)
+        try container.encode(guests, forKey: .guests)
+        try container.encode(keys, forKey: .keys)
+        try container.encode(kiosk, forKey: .kiosk)  // explicit null
+        try container.encode(cursor, forKey: .cursor)
+        try container.encode(hasMore, forKey: .hasMore)
+        try container.encode(serverTime, forKey: .serverTime)
+    }
+}
+
+/// `POST /v1/events/{eventId}/guests`.
+public struct CreateGuestRequest: Codable, Sendable, Hashable {
+    public var name: String
+    public var email: String
+    public var accessTypeId: String
+    public var notes: String?
+
+    public init(name: String, email: String, accessTypeId: String, notes: String? = nil) {
+        self.name = name
+        self.email = email
+        self.accessTypeId = accessTypeId
+        self.notes = notes
+    }
+}
+
+/// `PATCH /v1/events/{eventId}/guests/{guestId}`: absent fields stay as they are.
+public struct UpdateGuestRequest: Codable, Sendable, Hashable {
+    public var status: GuestStatus?
+    public var name: String?
+    public var email: String?
+    public var notes: String?
+    public var accessTypeId: String?
+
+    public init(
+        status: GuestStatus? = nil, name: String? = nil, email: String? = nil, notes: String? = nil,
+        accessTypeId: String? = nil
+    ) {
+        self.status = status
+        self.name = name
+        self.email = email
+        self.notes = notes
+        self.accessTypeId = accessTypeId
+    }
+}
+
+/// One rejected CSV row.
+public struct ImportRowError: Codable, Sendable, Hashable {
+    /// The physical line (1-based, the header is line 1) where the row starts.
+    public var line: Int
+    public var error: String
+
+    public init(line: Int, error: String) {
+        self.line = line
+        self.error = error
+    }
+}
+
+/// `POST /v1/events/{eventId}/guests:import`.
+public struct ImportResult: Codable, Sendable, Hashable {
+    public var imported: Int
+    /// Rows naming an e-mail the event already has (re-imports change nothing).
+    public var skipped: Int
+    public var errors: [ImportRowError]
+
+    public init(imported: Int, skipped: Int, errors: [ImportRowError]) {
+        self.imported = imported
+        self.skipped = skipped
+        self.errors = errors
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Hummingbird
+import Logging
+import OutpostCore
+import OutpostProtocol
+import PostgresNIO
+import ServiceLifecycle
+
+/// The pieces a configuration turns into: the store, and the services that must run beside
+/// the HTTP server (the PostgreSQL pool).
+public struct ServerParts: Sendable {
+    public var store: Store
+    public var services: [any Service]
+    /// The PostgreSQL gateway, when the store is PostgreSQL.
+    public var postgres: PostgresDatabase?
+}
+
+public enum OutpostServer {
+    /// Opens the configured database gateway (nothing is migrated yet).
+    public static func makeParts(_ configuration: ServerConfiguration, logger: Logger) throws -> ServerParts {
+        switch configuration.store {
+        case .sqlite(let path):
+            return ServerParts(store: Store(database: try SQLiteDatabase(path: path)), services: [], postgres: nil)
+        case .sqliteInMemory:
+            return ServerParts(store: Store(database: try SQLiteDatabase()), services: [], postgres: nil)
+        case .postgres(let url):
+            let database = try PostgresDatabase(url: url, logger: logger)
+            return ServerParts(store: Store(database: database), services: [database], postgres: database)
+        }
+    }
+
+    /// The composition root: the exact application `outpost serve` runs. Migrations run before
+    /// the server accepts connections; SIGTERM and SIGINT drain in-flight requests, then stop.
+    public static func buildApplication(
+        _ configuration: ServerConfiguration, parts: ServerParts, logger: Logger
+    ) -> some ApplicationProtocol {
+        let dependencies = ServerDependencies(configuration: configuration, store: parts.store, logger: logger)
+        let router = buildRouter(dependencies)
+        var app = Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "outpost"),
+            services: parts.services,
+            logger: logger)
+        app.beforeServerStarts {
+            try await parts.store.migrate()
+            logger.info("storage ready", metadata: ["store": "\(parts.store.database.dialect.rawValue)"])
+        }
+        return app
+    }
+
+    /// Every route of the API, behind error translation and metrics.
+    public static func buildRouter(_ dependencies: ServerDependencies) -> Router<AppRequestContext> {
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: dependencies.metrics))
+        router.add(middleware: ErrorMiddleware())
+        HealthRoutes(dependencies: dependencies).register(on: router)
+        AuthRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
+        let authenticated = router.group("v1")
+            .add(
+                middleware: AuthenticatorMiddleware(
+                    tokens: { try await dependencies.accessTokens() }, clock: dependencies.clock)
+            )
+            .group(context: AuthenticatedContext.self)
+        EventRoutes(dependencies: dependencies).register(on: authenticated)
+        RosterRoutes(dependencies: dependencies).register(on: authenticated)
+        CheckInRoutes(dependencies: dependencies).register(on: authenticated)
+        GuestRoutes(dependencies: dependencies).register(on: authenticated)
+        TicketRoutes(dependencies: dependencies).register(on: authenticated)
+        KioskRoutes(dependencies: dependencies).register(on: authenticated)
+        UserRoutes(dependencies: dependencies).register(on: authenticated)
+        return router
+    }
+
+    /// Creates the first tenant and organizer (`outpost admin bootstrap`).
+    public static func bootstrap(
+        store: Store, tenant: String, email: String, password: String, name: String, bcryptCost: UInt8 = 12
+    ) async throws -> BootstrapResult {
+        try await store.migrate()
+        let hash = try await PasswordHasher(cost: bcryptCost).hash(password)
+        do {
+            let created = try await store.bootstrap(tenantName: tenant, email: email, name: name, passwordHash: hash)
+            return BootstrapResult(tenantId: created.tenantId.lowercasedString, userId: created.userId.lowercasedString)
+        } catch StoreError.emailTaken {
+            throw BootstrapError.emailTaken(email)
+        }
+    }
+}
+
+/// Why `outpost admin bootstrap` refused.
+public enum BootstrapError: Error, CustomStringConvertible {
+    case emailTaken(String)
+
+    public var description: String {
+        switch self {
+        case .emailTaken(let email):
+            "A user with the e-mail \(email) already exists; bootstrap creates only new organizers."
+        }
+    }
+}
+
+extension OutpostServer {
+    /// Runs `body` with an open store, running the PostgreSQL pool beside it when needed, and
+    /// checks first that PostgreSQL is reachable so the caller gets one clear error.
+    public static func withStore<T: Sendable>(
+        _ location: ServerConfiguration.StoreLocation, logger: Logger,
+        _ body: @Sendable @escaping (Store) async throws -> T
+    ) async throws -> T {
+        var configuration = ServerConfiguration()
+        configuration.store = location
+        let parts = try makeParts(configuration, logger: logger)
+        guard let postgres = parts.postgres else { return try await body(parts.store) }
+        try await postgres.checkReachableOrExplain()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await postgres.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            let value = try await body(parts.store)
+            return value
+        }
+    }
+}
+
+extension PostgresDatabase {
+    /// ``checkReachable()``, with failures turned into one sentence naming host, port and cause.
+    public func checkReachableOrExplain() async throws {
+        do {
+            try await checkReachable()
+        } catch {
+            throw PostgresUnreachable(
+                host: configuration.host ?? "?", port: configuration.port ?? 5432, reason: Self.reason(error))
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}
+
+/// PostgreSQL could not be reached or refused the credentials.
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let reason: String
+
+    public var description: String {
+        "Cannot connect to PostgreSQL at \(host):\(port) (\(reason)); check the --postgres URL and that the database is running."
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Everything that shapes a server, as one plain value (the composition root's input).
+public struct ServerConfiguration: Sendable {
+    /// Where the server keeps its data.
+    public enum StoreLocation: Sendable, Equatable {
+        /// An SQLite file, created with its directory if missing.
+        case sqlite(path: String)
+        /// A private in-memory SQLite database (tests).
+        case sqliteInMemory
+        /// A PostgreSQL database URL.
+        case postgres(url: String)
+    }
+
+    public var store: StoreLocation
+    public var host: String
+    public var port: Int
+    /// A second scan of a checked-in guest within this many seconds is recorded as `concurrent`.
+    public var dedupeWindow: TimeInterval
+    public var clock: WallClock
+    public var bcryptCost: UInt8
+    public var accessTokenLifetime: TimeInterval
+    public var refreshTokenLifetime: TimeInterval
+    /// Failed sign-ins allowed per e-mail, and per client address, within ``signInWindow``.
+    public var signInFailuresPerEmail: Int
+    public var signInFailuresPerAddress: Int
+    public var signInWindow: TimeInterval
+    /// Serve `/metrics` only to loopback clients.
+    public var metricsLoopbackOnly: Bool
+    public var clientPolicy: ClientPolicy
+
+    public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
+
+    public init(
+        store: StoreLocation = .sqlite(path: ServerConfiguration.defaultSQLitePath),
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dedupeWindow: TimeInterval = 30,
+        clock: WallClock = .system,
+        bcryptCost: UInt8 = 12,
+        accessTokenLifetime: TimeInterval = 15 * 60,
+        refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
+        signInFailuresPerEmail: Int = 5,
+        signInFailuresPerAddress: Int = 20,
+        signInWindow: TimeInterval = 15 * 60,
+        metricsLoopbackOnly: Bool = true,
+        clientPolicy: ClientPolicy = ClientPolicy()
+    ) {
+        self.store = store
+        self.host = host
+        self.port = port
+        self.dedupeWindow = dedupeWindow
+        self.clock = clock
+        self.bcryptCost = bcryptCost
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.signInFailuresPerEmail = signInFailuresPerEmail
+        self.signInFailuresPerAddress = signInFailuresPerAddress
+        self.signInWindow = signInWindow
+        self.metricsLoopbackOnly = metricsLoopbackOnly
+        self.clientPolicy = clientPolicy
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import Logging
+import OutpostCore
+import OutpostProtocol
+
+/// What every route handler shares: configuration, store, clock, hasher, metrics, tokens.
+public final class ServerDependencies: Sendable {
+    public let configuration: ServerConfiguration
+    public let store: Store
+    public let metrics: ServerMetrics
+    let hasher: PasswordHasher
+    let logger: Logger
+    private let tokenCache = TokenCache()
+
+    public init(
+        configuration: ServerConfiguration, store: Store, metrics: ServerMetrics = ServerMetrics(), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+        self.hasher = PasswordHasher(cost: configuration.bcryptCost)
+        self.logger = logger
+    }
+
+    var clock: WallClock { configuration.clock }
+
+    /// The access-token signer, keyed by a secret shared through the database.
+    func accessTokens() async throws -> AccessTokens {
+        if let tokens = tokenCache.value { return tokens }
+        let secret = try await store.secret(named: "access-token-hmac")
+        let tokens = AccessTokens(key: SymmetricKey(data: secret), lifetime: configuration.accessTokenLifetime)
+        tokenCache.value = tokens
+        return tokens
+    }
+
+    private final class TokenCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: AccessTokens?
+        var value: AccessTokens? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+}

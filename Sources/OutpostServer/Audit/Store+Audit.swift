@@ -1,0 +1,57 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// A position in an event's audit log (the change sequence number and row id of the last entry).
+struct AuditCursor: Sendable, Equatable {
+    var seq: Int64
+    var id: Int64
+
+    static let start = AuditCursor(seq: 0, id: 0)
+
+    var token: String { "A" + Base32.encode(Array("\(seq):\(id)".utf8)) }
+
+    init(seq: Int64, id: Int64) {
+        self.seq = seq
+        self.id = id
+    }
+
+    init?(token: String) {
+        guard token.hasPrefix("A"), let bytes = Base32.decode(token.dropFirst()),
+            let text = String(validating: bytes, as: UTF8.self)
+        else { return nil }
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let seq = Int64(parts[0]), let id = Int64(parts[1]), seq >= 0, id >= 0 else {
+            return nil
+        }
+        self.init(seq: seq, id: id)
+    }
+}
+
+extension Store {
+    /// Audit entries of an event after `cursor`, in the order the server appended them.
+    func auditPage(event: EventRecord, after cursor: AuditCursor, limit: Int) async throws -> AuditPage {
+        try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, kind, guest_id, device_id, user_id, at, client_at, method, seq FROM audit_log
+                WHERE event_id = ? AND tenant_id = ? AND (seq > ? OR (seq = ? AND id > ?))
+                ORDER BY seq, id LIMIT ?
+                """,
+                [
+                    .uuid(event.id), .uuid(event.tenantId), .int(cursor.seq), .int(cursor.seq), .int(cursor.id),
+                    .int(Int64(limit + 1)),
+                ])
+            let page = rows.prefix(limit)
+            let entries = try page.map {
+                AuditEntry(
+                    id: String(try $0.int(0)), kind: try $0.text(1), guestId: try $0.optionalText(2),
+                    deviceId: try $0.optionalText(3), userId: try $0.optionalText(4), at: try $0.date(5),
+                    clientAt: try $0.optionalDate(6), method: try $0.optionalText(7))
+            }
+            var next = cursor
+            if let last = page.last { next = AuditCursor(seq: try last.int(8), id: try last.int(0)) }
+            return AuditPage(entries: entries, cursor: next.token, hasMore: rows.count > limit)
+        }
+    }
+}

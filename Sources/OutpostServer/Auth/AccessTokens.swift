@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Short-lived access tokens: `v1.<payload>.<mac>`, where the payload names the user, tenant,
+/// role and expiry, and the MAC is HMAC-SHA256 under a secret every server instance shares
+/// (kept in the database). Verification needs no database access.
+struct AccessTokens: Sendable {
+    let key: SymmetricKey
+    let lifetime: TimeInterval
+
+    func issue(for caller: Caller, now: Date) -> String {
+        let expiry = (now + lifetime).millisecondsSince1970
+        let payload =
+            "\(caller.userId.lowercasedString)|\(caller.tenantId.lowercasedString)|\(caller.role.rawValue)|\(expiry)"
+        let signed = "v1." + Base64URL.encode(Array(payload.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(signed.utf8), using: key)
+        return signed + "." + Base64URL.encode(mac)
+    }
+
+    /// The caller the token names, or nil when it is forged, altered or expired.
+    func verify(_ token: String, now: Date) -> Caller? {
+        guard token.utf8.count < 512 else { return nil }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "v1", let mac = Base64URL.decode(String(parts[2])) else { return nil }
+        let signed = parts[0] + "." + parts[1]
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(signed.utf8), using: key),
+            let payloadBytes = Base64URL.decode(String(parts[1])),
+            let payload = String(validating: payloadBytes, as: UTF8.self)
+        else { return nil }
+        let fields = payload.split(separator: "|")
+        guard fields.count == 4, let userId = UUID(wire: String(fields[0])),
+            let tenantId = UUID(wire: String(fields[1])),
+            let role = UserRole(rawValue: String(fields[2])), let expiry = Int64(fields[3]),
+            now.millisecondsSince1970 < expiry
+        else { return nil }
+        return Caller(userId: userId, tenantId: tenantId, role: role)
+    }
+}
+
+/// Refresh tokens are 256 random bits; the database keeps only their SHA-256.
+enum RefreshTokens {
+    static func make() -> String {
+        Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+    }
+
+    static func hash(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(token.utf8)))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import OutpostCore
+
+/// What presenting a refresh token led to.
+enum RefreshOutcome: Sendable {
+    /// The token was current: it is now rotated; here is its successor's owner.
+    case rotated(userId: UUID, familyId: UUID, deviceId: String)
+    /// The token had been rotated before: its whole family is now revoked.
+    case reused
+    /// Unknown, expired or revoked.
+    case invalid
+}
+
+extension Store {
+    func insertRefreshToken(
+        hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String, issuedAt: Date, expiresAt: Date
+    ) async throws {
+        try await database.transaction { connection in
+            try await Self.insertRefreshToken(
+                connection, hash: hash, familyId: familyId, userId: userId, deviceId: deviceId, issuedAt: issuedAt,
+                expiresAt: expiresAt)
+        }
+    }
+
+    private static func insertRefreshToken(
+        _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String,
+        issuedAt: Date, expiresAt: Date
+    ) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [.blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
+    }
+
+    /// Rotates a refresh token in one transaction: the presented token is marked rotated and its
+    /// successor (hash `successorHash`) joins the same family. A token presented a second time
+    /// revokes the family, so a stolen token is useless once either holder refreshes.
+    func rotateRefreshToken(
+        hash: [UInt8], successorHash: [UInt8], now: Date, lifetime: TimeInterval
+    ) async throws -> RefreshOutcome {
+        try await database.transaction { connection in
+            guard
+                let row = try await connection.queryOne(
+                    """
+                    SELECT family_id, user_id, device_id, expires_at, rotated_at, revoked_at
+                    FROM refresh_tokens WHERE token_hash = ?
+                    """,
+                    [.blob(hash)])
+            else { return .invalid }
+            let familyId = try row.uuid(0)
+            if try row.optionalInt(5) != nil { return .invalid }
+            if try row.optionalInt(4) != nil {
+                try await connection.execute(
+                    "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+                    [.date(now), .uuid(familyId)])
+                return .reused
+            }
+            if try row.date(3) <= now { return .invalid }
+            let userId = try row.uuid(1)
+            let deviceId = try row.text(2)
+            try await connection.execute(
+                "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(hash)])
+            try await Self.insertRefreshToken(
+                connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId, issuedAt: now,
+                expiresAt: now + lifetime)
+            return .rotated(userId: userId, familyId: familyId, deviceId: deviceId)
+        }
+    }
+
+    /// Revokes the family of a refresh token (sign-out). Unknown tokens are ignored.
+    func revokeFamily(ofTokenHash hash: [UInt8], now: Date) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                """
+                UPDATE refresh_tokens SET revoked_at = ?
+                WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
+                """,
+                [.date(now), .blob(hash)])
+        }
+    }
+
+    /// Records a failed sign-in against each subject (`email:...`, `addr:...`).
+    func recordSignInFailure(subjects: [String], at: Date) async throws {
+        try await database.transaction { connection in
+            for subject in subjects {
+                try await connection.execute(
+                    "INSERT INTO signin_failures (subject, at) VALUES (?, ?)", [.text(subject), .date(at)])
+            }
+            // Keep the table small: nothing older than a day matters.
+            try await connection.execute(
+                "DELETE FROM signin_failures WHERE at < ?", [.date(at - 86_400)])
+        }
+    }
+
+    /// Failures of a subject since `since`: how many, and the oldest one's time.
+    func signInFailures(subject: String, since: Date) async throws -> (count: Int, oldest: Date?) {
+        try await database.read { connection in
+            let row = try await connection.queryOne(
+                "SELECT COUNT(*), MIN(at) FROM signin_failures WHERE subject = ? AND at >= ?",
+                [.text(subject), .date(since)])
+            return (Int(try row?.int(0) ?? 0), try row?.optionalDate(1))
+        }
+    }
+
+    func clearSignInFailures(subject: String) async throws {
+        try await database.transaction { connection in
+            try await connection.execute("DELETE FROM signin_failures WHERE subject = ?", [.text(subject)])
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// `POST /v1/events/{eventId}/checkins`: idempotent check-in ingest.
+struct CheckInRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.post("events/{eventId}/checkins", use: checkIn)
+    }
+
+    @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let eventId = try HTTPHelpers.uuid("eventId", in: context)
+        guard let keyText = request.headers[.idempotencyKey] else {
+            throw APIError.invalidRequest("The Idempotency-Key header is required (deviceId:guestId:scannedAtMillis).")
+        }
+        guard let key = IdempotencyKey(parsing: keyText) else {
+            throw APIError.invalidRequest("The Idempotency-Key header must be deviceId:guestId:scannedAtMillis.")
+        }
+        let body = try await HTTPHelpers.decode(CheckInRequest.self, from: request)
+        guard let guestId = UUID(wire: body.guestId) else {
+            throw APIError.invalidRequest("'guestId' must be a UUID.", status: .unprocessableContent)
+        }
+        guard key.deviceId == body.deviceId, key.guestId == guestId,
+            key.scannedAtMillis == body.scannedAt.millisecondsSince1970
+        else {
+            throw APIError.invalidRequest(
+                "The Idempotency-Key must be deviceId:guestId:scannedAtMillis of this request's body.",
+                status: .unprocessableContent)
+        }
+        let command = CheckInCommand(
+            caller: context.caller, eventId: eventId, guestId: guestId, idempotencyKey: key.description,
+            requestHash: try Self.requestHash(eventId: eventId, body: body), request: body,
+            now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
+        let answer = try await dependencies.store.checkIn(command, render: Self.render)
+        switch answer {
+        case .fresh(let stored, let outcome):
+            dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
+            return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
+        case .replayed(let stored):
+            dependencies.metrics.countCheckIn(result: "replayed")
+            return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
+        case .keyReused:
+            dependencies.metrics.countCheckIn(result: "idempotency_key_reused")
+            throw APIError(
+                .unprocessableContent, "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different check-in request.")
+        }
+    }
+
+    /// SHA-256 over the event and the body's canonical JSON (sorted keys), so a retry matches
+    /// its original and any changed field does not.
+    static func requestHash(eventId: UUID, body: CheckInRequest) throws -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: Array(eventId.lowercasedString.utf8))
+        hasher.update(data: try OutpostJSON.encode(body))
+        return Array(hasher.finalize())
+    }
+
+    @Sendable static func render(_ outcome: CheckInOutcome) throws -> StoredAnswer {
+        switch outcome {
+        case .checkedIn(let record):
+            return StoredAnswer(
+                status: 201, body: Array(try OutpostJSON.encode(CheckInResponse(result: .checkedIn, checkIn: record))))
+        case .alreadyCheckedIn(let record):
+            return StoredAnswer(
+                status: 200,
+                body: Array(try OutpostJSON.encode(CheckInResponse(result: .alreadyCheckedIn, checkIn: record))))
+        case .reconfirmed(let record):
+            return StoredAnswer(
+                status: 200, body: Array(try OutpostJSON.encode(CheckInResponse(result: .reconfirmed, checkIn: record)))
+            )
+        case .notAdmissible:
+            return StoredAnswer(
+                status: 409,
+                body: Array(
+                    try OutpostJSON.encode(
+                        ErrorBody(
+                            error: "guest_not_admissible", message: "This guest's registration is cancelled or revoked."
+                        ))))
+        case .notFound:
+            return StoredAnswer(
+                status: 404, body: Array(try OutpostJSON.encode(ErrorBody(error: "not_found", message: "Not found."))))
+        }
+    }
+
+    static func metricName(_ outcome: CheckInOutcome) -> String {
+        switch outcome {
+        case .checkedIn: "checked_in"
+        case .alreadyCheckedIn: "already_checked_in"
+        case .reconfirmed: "reconfirmed"
+        case .notAdmissible: "guest_not_admissible"
+        case .notFound: "not_found"
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// Events, access types, staff assignment, stats and audit.
+struct EventRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("events", use: list)
+        group.post("events", use: create)
+        group.post("events/{eventId}/access-types", use: createAccessType)
+        group.put("events/{eventId}/staff/{userId}", use: assignStaff)
+        group.get("events/{eventId}/stats", use: stats)
+        group.get("events/{eventId}/audit", use: audit)
+    }
+
+    /// Resolves the path's event for the caller: unknown, other tenant's and unassigned events
+    /// are the same 404.
+    static func event(_ context: AuthenticatedContext, _ dependencies: ServerDependencies) async throws -> EventRecord {
+        let id = try HTTPHelpers.uuid("eventId", in: context)
+        guard let event = try await dependencies.store.event(id, visibleTo: context.caller) else {
+            throw APIError.notFound
+        }
+        return event
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let range = request.uri.queryParameters.get("range") ?? "all"
+        guard ["today", "week", "all"].contains(range) else {
+            throw APIError.invalidRequest("'range' must be today, week or all.")
+        }
+        let now = dependencies.clock.now()
+        let events = try await dependencies.store.events(visibleTo: context.caller).filter {
+            Self.event($0, isIn: range, now: now)
+        }
+        return try HTTPHelpers.json(EventList(events: events.map(\.info)))
+    }
+
+    /// `today`: the event overlaps the current calendar day in the event's own time zone;
+    /// `week`: it overlaps the seven days starting today.
+    static func event(_ event: EventRecord, isIn range: String, now: Date) -> Bool {
+        guard range != "all" else { return true }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: event.timeZone) ?? .gmt
+        let dayStart = calendar.startOfDay(for: now)
+        let days = range == "today" ? 1 : 7
+        guard let end = calendar.date(byAdding: .day, value: days, to: dayStart) else { return false }
+        return event.startsAt < end && event.endsAt >= dayStart
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        var body = try await HTTPHelpers.decode(CreateEventRequest.self, from: request)
+        body.name = try HTTPHelpers.nonEmpty(body.name, "name")
+        guard body.endsAt >= body.startsAt else {
+            throw APIError.invalidRequest("'endsAt' must not be before 'startsAt'.", status: .unprocessableContent)
+        }
+        guard TimeZone(identifier: body.timeZone) != nil else {
+            throw APIError.invalidRequest(
+                "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
+        }
+        if let modules = body.modules, modules.contains(where: { $0.isEmpty || $0.contains(",") }) {
+            throw APIError.invalidRequest(
+                "'modules' must be non-empty names without commas.", status: .unprocessableContent)
+        }
+        let event = try await dependencies.store.createEvent(tenantId: context.caller.tenantId, request: body)
+        return try HTTPHelpers.json(event.info, status: .created)
+    }
+
+    @Sendable func createAccessType(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let event = try await Self.event(context, dependencies)
+        let body = try await HTTPHelpers.decode(CreateAccessTypeRequest.self, from: request)
+        let accessType = try await dependencies.store.createAccessType(
+            eventId: event.id, name: try HTTPHelpers.nonEmpty(body.name, "name"),
+            walkInAllowed: body.walkInAllowed ?? false)
+        return try HTTPHelpers.json(accessType, status: .created)
+    }
+
+    @Sendable func assignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let event = try await Self.event(context, dependencies)
+        let userId = try HTTPHelpers.uuid("userId", in: context)
+        guard try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) != nil else {
+            throw APIError.notFound
+        }
+        try await dependencies.store.assignStaff(eventId: event.id, userId: userId)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func stats(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await Self.event(context, dependencies)
+        return try HTTPHelpers.json(try await dependencies.store.stats(eventId: event.id))
+    }
+
+    @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await Self.event(context, dependencies)
+        var cursor = AuditCursor.start
+        if let since = request.uri.queryParameters.get("since") {
+            guard let parsed = AuditCursor(token: since) else {
+                throw APIError.invalidRequest("'since' is not a cursor this server issued.")
+            }
+            cursor = parsed
+        }
+        let limit = try HTTPHelpers.limit(request, default: 1000, maximum: 10_000)
+        return try HTTPHelpers.json(try await dependencies.store.auditPage(event: event, after: cursor, limit: limit))
+    }
+}
+
+extension HTTPHelpers {
+    /// The `limit` query parameter, within 1...maximum.
+    static func limit(_ request: Request, default defaultValue: Int, maximum: Int) throws -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return defaultValue }
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            throw APIError.invalidRequest("'limit' must be a whole number from 1 to \(maximum).")
+        }
+        return value
+    }
+}

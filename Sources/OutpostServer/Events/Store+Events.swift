@@ -1,0 +1,172 @@
+import Crypto
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+extension Store {
+    static let eventColumns =
+        "e.id, e.tenant_id, e.name, e.starts_at, e.ends_at, e.time_zone, e.modules, e.kiosk_passcode_hash, e.kiosk_orientation"
+
+    /// The condition "the caller may work this event", with its three binds.
+    static let visibleToCaller =
+        "e.tenant_id = ? AND (? <> 'checkin_staff' OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?))"
+
+    static func visibilityBinds(_ caller: Caller) -> [SQLValue] {
+        [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]
+    }
+
+    static func event(from row: SQLRow) throws -> EventRecord {
+        var kiosk: KioskInfo?
+        if let hash = try row.optionalText(7), let orientation = try row.optionalText(8).flatMap(KioskOrientation.init)
+        {
+            kiosk = KioskInfo(passcodeHash: hash, orientation: orientation)
+        }
+        return EventRecord(
+            id: try row.uuid(0), tenantId: try row.uuid(1), name: try row.text(2), startsAt: try row.date(3),
+            endsAt: try row.date(4), timeZone: try row.text(5),
+            modules: try row.text(6).split(separator: ",").map(String.init), kiosk: kiosk)
+    }
+
+    func createEvent(tenantId: UUID, request: CreateEventRequest) async throws -> EventRecord {
+        let record = EventRecord(
+            id: UUID(), tenantId: tenantId, name: request.name, startsAt: request.startsAt, endsAt: request.endsAt,
+            timeZone: request.timeZone, modules: request.modules ?? ["checkin"], kiosk: nil)
+        try await database.transaction { connection in
+            try await connection.execute(
+                """
+                INSERT INTO events (id, tenant_id, name, starts_at, ends_at, time_zone, modules, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .uuid(record.id), .uuid(tenantId), .text(record.name), .date(record.startsAt), .date(record.endsAt),
+                    .text(record.timeZone), .text(record.modules.joined(separator: ",")), .date(.now),
+                ])
+        }
+        return record
+    }
+
+    /// Every event the caller may work, ordered by start time, then name.
+    func events(visibleTo caller: Caller) async throws -> [EventRecord] {
+        try await database.read { connection in
+            try await connection.query(
+                "SELECT \(Self.eventColumns) FROM events e WHERE \(Self.visibleToCaller) ORDER BY e.starts_at, e.name, e.id",
+                Self.visibilityBinds(caller)
+            ).map(Self.event(from:))
+        }
+    }
+
+    /// The event if the caller may work it; nil for unknown, other tenant's and unassigned events alike.
+    func event(_ id: UUID, visibleTo caller: Caller) async throws -> EventRecord? {
+        try await database.read { connection in
+            try await Self.event(connection, id, visibleTo: caller)
+        }
+    }
+
+    static func event(
+        _ connection: any SQLConnection, _ id: UUID, visibleTo caller: Caller
+    ) async throws -> EventRecord? {
+        try await connection.queryOne(
+            "SELECT \(eventColumns) FROM events e WHERE e.id = ? AND \(visibleToCaller)",
+            [.uuid(id)] + visibilityBinds(caller)
+        ).map(event(from:))
+    }
+
+    func assignStaff(eventId: UUID, userId: UUID) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                "INSERT INTO event_staff (event_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.uuid(eventId), .uuid(userId)])
+        }
+    }
+
+    func createAccessType(eventId: UUID, name: String, walkInAllowed: Bool) async throws -> AccessTypeInfo {
+        let id = UUID()
+        try await database.transaction { connection in
+            _ = try await bumpSequence(connection, eventId: eventId)
+            try await connection.execute(
+                "INSERT INTO access_types (id, event_id, name, walk_in_allowed, created_at) VALUES (?, ?, ?, ?, ?)",
+                [.uuid(id), .uuid(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
+        }
+        return AccessTypeInfo(id: id.lowercasedString, name: name, walkInAllowed: walkInAllowed)
+    }
+
+    static func accessTypes(_ connection: any SQLConnection, eventId: UUID) async throws -> [AccessTypeInfo] {
+        try await connection.query(
+            "SELECT id, name, walk_in_allowed FROM access_types WHERE event_id = ? ORDER BY created_at, id",
+            [.uuid(eventId)]
+        ).map { AccessTypeInfo(id: try $0.text(0), name: try $0.text(1), walkInAllowed: try $0.bool(2)) }
+    }
+
+    func setKiosk(eventId: UUID, passcodeHash: String, orientation: KioskOrientation) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                "UPDATE events SET kiosk_passcode_hash = ?, kiosk_orientation = ?, seq = seq + 1 WHERE id = ?",
+                [.text(passcodeHash), .text(orientation.rawValue), .uuid(eventId)])
+        }
+    }
+
+    /// Every signing key of the event still valid at `now`, oldest first.
+    static func eventKeys(_ connection: any SQLConnection, eventId: UUID, now: Date) async throws -> [EventKeyRecord] {
+        try await connection.query(
+            """
+            SELECT key_id, public_key, private_key FROM event_keys
+            WHERE event_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, key_id
+            """,
+            [.uuid(eventId), .date(now)]
+        ).map {
+            EventKeyRecord(
+                keyID: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int(0))), publicKey: try $0.blob(1),
+                privateKey: try $0.blob(2))
+        }
+    }
+
+    /// The event's signing key, created on first use (once, even with several server instances:
+    /// creation holds the event's row lock).
+    func signingKey(eventId: UUID, now: Date) async throws -> EventKeyRecord {
+        if let key = try await database.read({ try await Self.eventKeys($0, eventId: eventId, now: now).first }) {
+            return key
+        }
+        return try await database.transaction { connection in
+            guard try await bumpSequence(connection, eventId: eventId) != nil else { throw StoreError.notFound }
+            if let key = try await Self.eventKeys(connection, eventId: eventId, now: now).first { return key }
+            let privateKey = Curve25519.Signing.PrivateKey()
+            let record = EventKeyRecord(
+                keyID: TicketKeyID(publicKey: privateKey.publicKey),
+                publicKey: Array(privateKey.publicKey.rawRepresentation),
+                privateKey: Array(privateKey.rawRepresentation))
+            try await connection.execute(
+                """
+                INSERT INTO event_keys (event_id, key_id, public_key, private_key, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+                [
+                    .uuid(eventId), .int(Int64(record.keyID.rawValue)), .blob(record.publicKey),
+                    .blob(record.privateKey), .date(now),
+                ])
+            return record
+        }
+    }
+
+    func stats(eventId: UUID) async throws -> EventStats {
+        try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT a.id, a.name,
+                    (SELECT COUNT(*) FROM guests g WHERE g.access_type_id = a.id AND g.status = 'confirmed'),
+                    (SELECT COUNT(*) FROM checkins c JOIN guests g ON g.id = c.guest_id WHERE g.access_type_id = a.id)
+                FROM access_types a WHERE a.event_id = ? ORDER BY a.created_at, a.id
+                """,
+                [.uuid(eventId)])
+            let byType = try rows.map {
+                AccessTypeStats(
+                    accessTypeId: try $0.text(0), name: try $0.text(1), guests: Int(try $0.int(2)),
+                    checkedIn: Int(try $0.int(3)))
+            }
+            let last = try await connection.queryOne(
+                "SELECT MAX(at) FROM checkins WHERE event_id = ?", [.uuid(eventId)])
+            return EventStats(
+                guests: byType.reduce(0) { $0 + $1.guests }, checkedIn: byType.reduce(0) { $0 + $1.checkedIn },
+                byAccessType: byType, lastCheckInAt: try last?.optionalDate(0))
+        }
+    }
+}

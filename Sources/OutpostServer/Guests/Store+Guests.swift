@@ -1,0 +1,157 @@
+import Crypto
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// A guest to be written.
+struct NewGuest: Sendable {
+    var name: String
+    var email: String
+    var accessTypeId: UUID
+    var notes: String
+}
+
+extension Store {
+    static let guestColumns = """
+        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, c.at, c.by_name, c.device_id, g.seq
+        """
+    static let guestJoin = "guests g LEFT JOIN checkins c ON c.event_id = g.event_id AND c.guest_id = g.id"
+
+    static func guest(from row: SQLRow) throws -> GuestInfo {
+        guard let status = GuestStatus(rawValue: try row.text(5)) else {
+            throw SQLError.unexpectedValue(column: 5, row.values[5])
+        }
+        var checkIn: CheckInSummary?
+        if let at = try row.optionalDate(7) {
+            checkIn = CheckInSummary(at: at, byName: try row.text(8), deviceId: try row.text(9))
+        }
+        return GuestInfo(
+            id: try row.text(0), accessTypeId: try row.text(1), name: try row.text(2), email: try row.text(3),
+            code: try row.text(4), status: status, notes: try row.text(6), checkIn: checkIn)
+    }
+
+    /// A fresh unguessable guest code: ten base32 characters (50 random bits).
+    static func makeGuestCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<7).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return String(Base32.encode(bytes).prefix(10))
+    }
+
+    static func accessTypeExists(_ connection: any SQLConnection, eventId: UUID, id: UUID) async throws -> Bool {
+        try await connection.queryOne(
+            "SELECT 1 FROM access_types WHERE id = ? AND event_id = ?", [.uuid(id), .uuid(eventId)]) != nil
+    }
+
+    func createGuest(eventId: UUID, guest: NewGuest) async throws -> GuestInfo {
+        try await database.transaction { connection in
+            guard try await Self.accessTypeExists(connection, eventId: eventId, id: guest.accessTypeId) else {
+                throw StoreError.unknownAccessType
+            }
+            guard let seq = try await bumpSequence(connection, eventId: eventId) else { throw StoreError.notFound }
+            let id = try await Self.insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
+            return try await Self.guest(connection, eventId: eventId, id: id)!
+        }
+    }
+
+    /// Inserts a guest with a fresh code, drawing again on the (unlikely) collision.
+    private static func insertGuest(
+        _ connection: any SQLConnection, eventId: UUID, guest: NewGuest, seq: Int64
+    ) async throws -> UUID {
+        let id = UUID()
+        for _ in 0..<5 {
+            let inserted = try await connection.queryOne(
+                """
+                INSERT INTO guests (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+                """,
+                [
+                    .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
+                    .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(.now),
+                ])
+            if inserted != nil { return id }
+        }
+        throw StoreError.notFound
+    }
+
+    static func guest(_ connection: any SQLConnection, eventId: UUID, id: UUID) async throws -> GuestInfo? {
+        try await connection.queryOne(
+            "SELECT \(guestColumns) FROM \(guestJoin) WHERE g.event_id = ? AND g.id = ?", [.uuid(eventId), .uuid(id)]
+        ).map(guest(from:))
+    }
+
+    /// Applies a partial update; a status change reaches devices in their next roster delta.
+    func updateGuest(eventId: UUID, id: UUID, update: UpdateGuestRequest) async throws -> GuestInfo {
+        try await database.transaction { connection in
+            guard try await Self.guest(connection, eventId: eventId, id: id) != nil else { throw StoreError.notFound }
+            var assignments: [String] = []
+            var binds: [SQLValue] = []
+            if let status = update.status { assignments.append("status = ?"); binds.append(.text(status.rawValue)) }
+            if let name = update.name { assignments.append("name = ?"); binds.append(.text(name)) }
+            if let email = update.email { assignments.append("email = ?"); binds.append(.text(email)) }
+            if let notes = update.notes { assignments.append("notes = ?"); binds.append(.text(notes)) }
+            if let accessType = update.accessTypeId {
+                guard let accessTypeId = UUID(wire: accessType),
+                    try await Self.accessTypeExists(connection, eventId: eventId, id: accessTypeId)
+                else { throw StoreError.unknownAccessType }
+                assignments.append("access_type_id = ?")
+                binds.append(.uuid(accessTypeId))
+            }
+            if !assignments.isEmpty {
+                guard let seq = try await bumpSequence(connection, eventId: eventId) else { throw StoreError.notFound }
+                assignments.append("seq = ?")
+                binds += [.int(seq), .uuid(id), .uuid(eventId)]
+                try await connection.execute(
+                    "UPDATE guests SET \(assignments.joined(separator: ", ")) WHERE id = ? AND event_id = ?", binds)
+            }
+            return try await Self.guest(connection, eventId: eventId, id: id)!
+        }
+    }
+
+    /// Imports guests in one transaction. A guest whose name and e-mail the event already has is
+    /// skipped, so importing the same file twice changes nothing.
+    func importGuests(eventId: UUID, guests: [NewGuest]) async throws -> (imported: Int, skipped: Int) {
+        guard !guests.isEmpty else { return (0, 0) }
+        return try await database.transaction { connection in
+            let existing = try await connection.query(
+                "SELECT name, email FROM guests WHERE event_id = ?", [.uuid(eventId)])
+            var seen = Set(try existing.map { "\(try $0.text(0))\u{0}\(try $0.text(1).lowercased())" })
+            let fresh = guests.filter { seen.insert("\($0.name)\u{0}\($0.email.lowercased())").inserted }
+            guard !fresh.isEmpty else { return (0, guests.count) }
+            guard let last = try await bumpSequence(connection, eventId: eventId, by: fresh.count) else {
+                throw StoreError.notFound
+            }
+            var seq = last - Int64(fresh.count)
+            for guest in fresh {
+                seq += 1
+                _ = try await Self.insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
+            }
+            return (fresh.count, guests.count - fresh.count)
+        }
+    }
+
+    /// One page of the roster: guests changed after `cursor`, in change order.
+    func rosterPage(event: EventRecord, after cursor: RosterCursor, limit: Int, now: Date) async throws -> RosterPage {
+        try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(Self.guestColumns) FROM \(Self.guestJoin)
+                WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))
+                ORDER BY g.seq, g.id LIMIT ?
+                """,
+                [.uuid(event.id), .int(cursor.seq), .int(cursor.seq), .text(cursor.guestId), .int(Int64(limit + 1))])
+            let hasMore = rows.count > limit
+            let pageRows = rows.prefix(limit)
+            let guests = try pageRows.map(Self.guest(from:))
+            var next = cursor
+            if let lastRow = pageRows.last {
+                next = RosterCursor(seq: try lastRow.int(10), guestId: try lastRow.text(0))
+            }
+            let keys = try await Self.eventKeys(connection, eventId: event.id, now: now).map {
+                RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
+            }
+            return RosterPage(
+                accessTypes: try await Self.accessTypes(connection, eventId: event.id), guests: guests, keys: keys,
+                kiosk: event.kiosk, cursor: next.token, hasMore: hasMore, serverTime: now)
+        }
+    }
+}

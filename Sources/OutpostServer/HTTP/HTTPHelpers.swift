@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+enum HTTPHelpers {
+    /// The largest JSON body any route accepts.
+    static let jsonLimit = 1 << 20
+
+    /// Reads and decodes a JSON body; a missing, truncated or ill-typed body is a 400
+    /// `invalid_request` that says what was wrong.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = jsonLimit) async throws -> T {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, "payload_too_large", "The request body is larger than \(limit) bytes.")
+        }
+        guard buffer.readableBytes > 0 else { throw APIError.invalidRequest("The request needs a JSON body.") }
+        do {
+            return try OutpostJSON.decode(type, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.invalidRequest(describe(error))
+        } catch {
+            throw APIError.invalidRequest("The body is not valid JSON.")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let joined = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+                separator: ".")
+            return joined.isEmpty ? "the body" : "'\(joined)'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            return "The field '\(key.stringValue)' is missing\(parent)."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "The field \(path(context)) has the wrong type."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "The body is not valid JSON." : "The field \(path(context)) has an invalid value."
+        @unknown default:
+            return "The body could not be read."
+        }
+    }
+
+    /// A JSON response with the API's conventions.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        bytes(Array(try OutpostJSON.encode(value)), status: status)
+    }
+
+    static func bytes(
+        _ body: [UInt8], status: HTTPResponse.Status, contentType: String = "application/json"
+    ) -> Response {
+        Response(
+            status: status, headers: [.contentType: contentType],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Parses a path id; anything but a UUID is simply not found.
+    static func uuid(_ parameter: String, in context: some RequestContext) throws -> UUID {
+        guard let text = context.parameters.get(parameter), let id = UUID(wire: text) else { throw APIError.notFound }
+        return id
+    }
+
+    static func nonEmpty(_ value: String, _ field: String) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw APIError.invalidRequest("The field '\(field)' must not be empty.", status: .unprocessableContent)
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,27 @@
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// `PUT /v1/events/{eventId}/kiosk`: the kiosk exit passcode and orientation.
+struct KioskRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.put("events/{eventId}/kiosk", use: setUp)
+    }
+
+    @Sendable func setUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        let body = try await HTTPHelpers.decode(KioskSetupRequest.self, from: request)
+        let broken = PasscodePolicy.brokenRules(body.passcode)
+        guard broken.isEmpty else {
+            throw APIError(
+                .unprocessableContent, "weak_passcode", broken.map(\.explanation).joined(separator: " "),
+                rules: broken.map(\.rawValue))
+        }
+        let hash = try await dependencies.hasher.hash(body.passcode)
+        try await dependencies.store.setKiosk(eventId: event.id, passcodeHash: hash, orientation: body.orientation)
+        return Response(status: .noContent)
+    }
+}

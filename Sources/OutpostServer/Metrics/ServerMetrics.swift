@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Prometheus
+
+/// The server's Prometheus metrics, on a registry of its own (no global bootstrap, so several
+/// servers can live in one test process).
+public final class ServerMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+
+    static var checkInDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkins", unitName: "total",
+            helpText: "Check-in requests by result (replayed = a retry answered from the idempotency store).")
+    }
+    static var latencyDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "HTTP request latency by method, route and status.")
+    }
+
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+        .seconds(5),
+    ]
+
+    public init() {}
+
+    /// Counts one check-in answer under its result name.
+    func countCheckIn(result: String) {
+        registry.makeCounter(descriptor: Self.checkInDescriptor, labels: [("result", result)]).increment()
+    }
+
+    func recordRequest(method: String, route: String, status: Int, duration: Duration) {
+        registry.makeDurationHistogram(
+            descriptor: Self.latencyDescriptor,
+            labels: [("method", method), ("route", route), ("status", String(status))],
+            buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}
+
+/// Times every request into ``ServerMetrics``, labelled by the matched route, not the raw path,
+/// so ids never become label values.
+struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            record(request, context, status: response.status.code, start: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            record(request, context, status: error.status.code, start: start)
+            throw error
+        } catch {
+            record(request, context, status: 500, start: start)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, start: ContinuousClock.Instant) {
+        metrics.recordRequest(
+            method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status,
+            duration: ContinuousClock.now - start)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import ServiceLifecycle
+
+/// The PostgreSQL gateway: a PostgresNIO connection pool. It is a `Service`; its `run()` must
+/// be running (in the application's service group) for queries to proceed.
+public final class PostgresDatabase: SQLDatabase, Service {
+    public let dialect = SQLDialect.postgres
+    let client: PostgresClient
+    let configuration: PostgresClient.Configuration
+    private let logger: Logger
+
+    /// Parses a `postgres://user:password@host:port/database?sslmode=disable|require` URL.
+    public init(url: String, logger: Logger) throws {
+        configuration = try Self.configuration(from: url)
+        self.logger = logger
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    public func run() async {
+        await client.run()
+    }
+
+    /// Opens one connection outside the pool and closes it: a quick, clear answer to "is the
+    /// database reachable with these credentials?" before anything else starts.
+    public func checkReachable() async throws {
+        let connectionConfiguration = PostgresConnection.Configuration(
+            host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432,
+            username: configuration.username, password: configuration.password,
+            database: configuration.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(
+            configuration: connectionConfiguration, id: 0, logger: logger)
+        try await connection.close()
+    }
+
+    public func read<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(Connection(connection: connection, logger: logger))
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let wrapped = Connection(connection: connection, logger: logger)
+            try await wrapped.execute("BEGIN ISOLATION LEVEL READ COMMITTED", [])
+            do {
+                let value = try await body(wrapped)
+                try await wrapped.execute("COMMIT", [])
+                return value
+            } catch {
+                try? await wrapped.execute("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    static func configuration(from url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty
+        else { throw PostgresURLError(url: url) }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresClient.Configuration.TLS =
+            switch sslMode {
+            case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
+            case "prefer": .prefer(.makeClientConfiguration())
+            default: .disable
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432,
+            username: components.percentEncodedUser?.removingPercentEncoding ?? "postgres",
+            password: components.percentEncodedPassword?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: tls)
+        configuration.options.maximumConnections = 32
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    struct Connection: SQLConnection {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws {
+            _ = try await query(sql, binds)
+        }
+
+        func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+            var bindings = PostgresBindings(capacity: binds.count)
+            for value in binds {
+                switch value {
+                case .null: bindings.appendNull()
+                case .int(let int): bindings.append(int)
+                case .text(let text): bindings.append(text)
+                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+                }
+            }
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings), logger: logger)
+            var result: [SQLRow] = []
+            for try await row in rows {
+                result.append(SQLRow(try row.map(Self.value(of:))))
+            }
+            return result
+        }
+
+        static func value(of cell: PostgresCell) throws -> SQLValue {
+            guard var bytes = cell.bytes else { return .null }
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .int(try cell.decode(Int64.self))
+            case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+            case .bytea: return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
+            case .numeric: return .int(Int64(try cell.decode(String.self)) ?? 0)
+            default: return .text(try cell.decode(String.self))
+            }
+        }
+
+        /// Turns `?` placeholders into `$1`, `$2`, ...
+        static func numberPlaceholders(_ sql: String) -> String {
+            guard sql.contains("?") else { return sql }
+            var output = ""
+            output.reserveCapacity(sql.utf8.count + 16)
+            var index = 0
+            for character in sql {
+                if character == "?" {
+                    index += 1
+                    output += "$\(index)"
+                } else {
+                    output.append(character)
+                }
+            }
+            return output
+        }
+    }
+}
+
+/// A `--postgres` value that is not a PostgreSQL URL.
+public struct PostgresURLError: Error, CustomStringConvertible {
+    public let url: String
+    public var description: String {
+        "'\(url)' is not a PostgreSQL URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+    }
+}

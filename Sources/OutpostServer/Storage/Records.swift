@@ -1,0 +1,59 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Who is calling, as an access token proves it.
+public struct Caller: Sendable, Hashable {
+    public var userId: UUID
+    public var tenantId: UUID
+    public var role: UserRole
+
+    public init(userId: UUID, tenantId: UUID, role: UserRole) {
+        self.userId = userId
+        self.tenantId = tenantId
+        self.role = role
+    }
+}
+
+struct UserRecord: Sendable {
+    var id: UUID
+    var tenantId: UUID
+    var email: String
+    var name: String
+    var role: UserRole
+    var passwordHash: String
+
+    var info: UserInfo {
+        UserInfo(id: id.lowercasedString, name: name, email: email, role: role, tenantId: tenantId.lowercasedString)
+    }
+}
+
+struct EventRecord: Sendable {
+    var id: UUID
+    var tenantId: UUID
+    var name: String
+    var startsAt: Date
+    var endsAt: Date
+    var timeZone: String
+    var modules: [String]
+    var kiosk: KioskInfo?
+
+    var info: EventInfo {
+        EventInfo(
+            id: id.lowercasedString, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
+            modules: modules)
+    }
+}
+
+struct EventKeyRecord: Sendable {
+    var keyID: TicketKeyID
+    var publicKey: [UInt8]
+    var privateKey: [UInt8]
+}
+
+/// A store rule was broken in a way the caller must hear about.
+enum StoreError: Error, Equatable {
+    case emailTaken
+    case unknownAccessType
+    case notFound
+}

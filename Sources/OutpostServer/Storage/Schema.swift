@@ -1,0 +1,193 @@
+/// The server schema, as an ordered list of frozen migrations.
+///
+/// Conventions shared by both dialects: ids are lower-case UUID text, timestamps are BIGINT
+/// milliseconds since 1970, booleans are integers. Every rule that must hold across server
+/// instances is a constraint here: one check-in row per (event, guest), one answer per
+/// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
+public enum Schema {
+    public static let migrations: [Migration] = [v1]
+
+    static let v1 = Migration(version: 1, name: "initial schema") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        let serial = dialect == .postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT"
+        var statements = [
+            """
+            CREATE TABLE tenants (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                email TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                role TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash \(blob) PRIMARY KEY,
+                family_id TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                device_id TEXT NOT NULL,
+                issued_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                rotated_at BIGINT,
+                successor_sealed \(blob),
+                revoked_at BIGINT)
+            """,
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+            """
+            CREATE TABLE signin_failures (
+                id \(serial),
+                subject TEXT NOT NULL,
+                at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX signin_failures_subject ON signin_failures (subject, at)",
+            """
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value \(blob) NOT NULL)
+            """,
+            """
+            CREATE TABLE events (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                name TEXT NOT NULL,
+                starts_at BIGINT NOT NULL,
+                ends_at BIGINT NOT NULL,
+                time_zone TEXT NOT NULL,
+                modules TEXT NOT NULL,
+                seq BIGINT NOT NULL DEFAULT 0,
+                kiosk_passcode_hash TEXT,
+                kiosk_orientation TEXT,
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX events_tenant ON events (tenant_id, starts_at)",
+            """
+            CREATE TABLE event_staff (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                PRIMARY KEY (event_id, user_id))
+            """,
+            """
+            CREATE TABLE access_types (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                name TEXT NOT NULL,
+                walk_in_allowed INTEGER NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX access_types_event ON access_types (event_id)",
+            """
+            CREATE TABLE guests (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                name TEXT NOT NULL,
+                email TEXT NOT NULL,
+                code TEXT NOT NULL,
+                status TEXT NOT NULL,
+                notes TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                created_at BIGINT NOT NULL,
+                UNIQUE (event_id, code))
+            """,
+            "CREATE INDEX guests_changes ON guests (event_id, seq, id)",
+            "CREATE INDEX guests_email ON guests (event_id, email)",
+            """
+            CREATE TABLE event_keys (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                key_id BIGINT NOT NULL,
+                public_key \(blob) NOT NULL,
+                private_key \(blob) NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT,
+                PRIMARY KEY (event_id, key_id))
+            """,
+            """
+            CREATE TABLE checkins (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                at BIGINT NOT NULL,
+                client_at BIGINT NOT NULL,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                method TEXT NOT NULL,
+                note TEXT NOT NULL,
+                UNIQUE (event_id, guest_id))
+            """,
+            """
+            CREATE TABLE checkin_events (
+                id TEXT PRIMARY KEY,
+                checkin_id TEXT NOT NULL REFERENCES checkins(id),
+                event_id TEXT NOT NULL,
+                guest_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                at BIGINT NOT NULL,
+                client_at BIGINT NOT NULL,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                method TEXT NOT NULL,
+                note TEXT)
+            """,
+            "CREATE INDEX checkin_events_guest ON checkin_events (event_id, guest_id)",
+            """
+            CREATE TABLE idempotency_keys (
+                tenant_id TEXT NOT NULL,
+                key TEXT NOT NULL,
+                request_hash \(blob) NOT NULL,
+                status INTEGER,
+                body \(blob),
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (tenant_id, key))
+            """,
+            "CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at)",
+            """
+            CREATE TABLE audit_log (
+                id \(serial),
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                guest_id TEXT,
+                device_id TEXT,
+                user_id TEXT,
+                at BIGINT NOT NULL,
+                client_at BIGINT,
+                method TEXT)
+            """,
+            "CREATE INDEX audit_log_event ON audit_log (event_id, seq, id)",
+        ]
+        switch dialect {
+        case .sqlite:
+            statements += [
+                """
+                CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
+                """,
+                """
+                CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
+                """,
+            ]
+        case .postgres:
+            statements += [
+                """
+                CREATE FUNCTION audit_log_append_only() RETURNS trigger AS $$
+                BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$ LANGUAGE plpgsql
+                """,
+                """
+                CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+                FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()
+                """,
+            ]
+        }
+        return statements
+    }
+}

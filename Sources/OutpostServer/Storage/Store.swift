@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The server's repository: every read and write the routes need, written once in SQL both
+/// dialects accept and run through an ``SQLDatabase`` gateway (SQLite or PostgreSQL).
+///
+/// Rules that must hold across server instances live in the database: each event has a change
+/// counter (`events.seq`) that every writing transaction bumps first, so its row lock orders
+/// the event's writes and change sequence numbers follow commit order.
+public final class Store: Sendable {
+    public let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// Brings the schema up to date.
+    public func migrate() async throws {
+        try await Migrator.migrate(database)
+    }
+
+    /// Bumps the event's change counter by `count` and returns the new value; rows written in
+    /// this transaction take the numbers `value - count + 1 ... value`. Nil when no such event.
+    func bumpSequence(_ connection: any SQLConnection, eventId: UUID, by count: Int = 1) async throws -> Int64? {
+        let row = try await connection.queryOne(
+            "UPDATE events SET seq = seq + ? WHERE id = ? RETURNING seq", [.int(Int64(count)), .uuid(eventId)])
+        return try row?.int(0)
+    }
+
+    /// A named random secret shared by every server instance on this database, created on first use.
+    public func secret(named name: String) async throws -> [UInt8] {
+        if let row = try await database.read({
+            try await $0.queryOne("SELECT value FROM server_secrets WHERE name = ?", [.text(name)])
+        }) {
+            return try row.blob(0)
+        }
+        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        return try await database.transaction { connection in
+            try await connection.execute(
+                "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.text(name), .blob(fresh)])
+            guard
+                let row = try await connection.queryOne(
+                    "SELECT value FROM server_secrets WHERE name = ?", [.text(name)])
+            else { throw StoreError.notFound }
+            return try row.blob(0)
+        }
+    }
+}

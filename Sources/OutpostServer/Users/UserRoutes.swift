@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// `POST /v1/users`: organizers add users to their own tenant.
+struct UserRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.post("users", use: create)
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let body = try await HTTPHelpers.decode(CreateUserRequest.self, from: request)
+        let email = try Self.validEmail(body.email)
+        guard body.password.count >= 8 else {
+            throw APIError.invalidRequest("'password' must be at least 8 characters.", status: .unprocessableContent)
+        }
+        let record = UserRecord(
+            id: UUID(), tenantId: context.caller.tenantId, email: email,
+            name: try HTTPHelpers.nonEmpty(body.name, "name"),
+            role: body.role, passwordHash: try await dependencies.hasher.hash(body.password))
+        do {
+            return try HTTPHelpers.json(try await dependencies.store.createUser(record).info, status: .created)
+        } catch StoreError.emailTaken {
+            throw APIError(.conflict, "email_taken", "A user with this e-mail already exists.")
+        }
+    }
+
+    /// A trimmed e-mail with one `@`, something on both sides and no spaces.
+    static func validEmail(_ email: String, field: String = "email") throws -> String {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+            !parts[1].hasSuffix("."),
+            !trimmed.contains(where: \.isWhitespace), trimmed.utf8.count <= 254
+        else {
+            throw APIError.invalidRequest("'\(field)' must be an e-mail address.", status: .unprocessableContent)
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import OutpostServer
+
+/// `outpost serve`: the HTTP server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Outpost server.",
+        discussion: """
+            With neither --sqlite nor --postgres the server keeps its data in \
+            ./outpost-data/outpost.sqlite. Schema migrations run before the server accepts \
+            connections. SIGTERM or SIGINT stops it after in-flight requests finish.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free port).")
+    var port = 8080
+
+    @Option(
+        name: .customLong("dedupe-window"),
+        help: "Seconds after a first check-in during which another scan of the guest counts as concurrent.")
+    var dedupeWindow: Double = 30
+
+    @Option(name: .customLong("bcrypt-cost"), help: "bcrypt work factor for new password and passcode hashes (4-31).")
+    var bcryptCost: UInt8 = 12
+
+    @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
+    var metricsPublic = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        guard dedupeWindow >= 0 else { throw ValidationError("--dedupe-window must not be negative.") }
+        guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "outpost")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let configuration = ServerConfiguration(
+            store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
+            metricsLoopbackOnly: !metricsPublic)
+        let parts = try OutpostServer.makeParts(configuration, logger: logger)
+        if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
+        let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
+        try await app.runService()
+    }
+}
