@@ -24,7 +24,7 @@ public enum OutpostServer {
         case .sqliteInMemory:
             return ServerParts(store: Store(database: try SQLiteDatabase()), services: [], postgres: nil)
         case .postgres(let url):
-            let database = try PostgresDatabase(url: url, logger: logger)
+            let database = try PostgresDatabase(url: url, poolSize: configuration.postgresPoolSize, logger: logger)
             return ServerParts(store: Store(database: database), services: [database], postgres: database)
         }
     }

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// Serve `/metrics` only to loopback clients.
     public var metricsLoopbackOnly: Bool
     public var clientPolicy: ClientPolicy
+    /// Most PostgreSQL connections one server instance opens.
+    public var postgresPoolSize: Int
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 
@@ -46,7 +48,8 @@ public struct ServerConfiguration: Sendable {
         signInFailuresPerAddress: Int = 20,
         signInWindow: TimeInterval = 15 * 60,
         metricsLoopbackOnly: Bool = true,
-        clientPolicy: ClientPolicy = ClientPolicy()
+        clientPolicy: ClientPolicy = ClientPolicy(),
+        postgresPoolSize: Int = 32
     ) {
         self.store = store
         self.host = host
@@ -61,5 +64,6 @@ public struct ServerConfiguration: Sendable {
         self.signInWindow = signInWindow
         self.metricsLoopbackOnly = metricsLoopbackOnly
         self.clientPolicy = clientPolicy
+        self.postgresPoolSize = postgresPoolSize
     }
 }

@@ -15,8 +15,10 @@ public final class PostgresDatabase: SQLDatabase, Service {
     private let logger: Logger
 
     /// Parses a `postgres://user:password@host:port/database?sslmode=disable|require` URL.
-    public init(url: String, logger: Logger) throws {
-        configuration = try Self.configuration(from: url)
+    public init(url: String, poolSize: Int = 32, logger: Logger) throws {
+        var configuration = try Self.configuration(from: url)
+        configuration.options.maximumConnections = poolSize
+        self.configuration = configuration
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
@@ -76,7 +78,6 @@ public final class PostgresDatabase: SQLDatabase, Service {
             username: components.percentEncodedUser?.removingPercentEncoding ?? "postgres",
             password: components.percentEncodedPassword?.removingPercentEncoding,
             database: database.isEmpty ? nil : database, tls: tls)
-        configuration.options.maximumConnections = 32
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }

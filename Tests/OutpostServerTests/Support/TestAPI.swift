@@ -1,0 +1,211 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import OutpostCore
+import OutpostProtocol
+import Testing
+
+@testable import OutpostServer
+
+/// A response as a test sees it.
+struct APIResponse: Sendable {
+    var status: Int
+    var headers: HTTPFields
+    var body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try OutpostJSON.decode(type, from: Data(body))
+    }
+
+    /// The `error` code of an error body.
+    var errorCode: String? { try? decode(ErrorBody.self).error }
+}
+
+/// Drives one server in a test: raw requests plus the set-up steps the tests share.
+struct TestAPI: Sendable {
+    let client: any TestClientProtocol
+    let store: Store
+    let clock: ManualClock
+    let configuration: ServerConfiguration
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil,
+        body: [UInt8]? = nil, headers: HTTPFields = [:]
+    ) async throws -> APIResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var buffer: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            buffer = ByteBuffer(bytes: try OutpostJSON.encode(json))
+        } else if let body {
+            buffer = ByteBuffer(bytes: body)
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: buffer)
+        return APIResponse(status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body))
+    }
+
+    /// Creates a tenant and its organizer directly in the store, returning a signed-in token.
+    func bootstrapTenant(_ name: String, email: String, password: String = "organizer-pass") async throws -> Session {
+        _ = try await OutpostServer.bootstrap(
+            store: store, tenant: name, email: email, password: password, name: "\(name) Organizer", bcryptCost: 4)
+        return try await signIn(email: email, password: password)
+    }
+
+    func signIn(email: String, password: String, deviceId: String = "test-device") async throws -> Session {
+        let response = try await request(
+            .post, "/v1/auth/signin", json: SignInRequest(email: email, password: password, deviceId: deviceId))
+        try #require(response.status == 200, "sign-in of \(email) answered \(response.status) \(response.text)")
+        let pair: TokenPair = try response.decode()
+        return Session(accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: pair.user)
+    }
+
+    func createUser(_ organizer: Session, email: String, role: UserRole, name: String) async throws -> Session {
+        let created = try await request(
+            .post, "/v1/users", token: organizer.accessToken,
+            json: CreateUserRequest(email: email, name: name, role: role, password: "staff-password"))
+        try #require(created.status == 201, "creating \(email): \(created.status) \(created.text)")
+        return try await signIn(email: email, password: "staff-password")
+    }
+
+    func createEvent(_ organizer: Session, name: String = "Gala", startsAt: Date? = nil) async throws -> EventInfo {
+        let start = startsAt ?? clock.now
+        let response = try await request(
+            .post, "/v1/events", token: organizer.accessToken,
+            json: CreateEventRequest(name: name, startsAt: start, endsAt: start + 6 * 3600, timeZone: "Europe/Oslo"))
+        try #require(response.status == 201, "creating event: \(response.status) \(response.text)")
+        return try response.decode()
+    }
+
+    func createAccessType(_ organizer: Session, event: EventInfo, name: String = "General") async throws -> AccessTypeInfo {
+        let response = try await request(
+            .post, "/v1/events/\(event.id)/access-types", token: organizer.accessToken,
+            json: CreateAccessTypeRequest(name: name, walkInAllowed: true))
+        try #require(response.status == 201, "creating access type: \(response.status) \(response.text)")
+        return try response.decode()
+    }
+
+    func createGuest(_ organizer: Session, event: EventInfo, accessType: AccessTypeInfo, name: String, email: String? = nil) async throws -> GuestInfo {
+        let response = try await request(
+            .post, "/v1/events/\(event.id)/guests", token: organizer.accessToken,
+            json: CreateGuestRequest(
+                name: name, email: email ?? "\(name.lowercased().filter(\.isLetter))@example.org",
+                accessTypeId: accessType.id, notes: "note for \(name)"))
+        try #require(response.status == 201, "creating guest: \(response.status) \(response.text)")
+        return try response.decode()
+    }
+
+    func assign(_ organizer: Session, staff: Session, to event: EventInfo) async throws {
+        let response = try await request(.put, "/v1/events/\(event.id)/staff/\(staff.user.id)", token: organizer.accessToken)
+        try #require(response.status == 204, "assigning staff: \(response.status) \(response.text)")
+    }
+
+    /// Sends a check-in with a correct Idempotency-Key for its body.
+    func checkIn(
+        _ session: Session, event: String, guest: String, deviceId: String = "device-1", scannedAt: Date? = nil,
+        method: CheckInMethod = .qr, ticket: String? = nil, reconfirm: Bool? = nil, note: String? = nil
+    ) async throws -> APIResponse {
+        let at = Date(millisecondsSince1970: (scannedAt ?? clock.now).millisecondsSince1970)
+        let body = CheckInRequest(
+            guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm, note: note)
+        return try await request(
+            .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
+            headers: [.init("Idempotency-Key")!: "\(deviceId):\(guest):\(at.millisecondsSince1970)"])
+    }
+
+    /// Pages through the whole roster from `since`, returning the pages.
+    func roster(_ session: Session, event: EventInfo, since: String? = nil, limit: Int = 1000) async throws -> [RosterPage] {
+        var pages: [RosterPage] = []
+        var cursor = since
+        repeat {
+            var path = "/v1/events/\(event.id)/roster?limit=\(limit)"
+            if let cursor { path += "&since=\(cursor)" }
+            let response = try await request(.get, path, token: session.accessToken)
+            try #require(response.status == 200, "roster: \(response.status) \(response.text)")
+            let page: RosterPage = try response.decode()
+            pages.append(page)
+            cursor = page.cursor
+        } while pages.last?.hasMore == true
+        return pages
+    }
+
+    func audit(_ session: Session, event: EventInfo) async throws -> [AuditEntry] {
+        let response = try await request(.get, "/v1/events/\(event.id)/audit", token: session.accessToken)
+        try #require(response.status == 200, "audit: \(response.status) \(response.text)")
+        return try response.decode(AuditPage.self).entries
+    }
+}
+
+/// A signed-in user.
+struct Session: Sendable {
+    var accessToken: String
+    var refreshToken: String
+    var user: UserInfo
+}
+
+/// Builds the application exactly as `outpost serve` does, on a fresh store of `kind`, and runs
+/// `body` against it through the router (no sockets).
+func withTestServer<T: Sendable>(
+    _ kind: StoreKind,
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (TestAPI) async throws -> T
+) async throws -> T {
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+    var configuration = ServerConfiguration(
+        store: try await TestStores.location(kind), clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
+    configure(&configuration)
+    let parts = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
+    let app = OutpostServer.buildApplication(configuration, parts: parts, logger: TestStores.logger)
+    let finalConfiguration = configuration
+    return try await app.test(.router) { client in
+        try await body(TestAPI(client: client, store: parts.store, clock: clock, configuration: finalConfiguration))
+    }
+}
+
+/// The usual world: tenant A with an organizer, a support user, two assigned staff, one event
+/// with an access type and three guests; tenant B with its own organizer, event and guest.
+struct World: Sendable {
+    var api: TestAPI
+    var organizer: Session
+    var support: Session
+    var staff1: Session
+    var staff2: Session
+    var event: EventInfo
+    var accessType: AccessTypeInfo
+    var guests: [GuestInfo]
+    var otherOrganizer: Session
+    var otherEvent: EventInfo
+    var otherGuest: GuestInfo
+
+    static func make(_ api: TestAPI, guests count: Int = 3) async throws -> World {
+        let organizer = try await api.bootstrapTenant("Acme", email: "org@acme.test")
+        let support = try await api.createUser(organizer, email: "support@acme.test", role: .support, name: "Sam Support")
+        let staff1 = try await api.createUser(organizer, email: "alex@acme.test", role: .checkinStaff, name: "Alex")
+        let staff2 = try await api.createUser(organizer, email: "bea@acme.test", role: .checkinStaff, name: "Bea")
+        let event = try await api.createEvent(organizer)
+        let accessType = try await api.createAccessType(organizer, event: event)
+        var guests: [GuestInfo] = []
+        for index in 0..<count {
+            guests.append(try await api.createGuest(organizer, event: event, accessType: accessType, name: "Guest\(Self.letters(index))"))
+        }
+        try await api.assign(organizer, staff: staff1, to: event)
+        try await api.assign(organizer, staff: staff2, to: event)
+        let otherOrganizer = try await api.bootstrapTenant("Other", email: "org@other.test")
+        let otherEvent = try await api.createEvent(otherOrganizer, name: "Other Gala")
+        let otherType = try await api.createAccessType(otherOrganizer, event: otherEvent)
+        let otherGuest = try await api.createGuest(otherOrganizer, event: otherEvent, accessType: otherType, name: "Outsider")
+        return World(
+            api: api, organizer: organizer, support: support, staff1: staff1, staff2: staff2, event: event,
+            accessType: accessType, guests: guests, otherOrganizer: otherOrganizer, otherEvent: otherEvent,
+            otherGuest: otherGuest)
+    }
+
+    static func letters(_ index: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
+        return String(alphabet[index % 26]) + String(alphabet[(index / 26) % 26]) + String(alphabet[(index / 676) % 26])
+    }
+}
