@@ -22,8 +22,8 @@ struct Outpost: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
+                // --help, help SUBCOMMAND, --version: ArgumentParser prints and exits 0.
+                Self.exit(withError: error)
             }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(2)
@@ -38,7 +38,7 @@ struct Outpost: AsyncParsableCommand {
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch {
-            if exitCode(for: error) == .success { Foundation.exit(0) }
+            if exitCode(for: error) == .success { Self.exit(withError: error) }
             FileHandle.standardError.write(Data("outpost: \(error)\n".utf8))
             Foundation.exit(1)
         }

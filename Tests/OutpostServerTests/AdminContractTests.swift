@@ -19,7 +19,9 @@ struct AdminContractTests {
         }
     }
 
-    @Test("CSV import: RFC 4180 rows, bad rows reported by line, good rows kept, re-import skipped", arguments: StoreKind.allCases)
+    @Test(
+        "CSV import: RFC 4180 rows, bad rows reported by line, good rows kept, re-import skipped",
+        arguments: StoreKind.allCases)
     func csvImport(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api, guests: 0)
@@ -37,7 +39,8 @@ struct AdminContractTests {
                 + "李雷,li@example.cn,General,\r\n"
             let path = "/v1/events/\(world.event.id)/guests:import"
             let response = try await api.request(
-                .post, path, token: world.organizer.accessToken, body: Array(csv.utf8), headers: [.contentType: "text/csv"])
+                .post, path, token: world.organizer.accessToken, body: Array(csv.utf8),
+                headers: [.contentType: "text/csv"])
             #expect(response.status == 200)
             let result: ImportResult = try response.decode()
             #expect(result.imported == 3)
@@ -48,7 +51,8 @@ struct AdminContractTests {
             let notes = try await api.roster(world.organizer, event: world.event).flatMap(\.guests).map(\.notes)
             #expect(notes.contains("Says \"hi\"") && notes.contains("two\r\nlines"))
             let again: ImportResult = try await api.request(
-                .post, path, token: world.organizer.accessToken, body: Array(csv.utf8), headers: [.contentType: "text/csv"]
+                .post, path, token: world.organizer.accessToken, body: Array(csv.utf8),
+                headers: [.contentType: "text/csv"]
             ).decode()
             #expect(again.imported == 0 && again.skipped == 3 && again.errors.count == 5)
             let badHeader = try await api.request(
@@ -58,7 +62,9 @@ struct AdminContractTests {
         }
     }
 
-    @Test("weak-passcode-rejected: the kiosk passcode PUT names every broken rule; a good one is stored hashed", arguments: StoreKind.allCases)
+    @Test(
+        "weak-passcode-rejected: the kiosk passcode PUT names every broken rule; a good one is stored hashed",
+        arguments: StoreKind.allCases)
     func kioskPasscode(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
@@ -73,15 +79,22 @@ struct AdminContractTests {
             ]
             for (passcode, rules) in weak {
                 let response = try await api.request(
-                    .put, path, token: world.support.accessToken, json: KioskSetupRequest(passcode: passcode, orientation: .landscape))
+                    .put, path, token: world.support.accessToken,
+                    json: KioskSetupRequest(passcode: passcode, orientation: .landscape))
                 #expect(response.status == 422, "\(passcode)")
                 let body: ErrorBody = try response.decode()
                 #expect(body.error == "weak_passcode")
                 #expect(body.rules == rules, "\(passcode)")
                 #expect(!body.message.isEmpty)
             }
-            #expect(try await api.request(.put, path, token: world.staff1.accessToken, json: KioskSetupRequest(passcode: "394817", orientation: .portrait)).status == 403)
-            let ok = try await api.request(.put, path, token: world.support.accessToken, json: KioskSetupRequest(passcode: "394817", orientation: .portrait))
+            #expect(
+                try await api.request(
+                    .put, path, token: world.staff1.accessToken,
+                    json: KioskSetupRequest(passcode: "394817", orientation: .portrait)
+                ).status == 403)
+            let ok = try await api.request(
+                .put, path, token: world.support.accessToken,
+                json: KioskSetupRequest(passcode: "394817", orientation: .portrait))
             #expect(ok.status == 204)
             let kiosk = try #require(try await api.roster(world.staff1, event: world.event)[0].kiosk)
             #expect(kiosk.orientation == .portrait)
@@ -113,12 +126,16 @@ struct AdminContractTests {
         }
     }
 
-    @Test("event-picker-shows-tenant-events: organizers see all the tenant's events, staff only assigned ones, by range", arguments: StoreKind.allCases)
+    @Test(
+        "event-picker-shows-tenant-events: organizers see all the tenant's events, staff only assigned ones, by range",
+        arguments: StoreKind.allCases)
     func eventList(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
-            let nextWeek = try await api.createEvent(world.organizer, name: "Next week", startsAt: api.clock.now + 3 * 86_400)
-            let nextMonth = try await api.createEvent(world.organizer, name: "Next month", startsAt: api.clock.now + 30 * 86_400)
+            let nextWeek = try await api.createEvent(
+                world.organizer, name: "Next week", startsAt: api.clock.now + 3 * 86_400)
+            let nextMonth = try await api.createEvent(
+                world.organizer, name: "Next month", startsAt: api.clock.now + 30 * 86_400)
             func names(_ session: Session, _ range: String) async throws -> [String] {
                 let response = try await api.request(.get, "/v1/events?range=\(range)", token: session.accessToken)
                 return try response.decode(EventList.self).events.map(\.name)
@@ -135,13 +152,16 @@ struct AdminContractTests {
         }
     }
 
-    @Test("users: organizers create users in their tenant; duplicates 409; other roles 403", arguments: StoreKind.allCases)
+    @Test(
+        "users: organizers create users in their tenant; duplicates 409; other roles 403", arguments: StoreKind.allCases
+    )
     func users(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let duplicate = try await api.request(
                 .post, "/v1/users", token: world.organizer.accessToken,
-                json: CreateUserRequest(email: "ALEX@acme.test", name: "Alex 2", role: .checkinStaff, password: "long-enough"))
+                json: CreateUserRequest(
+                    email: "ALEX@acme.test", name: "Alex 2", role: .checkinStaff, password: "long-enough"))
             #expect(duplicate.status == 409)
             #expect(duplicate.errorCode == "email_taken")
             let forbidden = try await api.request(
@@ -159,12 +179,15 @@ struct AdminContractTests {
             #expect(staffCreatesEvent.status == 403)
             let badZone = try await api.request(
                 .post, "/v1/events", token: world.organizer.accessToken,
-                json: CreateEventRequest(name: "Zone", startsAt: api.clock.now, endsAt: api.clock.now, timeZone: "Mars/Olympus"))
+                json: CreateEventRequest(
+                    name: "Zone", startsAt: api.clock.now, endsAt: api.clock.now, timeZone: "Mars/Olympus"))
             #expect(badZone.status == 422)
         }
     }
 
-    @Test("stats count confirmed guests and check-ins per access type; the audit log pages oldest first", arguments: StoreKind.allCases)
+    @Test(
+        "stats count confirmed guests and check-ins per access type; the audit log pages oldest first",
+        arguments: StoreKind.allCases)
     func statsAndAudit(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api, guests: 4)
@@ -174,18 +197,24 @@ struct AdminContractTests {
             _ = try await api.request(
                 .patch, "/v1/events/\(world.event.id)/guests/\(world.guests[3].id)", token: world.organizer.accessToken,
                 json: UpdateGuestRequest(status: .cancelled))
-            let stats: EventStats = try await api.request(.get, "/v1/events/\(world.event.id)/stats", token: world.organizer.accessToken).decode()
+            let stats: EventStats = try await api.request(
+                .get, "/v1/events/\(world.event.id)/stats", token: world.organizer.accessToken
+            ).decode()
             #expect(stats.guests == 3 && stats.checkedIn == 2)
             #expect(stats.byAccessType.first?.checkedIn == 2)
             #expect(stats.lastCheckInAt == api.clock.now)
-            let first: AuditPage = try await api.request(.get, "/v1/events/\(world.event.id)/audit?limit=1", token: world.organizer.accessToken).decode()
+            let first: AuditPage = try await api.request(
+                .get, "/v1/events/\(world.event.id)/audit?limit=1", token: world.organizer.accessToken
+            ).decode()
             #expect(first.entries.map(\.kind) == ["checked_in"] && first.hasMore)
             #expect(first.entries[0].deviceId == "device-1")
             let rest: AuditPage = try await api.request(
                 .get, "/v1/events/\(world.event.id)/audit?since=\(first.cursor)", token: world.organizer.accessToken
             ).decode()
             #expect(rest.entries.map(\.deviceId) == ["d2"] && !rest.hasMore)
-            #expect(try await api.request(.get, "/v1/events/\(world.event.id)/audit", token: world.staff1.accessToken).status == 403)
+            #expect(
+                try await api.request(.get, "/v1/events/\(world.event.id)/audit", token: world.staff1.accessToken)
+                    .status == 403)
         }
     }
 

@@ -8,16 +8,20 @@ import Testing
 
 @Suite("Auth contract")
 struct AuthContractTests {
-    @Test("sign-in answers a token pair and the user; wrong e-mail and wrong password are the same 401", arguments: StoreKind.allCases)
+    @Test(
+        "sign-in answers a token pair and the user; wrong e-mail and wrong password are the same 401",
+        arguments: StoreKind.allCases)
     func signIn(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let organizer = try await api.bootstrapTenant("Acme", email: "Org@Acme.test")
             #expect(organizer.user.role == .organizer)
             #expect(organizer.user.email == "org@acme.test")
             let wrongPassword = try await api.request(
-                .post, "/v1/auth/signin", json: SignInRequest(email: "org@acme.test", password: "nope-nope", deviceId: "d"))
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "org@acme.test", password: "nope-nope", deviceId: "d"))
             let wrongEmail = try await api.request(
-                .post, "/v1/auth/signin", json: SignInRequest(email: "who@acme.test", password: "organizer-pass", deviceId: "d"))
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "who@acme.test", password: "organizer-pass", deviceId: "d"))
             #expect(wrongPassword.status == 401 && wrongEmail.status == 401)
             #expect(wrongPassword.body == wrongEmail.body)
             #expect(wrongPassword.errorCode == "invalid_credentials")
@@ -26,23 +30,28 @@ struct AuthContractTests {
         }
     }
 
-    @Test("repeated failures for one e-mail are 429 rate_limited with Retry-After, even with the right password", arguments: StoreKind.allCases)
+    @Test(
+        "repeated failures for one e-mail are 429 rate_limited with Retry-After, even with the right password",
+        arguments: StoreKind.allCases)
     func rateLimitPerEmail(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             _ = try await api.bootstrapTenant("Acme", email: "org@acme.test")
             for _ in 0..<5 {
                 let failed = try await api.request(
-                    .post, "/v1/auth/signin", json: SignInRequest(email: "org@acme.test", password: "guess-guess", deviceId: "d"))
+                    .post, "/v1/auth/signin",
+                    json: SignInRequest(email: "org@acme.test", password: "guess-guess", deviceId: "d"))
                 #expect(failed.status == 401)
             }
             let limited = try await api.request(
-                .post, "/v1/auth/signin", json: SignInRequest(email: "org@acme.test", password: "organizer-pass", deviceId: "d"))
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "org@acme.test", password: "organizer-pass", deviceId: "d"))
             #expect(limited.status == 429)
             #expect(limited.errorCode == "rate_limited")
             #expect(limited.headers[.retryAfter] == "900")
             api.clock.advance(by: 901)
             let later = try await api.request(
-                .post, "/v1/auth/signin", json: SignInRequest(email: "org@acme.test", password: "organizer-pass", deviceId: "d"))
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "org@acme.test", password: "organizer-pass", deviceId: "d"))
             #expect(later.status == 200)
         }
     }
@@ -52,33 +61,41 @@ struct AuthContractTests {
         try await withTestServer(kind, configure: { $0.signInFailuresPerAddress = 4 }) { api in
             for index in 0..<4 {
                 let failed = try await api.request(
-                    .post, "/v1/auth/signin", json: SignInRequest(email: "user\(index)@x.test", password: "guess-guess", deviceId: "d"))
+                    .post, "/v1/auth/signin",
+                    json: SignInRequest(email: "user\(index)@x.test", password: "guess-guess", deviceId: "d"))
                 #expect(failed.status == 401)
             }
             let limited = try await api.request(
-                .post, "/v1/auth/signin", json: SignInRequest(email: "fresh@x.test", password: "guess-guess", deviceId: "d"))
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "fresh@x.test", password: "guess-guess", deviceId: "d"))
             #expect(limited.status == 429)
             #expect(limited.headers[.retryAfter] != nil)
         }
     }
 
-    @Test("refresh rotates; a reused refresh token is 401 token_reused and revokes the whole family", arguments: StoreKind.allCases)
+    @Test(
+        "refresh rotates; a reused refresh token is 401 token_reused and revokes the whole family",
+        arguments: StoreKind.allCases)
     func rotationAndReuse(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let first = try await api.bootstrapTenant("Acme", email: "org@acme.test")
-            let rotated = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let rotated = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
             #expect(rotated.status == 200)
             let pair: TokenPair = try rotated.decode()
             #expect(pair.refreshToken != first.refreshToken)
             #expect(pair.expiresIn == 900)
-            let reused = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let reused = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
             #expect(reused.status == 401)
             #expect(reused.errorCode == "token_reused")
-            let successor = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: pair.refreshToken))
+            let successor = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: pair.refreshToken))
             #expect(successor.status == 401)
             #expect(successor.errorCode == "unauthorized")
             let another = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
-            let independent = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: another.refreshToken))
+            let independent = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: another.refreshToken))
             #expect(independent.status == 200, "another sign-in's family is untouched")
         }
     }
@@ -87,14 +104,18 @@ struct AuthContractTests {
     func signOut(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let session = try await api.bootstrapTenant("Acme", email: "org@acme.test")
-            let out = try await api.request(.post, "/v1/auth/signout", json: RefreshRequest(refreshToken: session.refreshToken))
+            let out = try await api.request(
+                .post, "/v1/auth/signout", json: RefreshRequest(refreshToken: session.refreshToken))
             #expect(out.status == 204)
-            let refresh = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+            let refresh = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
             #expect(refresh.status == 401)
         }
     }
 
-    @Test("access tokens last 15 minutes; expired, forged or missing tokens are 401 unauthorized; refresh tokens expire after 30 days", arguments: StoreKind.allCases)
+    @Test(
+        "access tokens last 15 minutes; expired, forged or missing tokens are 401 unauthorized; refresh tokens expire after 30 days",
+        arguments: StoreKind.allCases)
     func expiry(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let session = try await api.bootstrapTenant("Acme", email: "org@acme.test")
@@ -110,12 +131,14 @@ struct AuthContractTests {
             forged[10] = forged[10] == "A" ? "B" : "A"
             #expect(try await api.request(.get, "/v1/events", token: String(forged)).status == 401)
             #expect(try await api.request(.get, "/v1/events", token: "v1.x.y").status == 401)
-            let refreshed = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+            let refreshed = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
             #expect(refreshed.status == 200, "a refresh token outlives the access token")
             let pair: TokenPair = try refreshed.decode()
             #expect(try await api.request(.get, "/v1/events", token: pair.accessToken).status == 200)
             api.clock.advance(by: 30 * 24 * 3600 + 1)
-            let stale = try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: pair.refreshToken))
+            let stale = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: pair.refreshToken))
             #expect(stale.status == 401)
         }
     }

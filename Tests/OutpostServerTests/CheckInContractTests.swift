@@ -22,17 +22,21 @@ struct CheckInContractTests {
             #expect(body.checkIn.byName == "Alex")
             #expect(body.checkIn.deviceId == "device-1")
             #expect(body.checkIn.at == api.clock.now)
-            let counts = try await api.store.checkInCounts(eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+            let counts = try await api.store.checkInCounts(
+                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }
 
-    @Test("clock-skew-server-ts-wins: a device 5 minutes ahead is stored as clientAt, at is the server's", arguments: StoreKind.allCases)
+    @Test(
+        "clock-skew-server-ts-wins: a device 5 minutes ahead is stored as clientAt, at is the server's",
+        arguments: StoreKind.allCases)
     func clockSkew(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let skewed = api.clock.now + 300
-            let response = try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id, scannedAt: skewed)
+            let response = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: world.guests[0].id, scannedAt: skewed)
             let body: CheckInResponse = try response.decode()
             #expect(body.checkIn.at == api.clock.now)
             #expect(body.checkIn.clientAt == skewed)
@@ -44,14 +48,18 @@ struct CheckInContractTests {
         }
     }
 
-    @Test("two-staff-idempotent: a second device within 30 s gets already_checked_in with the first staff's name; one row", arguments: StoreKind.allCases)
+    @Test(
+        "two-staff-idempotent: a second device within 30 s gets already_checked_in with the first staff's name; one row",
+        arguments: StoreKind.allCases)
     func twoStaff(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let guest = world.guests[0]
-            let first = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id, deviceId: "phone-alex")
+            let first = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest.id, deviceId: "phone-alex")
             api.clock.advance(by: 5)
-            let second = try await api.checkIn(world.staff2, event: world.event.id, guest: guest.id, deviceId: "phone-bea")
+            let second = try await api.checkIn(
+                world.staff2, event: world.event.id, guest: guest.id, deviceId: "phone-bea")
             #expect(first.status == 201)
             #expect(second.status == 200)
             let body: CheckInResponse = try second.decode()
@@ -62,29 +70,35 @@ struct CheckInContractTests {
             let counts = try await api.store.checkInCounts(eventId: eventId, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let kinds = try await api.store.database.read {
-                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)]).map { try $0.text(0) }
+                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
+                    .map { try $0.text(0) }
             }
             #expect(kinds == ["concurrent"])
             api.clock.advance(by: 60)
             _ = try await api.checkIn(world.staff2, event: world.event.id, guest: guest.id, deviceId: "phone-bea")
             let later = try await api.store.database.read {
-                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)]).map { try $0.text(0) }
+                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
+                    .map { try $0.text(0) }
             }
             #expect(later == ["concurrent", "repeat"])
         }
     }
 
-    @Test("already-checked-in-screen: reconfirm:true answers reconfirmed, appends the note, never a second row", arguments: StoreKind.allCases)
+    @Test(
+        "already-checked-in-screen: reconfirm:true answers reconfirmed, appends the note, never a second row",
+        arguments: StoreKind.allCases)
     func reconfirm(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let guest = world.guests[1]
             _ = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id)
             api.clock.advance(by: 120)
-            let again = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id, reconfirm: true, note: "wristband swapped")
+            let again = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest.id, reconfirm: true, note: "wristband swapped")
             #expect(again.status == 200)
             #expect(try again.decode(CheckInResponse.self).result == .reconfirmed)
-            let counts = try await api.store.checkInCounts(eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+            let counts = try await api.store.checkInCounts(
+                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let note = try await api.store.database.read {
                 try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id)])?.text(0)
@@ -95,7 +109,9 @@ struct CheckInContractTests {
         }
     }
 
-    @Test("a retry with the same Idempotency-Key gets the stored answer byte for byte and writes nothing", arguments: StoreKind.allCases)
+    @Test(
+        "a retry with the same Idempotency-Key gets the stored answer byte for byte and writes nothing",
+        arguments: StoreKind.allCases)
     func retry(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
@@ -108,7 +124,8 @@ struct CheckInContractTests {
             #expect(retry.body == first.body)
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.count == 1)
-            let counts = try await api.store.checkInCounts(eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+            let counts = try await api.store.checkInCounts(
+                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }
@@ -119,11 +136,14 @@ struct CheckInContractTests {
             let world = try await World.make(api)
             let guest = world.guests[0]
             let scanned = api.clock.now
-            _ = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, method: .qr)
-            let changed = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, method: .manual)
+            _ = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, method: .qr)
+            let changed = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, method: .manual)
             #expect(changed.status == 422)
             #expect(changed.errorCode == "idempotency_key_reused")
-            let noted = try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, note: "x")
+            let noted = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest.id, scannedAt: scanned, note: "x")
             #expect(noted.errorCode == "idempotency_key_reused")
         }
     }
@@ -146,20 +166,24 @@ struct CheckInContractTests {
         }
     }
 
-    @Test("cross-tenant-qr-404: unknown guest, other event and other tenant get the identical 404, audited", arguments: StoreKind.allCases)
+    @Test(
+        "cross-tenant-qr-404: unknown guest, other event and other tenant get the identical 404, audited",
+        arguments: StoreKind.allCases)
     func notFoundIdentical(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let secondEvent = try await api.createEvent(world.organizer, name: "Second")
             let type2 = try await api.createAccessType(world.organizer, event: secondEvent)
-            let otherEventGuest = try await api.createGuest(world.organizer, event: secondEvent, accessType: type2, name: "Elsewhere")
+            let otherEventGuest = try await api.createGuest(
+                world.organizer, event: secondEvent, accessType: type2, name: "Elsewhere")
             let unknown = try await api.checkIn(world.organizer, event: world.event.id, guest: UUID().lowercasedString)
             let otherEvent = try await api.checkIn(world.organizer, event: world.event.id, guest: otherEventGuest.id)
             let otherTenant = try await api.checkIn(world.organizer, event: world.event.id, guest: world.otherGuest.id)
             let otherTenantEvent = try await api.checkIn(
                 world.organizer, event: world.otherEvent.id, guest: world.otherGuest.id, deviceId: "device-2")
             let forgedTicket = try await api.checkIn(
-                world.organizer, event: world.event.id, guest: world.guests[0].id, ticket: "OP1" + String(repeating: "A", count: 194))
+                world.organizer, event: world.event.id, guest: world.guests[0].id,
+                ticket: "OP1" + String(repeating: "A", count: 194))
             for response in [unknown, otherEvent, otherTenant, otherTenantEvent, forgedTicket] {
                 #expect(response.status == 404)
                 #expect(response.body == unknown.body)
@@ -184,11 +208,14 @@ struct CheckInContractTests {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let ticket = try await api.request(
-                .get, "/v1/events/\(world.event.id)/guests/\(world.guests[0].id)/ticket", token: world.organizer.accessToken)
+                .get, "/v1/events/\(world.event.id)/guests/\(world.guests[0].id)/ticket",
+                token: world.organizer.accessToken)
             let text = ticket.text.trimmingCharacters(in: .newlines)
-            let mismatched = try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[1].id, ticket: text)
+            let mismatched = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: world.guests[1].id, ticket: text)
             #expect(mismatched.status == 404)
-            let good = try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id, ticket: text)
+            let good = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: world.guests[0].id, ticket: text)
             #expect(good.status == 201)
         }
     }
@@ -201,20 +228,33 @@ struct CheckInContractTests {
             let path = "/v1/events/\(world.event.id)/checkins"
             let token = world.staff1.accessToken
             let key = HTTPField.Name("Idempotency-Key")!
-            let validBody = #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#
+            let validBody =
+                #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#
             let cases: [(HTTPFields, String, Int)] = [
                 ([:], validBody, 400),  // no key
                 ([key: "nonsense"], validBody, 400),
                 ([key: "d:\(guest):1795000000000", .contentType: "application/json"], #"{"guestId":"#, 400),  // truncated
                 ([key: "d:\(guest):1795000000000"], "", 400),
                 ([key: "d:\(guest):1795000000000"], #"{"guestId":"\#(guest)","deviceId":"d","method":"qr"}"#, 400),
-                ([key: "d:\(guest):1795000000000"], #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"yesterday","method":"qr"}"#, 400),
-                ([key: "d:\(guest):1795000000000"], #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"telepathy"}"#, 400),
-                ([key: "d:\(guest):1795000000000"], #"{"guestId":"not-a-uuid","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#, 422),
+                (
+                    [key: "d:\(guest):1795000000000"],
+                    #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"yesterday","method":"qr"}"#, 400
+                ),
+                (
+                    [key: "d:\(guest):1795000000000"],
+                    #"{"guestId":"\#(guest)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"telepathy"}"#,
+                    400
+                ),
+                (
+                    [key: "d:\(guest):1795000000000"],
+                    #"{"guestId":"not-a-uuid","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#,
+                    422
+                ),
                 ([key: "other:\(guest):1795000000000"], validBody, 422),  // key does not match the body
             ]
             for (headers, body, status) in cases {
-                let response = try await api.request(.post, path, token: token, body: Array(body.utf8), headers: headers)
+                let response = try await api.request(
+                    .post, path, token: token, body: Array(body.utf8), headers: headers)
                 #expect(response.status == status, "\(body) with \(headers)")
                 #expect(response.errorCode == "invalid_request")
             }
@@ -222,19 +262,26 @@ struct CheckInContractTests {
         }
     }
 
-    @Test("already-checked-in-friendly / audit-log-kiosk-events: kiosk check-ins are audited with method kiosk", arguments: StoreKind.allCases)
+    @Test(
+        "already-checked-in-friendly / audit-log-kiosk-events: kiosk check-ins are audited with method kiosk",
+        arguments: StoreKind.allCases)
     func kioskAudit(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let guest = world.guests[2].id
-            let first = try await api.checkIn(world.staff1, event: world.event.id, guest: guest, deviceId: "kiosk-1", method: .kiosk)
+            let first = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest, deviceId: "kiosk-1", method: .kiosk)
             api.clock.advance(by: 1)
-            let second = try await api.checkIn(world.staff1, event: world.event.id, guest: guest, deviceId: "kiosk-1", method: .kiosk)
+            let second = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: guest, deviceId: "kiosk-1", method: .kiosk)
             #expect(first.status == 201)
             #expect(try second.decode(CheckInResponse.self).result == .alreadyCheckedIn)
             let audit = try await api.audit(world.support, event: world.event)
             #expect(audit.map(\.kind) == ["checked_in", "kiosk_already_checked_in"])
-            #expect(audit.allSatisfy { $0.method == "kiosk" && $0.deviceId == "kiosk-1" && $0.userId == world.staff1.user.id })
+            #expect(
+                audit.allSatisfy {
+                    $0.method == "kiosk" && $0.deviceId == "kiosk-1" && $0.userId == world.staff1.user.id
+                })
         }
     }
 

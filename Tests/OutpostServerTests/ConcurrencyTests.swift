@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Check-in under concurrency")
 struct ConcurrencyTests {
-    @Test("32 concurrent check-ins of one guest with distinct keys: exactly one checked_in and one row", arguments: StoreKind.allCases)
+    @Test(
+        "32 concurrent check-ins of one guest with distinct keys: exactly one checked_in and one row",
+        arguments: StoreKind.allCases)
     func distinctKeys(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
@@ -27,13 +29,16 @@ struct ConcurrencyTests {
             #expect(results.filter { $0.result == .checkedIn }.count == 1)
             #expect(results.filter { $0.result == .alreadyCheckedIn }.count == 31)
             #expect(Set(results.map(\.checkIn.id)).count == 1)
-            let counts = try await api.store.checkInCounts(eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
+            let counts = try await api.store.checkInCounts(
+                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
             #expect(counts.checkIns == 1 && counts.events == 31)
             #expect(try await api.audit(world.organizer, event: world.event).count == 32)
         }
     }
 
-    @Test("16 concurrent requests with one Idempotency-Key: applied once, identical answers", arguments: StoreKind.allCases)
+    @Test(
+        "16 concurrent requests with one Idempotency-Key: applied once, identical answers",
+        arguments: StoreKind.allCases)
     func sameKey(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
@@ -41,13 +46,16 @@ struct ConcurrencyTests {
             let scanned = api.clock.now
             let responses = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for _ in 0..<16 {
-                    group.addTask { try await api.checkIn(world.staff1, event: world.event.id, guest: guest, scannedAt: scanned) }
+                    group.addTask {
+                        try await api.checkIn(world.staff1, event: world.event.id, guest: guest, scannedAt: scanned)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(Set(responses.map(\.body)).count == 1)
             #expect(responses.allSatisfy { $0.status == 201 })
-            let counts = try await api.store.checkInCounts(eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
+            let counts = try await api.store.checkInCounts(
+                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
             #expect(counts.checkIns == 1 && counts.events == 0)
             #expect(try await api.audit(world.organizer, event: world.event).count == 1)
             let metrics = try await api.request(.get, "/metrics").text

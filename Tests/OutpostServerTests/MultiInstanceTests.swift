@@ -17,14 +17,16 @@ struct MultiInstanceTests {
 
     @Test("the same through two instances on one SQLite file")
     func twoInstancesOnSQLite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-two-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outpost-two-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await runTwoInstances(.sqlite(path: directory.appendingPathComponent("outpost.sqlite").path))
     }
 
     func runTwoInstances(_ location: ServerConfiguration.StoreLocation) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
-        let configuration = ServerConfiguration(store: location, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
+        let configuration = ServerConfiguration(
+            store: location, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
         let partsA = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
         let partsB = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
         let appA = OutpostServer.buildApplication(configuration, parts: partsA, logger: TestStores.logger)

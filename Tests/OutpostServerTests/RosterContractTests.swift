@@ -28,19 +28,23 @@ struct RosterContractTests {
         }
     }
 
-    @Test("deltas carry guest edits, status changes and every device's check-ins, nothing else", arguments: StoreKind.allCases)
+    @Test(
+        "deltas carry guest edits, status changes and every device's check-ins, nothing else",
+        arguments: StoreKind.allCases)
     func deltas(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api, guests: 6)
             let cursor = try await api.roster(world.staff1, event: world.event).last!.cursor
-            _ = try await api.checkIn(world.staff2, event: world.event.id, guest: world.guests[0].id, deviceId: "phone-bea")
+            _ = try await api.checkIn(
+                world.staff2, event: world.event.id, guest: world.guests[0].id, deviceId: "phone-bea")
             _ = try await api.request(
                 .patch, "/v1/events/\(world.event.id)/guests/\(world.guests[1].id)", token: world.organizer.accessToken,
                 json: UpdateGuestRequest(status: .revoked))
             _ = try await api.request(
                 .patch, "/v1/events/\(world.event.id)/guests/\(world.guests[2].id)", token: world.organizer.accessToken,
                 json: UpdateGuestRequest(name: "Renamed Guest", notes: "VIP"))
-            let added = try await api.createGuest(world.organizer, event: world.event, accessType: world.accessType, name: "Latecomer")
+            let added = try await api.createGuest(
+                world.organizer, event: world.event, accessType: world.accessType, name: "Latecomer")
             let delta = try await api.roster(world.staff1, event: world.event, since: cursor).flatMap(\.guests)
             #expect(delta.map(\.id) == [world.guests[0].id, world.guests[1].id, world.guests[2].id, added.id])
             #expect(delta[0].checkIn?.byName == "Bea")
@@ -50,16 +54,20 @@ struct RosterContractTests {
         }
     }
 
-    @Test("the roster lists the event's public keys; tickets verify offline with them; the private key is never served", arguments: StoreKind.allCases)
+    @Test(
+        "the roster lists the event's public keys; tickets verify offline with them; the private key is never served",
+        arguments: StoreKind.allCases)
     func keys(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let page = try await api.roster(world.staff1, event: world.event)[0]
             #expect(page.keys.count == 1)
-            let key = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(page.keys[0].publicKey)))
+            let key = try Curve25519.Signing.PublicKey(
+                rawRepresentation: try #require(Base64URL.decode(page.keys[0].publicKey)))
             #expect(page.keys[0].keyId == TicketKeyID(publicKey: key).description)
             let ticket = try await api.request(
-                .get, "/v1/events/\(world.event.id)/guests/\(world.guests[0].id)/ticket?format=text", token: world.organizer.accessToken)
+                .get, "/v1/events/\(world.event.id)/guests/\(world.guests[0].id)/ticket?format=text",
+                token: world.organizer.accessToken)
             #expect(ticket.status == 200)
             let payload = try TicketCodec.verify(
                 ticket.text.trimmingCharacters(in: .newlines), tenantId: UUID(wire: world.organizer.user.tenantId)!,
@@ -68,7 +76,10 @@ struct RosterContractTests {
             let privateKey = try await api.store.database.read {
                 try await $0.queryOne("SELECT private_key FROM event_keys", [])!.blob(0)
             }
-            for response in [try await api.request(.get, "/v1/events/\(world.event.id)/roster", token: world.organizer.accessToken), ticket] {
+            for response in [
+                try await api.request(.get, "/v1/events/\(world.event.id)/roster", token: world.organizer.accessToken),
+                ticket,
+            ] {
                 #expect(!response.text.contains(Base64URL.encode(privateKey)))
                 #expect(!response.text.contains(Data(privateKey).base64EncodedString()))
             }
@@ -80,7 +91,8 @@ struct RosterContractTests {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             for query in ["since=garbage", "since=R0000", "limit=0", "limit=abc", "limit=1000000"] {
-                let response = try await api.request(.get, "/v1/events/\(world.event.id)/roster?\(query)", token: world.staff1.accessToken)
+                let response = try await api.request(
+                    .get, "/v1/events/\(world.event.id)/roster?\(query)", token: world.staff1.accessToken)
                 #expect(response.status == 400, "\(query)")
                 #expect(response.errorCode == "invalid_request")
             }

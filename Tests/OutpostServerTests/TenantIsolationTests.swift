@@ -10,7 +10,9 @@ import Testing
 /// 401 without a token.
 @Suite("Tenant isolation")
 struct TenantIsolationTests {
-    @Test("another tenant's events, guests and users are 404 on every route; no token is 401", arguments: StoreKind.allCases)
+    @Test(
+        "another tenant's events, guests and users are 404 on every route; no token is 401",
+        arguments: StoreKind.allCases)
     func everyRoute(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
@@ -26,7 +28,10 @@ struct TenantIsolationTests {
                 (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
                 (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
                 (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
-                (.post, "/v1/events/\(event)/guests", CreateGuestRequest(name: "X", email: "x@y.z", accessTypeId: world.accessType.id), [:]),
+                (
+                    .post, "/v1/events/\(event)/guests",
+                    CreateGuestRequest(name: "X", email: "x@y.z", accessTypeId: world.accessType.id), [:]
+                ),
                 (.patch, "/v1/events/\(event)/guests/\(guest)", UpdateGuestRequest(status: .revoked), [:]),
                 (.post, "/v1/events/\(event)/guests:import", nil, [:]),
                 (.put, "/v1/events/\(event)/staff/\(user)", nil, [:]),
@@ -34,10 +39,12 @@ struct TenantIsolationTests {
                 (.get, "/v1/events/\(event)/stats", nil, [:]),
                 (.get, "/v1/events/\(event)/audit", nil, [:]),
             ]
-            let unknownEvent = try await api.request(.get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
+            let unknownEvent = try await api.request(
+                .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
             for (method, path, json, headers) in routes {
-                let crossTenant = try await api.request(method, path, token: world.otherOrganizer.accessToken, json: json, headers: headers)
+                let crossTenant = try await api.request(
+                    method, path, token: world.otherOrganizer.accessToken, json: json, headers: headers)
                 if path.contains(world.otherEvent.id) {
                     #expect(crossTenant.status == 404, "user of another tenant on \(path)")
                 } else {
@@ -48,10 +55,13 @@ struct TenantIsolationTests {
                 #expect(anonymous.status == 401, "\(method) \(path) without a token")
             }
             // Staff not assigned to an event cannot tell it from a missing one.
-            let loner = try await api.createUser(world.organizer, email: "loner@acme.test", role: .checkinStaff, name: "Loner")
+            let loner = try await api.createUser(
+                world.organizer, email: "loner@acme.test", role: .checkinStaff, name: "Loner")
             let unassigned = try await api.request(.get, "/v1/events/\(event)/roster", token: loner.accessToken)
             #expect(unassigned.status == 404 && unassigned.body == unknownEvent.body)
-            let otherList: EventList = try await api.request(.get, "/v1/events", token: world.otherOrganizer.accessToken).decode()
+            let otherList: EventList = try await api.request(
+                .get, "/v1/events", token: world.otherOrganizer.accessToken
+            ).decode()
             #expect(!otherList.events.contains { $0.id == event })
             // Nothing of tenant A changed.
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)

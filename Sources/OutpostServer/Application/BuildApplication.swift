@@ -135,12 +135,16 @@ extension PostgresDatabase {
     }
 
     static func reason(_ error: any Error) -> String {
+        var detail = "\(error)"
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
-            if let underlying = error.underlying { return "\(underlying)" }
-            return "\(error.code)"
+            detail = error.underlying.map { "\($0)" } ?? "\(error.code)"
         }
-        return "\(error)"
+        let lowered = detail.lowercased()
+        if lowered.contains("connection refused") { return "connection refused" }
+        if lowered.contains("timed out") || lowered.contains("timeout") { return "connection timed out" }
+        if lowered.contains("resolve") || lowered.contains("name or service") { return "unknown host" }
+        return detail
     }
 }
 

@@ -46,7 +46,8 @@ struct TestAPI: Sendable {
             buffer = ByteBuffer(bytes: body)
         }
         let response = try await client.execute(uri: path, method: method, headers: headers, body: buffer)
-        return APIResponse(status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body))
+        return APIResponse(
+            status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body))
     }
 
     /// Creates a tenant and its organizer directly in the store, returning a signed-in token.
@@ -81,7 +82,9 @@ struct TestAPI: Sendable {
         return try response.decode()
     }
 
-    func createAccessType(_ organizer: Session, event: EventInfo, name: String = "General") async throws -> AccessTypeInfo {
+    func createAccessType(
+        _ organizer: Session, event: EventInfo, name: String = "General"
+    ) async throws -> AccessTypeInfo {
         let response = try await request(
             .post, "/v1/events/\(event.id)/access-types", token: organizer.accessToken,
             json: CreateAccessTypeRequest(name: name, walkInAllowed: true))
@@ -89,7 +92,9 @@ struct TestAPI: Sendable {
         return try response.decode()
     }
 
-    func createGuest(_ organizer: Session, event: EventInfo, accessType: AccessTypeInfo, name: String, email: String? = nil) async throws -> GuestInfo {
+    func createGuest(
+        _ organizer: Session, event: EventInfo, accessType: AccessTypeInfo, name: String, email: String? = nil
+    ) async throws -> GuestInfo {
         let response = try await request(
             .post, "/v1/events/\(event.id)/guests", token: organizer.accessToken,
             json: CreateGuestRequest(
@@ -100,7 +105,8 @@ struct TestAPI: Sendable {
     }
 
     func assign(_ organizer: Session, staff: Session, to event: EventInfo) async throws {
-        let response = try await request(.put, "/v1/events/\(event.id)/staff/\(staff.user.id)", token: organizer.accessToken)
+        let response = try await request(
+            .put, "/v1/events/\(event.id)/staff/\(staff.user.id)", token: organizer.accessToken)
         try #require(response.status == 204, "assigning staff: \(response.status) \(response.text)")
     }
 
@@ -111,14 +117,17 @@ struct TestAPI: Sendable {
     ) async throws -> APIResponse {
         let at = Date(millisecondsSince1970: (scannedAt ?? clock.now).millisecondsSince1970)
         let body = CheckInRequest(
-            guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm, note: note)
+            guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm,
+            note: note)
         return try await request(
             .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
             headers: [.init("Idempotency-Key")!: "\(deviceId):\(guest):\(at.millisecondsSince1970)"])
     }
 
     /// Pages through the whole roster from `since`, returning the pages.
-    func roster(_ session: Session, event: EventInfo, since: String? = nil, limit: Int = 1000) async throws -> [RosterPage] {
+    func roster(
+        _ session: Session, event: EventInfo, since: String? = nil, limit: Int = 1000
+    ) async throws -> [RosterPage] {
         var pages: [RosterPage] = []
         var cursor = since
         repeat {
@@ -183,21 +192,25 @@ struct World: Sendable {
 
     static func make(_ api: TestAPI, guests count: Int = 3) async throws -> World {
         let organizer = try await api.bootstrapTenant("Acme", email: "org@acme.test")
-        let support = try await api.createUser(organizer, email: "support@acme.test", role: .support, name: "Sam Support")
+        let support = try await api.createUser(
+            organizer, email: "support@acme.test", role: .support, name: "Sam Support")
         let staff1 = try await api.createUser(organizer, email: "alex@acme.test", role: .checkinStaff, name: "Alex")
         let staff2 = try await api.createUser(organizer, email: "bea@acme.test", role: .checkinStaff, name: "Bea")
         let event = try await api.createEvent(organizer)
         let accessType = try await api.createAccessType(organizer, event: event)
         var guests: [GuestInfo] = []
         for index in 0..<count {
-            guests.append(try await api.createGuest(organizer, event: event, accessType: accessType, name: "Guest\(Self.letters(index))"))
+            guests.append(
+                try await api.createGuest(
+                    organizer, event: event, accessType: accessType, name: "Guest\(Self.letters(index))"))
         }
         try await api.assign(organizer, staff: staff1, to: event)
         try await api.assign(organizer, staff: staff2, to: event)
         let otherOrganizer = try await api.bootstrapTenant("Other", email: "org@other.test")
         let otherEvent = try await api.createEvent(otherOrganizer, name: "Other Gala")
         let otherType = try await api.createAccessType(otherOrganizer, event: otherEvent)
-        let otherGuest = try await api.createGuest(otherOrganizer, event: otherEvent, accessType: otherType, name: "Outsider")
+        let otherGuest = try await api.createGuest(
+            otherOrganizer, event: otherEvent, accessType: otherType, name: "Outsider")
         return World(
             api: api, organizer: organizer, support: support, staff1: staff1, staff2: staff2, event: event,
             accessType: accessType, guests: guests, otherOrganizer: otherOrganizer, otherEvent: otherEvent,

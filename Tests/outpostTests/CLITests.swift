@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `outpost` binary driven as a user would: help, exit statuses, bootstrap, serve.
+@Suite("outpost command line")
+struct CLITests {
+    @Test("--help lists every command; each subcommand's help describes its options")
+    func help() throws {
+        let root = try CLI.run(["--help"])
+        #expect(root.status == 0)
+        for command in ["serve", "admin"] { #expect(root.stdout.contains(command)) }
+        let serve = try CLI.run(["serve", "--help"])
+        for option in ["--sqlite", "--postgres", "--host", "--port", "--dedupe-window"] {
+            #expect(serve.stdout.contains(option), "serve --help lacks \(option)")
+        }
+        let bootstrap = try CLI.run(["admin", "bootstrap", "--help"])
+        for option in ["--sqlite", "--postgres", "--tenant", "--email", "--password", "--name"] {
+            #expect(bootstrap.stdout.contains(option), "bootstrap --help lacks \(option)")
+        }
+        #expect(try CLI.run(["admin", "--help"]).stdout.contains("bootstrap"))
+    }
+
+    @Test("a wrong flag is a usage error: exit 2, a clear message, no stack trace")
+    func wrongFlag() throws {
+        for arguments in [
+            ["serve", "--bogus"], ["serve", "--port", "http"], ["serve", "--sqlite", "a", "--postgres", "b"],
+            ["nonsense"],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack"))
+        }
+    }
+
+    @Test("an unreachable PostgreSQL is one sentence and exit 1")
+    func unreachablePostgres() throws {
+        let port = try CLI.freePort()
+        for arguments in [
+            ["serve", "--postgres", "postgres://outpost@127.0.0.1:\(port)/outpost"],
+            [
+                "admin", "bootstrap", "--postgres", "postgres://outpost@127.0.0.1:\(port)/outpost", "--tenant", "T",
+                "--email", "a@b.co", "--password", "password1", "--name", "A",
+            ],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("Cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
+        }
+        let badURL = try CLI.run(["serve", "--postgres", "mysql://nope"])
+        #expect(badURL.status == 1)
+        #expect(badURL.stderr.contains("is not a PostgreSQL URL"))
+    }
+
+    @Test("bootstrap prints tenantId and userId, and refuses an existing e-mail")
+    func bootstrap() throws {
+        let directory = try CLI.temporaryDirectory()
+        let arguments = [
+            "admin", "bootstrap", "--sqlite", directory + "/o.sqlite", "--tenant", "Acme", "--email", "ann@acme.test",
+            "--password", "correct horse", "--name", "Ann", "--bcrypt-cost", "4",
+        ]
+        let first = try CLI.run(arguments)
+        #expect(first.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: String]
+        #expect(json?["tenantId"]?.count == 36 && json?["userId"]?.count == 36)
+        let second = try CLI.run(arguments)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already exists"))
+    }
+
+    @Test("serve answers on its port, keeps data in the SQLite file, and stops cleanly on SIGTERM")
+    func serveAndStop() async throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory + "/data/outpost.sqlite"
+        let port = try CLI.freePort()
+        let server = try CLI.start(["serve", "--sqlite", database, "--port", String(port), "--bcrypt-cost", "4"])
+        defer { if server.isRunning { server.terminate() } }
+        let health = try await CLI.waitForHealth(port: port)
+        #expect(health == #"{"status":"ok"}"#)
+        #expect(FileManager.default.fileExists(atPath: database))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit)
+        #expect(server.terminationStatus == 0)
+    }
+}
+
+/// Runs the built `outpost` binary.
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The binary beside the test bundle in the build directory.
+    static var binary: URL {
+        if let explicit = ProcessInfo.processInfo.environment["OUTPOST_BIN"] { return URL(fileURLWithPath: explicit) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("outpost")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../.build/debug/outpost")
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Polls /health until the server answers (each attempt is a real request, not a sleep).
+    static func waitForHealth(port: Int) async throws -> String {
+        let url = URL(string: "http://127.0.0.1:\(port)/health")!
+        var lastError: (any Error)?
+        for _ in 0..<600 {
+            do {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                return String(decoding: data, as: UTF8.self)
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        throw lastError ?? URLError(.timedOut)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+}
