@@ -15,8 +15,8 @@ import Foundation
 /// | 4 | issued-at, seconds since 1970, big-endian |
 /// | 64 | Ed25519 signature over the 57 bytes above |
 ///
-/// The text is 197 characters from the QR alphanumeric set (`A`–`Z`, `0`–`9`), so it fits a
-/// version 10 QR code at error-correction level M (capacity 213 alphanumeric characters).
+/// The text is 197 characters from the QR alphanumeric set (`A`–`Z`, `0`–`9`); libqrencode
+/// encodes it as a version 8 symbol (49×49 modules) at error-correction level M.
 ///
 /// Decoding never traps: any text gives a payload or a ``TicketError``.
 public enum TicketCodec {
