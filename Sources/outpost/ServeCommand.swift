@@ -57,5 +57,6 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
         try await app.runService()
+        logger.info("server stopped")
     }
 }

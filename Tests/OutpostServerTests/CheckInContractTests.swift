@@ -298,4 +298,32 @@ struct CheckInContractTests {
             #expect(metrics.contains(#"route="/v1/events/{eventId}/checkins""#))
         }
     }
+
+    @Test("idempotency answers are kept 72 hours, then purged", arguments: StoreKind.allCases)
+    func retention(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let scanned = api.clock.now
+            let first = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: world.guests[0].id, scannedAt: scanned)
+            let service = IdempotencyRetentionService(
+                store: api.store, clock: api.clock.wallClock, logger: TestStores.logger)
+            api.clock.advance(by: 72 * 3600 - 1)
+            await service.purgeOnce()
+            let staff = try await api.signIn(email: "alex@acme.test", password: "staff-password")
+            let kept = try await api.checkIn(
+                staff, event: world.event.id, guest: world.guests[0].id, scannedAt: scanned)
+            #expect(kept.body == first.body)
+            api.clock.advance(by: 2)
+            await service.purgeOnce()
+            let count = try await api.store.database.read {
+                try await $0.queryOne("SELECT COUNT(*) FROM idempotency_keys", [])?.int(0)
+            }
+            #expect(count == 0)
+            // Past retention a replay is decided afresh, and still never makes a second check-in.
+            let late = try await api.checkIn(
+                staff, event: world.event.id, guest: world.guests[0].id, scannedAt: scanned)
+            #expect(try late.decode(CheckInResponse.self).result == .alreadyCheckedIn)
+        }
+    }
 }

@@ -40,7 +40,9 @@ public enum OutpostServer {
             router: router,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "outpost"),
-            services: parts.services,
+            services: parts.services + [
+                IdempotencyRetentionService(store: parts.store, clock: configuration.clock, logger: logger)
+            ],
             logger: logger)
         app.beforeServerStarts {
             try await parts.store.migrate()

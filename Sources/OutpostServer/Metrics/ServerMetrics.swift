@@ -24,7 +24,17 @@ public final class ServerMetrics: Sendable {
         .seconds(5),
     ]
 
+    static var inFlightDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", subsystem: "http", metricName: "requests_in_flight", unitName: "",
+            helpText: "HTTP requests being handled now (a draining server waits for these).")
+    }
+
     public init() {}
+
+    func requestStarted() { registry.makeGauge(descriptor: Self.inFlightDescriptor).increment() }
+
+    func requestFinished() { registry.makeGauge(descriptor: Self.inFlightDescriptor).decrement() }
 
     /// Counts one check-in answer under its result name.
     func countCheckIn(result: String) {
@@ -54,6 +64,8 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        metrics.requestStarted()
+        defer { metrics.requestFinished() }
         do {
             let response = try await next(request, context)
             record(request, context, status: response.status.code, start: start)
