@@ -15,6 +15,7 @@ struct RosterContractTests {
             let pages = try await api.roster(world.staff1, event: world.event, limit: 10)
             #expect(pages.map(\.guests.count) == [10, 10, 5])
             #expect(pages.map(\.hasMore) == [true, true, false])
+            #expect(pages.map(\.remaining) == [15, 5, 0])
             let all = pages.flatMap(\.guests)
             #expect(Set(all.map(\.id)) == Set(world.guests.map(\.id)))
             #expect(all.allSatisfy { $0.checkIn == nil && $0.status == .confirmed })

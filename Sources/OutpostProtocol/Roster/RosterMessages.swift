@@ -112,11 +112,14 @@ public struct RosterPage: Codable, Sendable, Hashable {
     /// Opaque; pass as `since` to continue.
     public var cursor: String
     public var hasMore: Bool
+    /// How many changed guests remain after this page (an Outpost addition to API.md, so a
+    /// device can show sync progress as done/total).
+    public var remaining: Int
     public var serverTime: Date
 
     public init(
         accessTypes: [AccessTypeInfo], guests: [GuestInfo], keys: [RosterKey], kiosk: KioskInfo?, cursor: String,
-        hasMore: Bool, serverTime: Date
+        hasMore: Bool, remaining: Int, serverTime: Date
     ) {
         self.accessTypes = accessTypes
         self.guests = guests
@@ -124,11 +127,12 @@ public struct RosterPage: Codable, Sendable, Hashable {
         self.kiosk = kiosk
         self.cursor = cursor
         self.hasMore = hasMore
+        self.remaining = remaining
         self.serverTime = serverTime
     }
 
     private enum CodingKeys: String, CodingKey {
-        case accessTypes, guests, keys, kiosk, cursor, hasMore, serverTime
+        case accessTypes, guests, keys, kiosk, cursor, hasMore, remaining, serverTime
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -139,6 +143,7 @@ public struct RosterPage: Codable, Sendable, Hashable {
         try container.encode(kiosk, forKey: .kiosk)  // explicit null
         try container.encode(cursor, forKey: .cursor)
         try container.encode(hasMore, forKey: .hasMore)
+        try container.encode(remaining, forKey: .remaining)
         try container.encode(serverTime, forKey: .serverTime)
     }
 }

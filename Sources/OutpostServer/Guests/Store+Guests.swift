@@ -146,12 +146,20 @@ extension Store {
             if let lastRow = pageRows.last {
                 next = RosterCursor(seq: try lastRow.int(10), guestId: try lastRow.text(0))
             }
+            var remaining = 0
+            if hasMore {
+                let count = try await connection.queryOne(
+                    "SELECT COUNT(*) FROM guests g WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))",
+                    [.uuid(event.id), .int(next.seq), .int(next.seq), .text(next.guestId)])
+                remaining = Int(try count?.int(0) ?? 0)
+            }
             let keys = try await Self.eventKeys(connection, eventId: event.id, now: now).map {
                 RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
             }
             return RosterPage(
                 accessTypes: try await Self.accessTypes(connection, eventId: event.id), guests: guests, keys: keys,
-                kiosk: event.kiosk, cursor: next.token, hasMore: hasMore, serverTime: now)
+                kiosk: event.kiosk, cursor: next.token, hasMore: hasMore,
+                remaining: remaining, serverTime: now)
         }
     }
 }

@@ -1,0 +1,63 @@
+/// Every stable test identifier of the UI tree, defined once. The seeds' "Stable test
+/// attributes" tables (000 native shell, 001 check-in, 002 kiosk) name most of them; the few
+/// the engine adds are marked. A SwiftUI view sets `.accessibilityIdentifier` from these.
+public enum UIIdentifier {
+    // Seed 000: native app shell.
+    public static let signIn = "native-shell-signin"
+    public static let signInEmail = "native-shell-signin-email"
+    public static let signInPassword = "native-shell-signin-password"
+    public static let signInSubmit = "native-shell-signin-submit"
+    public static let eventPicker = "native-shell-event-picker"
+    public static let eventRow = "native-shell-event-row"
+    public static let eventShell = "native-shell-event-shell"
+    public static let rosterProgress = "native-shell-roster-progress"
+    public static let tabCheckIn = "native-shell-tab-checkin"
+    public static let tabWalkIn = "native-shell-tab-walkin"
+    public static let tabPrint = "native-shell-tab-print"
+    public static let tabEFx = "native-shell-tab-efx"
+    public static let offlineBanner = "native-shell-offline-banner"
+    public static let pendingSyncBanner = "native-shell-pending-sync-banner"
+    public static let cameraPermissionPrompt = "native-shell-camera-permission-prompt"
+    public static let signOut = "native-shell-signout"
+    public static let signOutPendingWarning = "native-shell-signout-pending-warning"
+    public static let appUpdateBanner = "native-shell-app-update-banner"
+    public static let storageMigrationError = "native-shell-storage-migration-error"
+    public static let resumeSkeleton = "native-shell-resume-skeleton"
+
+    // Seed 001: check-in.
+    public static let cameraViewfinder = "checkin-camera-viewfinder"
+    public static let manualEntryToggle = "checkin-manual-entry-toggle"
+    public static let manualEntryInput = "checkin-manual-entry-input"
+    public static let confirmationScreen = "checkin-confirmation-screen"
+    public static let confirmButton = "checkin-confirm-button"
+    public static let cancelButton = "checkin-cancel-button"
+    public static let alreadyCheckedIn = "checkin-already-checked-in"
+    public static let crossEventBanner = "checkin-cross-event-banner"
+    public static let tamperedBanner = "checkin-tampered-banner"
+    public static let forceUpgradeScreen = "checkin-force-upgrade-screen"
+    public static let syncingIndicator = "checkin-syncing-indicator"
+
+    // Engine additions (not in the seeds' tables).
+    /// The settings deep link on the camera prompt.
+    public static let cameraSettingsLink = "native-shell-camera-permission-settings"
+    /// The sign-out choices on the pending warning.
+    public static let signOutWait = "native-shell-signout-wait"
+    public static let signOutDiscard = "native-shell-signout-discard"
+    public static let signOutKeep = "native-shell-signout-keep"
+    /// The green "checked in" result card after a confirm.
+    public static let checkedInCard = "checkin-checked-in-card"
+    /// A guest who is cancelled or revoked (refused offline too).
+    public static let notAdmissibleBanner = "checkin-not-admissible-banner"
+    /// A signed ticket whose guest is not in the local roster yet.
+    public static let notInRosterBanner = "checkin-not-in-roster-banner"
+    /// Re-confirm on the already-checked-in screen.
+    public static let reconfirmButton = "checkin-reconfirm-button"
+    /// One autocomplete suggestion under manual entry.
+    public static let manualEntrySuggestion = "checkin-manual-entry-suggestion"
+    /// A check-in the server refused for good (404/409/422), shown until dismissed.
+    public static let syncRejectedBanner = "native-shell-sync-rejected-banner"
+    /// The sign-in error line.
+    public static let signInError = "native-shell-signin-error"
+    /// The roster list in the event shell (offline readable).
+    public static let rosterList = "native-shell-roster-list"
+}

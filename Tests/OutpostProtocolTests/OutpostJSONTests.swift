@@ -1,0 +1,57 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import Testing
+
+@Suite("Wire conventions")
+struct OutpostJSONTests {
+    @Test(
+        "timestamps are RFC 3339 UTC with exactly three fraction digits",
+        arguments: [
+            (0, "1970-01-01T00:00:00.000Z"),
+            (1_795_000_000_123, "2026-11-18T11:06:40.123Z"),
+            (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+            (-1, "1969-12-31T23:59:59.999Z"),
+            (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+        ])
+    func format(millis: Int64, text: String) {
+        #expect(OutpostJSON.format(Date(millisecondsSince1970: millis)) == text)
+        #expect(OutpostJSON.parse(text)?.millisecondsSince1970 == millis)
+    }
+
+    @Test("timestamps parse with or without fractions; garbage is nil")
+    func parse() {
+        #expect(OutpostJSON.parse("2026-11-21T19:41:07Z")?.millisecondsSince1970 == 1_795_290_067_000)
+        #expect(OutpostJSON.parse("2026-11-21T19:41:07.5Z")?.millisecondsSince1970 == 1_795_290_067_500)
+        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", String(repeating: "9", count: 100)] {
+            #expect(OutpostJSON.parse(bad) == nil)
+        }
+    }
+
+    @Test("a guest without a check-in and a page without a kiosk write explicit nulls; keys are sorted")
+    func explicitNulls() throws {
+        let guest = GuestInfo(
+            id: "g", accessTypeId: "a", name: "Åse", email: "a@b.c", code: "C", status: .confirmed, notes: "",
+            checkIn: nil)
+        let page = RosterPage(
+            accessTypes: [], guests: [guest], keys: [], kiosk: nil, cursor: "R", hasMore: false, remaining: 0,
+            serverTime: Date(millisecondsSince1970: 0))
+        let text = String(decoding: try OutpostJSON.encode(page), as: UTF8.self)
+        #expect(text.contains(#""checkIn":null"#))
+        #expect(text.contains(#""kiosk":null"#))
+        #expect(text.hasPrefix(#"{"accessTypes":[],"cursor":"R","guests":"#))
+        let decoded = try OutpostJSON.decode(RosterPage.self, from: Data(text.utf8))
+        #expect(decoded == page)
+    }
+
+    @Test("a check-in request round-trips and encodes identically every time")
+    func deterministic() throws {
+        let request = CheckInRequest(
+            guestId: UUID().lowercasedString, deviceId: "ipad",
+            scannedAt: Date(millisecondsSince1970: 1_795_000_000_001),
+            method: .manual, note: "late")
+        let first = try OutpostJSON.encode(request)
+        #expect(try OutpostJSON.encode(request) == first)
+        #expect(try OutpostJSON.decode(CheckInRequest.self, from: first) == request)
+    }
+}
