@@ -83,10 +83,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OutpostTestSupport",
+            dependencies: [
+                "OutpostServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "OutpostServerTests",
             dependencies: [
                 "OutpostServer",
+                "OutpostTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -98,13 +109,18 @@ let package = Package(
             dependencies: [
                 "OutpostCore",
                 "OutpostProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostDeviceTests",
-            dependencies: ["OutpostDevice"],
+            dependencies: [
+                "OutpostDevice",
+                "OutpostTestSupport",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import OutpostCore
 import OutpostProtocol
+import OutpostTestSupport
 import Testing
 
 @testable import OutpostServer

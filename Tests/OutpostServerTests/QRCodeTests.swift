@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OutpostCore
+import OutpostTestSupport
 import Testing
 
 @testable import OutpostServer

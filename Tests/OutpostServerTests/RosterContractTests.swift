@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import OutpostCore
 import OutpostProtocol
+import OutpostTestSupport
 import Testing
 
 @testable import OutpostServer

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OutpostCore
 import OutpostProtocol
+import OutpostTestSupport
 import Testing
 
 @testable import OutpostServer

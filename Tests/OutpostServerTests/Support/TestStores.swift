@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import OutpostCore
+import OutpostTestSupport
 import PostgresNIO
 import Testing
 
@@ -25,11 +26,7 @@ enum TestStores {
     static let skipMessage =
         "PostgreSQL case skipped: OUTPOST_TEST_POSTGRES_URL is not set; scripts/test starts a PostgreSQL 15 cluster and sets it."
 
-    static var logger: Logger {
-        var logger = Logger(label: "outpost-test")
-        logger.logLevel = .warning
-        return logger
-    }
+    static var logger: Logger { TestSupport.logger }
 
     /// A store location for one test: a fresh in-memory SQLite database, or a fresh database in
     /// the test PostgreSQL cluster. Outside `scripts/test` the PostgreSQL case is cancelled
@@ -62,4 +59,13 @@ enum TestStores {
         components.path = "/" + name
         return components.string!
     }
+}
+
+/// ``withServer(location:live:configure:_:)`` on a fresh store of `kind`.
+func withTestServer<T: Sendable>(
+    _ kind: StoreKind,
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (TestAPI) async throws -> T
+) async throws -> T {
+    try await withServer(location: try await TestStores.location(kind), configure: configure, body)
 }

@@ -5,34 +5,39 @@ import Logging
 import NIOCore
 import OutpostCore
 import OutpostProtocol
-import Testing
-
-@testable import OutpostServer
+import OutpostServer
 
 /// A response as a test sees it.
-struct APIResponse: Sendable {
-    var status: Int
-    var headers: HTTPFields
-    var body: [UInt8]
+public struct APIResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPFields
+    public var body: [UInt8]
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
-    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try OutpostJSON.decode(type, from: Data(body))
     }
 
     /// The `error` code of an error body.
-    var errorCode: String? { try? decode(ErrorBody.self).error }
+    public var errorCode: String? { try? decode(ErrorBody.self).error }
 }
 
 /// Drives one server in a test: raw requests plus the set-up steps the tests share.
-struct TestAPI: Sendable {
-    let client: any TestClientProtocol
-    let store: Store
-    let clock: ManualClock
-    let configuration: ServerConfiguration
+public struct TestAPI: Sendable {
+    public let client: any TestClientProtocol
+    public let store: Store
+    public let clock: ManualClock
+    public let configuration: ServerConfiguration
 
-    func request(
+    public init(client: any TestClientProtocol, store: Store, clock: ManualClock, configuration: ServerConfiguration) {
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    public func request(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil,
         body: [UInt8]? = nil, headers: HTTPFields = [:]
     ) async throws -> APIResponse {
@@ -51,48 +56,52 @@ struct TestAPI: Sendable {
     }
 
     /// Creates a tenant and its organizer directly in the store, returning a signed-in token.
-    func bootstrapTenant(_ name: String, email: String, password: String = "organizer-pass") async throws -> Session {
+    public func bootstrapTenant(
+        _ name: String, email: String, password: String = "organizer-pass"
+    ) async throws -> Session {
         _ = try await OutpostServer.bootstrap(
             store: store, tenant: name, email: email, password: password, name: "\(name) Organizer", bcryptCost: 4)
         return try await signIn(email: email, password: password)
     }
 
-    func signIn(email: String, password: String, deviceId: String = "test-device") async throws -> Session {
+    public func signIn(email: String, password: String, deviceId: String = "test-device") async throws -> Session {
         let response = try await request(
             .post, "/v1/auth/signin", json: SignInRequest(email: email, password: password, deviceId: deviceId))
-        try #require(response.status == 200, "sign-in of \(email) answered \(response.status) \(response.text)")
+        try check(response.status == 200, "sign-in of \(email) answered \(response.status) \(response.text)")
         let pair: TokenPair = try response.decode()
         return Session(accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: pair.user)
     }
 
-    func createUser(_ organizer: Session, email: String, role: UserRole, name: String) async throws -> Session {
+    public func createUser(_ organizer: Session, email: String, role: UserRole, name: String) async throws -> Session {
         let created = try await request(
             .post, "/v1/users", token: organizer.accessToken,
             json: CreateUserRequest(email: email, name: name, role: role, password: "staff-password"))
-        try #require(created.status == 201, "creating \(email): \(created.status) \(created.text)")
+        try check(created.status == 201, "creating \(email): \(created.status) \(created.text)")
         return try await signIn(email: email, password: "staff-password")
     }
 
-    func createEvent(_ organizer: Session, name: String = "Gala", startsAt: Date? = nil) async throws -> EventInfo {
+    public func createEvent(
+        _ organizer: Session, name: String = "Gala", startsAt: Date? = nil
+    ) async throws -> EventInfo {
         let start = startsAt ?? clock.now
         let response = try await request(
             .post, "/v1/events", token: organizer.accessToken,
             json: CreateEventRequest(name: name, startsAt: start, endsAt: start + 6 * 3600, timeZone: "Europe/Oslo"))
-        try #require(response.status == 201, "creating event: \(response.status) \(response.text)")
+        try check(response.status == 201, "creating event: \(response.status) \(response.text)")
         return try response.decode()
     }
 
-    func createAccessType(
+    public func createAccessType(
         _ organizer: Session, event: EventInfo, name: String = "General"
     ) async throws -> AccessTypeInfo {
         let response = try await request(
             .post, "/v1/events/\(event.id)/access-types", token: organizer.accessToken,
             json: CreateAccessTypeRequest(name: name, walkInAllowed: true))
-        try #require(response.status == 201, "creating access type: \(response.status) \(response.text)")
+        try check(response.status == 201, "creating access type: \(response.status) \(response.text)")
         return try response.decode()
     }
 
-    func createGuest(
+    public func createGuest(
         _ organizer: Session, event: EventInfo, accessType: AccessTypeInfo, name: String, email: String? = nil
     ) async throws -> GuestInfo {
         let response = try await request(
@@ -100,18 +109,18 @@ struct TestAPI: Sendable {
             json: CreateGuestRequest(
                 name: name, email: email ?? "\(name.lowercased().filter(\.isLetter))@example.org",
                 accessTypeId: accessType.id, notes: "note for \(name)"))
-        try #require(response.status == 201, "creating guest: \(response.status) \(response.text)")
+        try check(response.status == 201, "creating guest: \(response.status) \(response.text)")
         return try response.decode()
     }
 
-    func assign(_ organizer: Session, staff: Session, to event: EventInfo) async throws {
+    public func assign(_ organizer: Session, staff: Session, to event: EventInfo) async throws {
         let response = try await request(
             .put, "/v1/events/\(event.id)/staff/\(staff.user.id)", token: organizer.accessToken)
-        try #require(response.status == 204, "assigning staff: \(response.status) \(response.text)")
+        try check(response.status == 204, "assigning staff: \(response.status) \(response.text)")
     }
 
     /// Sends a check-in with a correct Idempotency-Key for its body.
-    func checkIn(
+    public func checkIn(
         _ session: Session, event: String, guest: String, deviceId: String = "device-1", scannedAt: Date? = nil,
         method: CheckInMethod = .qr, ticket: String? = nil, reconfirm: Bool? = nil, note: String? = nil
     ) async throws -> APIResponse {
@@ -125,7 +134,7 @@ struct TestAPI: Sendable {
     }
 
     /// Pages through the whole roster from `since`, returning the pages.
-    func roster(
+    public func roster(
         _ session: Session, event: EventInfo, since: String? = nil, limit: Int = 1000
     ) async throws -> [RosterPage] {
         var pages: [RosterPage] = []
@@ -134,7 +143,7 @@ struct TestAPI: Sendable {
             var path = "/v1/events/\(event.id)/roster?limit=\(limit)"
             if let cursor { path += "&since=\(cursor)" }
             let response = try await request(.get, path, token: session.accessToken)
-            try #require(response.status == 200, "roster: \(response.status) \(response.text)")
+            try check(response.status == 200, "roster: \(response.status) \(response.text)")
             let page: RosterPage = try response.decode()
             pages.append(page)
             cursor = page.cursor
@@ -142,55 +151,75 @@ struct TestAPI: Sendable {
         return pages
     }
 
-    func audit(_ session: Session, event: EventInfo) async throws -> [AuditEntry] {
+    public func audit(_ session: Session, event: EventInfo) async throws -> [AuditEntry] {
         let response = try await request(.get, "/v1/events/\(event.id)/audit", token: session.accessToken)
-        try #require(response.status == 200, "audit: \(response.status) \(response.text)")
+        try check(response.status == 200, "audit: \(response.status) \(response.text)")
         return try response.decode(AuditPage.self).entries
     }
 }
 
 /// A signed-in user.
-struct Session: Sendable {
-    var accessToken: String
-    var refreshToken: String
-    var user: UserInfo
+public struct Session: Sendable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var user: UserInfo
 }
 
-/// Builds the application exactly as `outpost serve` does, on a fresh store of `kind`, and runs
-/// `body` against it through the router (no sockets).
-func withTestServer<T: Sendable>(
-    _ kind: StoreKind,
+/// Builds the application exactly as `outpost serve` does, on the given store, and runs `body`
+/// against it: through the router (no sockets), or `live` on a loopback port.
+public func withServer<T: Sendable>(
+    location: ServerConfiguration.StoreLocation,
+    live: Bool = false,
     configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (TestAPI) async throws -> T
 ) async throws -> T {
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
     var configuration = ServerConfiguration(
-        store: try await TestStores.location(kind), clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
+        store: location, port: 0, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
     configure(&configuration)
-    let parts = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
-    let app = OutpostServer.buildApplication(configuration, parts: parts, logger: TestStores.logger)
+    let parts = try OutpostServer.makeParts(configuration, logger: TestSupport.logger)
+    let app = OutpostServer.buildApplication(configuration, parts: parts, logger: TestSupport.logger)
     let finalConfiguration = configuration
-    return try await app.test(.router) { client in
+    return try await app.test(live ? .live : .router) { client in
         try await body(TestAPI(client: client, store: parts.store, clock: clock, configuration: finalConfiguration))
     }
 }
 
+/// Shared bits of the test support.
+public enum TestSupport {
+    public static var logger: Logger {
+        var logger = Logger(label: "outpost-test")
+        logger.logLevel = .warning
+        return logger
+    }
+}
+
+/// A set-up step that did not go as a test needs.
+public struct TestSetUpFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Throws ``TestSetUpFailure`` with `message` unless `condition` holds.
+public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw TestSetUpFailure(description: message()) }
+}
+
 /// The usual world: tenant A with an organizer, a support user, two assigned staff, one event
 /// with an access type and three guests; tenant B with its own organizer, event and guest.
-struct World: Sendable {
-    var api: TestAPI
-    var organizer: Session
-    var support: Session
-    var staff1: Session
-    var staff2: Session
-    var event: EventInfo
-    var accessType: AccessTypeInfo
-    var guests: [GuestInfo]
-    var otherOrganizer: Session
-    var otherEvent: EventInfo
-    var otherGuest: GuestInfo
+public struct World: Sendable {
+    public var api: TestAPI
+    public var organizer: Session
+    public var support: Session
+    public var staff1: Session
+    public var staff2: Session
+    public var event: EventInfo
+    public var accessType: AccessTypeInfo
+    public var guests: [GuestInfo]
+    public var otherOrganizer: Session
+    public var otherEvent: EventInfo
+    public var otherGuest: GuestInfo
 
-    static func make(_ api: TestAPI, guests count: Int = 3) async throws -> World {
+    public static func make(_ api: TestAPI, guests count: Int = 3) async throws -> World {
         let organizer = try await api.bootstrapTenant("Acme", email: "org@acme.test")
         let support = try await api.createUser(
             organizer, email: "support@acme.test", role: .support, name: "Sam Support")
@@ -217,7 +246,7 @@ struct World: Sendable {
             otherGuest: otherGuest)
     }
 
-    static func letters(_ index: Int) -> String {
+    public static func letters(_ index: Int) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
         return String(alphabet[index % 26]) + String(alphabet[(index / 26) % 26]) + String(alphabet[(index / 676) % 26])
     }

@@ -1,0 +1,475 @@
+import Crypto
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The staff app minus pixels: one launch of the app over its sealed store. Actions are named
+/// after what the user means; every action persists the app state, so a relaunch (or a kill)
+/// continues where it stopped. The UI never waits on the network to advance: a confirm is
+/// committed locally first, and replay happens after.
+@MainActor
+public final class DeviceApp {
+    public let home: URL
+    public private(set) var ports: DevicePorts
+    let store: DeviceStore?
+    let openReport: DeviceStore.OpenReport?
+    let openError: String?
+    var state = AppState()
+    var session: SessionState?
+    var policy: ClientPolicy?
+    var index: RosterIndex?
+    var resuming = false
+    var rosterProgress: (done: Int, total: Int)?
+    /// Called with the tree after every roster page (the progress bar).
+    public var onProgress: (@MainActor (UITree) -> Void)?
+    let backoff = OutboxBackoff()
+    /// How the transport for a server URL is made (tests wrap it with faults).
+    let makeTransport: @Sendable (URL) -> any Transport
+
+    /// Launches the app: opens the store and runs every pending migration before any screen.
+    public static func launch(
+        home: URL, ports: DevicePorts, simulateMigrationFailure: Bool = false,
+        makeTransport: @escaping @Sendable (URL) -> any Transport = { URLSessionTransport(baseURL: $0) }
+    ) -> DeviceApp {
+        do {
+            let (store, report) = try DeviceStore.open(
+                home: home, keyStore: ports.keyStore, simulateMigrationFailure: simulateMigrationFailure)
+            let app = DeviceApp(
+                home: home, ports: ports, store: store, report: report, error: nil, makeTransport: makeTransport)
+            app.restore()
+            return app
+        } catch {
+            return DeviceApp(
+                home: home, ports: ports, store: nil, report: nil, error: "\(error)", makeTransport: makeTransport)
+        }
+    }
+
+    init(
+        home: URL, ports: DevicePorts, store: DeviceStore?, report: DeviceStore.OpenReport?, error: String?,
+        makeTransport: @escaping @Sendable (URL) -> any Transport
+    ) {
+        self.home = home
+        self.ports = ports
+        self.store = store
+        self.openReport = report
+        self.openError = error
+        self.makeTransport = makeTransport
+    }
+
+    private func restore() {
+        guard let store else { return }
+        state = (try? store.sealedMeta("ui", as: AppState.self)) ?? AppState()
+        session = try? store.sealedMeta("session", as: SessionState.self)
+        policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
+        if openReport?.upgraded == true { state.showUpdateBanner = true }
+        if session == nil { state.screen = .signIn }
+        if let eventId = state.eventId, session != nil {
+            index = try? RosterIndex(guests: store.guests(eventId: eventId))
+        }
+        persist()
+    }
+
+    func persist() {
+        try? store?.setSealedMeta("ui", state)
+    }
+
+    var client: APIClient? {
+        guard let session, let url = URL(string: session.serverURL) else { return nil }
+        return APIClient(transport: ports.online ? makeTransport(url) : OfflineTransport())
+    }
+
+    public var deviceId: String { (try? store?.deviceId()) ?? "unknown-device" }
+
+    public var pendingCount: Int { (try? store?.pendingCount()) ?? 0 }
+
+    public var isSignedIn: Bool { session != nil }
+
+    public var currentEventId: String? { state.eventId }
+
+    /// Changes a platform port (the simulator's switches).
+    public func update(_ change: (inout DevicePorts) -> Void) {
+        change(&ports)
+    }
+
+    // MARK: - Sign-in and events
+
+    /// Signs in; lands on the event picker.
+    public func signIn(server: URL, email: String, password: String) async {
+        guard let store else { return }
+        state.signInError = nil
+        let client = APIClient(transport: ports.online ? makeTransport(server) : OfflineTransport())
+        do {
+            let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
+            let newSession = SessionState(
+                serverURL: server.absoluteString, accessToken: pair.accessToken, refreshToken: pair.refreshToken,
+                user: pair.user)
+            session = newSession
+            try store.setSealedMeta("session", newSession)
+            if let policy = try? await client.clientPolicy() {
+                self.policy = policy
+                try? store.setSealedMeta("client_policy", policy)
+            }
+            state.screen = .eventPicker
+            await loadEvents(range: "all")
+            await replay(force: true)
+        } catch APIClientError.http(let status, let code) {
+            state.signInError =
+                switch (status, code) {
+                case (429, _): "Too many attempts; wait a few minutes and try again."
+                case (401, _): "That e-mail and password don't match an account."
+                default: "The server could not sign you in (\(code ?? String(status)))."
+                }
+        } catch APIClientError.transport {
+            state.signInError = "You're offline; signing in needs the network once."
+        } catch {
+            state.signInError = "Signing in failed: \(error)"
+        }
+        persist()
+    }
+
+    /// Lists the events the user may work, from the server when online, else the cached list.
+    public func showEvents(range: String = "all") async {
+        guard session != nil else { return }
+        state.screen = .eventPicker
+        state.eventId = nil
+        index = nil
+        await loadEvents(range: range)
+        persist()
+    }
+
+    private func loadEvents(range: String) async {
+        guard var session, let client, let store else { return }
+        state.eventRange = range
+        do {
+            let response = try await client.authorized(
+                TransportRequest(method: "GET", path: "/v1/events?range=\(range)"), session: &session)
+            saveSession(session)
+            let list = try APIClient.decode(EventList.self, response)
+            try store.replaceEvents(list.events)
+        } catch {
+            handle(error)
+        }
+    }
+
+    /// Enters an event: syncs its roster (full the first time, then deltas, resuming from the
+    /// stored cursor), then shows the event shell with the check-in tab.
+    public func openEvent(_ eventId: String) async {
+        guard session != nil, let store else { return }
+        guard (try? store.events())?.contains(where: { $0.id == eventId }) == true else {
+            state.signInError = nil
+            return
+        }
+        state.eventId = eventId
+        state.screen = .eventShell
+        state.manualEntry = false
+        clearTransient()
+        persist()
+        await syncRoster()
+        index = try? RosterIndex(guests: store.guests(eventId: eventId))
+        persist()
+    }
+
+    /// Pulls roster pages after the stored cursor until there are no more; each page is applied
+    /// in one transaction together with its cursor, so a kill loses at most the page in flight.
+    func syncRoster() async {
+        guard var session, let client, let store, let eventId = state.eventId else { return }
+        var done = 0
+        defer { rosterProgress = nil }
+        do {
+            while true {
+                var path = "/v1/events/\(eventId)/roster?limit=500"
+                if let cursor = try store.cursor(eventId: eventId) { path += "&since=\(cursor)" }
+                let response = try await client.authorized(
+                    TransportRequest(method: "GET", path: path), session: &session)
+                saveSession(session)
+                let page = try APIClient.decode(RosterPage.self, response)
+                try store.applyRosterPage(eventId: eventId, page: page)
+                done += page.guests.count
+                rosterProgress = (done, done + page.remaining)
+                onProgress?(tree())
+                if !page.hasMore { break }
+            }
+        } catch {
+            handle(error)
+        }
+    }
+
+    // MARK: - Check-in
+
+    /// A scanned QR text: verified locally (no network call), then the confirmation screen or
+    /// a banner. Wrong-event and forged tickets get banners of identical structure.
+    public func scan(_ text: String) {
+        guard let store, let eventId = state.eventId, let event = currentEvent else { return }
+        clearTransient()
+        state.screen = .eventShell
+        let keys = (try? store.ticketKeys(eventId: eventId)) ?? [:]
+        do {
+            let payload = try TicketCodec.verify(
+                text.trimmingCharacters(in: .whitespacesAndNewlines),
+                tenantId: UUID(wire: session?.user.tenantId ?? "") ?? UUID(),
+                eventId: UUID(wire: event.id) ?? UUID(), keys: keys)
+            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: text)
+        } catch TicketError.otherEvent {
+            state.banner = .crossEvent
+        } catch {
+            state.banner = .tampered
+        }
+        persist()
+    }
+
+    /// Manual entry: autocomplete over the local roster.
+    public func lookup(_ query: String) {
+        clearTransient()
+        state.screen = .eventShell
+        state.manualEntry = true
+        state.query = query
+        persist()
+    }
+
+    /// Manual entry by confirmation code (exact, case-insensitive).
+    public func checkIn(code: String) {
+        guard let store, let eventId = state.eventId else { return }
+        clearTransient()
+        state.screen = .eventShell
+        state.manualEntry = true
+        if let guest = try? store.guest(eventId: eventId, code: code) {
+            present(guestId: guest.id, method: .manual, ticket: nil)
+        } else {
+            state.banner = .noSuchCode
+        }
+        persist()
+    }
+
+    /// Manual entry by picking a suggestion.
+    public func choose(guestId: String) {
+        clearTransient()
+        present(guestId: guestId, method: .manual, ticket: nil)
+        persist()
+    }
+
+    private func present(guestId: String, method: CheckInMethod, ticket: String?) {
+        guard let store, let eventId = state.eventId else { return }
+        guard let guest = try? store.guest(eventId: eventId, id: guestId) else {
+            state.banner = .notInRoster
+            return
+        }
+        guard guest.status.isAdmissible else {
+            state.banner = .notAdmissible
+            return
+        }
+        state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
+        state.screen = .confirmation
+    }
+
+    /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
+    /// committed locally in one transaction, the screen advances, then the outbox replays.
+    /// On the already-checked-in screen this re-confirms (`reconfirm: true`), never a second check-in.
+    public func confirm(note: String? = nil) async {
+        guard let store, state.screen == .confirmation, let confirmation = state.confirmation,
+            let eventId = state.eventId, let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
+        else { return }
+        let already = guest.checkIn != nil
+        let request = CheckInRequest(
+            guestId: guest.id, deviceId: deviceId,
+            scannedAt: Date(millisecondsSince1970: ports.clock.now().millisecondsSince1970),
+            method: confirmation.method, ticket: confirmation.ticket, reconfirm: already ? true : nil,
+            note: note)
+        do {
+            let entry = try store.confirmCheckIn(
+                guest: guest, request: request, byName: session?.user.name ?? "", now: ports.clock.now())
+            state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
+        } catch {
+            state.signOutMessage = "Could not save the check-in: \(error)"
+        }
+        state.confirmation = nil
+        state.screen = .eventShell
+        refreshIndex()
+        persist()
+        await replay(force: false)
+        persist()
+    }
+
+    /// Leaves the confirmation screen without writing anything.
+    public func cancel() {
+        clearTransient()
+        state.confirmation = nil
+        state.screen = session == nil ? .signIn : (state.eventId == nil ? .eventPicker : .eventShell)
+        persist()
+    }
+
+    /// Switches between camera and manual entry.
+    public func toggleManualEntry() {
+        state.manualEntry.toggle()
+        state.query = nil
+        persist()
+    }
+
+    /// Replays the outbox now (ignoring backoff) and pulls the roster delta.
+    public func sync() async {
+        await replay(force: true)
+        if state.eventId != nil { await syncRoster() }
+        refreshIndex()
+        persist()
+    }
+
+    private func refreshIndex() {
+        if let store, let eventId = state.eventId { index = try? RosterIndex(guests: store.guests(eventId: eventId)) }
+    }
+
+    /// Sends outbox entries oldest first, one at a time. An entry leaves only after its answer
+    /// is stored; a retryable failure stops the pass (order is kept) and schedules the entry
+    /// with backoff; 404/409/422 are final and shown.
+    func replay(force: Bool) async {
+        guard let store, var session, let client else { return }
+        let owner = try? store.plainMeta("kept_outbox_owner")
+        if let owner, !owner.isEmpty, owner != session.user.id { return }
+        let entries = (try? store.outbox()) ?? []
+        for entry in entries {
+            let now = ports.clock.now()
+            if !force, entry.nextAttemptAt > now { break }
+            do {
+                let response = try await client.authorized(
+                    TransportRequest(
+                        method: "POST", path: "/v1/events/\(entry.eventId)/checkins",
+                        headers: ["Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey],
+                        body: try OutpostJSON.encode(entry.request)),
+                    session: &session)
+                saveSession(session)
+                try apply(response, to: entry)
+            } catch let error as APIClientError where error.isRetryable {
+                let delay = backoff.delay(afterAttempts: entry.attempts + 1, random: ports.random)
+                try? store.recordAttempt(entry, nextAttemptAt: now + delay, error: "\(error)")
+                break
+            } catch {
+                handle(error)
+                break
+            }
+        }
+        if (try? store.pendingCount()) == 0 { try? store.setPlainMeta("kept_outbox_owner", "") }
+    }
+
+    private func apply(_ response: TransportResponse, to entry: OutboxEntry) throws {
+        guard let store else { return }
+        let now = ports.clock.now()
+        var guest = try store.guest(eventId: entry.eventId, id: entry.request.guestId)
+        switch response.status {
+        case 200, 201:
+            let answer = try APIClient.decode(CheckInResponse.self, response)
+            let record = answer.checkIn
+            guest?.checkIn = LocalCheckIn(
+                at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
+            try store.recordAnswer(
+                entry, status: response.status, body: response.body, guestUpdate: guest, rejection: nil, now: now)
+            if answer.result == .alreadyCheckedIn, record.deviceId != entry.request.deviceId, let guest {
+                state.info = AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at)
+            }
+        case 400..<500 where response.status != 401 && response.status != 408 && response.status != 429:
+            let code = APIClient.errorCode(response.body) ?? "http_\(response.status)"
+            if var local = guest, let checkIn = local.checkIn, checkIn.pending,
+                checkIn.deviceId == entry.request.deviceId
+            {
+                local.checkIn = nil
+                guest = local
+            }
+            try store.recordAnswer(
+                entry, status: response.status, body: response.body, guestUpdate: guest, rejection: code, now: now)
+        default:
+            throw APIClientError.http(status: response.status, code: APIClient.errorCode(response.body))
+        }
+    }
+
+    private func saveSession(_ updated: SessionState) {
+        guard updated != session else { return }
+        session = updated
+        try? store?.setSealedMeta("session", updated)
+    }
+
+    /// Only a definite refusal of the refresh token ends the session; pending data stays.
+    private func handle(_ error: any Error) {
+        if case APIClientError.sessionEnded = error {
+            if let owner = session?.user.id { try? store?.setPlainMeta("kept_outbox_owner", owner) }
+            session = nil
+            try? store?.setSealedMeta("session", Optional<SessionState>.none)
+            state.screen = .signIn
+            state.signInError = "Your sign-in has ended; sign in again. Check-ins on this device are kept."
+        }
+    }
+
+    private func clearTransient() {
+        state.banner = nil
+        state.result = nil
+        state.info = nil
+        state.signOutMessage = nil
+        state.showUpdateBanner = false
+    }
+
+    // MARK: - Sign-out
+
+    public enum SignOutChoice: String, Sendable {
+        case wait
+        case discard
+        case keep
+    }
+
+    /// Sign-out. With pending check-ins and no choice it shows the warning (default: wait);
+    /// `keep` keeps them for the same user's next sign-in; `discard` drops them.
+    public func signOut(_ choice: SignOutChoice? = nil) async {
+        guard let store, let current = session else { return }
+        let pending = (try? store.pendingCount()) ?? 0
+        var keep = false
+        switch (pending, choice) {
+        case (0, _):
+            break
+        case (_, nil):
+            state.screen = .signOutWarning
+            persist()
+            return
+        case (_, .wait?):
+            await replay(force: true)
+            if (try? store.pendingCount()) ?? 0 > 0 {
+                state.screen = .signOutWarning
+                state.signOutMessage = "Still waiting: the check-ins could not be sent yet."
+                persist()
+                return
+            }
+        case (_, .keep?):
+            keep = true
+        case (_, .discard?):
+            keep = false
+        }
+        if let client { await client.signOut(refreshToken: current.refreshToken) }
+        try? store.clearForSignOut(keepOutbox: keep)
+        if keep { try? store.setPlainMeta("kept_outbox_owner", current.user.id) }
+        try? store.vacuum()
+        session = nil
+        index = nil
+        state = AppState()
+        persist()
+    }
+
+    // MARK: - Lifecycle
+
+    /// The app goes to the background.
+    public func background() {
+        state.backgroundedAt = ports.clock.now()
+        persist()
+    }
+
+    /// The app comes back: the resume skeleton shows until local state is loaded (no network),
+    /// then the delta and replay run without blocking the screen.
+    @discardableResult
+    public func foreground() -> Task<Void, Never> {
+        resuming = true
+        onProgress?(tree())
+        refreshIndex()
+        state.backgroundedAt = nil
+        resuming = false
+        persist()
+        return Task { @MainActor in await self.sync() }
+    }
+
+    var currentEvent: EventInfo? {
+        guard let eventId = state.eventId else { return nil }
+        return (try? store?.events())?.first { $0.id == eventId }
+    }
+}

@@ -1,0 +1,103 @@
+import Crypto
+import Foundation
+
+#if canImport(Security)
+import Security
+#endif
+
+/// Where the device's master key lives: the one secret that unseals the local store.
+public protocol KeyStore: Sendable {
+    /// The master key, created on first use.
+    func masterKey() throws -> SymmetricKey
+}
+
+/// Why the key store could not give a key.
+public enum KeyStoreError: Error, CustomStringConvertible {
+    case unreadable(String)
+    case wrongSize(Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): "the device key could not be read: \(reason)"
+        case .wrongSize(let size): "the device key file holds \(size) bytes, not 32; it is damaged"
+        }
+    }
+}
+
+/// Linux: a 32-byte key in a file only its owner may read (mode 0600).
+public struct FileKeyStore: KeyStore {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    public func masterKey() throws -> SymmetricKey {
+        let manager = FileManager.default
+        if let data = manager.contents(atPath: url.path) {
+            guard data.count == 32 else { throw KeyStoreError.wrongSize(data.count) }
+            return SymmetricKey(data: data)
+        }
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let key = SymmetricKey(size: .bits256)
+        let bytes = key.withUnsafeBytes { Data($0) }
+        // Write to a temporary file with 0600 and link it into place, so a crash never leaves a
+        // half-written key and two launches racing agree on one key.
+        let temporary = url.appendingPathExtension("tmp-\(UUID().uuidString)")
+        guard manager.createFile(atPath: temporary.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw KeyStoreError.unreadable("cannot create \(temporary.path)")
+        }
+        defer { try? manager.removeItem(at: temporary) }
+        if link(temporary.path, url.path) != 0, errno != EEXIST {
+            throw KeyStoreError.unreadable(String(cString: strerror(errno)))
+        }
+        guard let stored = manager.contents(atPath: url.path), stored.count == 32 else {
+            throw KeyStoreError.unreadable("cannot read \(url.path) back")
+        }
+        return SymmetricKey(data: stored)
+    }
+}
+
+/// A key held in memory only: for tests.
+public final class InMemoryKeyStore: KeyStore, @unchecked Sendable {
+    private let key = SymmetricKey(size: .bits256)
+    public init() {}
+    public func masterKey() throws -> SymmetricKey { key }
+}
+
+#if canImport(Security)
+/// Apple platforms: the key in the Keychain, readable only while the device is unlocked and
+/// never migrated to another device.
+public struct KeychainKeyStore: KeyStore {
+    public let service: String
+    public let account: String
+
+    public init(service: String = "app.outpost.device", account: String = "master-key") {
+        self.service = service
+        self.account = account
+    }
+
+    public func masterKey() throws -> SymmetricKey {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account, kSecReturnData as String: true,
+        ]
+        var item: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &item)
+        if status == errSecSuccess, let data = item as? Data {
+            guard data.count == 32 else { throw KeyStoreError.wrongSize(data.count) }
+            return SymmetricKey(data: data)
+        }
+        guard status == errSecItemNotFound else { throw KeyStoreError.unreadable("Keychain status \(status)") }
+        let key = SymmetricKey(size: .bits256)
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account, kSecValueData as String: key.withUnsafeBytes { Data($0) },
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
+        let added = SecItemAdd(add as CFDictionary, nil)
+        guard added == errSecSuccess || added == errSecDuplicateItem else {
+            throw KeyStoreError.unreadable("Keychain status \(added)")
+        }
+        return added == errSecDuplicateItem ? try masterKey() : key
+    }
+}
+#endif

@@ -1,0 +1,73 @@
+import Foundation
+import OutpostCore
+
+/// The camera permission as the OS reports it, read on every entry to a camera screen.
+public enum CameraPermission: String, Codable, Sendable {
+    case granted
+    case denied
+}
+
+/// Which OS, and which version of it, the app runs on.
+public struct PlatformInfo: Codable, Sendable, Hashable {
+    public enum OS: String, Codable, Sendable {
+        case ios
+        case android
+    }
+
+    public var os: OS
+    /// iOS: "16.4"; Android: the API level, "30".
+    public var version: String
+
+    public init(os: OS, version: String) {
+        self.os = os
+        self.version = version
+    }
+
+    /// True when this OS is older than the client policy allows.
+    public func isBelow(minIOS: String, minAndroidAPI: Int) -> Bool {
+        switch os {
+        case .ios: Self.compare(version, minIOS) < 0
+        case .android: (Int(version) ?? 0) < minAndroidAPI
+        }
+    }
+
+    /// Compares dotted version numbers numerically ("16.10" > "16.9").
+    static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let left = lhs.split(separator: ".").map { Int($0) ?? 0 }
+        let right = rhs.split(separator: ".").map { Int($0) ?? 0 }
+        for index in 0..<max(left.count, right.count) {
+            let a = index < left.count ? left[index] : 0
+            let b = index < right.count ? right[index] : 0
+            if a != b { return a < b ? -1 : 1 }
+        }
+        return 0
+    }
+}
+
+/// Everything platform-shaped the engine needs, injected at launch.
+public struct DevicePorts: Sendable {
+    public var keyStore: any KeyStore
+    public var transport: any Transport
+    public var camera: @Sendable () -> CameraPermission
+    public var platform: PlatformInfo
+    public var clock: WallClock
+    /// Random numbers for backoff jitter; seeded in tests.
+    public var random: @Sendable (ClosedRange<Double>) -> Double
+    /// Whether the device believes it has a network (the offline banner).
+    public var online: Bool
+
+    public init(
+        keyStore: any KeyStore, transport: any Transport,
+        camera: @escaping @Sendable () -> CameraPermission = { .granted },
+        platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true
+    ) {
+        self.keyStore = keyStore
+        self.transport = transport
+        self.camera = camera
+        self.platform = platform
+        self.clock = clock
+        self.random = random
+        self.online = online
+    }
+}

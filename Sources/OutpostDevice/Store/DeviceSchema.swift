@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// The device store's migrations. Frozen once released: a change is a new migration, and a
+/// store written by the old code is kept as a test fixture (`Tests/OutpostDeviceTests/Fixtures`).
+enum DeviceSchema {
+    static let v1 = "v1"
+    static let v2 = "v2 outbox columns and stored answers"
+
+    /// A migration that always fails, registered only when a test or `sim migration-failure on`
+    /// asks for it, to prove a failed migration leaves the old data intact.
+    static let simulatedFailure = "v3 simulated failure"
+
+    static func migrator(sealer: Sealer, simulateFailure: Bool) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(v1) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+                    CREATE TABLE events (id TEXT PRIMARY KEY, position INTEGER NOT NULL, sealed BLOB NOT NULL);
+                    CREATE TABLE access_types (
+                        event_id TEXT NOT NULL, id TEXT NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (event_id, id));
+                    CREATE TABLE guests (
+                        event_id TEXT NOT NULL, id TEXT NOT NULL, code_index BLOB NOT NULL, email_index BLOB NOT NULL,
+                        status TEXT NOT NULL, checked_in_at INTEGER, sealed BLOB NOT NULL, PRIMARY KEY (event_id, id));
+                    CREATE INDEX guests_code ON guests (event_id, code_index);
+                    CREATE INDEX guests_email ON guests (event_id, email_index);
+                    CREATE TABLE event_keys (
+                        event_id TEXT NOT NULL, key_id TEXT NOT NULL, public_key BLOB NOT NULL, PRIMARY KEY (event_id, key_id));
+                    CREATE TABLE sync_state (event_id TEXT PRIMARY KEY, cursor TEXT, synced_at INTEGER, kiosk BLOB);
+                    CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, payload BLOB NOT NULL);
+                    """)
+        }
+        migrator.registerMigration(v2) { db in
+            // v1 kept each pending check-in as one sealed JSON payload; v2 gives the outbox
+            // columns (event, fixed Idempotency-Key, attempts, next attempt, state) and seals
+            // the request exactly as it will be sent. Pending entries are carried forward in order.
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_v2 (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        event_id TEXT NOT NULL,
+                        idempotency_key TEXT NOT NULL UNIQUE,
+                        request BLOB NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_at INTEGER NOT NULL DEFAULT 0,
+                        state TEXT NOT NULL DEFAULT 'pending',
+                        last_error TEXT);
+                    CREATE TABLE answers (
+                        idempotency_key TEXT PRIMARY KEY, status INTEGER NOT NULL, body BLOB NOT NULL,
+                        received_at INTEGER NOT NULL);
+                    """)
+            let rows = try Row.fetchAll(db, sql: "SELECT id, payload FROM outbox ORDER BY id")
+            for row in rows {
+                let legacy = try sealer.open(json: row["payload"] as Data, as: LegacyOutboxV1.Payload.self)
+                let entry = legacy.migrated()
+                try db.execute(
+                    sql: """
+                        INSERT INTO outbox_v2 (id, event_id, idempotency_key, request, created_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        row["id"] as Int64, entry.eventId, entry.idempotencyKey, try sealer.seal(json: entry.request),
+                        legacy.scannedAtMillis,
+                    ])
+            }
+            try db.execute(sql: "DROP TABLE outbox; ALTER TABLE outbox_v2 RENAME TO outbox")
+        }
+        if simulateFailure {
+            migrator.registerMigration(simulatedFailure) { db in
+                try db.execute(sql: "DELETE FROM outbox")  // would lose data, were it committed
+                throw DeviceStoreError.simulatedMigrationFailure
+            }
+        }
+        return migrator
+    }
+}

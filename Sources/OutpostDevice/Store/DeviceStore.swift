@@ -1,0 +1,371 @@
+import Crypto
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+
+/// The device's local database: one GRDB gateway in WAL mode with named write transactions.
+/// Every guest name, e-mail, code, note and every token is sealed (``Sealer``); codes and
+/// e-mails are looked up by blind index.
+public final class DeviceStore: Sendable {
+    let queue: DatabaseQueue
+    let sealer: Sealer
+
+    /// What opening the store did.
+    public struct OpenReport: Sendable {
+        /// Migrations applied by this launch.
+        public var applied: [String]
+        /// True when the store existed and this launch upgraded it (an app update).
+        public var upgraded: Bool
+        /// Outbox entries pending after the upgrade.
+        public var pendingAfterOpen: Int
+    }
+
+    init(queue: DatabaseQueue, sealer: Sealer) {
+        self.queue = queue
+        self.sealer = sealer
+    }
+
+    /// Opens the store under `home`, running every pending migration before anything reads it.
+    /// A failed migration throws ``DeviceStoreError/migrationFailed(_:)`` and leaves the file as
+    /// it was.
+    public static func open(
+        home: URL, keyStore: any KeyStore, simulateMigrationFailure: Bool = false, upTo target: String? = nil
+    ) throws -> (DeviceStore, OpenReport) {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let sealer = Sealer(masterKey: try keyStore.masterKey())
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(
+            path: home.appendingPathComponent("device.sqlite").path, configuration: configuration)
+        let migrator = DeviceSchema.migrator(sealer: sealer, simulateFailure: simulateMigrationFailure)
+        let before = try queue.read { try migrator.appliedIdentifiers($0) }
+        do {
+            if let target { try migrator.migrate(queue, upTo: target) } else { try migrator.migrate(queue) }
+        } catch {
+            throw DeviceStoreError.migrationFailed("\(error)")
+        }
+        let after = try queue.read { try migrator.appliedIdentifiers($0) }
+        let store = DeviceStore(queue: queue, sealer: sealer)
+        let applied = migrator.migrations.filter { after.contains($0) && !before.contains($0) }
+        let pending = after.contains(DeviceSchema.v2) ? try store.pendingCount() : 0
+        return (
+            store,
+            OpenReport(applied: applied, upgraded: !before.isEmpty && !applied.isEmpty, pendingAfterOpen: pending)
+        )
+    }
+
+    // MARK: - Metadata
+
+    func plainMeta(_ key: String) throws -> String? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+    }
+
+    func setPlainMeta(_ key: String, _ value: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [key, Data(value.utf8)])
+        }
+    }
+
+    func sealedMeta<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        }.map { try sealer.open(json: $0, as: type) }
+    }
+
+    func setSealedMeta<T: Encodable>(_ key: String, _ value: T?) throws {
+        try queue.write { db in try setSealedMeta(db, key, value) }
+    }
+
+    func setSealedMeta<T: Encodable>(_ db: Database, _ key: String, _ value: T?) throws {
+        if let value {
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [key, try sealer.seal(json: value)])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// This installation's device id, created on first launch.
+    public func deviceId() throws -> String {
+        if let id = try plainMeta("device_id") { return id }
+        let id = "dev-" + UUID().uuidString.lowercased().prefix(13)
+        try setPlainMeta("device_id", String(id))
+        return String(id)
+    }
+
+    // MARK: - Events
+
+    func replaceEvents(_ events: [EventInfo]) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM events")
+            for (position, event) in events.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO events (id, position, sealed) VALUES (?, ?, ?)",
+                    arguments: [event.id, position, try sealer.seal(json: event)])
+            }
+        }
+    }
+
+    func events() throws -> [EventInfo] {
+        try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM events ORDER BY position")
+        }.map { try sealer.open(json: $0, as: EventInfo.self) }
+    }
+
+    // MARK: - Roster
+
+    /// Applies one roster page and its cursor in one transaction. A check-in this device made
+    /// that the server has not answered yet survives a page that does not know of it.
+    func applyRosterPage(eventId: String, page: RosterPage) throws {
+        try queue.write { db in
+            for guest in page.guests {
+                let existing = try Data.fetchOne(
+                    db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId, guest.id]
+                ).map { try sealer.open(json: $0, as: LocalGuest.self) }
+                var checkIn = guest.checkIn.map {
+                    LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
+                }
+                if checkIn == nil, let local = existing?.checkIn, local.pending { checkIn = local }
+                let local = LocalGuest(
+                    id: guest.id, eventId: eventId, accessTypeId: guest.accessTypeId, name: guest.name,
+                    email: guest.email,
+                    code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn)
+                try upsert(db, local)
+            }
+            try db.execute(sql: "DELETE FROM access_types WHERE event_id = ?", arguments: [eventId])
+            for type in page.accessTypes {
+                try db.execute(
+                    sql: "INSERT INTO access_types (event_id, id, sealed) VALUES (?, ?, ?)",
+                    arguments: [eventId, type.id, try sealer.seal(json: type)])
+            }
+            try db.execute(sql: "DELETE FROM event_keys WHERE event_id = ?", arguments: [eventId])
+            for key in page.keys {
+                guard let raw = Base64URL.decode(key.publicKey) else { continue }
+                try db.execute(
+                    sql: "INSERT INTO event_keys (event_id, key_id, public_key) VALUES (?, ?, ?)",
+                    arguments: [eventId, key.keyId, Data(raw)])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_state (event_id, cursor, synced_at, kiosk) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (event_id) DO UPDATE SET cursor = excluded.cursor, synced_at = excluded.synced_at,
+                        kiosk = excluded.kiosk
+                    """,
+                arguments: [
+                    eventId, page.cursor, page.serverTime.millisecondsSince1970,
+                    try page.kiosk.map { try sealer.seal(json: $0) },
+                ])
+        }
+    }
+
+    func upsert(_ db: Database, _ guest: LocalGuest) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO guests (event_id, id, code_index, email_index, status, checked_in_at, sealed)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
+                    email_index = excluded.email_index, status = excluded.status,
+                    checked_in_at = excluded.checked_in_at, sealed = excluded.sealed
+                """,
+            arguments: [
+                guest.eventId, guest.id, sealer.blind(guest.code), sealer.blind(guest.email), guest.status.rawValue,
+                guest.checkIn?.at.millisecondsSince1970, try sealer.seal(json: guest),
+            ])
+    }
+
+    /// The stored cursor of an event's roster; nil before the first page.
+    func cursor(eventId: String) throws -> String? {
+        try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE event_id = ?", arguments: [eventId])
+        }
+    }
+
+    func kiosk(eventId: String) throws -> KioskInfo? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId])
+        }.map { try sealer.open(json: $0, as: KioskInfo.self) }
+    }
+
+    func guest(eventId: String, id: String) throws -> LocalGuest? {
+        try queue.read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId, id])
+        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+    }
+
+    /// Exact lookup by confirmation code (blind index; case-insensitive).
+    func guest(eventId: String, code: String) throws -> LocalGuest? {
+        try queue.read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
+                arguments: [eventId, sealer.blind(code)])
+        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+    }
+
+    /// Exact lookup by e-mail (blind index); every guest with that e-mail.
+    func guests(eventId: String, email: String) throws -> [LocalGuest] {
+        try queue.read { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
+                arguments: [eventId, sealer.blind(email)])
+        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+    }
+
+    /// Every guest of the event, unsealed (to build the in-memory search index).
+    func guests(eventId: String) throws -> [LocalGuest] {
+        try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId])
+        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+    }
+
+    func guestCount(eventId: String) throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId]) ?? 0
+        }
+    }
+
+    func accessTypes(eventId: String) throws -> [AccessTypeInfo] {
+        try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId])
+        }.map { try sealer.open(json: $0, as: AccessTypeInfo.self) }
+    }
+
+    /// The event's ticket keys, for offline verification.
+    func ticketKeys(eventId: String) throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
+        let rows = try queue.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT key_id, public_key FROM event_keys WHERE event_id = ?", arguments: [eventId])
+        }
+        var keys: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
+        for row in rows {
+            guard let id = TicketKeyID(hex: row["key_id"]),
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: row["public_key"] as Data)
+            else { continue }
+            keys[id] = key
+        }
+        return keys
+    }
+
+    // MARK: - Check-in and outbox
+
+    /// Commits a check-in locally: the guest's check-in state and its outbox entry, in one
+    /// transaction, before anything touches the network.
+    func confirmCheckIn(guest: LocalGuest, request: CheckInRequest, byName: String, now: Date) throws -> OutboxEntry {
+        let key = IdempotencyKey(
+            deviceId: request.deviceId, guestId: UUID(wire: request.guestId) ?? UUID(),
+            scannedAtMillis: request.scannedAt.millisecondsSince1970
+        ).description
+        return try queue.write { db in
+            var updated = guest
+            if updated.checkIn == nil {
+                updated.checkIn = LocalCheckIn(
+                    at: request.scannedAt, byName: byName, deviceId: request.deviceId, pending: true)
+                try upsert(db, updated)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at)
+                    VALUES (?, ?, ?, ?, 0)
+                    """,
+                arguments: [guest.eventId, key, try sealer.seal(json: request), now.millisecondsSince1970])
+            return OutboxEntry(
+                id: db.lastInsertedRowID, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
+                nextAttemptAt: .distantPast, state: .pending, lastError: nil)
+        }
+    }
+
+    func outbox(state: OutboxEntry.State = .pending) throws -> [OutboxEntry] {
+        let rows = try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, event_id, idempotency_key, request, attempts, next_attempt_at, state, last_error
+                    FROM outbox WHERE state = ? ORDER BY id
+                    """,
+                arguments: [state.rawValue])
+        }
+        return try rows.map { row in
+            OutboxEntry(
+                id: row["id"], eventId: row["event_id"], idempotencyKey: row["idempotency_key"],
+                request: try sealer.open(json: row["request"] as Data, as: CheckInRequest.self),
+                attempts: row["attempts"],
+                nextAttemptAt: Date(millisecondsSince1970: row["next_attempt_at"]),
+                state: OutboxEntry.State(rawValue: row["state"]) ?? .pending, lastError: row["last_error"])
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") ?? 0
+        }
+    }
+
+    /// Stores the server's answer to an entry and applies it, then lets the entry leave the
+    /// outbox, all in one transaction. A final refusal stays, marked rejected, for staff to see.
+    func recordAnswer(
+        _ entry: OutboxEntry, status: Int, body: Data, guestUpdate: LocalGuest?, rejection: String?, now: Date
+    ) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
+                    """,
+                arguments: [entry.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
+            if let guestUpdate { try upsert(db, guestUpdate) }
+            if let rejection {
+                try db.execute(
+                    sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",
+                    arguments: [rejection, entry.id])
+            } else {
+                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
+            }
+        }
+    }
+
+    /// Records a failed attempt and when to try again.
+    func recordAttempt(_ entry: OutboxEntry, nextAttemptAt: Date, error: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                arguments: [nextAttemptAt.millisecondsSince1970, error, entry.id])
+        }
+    }
+
+    /// Drops rejected entries once staff has seen them.
+    func dismissRejected() throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'rejected'") }
+    }
+
+    /// Sign-out: forgets the roster, the events and the session; the outbox is kept or dropped.
+    func clearForSignOut(keepOutbox: Bool) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM guests; DELETE FROM access_types; DELETE FROM event_keys; DELETE FROM sync_state;
+                    DELETE FROM events; DELETE FROM answers;
+                    DELETE FROM meta WHERE key NOT IN ('device_id', 'kept_outbox_owner');
+                    """)
+            if !keepOutbox { try db.execute(sql: "DELETE FROM outbox") }
+        }
+    }
+
+    /// Rewrites the database file so deleted rows leave no trace on disk.
+    func vacuum() throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "VACUUM")
+        }
+    }
+}

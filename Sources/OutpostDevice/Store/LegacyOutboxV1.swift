@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+
+/// The outbox entry format of schema v1, kept to read old stores (the v2 migration) and to
+/// write the committed v1 fixture. Frozen.
+enum LegacyOutboxV1 {
+    struct Payload: Codable, Sendable {
+        var eventId: String
+        var guestId: String
+        var deviceId: String
+        var scannedAtMillis: Int64
+        var method: String
+        var ticket: String?
+        var note: String?
+
+        /// The v2 form of this entry.
+        func migrated() -> (eventId: String, idempotencyKey: String, request: CheckInRequest) {
+            let request = CheckInRequest(
+                guestId: guestId, deviceId: deviceId, scannedAt: Date(millisecondsSince1970: scannedAtMillis),
+                method: CheckInMethod(rawValue: method) ?? .qr, ticket: ticket, note: note)
+            return (eventId, "\(deviceId):\(guestId):\(scannedAtMillis)", request)
+        }
+    }
+
+    /// Appends an entry the way v1 code did.
+    static func append(_ payload: Payload, db: Database, sealer: Sealer) throws {
+        try db.execute(sql: "INSERT INTO outbox (payload) VALUES (?)", arguments: [try sealer.seal(json: payload)])
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// A guest as the device keeps it (sealed at rest).
+public struct LocalGuest: Codable, Sendable, Hashable {
+    public var id: String
+    public var eventId: String
+    public var accessTypeId: String
+    public var name: String
+    public var email: String
+    public var code: String
+    public var notes: String
+    public var status: GuestStatus
+    public var checkIn: LocalCheckIn?
+}
+
+/// The first check-in of a guest as the device knows it.
+public struct LocalCheckIn: Codable, Sendable, Hashable {
+    /// Server time once the server answered; until then the device's time of the scan.
+    public var at: Date
+    public var byName: String
+    public var deviceId: String
+    /// True while only this device knows of it (its outbox entry is not answered yet).
+    public var pending: Bool
+}
+
+/// A check-in waiting in the outbox.
+public struct OutboxEntry: Sendable, Hashable {
+    public var id: Int64
+    public var eventId: String
+    public var idempotencyKey: String
+    public var request: CheckInRequest
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    public var state: State
+    public var lastError: String?
+
+    public enum State: String, Sendable {
+        /// Waiting to be sent (or re-sent).
+        case pending
+        /// The server refused it for good (404, 409, 422); shown to staff, never retried.
+        case rejected
+    }
+}
+
+/// Why the store could not be opened or written.
+public enum DeviceStoreError: Error, CustomStringConvertible {
+    case migrationFailed(String)
+    case simulatedMigrationFailure
+    case damaged(String)
+
+    public var description: String {
+        switch self {
+        case .migrationFailed(let reason): "the local data could not be upgraded: \(reason)"
+        case .simulatedMigrationFailure: "a simulated migration failure"
+        case .damaged(let reason): "the local data is damaged: \(reason)"
+        }
+    }
+}

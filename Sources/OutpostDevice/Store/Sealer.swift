@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+
+/// Seals what the device stores: AES-GCM boxes under a key derived from the master key, and
+/// HMAC "blind index" values for exact lookups (a code or e-mail is found by its HMAC, never
+/// stored in the clear).
+struct Sealer: Sendable {
+    private let sealingKey: SymmetricKey
+    private let indexKey: SymmetricKey
+
+    init(masterKey: SymmetricKey) {
+        sealingKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("outpost-device-seal-v1".utf8), outputByteCount: 32)
+        indexKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("outpost-device-index-v1".utf8), outputByteCount: 32)
+    }
+
+    func seal(_ plaintext: Data) throws -> Data {
+        guard let combined = try AES.GCM.seal(plaintext, using: sealingKey).combined else {
+            throw SealError.cannotSeal
+        }
+        return combined
+    }
+
+    func open(_ box: Data) throws -> Data {
+        do {
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: box), using: sealingKey)
+        } catch {
+            throw SealError.cannotOpen
+        }
+    }
+
+    func seal<T: Encodable>(json value: T) throws -> Data {
+        try seal(try JSONEncoder.outpostDevice.encode(value))
+    }
+
+    func open<T: Decodable>(json box: Data, as type: T.Type) throws -> T {
+        try JSONDecoder.outpostDevice.decode(type, from: try open(box))
+    }
+
+    /// The blind index of a lookup key: case-folded, trimmed, HMAC-SHA256, first 16 bytes.
+    func blind(_ value: String) -> Data {
+        let normalized = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return Data(HMAC<SHA256>.authenticationCode(for: Data(normalized.utf8), using: indexKey).prefix(16))
+    }
+}
+
+/// The store's contents could not be sealed or unsealed (a wrong key, or damaged data).
+enum SealError: Error {
+    case cannotSeal
+    case cannotOpen
+}
+
+extension JSONEncoder {
+    static var outpostDevice: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var outpostDevice: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// A signed-in session as the device keeps it (sealed at rest).
+public struct SessionState: Codable, Sendable, Hashable {
+    public var serverURL: String
+    public var accessToken: String
+    public var refreshToken: String
+    public var user: UserInfo
+}
+
+/// Why an API call did not give an answer the caller can use.
+public enum APIClientError: Error, Sendable, Equatable {
+    /// No answer: offline, timed out, connection failed. The session stays.
+    case transport(TransportError)
+    /// An HTTP answer that is an API error.
+    case http(status: Int, code: String?)
+    /// The server definitely refused the refresh token: the session is over (pending data stays).
+    case sessionEnded(code: String?)
+    /// The answer could not be read.
+    case undecodable(String)
+
+    var isRetryable: Bool {
+        switch self {
+        case .transport: true
+        case .http(let status, _): status >= 500 || status == 429 || status == 408
+        case .undecodable: true
+        case .sessionEnded: false
+        }
+    }
+}
+
+/// The API of API.md over a ``Transport``. Authenticated calls refresh an expired access token
+/// once, silently; only a 401 to the refresh itself ends the session.
+struct APIClient: Sendable {
+    let transport: any Transport
+
+    func signIn(email: String, password: String, deviceId: String) async throws -> TokenPair {
+        let response = try await send(
+            TransportRequest(
+                method: "POST", path: "/v1/auth/signin", headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(SignInRequest(email: email, password: password, deviceId: deviceId))))
+        return try Self.decode(TokenPair.self, response)
+    }
+
+    func clientPolicy() async throws -> ClientPolicy {
+        try Self.decode(ClientPolicy.self, try await send(TransportRequest(method: "GET", path: "/v1/client-policy")))
+    }
+
+    func signOut(refreshToken: String) async {
+        _ = try? await send(
+            TransportRequest(
+                method: "POST", path: "/v1/auth/signout", headers: ["Content-Type": "application/json"],
+                body: try? OutpostJSON.encode(RefreshRequest(refreshToken: refreshToken))))
+    }
+
+    /// Sends an authenticated request; on 401 refreshes the token pair (updating `session`) and
+    /// retries once.
+    func authorized(_ request: TransportRequest, session: inout SessionState) async throws -> TransportResponse {
+        var request = request
+        request.headers["Authorization"] = "Bearer \(session.accessToken)"
+        let response = try await send(request)
+        guard response.status == 401 else { return response }
+        session = try await refreshed(session)
+        request.headers["Authorization"] = "Bearer \(session.accessToken)"
+        let retried = try await send(request)
+        if retried.status == 401 { throw APIClientError.sessionEnded(code: Self.errorCode(retried.body)) }
+        return retried
+    }
+
+    /// Rotates the refresh token. A 401 is final; anything else that fails keeps the session.
+    func refreshed(_ session: SessionState) async throws -> SessionState {
+        let response = try await send(
+            TransportRequest(
+                method: "POST", path: "/v1/auth/refresh", headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(RefreshRequest(refreshToken: session.refreshToken))))
+        if response.status == 401 { throw APIClientError.sessionEnded(code: Self.errorCode(response.body)) }
+        let pair = try Self.decode(TokenPair.self, response)
+        var updated = session
+        updated.accessToken = pair.accessToken
+        updated.refreshToken = pair.refreshToken
+        updated.user = pair.user
+        return updated
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            throw APIClientError.transport(error)
+        } catch is CancellationError {
+            throw APIClientError.transport(.timedOut)
+        } catch {
+            throw APIClientError.transport(.connectionFailed("\(error)"))
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ response: TransportResponse) throws -> T {
+        guard (200..<300).contains(response.status) else {
+            throw APIClientError.http(status: response.status, code: errorCode(response.body))
+        }
+        do {
+            return try OutpostJSON.decode(type, from: response.body)
+        } catch {
+            throw APIClientError.undecodable("\(T.self): \(error)")
+        }
+    }
+
+    static func errorCode(_ body: Data) -> String? {
+        (try? OutpostJSON.decode(ErrorBody.self, from: body))?.error
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+
+struct DeviceScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan", abstract: "Validate a ticket locally; shows the confirmation screen or a banner.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Argument(help: "The ticket text, as the scanner reads it.")
+    var text: String
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        app.scan(text)
+        try device.output(app)
+    }
+}
+
+struct DeviceLookupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup", abstract: "Manual entry: autocomplete over the local roster (name, e-mail, code).")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Argument(help: "What was typed so far.")
+    var query: String
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        app.lookup(query)
+        try device.output(app)
+    }
+}
+
+struct DeviceCheckInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkin", abstract: "Manual entry by confirmation code, to the confirmation screen.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: "The guest's confirmation code.")
+    var code: String
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        app.checkIn(code: code)
+        try device.output(app)
+    }
+}
+
+struct DeviceConfirmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "confirm",
+        abstract: "On the confirmation screen: commit the check-in locally (re-confirm if already checked in).")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: "A note to send with the check-in.")
+    var note: String?
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        await app.confirm(note: note)
+        try device.output(app)
+    }
+}
+
+struct DeviceCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "On the confirmation screen: go back without writing anything.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        app.cancel()
+        try device.output(app)
+    }
+}
+
+struct DeviceSyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Replay the outbox and pull the roster delta.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        await app.sync()
+        try device.output(app)
+    }
+}
+
+struct DeviceStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Print the current UI tree.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws {
+        try device.output(try device.launch())
+    }
+}
+
+struct DeviceSignOutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signout",
+        abstract: "Sign out; with pending check-ins, shows the warning unless a choice is given.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Flag(help: "Wait for the pending check-ins to sync, then sign out.")
+    var wait = false
+
+    @Flag(help: "Sign out and discard pending check-ins.")
+    var discard = false
+
+    @Flag(help: "Sign out keeping pending check-ins; they sync when the same user signs in again.")
+    var keep = false
+
+    func validate() throws {
+        if [wait, discard, keep].filter({ $0 }).count > 1 {
+            throw ValidationError("Choose at most one of --wait, --discard and --keep.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        await app.signOut(wait ? .wait : discard ? .discard : keep ? .keep : nil)
+        try device.output(app)
+    }
+}

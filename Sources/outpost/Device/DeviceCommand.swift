@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `outpost device`: the headless device. Every invocation is one app launch: it opens the
+/// store (running migrations), does one thing, and exits. Killing it is a force-quit.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Drive a headless Outpost device (the staff app minus pixels).",
+        discussion: """
+            State lives under --home (default ~/.outpost/device). With --json every command \
+            prints, as its last line, the UI tree after the command. Exit status: 0 when the \
+            command was carried out (whatever the screen shows), 2 for a usage error, 1 for an \
+            internal failure.
+            """,
+        subcommands: [
+            DeviceSignInCommand.self, DeviceEventsCommand.self, DeviceOpenCommand.self, DeviceScanCommand.self,
+            DeviceLookupCommand.self, DeviceConfirmCommand.self, DeviceCancelCommand.self, DeviceCheckInCommand.self,
+            DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceSimCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import OutpostDevice
+
+struct DeviceOpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Enter an event; syncs its roster with a progress bar on stderr.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Argument(help: "The event id (from `events`).")
+    var eventId: String
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        app.onProgress = { tree in
+            guard let progress = tree.element(UIIdentifier.rosterProgress),
+                let done = Int(progress.attributes["done"] ?? ""), let total = Int(progress.attributes["total"] ?? ""),
+                total > 0
+            else { return }
+            let width = 30
+            let filled = done * width / total
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            FileHandle.standardError.write(Data("\rroster \(bar) \(done)/\(total)".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+        await app.openEvent(eventId)
+        try device.output(app)
+    }
+}

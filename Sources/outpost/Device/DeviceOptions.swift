@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostTerminal
+
+/// `--home` and `--json`, shared by every device command.
+struct DeviceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The device's state directory.", valueName: "dir"))
+    var home: String = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".outpost/device").path
+
+    @Flag(help: "Print the UI tree after the command as one JSON object on the last line.")
+    var json = false
+
+    var homeURL: URL { URL(fileURLWithPath: home) }
+
+    /// Launches the app with the simulator's switches from `sim.json`.
+    @MainActor
+    func launch() throws -> DeviceApp {
+        let settings = try SimulatorSettings.load(home: homeURL)
+        let skew = settings.clockSkew
+        let camera = settings.camera
+        let ports = DevicePorts(
+            keyStore: FileKeyStore(url: homeURL.appendingPathComponent("device.key")),
+            transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
+            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network)
+        return DeviceApp.launch(
+            home: homeURL, ports: ports, simulateMigrationFailure: settings.migrationFailure,
+            makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
+    }
+
+    /// Prints the UI tree: JSON on the last line with `--json`, else the terminal rendering.
+    @MainActor
+    func output(_ app: DeviceApp) throws {
+        let tree = app.tree()
+        if json {
+            print(String(decoding: try OutpostJSON.encode(tree), as: UTF8.self))
+        } else {
+            for line in TreeRenderer(width: 80).render(tree) { print(line) }
+        }
+    }
+}
+
+/// The simulator's switches (Detox's device API), kept in `sim.json` under the device home.
+struct SimulatorSettings: Codable {
+    var network = true
+    var camera = CameraPermission.granted
+    var battery = 100
+    var platform = PlatformInfo(os: .ios, version: "17.5")
+    var clockSkew: Double = 0
+    var migrationFailure = false
+
+    static func url(_ home: URL) -> URL { home.appendingPathComponent("sim.json") }
+
+    static func load(home: URL) throws -> SimulatorSettings {
+        guard let data = FileManager.default.contents(atPath: url(home).path) else { return SimulatorSettings() }
+        do {
+            return try JSONDecoder().decode(SimulatorSettings.self, from: data)
+        } catch {
+            throw ValidationError("\(url(home).path) is not valid simulator settings; delete it to reset the switches.")
+        }
+    }
+
+    func save(home: URL) throws {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: Self.url(home), options: .atomic)
+    }
+}

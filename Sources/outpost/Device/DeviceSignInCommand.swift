@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+struct DeviceSignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signin", abstract: "Sign in; lands on the event picker.")
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: ArgumentHelp("The Outpost server, e.g. http://127.0.0.1:8080.", valueName: "url"))
+    var server: String
+
+    @Option(help: "The staff e-mail.")
+    var email: String
+
+    @Option(help: "The password.")
+    var password: String
+
+    func validate() throws {
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        await app.signIn(server: URL(string: server)!, email: email, password: password)
+        try device.output(app)
+    }
+}

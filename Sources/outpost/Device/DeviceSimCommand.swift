@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import OutpostDevice
+
+/// `outpost device sim ...`: the simulator's switches, like Detox's device API.
+struct DeviceSimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Flip a simulated platform switch.",
+        discussion: """
+            network on|off, camera granted|denied, battery PCT, os ios|android VERSION, \
+            clock-skew SECONDS, background, foreground, migration-failure on|off.
+            """
+    )
+
+    @OptionGroup var device: DeviceOptions
+
+    @Argument(help: "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure.")
+    var name: String
+
+    @Argument(help: "Its value(s).")
+    var values: [String] = []
+
+    func validate() throws {
+        let expected: [String: Int] = [
+            "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
+            "migration-failure": 1,
+        ]
+        guard let count = expected[name] else {
+            throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
+        }
+        guard values.count == count else { throw ValidationError("'\(name)' takes \(count) value(s).") }
+        switch name {
+        case "network", "migration-failure":
+            guard ["on", "off"].contains(values[0]) else { throw ValidationError("'\(name)' is on or off.") }
+        case "camera":
+            guard CameraPermission(rawValue: values[0]) != nil else {
+                throw ValidationError("camera is granted or denied.")
+            }
+        case "battery":
+            guard let percent = Int(values[0]), (0...100).contains(percent) else {
+                throw ValidationError("battery is a percentage from 0 to 100.")
+            }
+        case "os":
+            guard PlatformInfo.OS(rawValue: values[0]) != nil else { throw ValidationError("os is ios or android.") }
+        case "clock-skew":
+            guard Double(values[0]) != nil else { throw ValidationError("clock-skew is a number of seconds.") }
+        default: break
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        var settings = try SimulatorSettings.load(home: device.homeURL)
+        switch name {
+        case "network": settings.network = values[0] == "on"
+        case "camera": settings.camera = CameraPermission(rawValue: values[0]) ?? .granted
+        case "battery": settings.battery = Int(values[0]) ?? 100
+        case "os":
+            settings.platform = PlatformInfo(os: PlatformInfo.OS(rawValue: values[0]) ?? .ios, version: values[1])
+        case "clock-skew": settings.clockSkew = Double(values[0]) ?? 0
+        case "migration-failure": settings.migrationFailure = values[0] == "on"
+        default: break
+        }
+        try settings.save(home: device.homeURL)
+        let app = try device.launch()
+        switch name {
+        case "background":
+            app.background()
+        case "foreground":
+            await app.foreground().value
+        case "network" where settings.network:
+            await app.sync()
+        default:
+            break
+        }
+        try device.output(app)
+    }
+}
