@@ -1,0 +1,360 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+/// Seed 000 (native app shell) probes, against a real server over loopback HTTP.
+@Suite("Native shell probes (seed 000)")
+struct ShellProbeTests {
+    @Test("launch-cold-shows-signin: a clean device lands on sign-in, nothing else")
+    func launchCold() async throws {
+        try await DeviceLab.run { lab in
+            let tree = lab.launch("cold").tree()
+            #expect(tree.screen == UIIdentifier.signIn)
+            #expect(
+                tree.visible
+                    == [
+                        UIIdentifier.signIn, UIIdentifier.signInEmail, UIIdentifier.signInPassword,
+                        UIIdentifier.signInSubmit,
+                    ].sorted())
+            #expect(tree.user == nil && tree.pending == 0)
+        }
+    }
+
+    @Test(
+        "signin-persists-across-relaunch and signin-persists-across-os-reboot: a new process lands on the event picker")
+    func signInPersists() async throws {
+        try await DeviceLab.run { lab in
+            let first = lab.launch("persist")
+            await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(first.tree().screen == UIIdentifier.eventPicker)
+            // A relaunch (force-quit or reboot: nothing survives but the files and the key store).
+            let relaunched = lab.launch("persist")
+            #expect(relaunched.tree().screen == UIIdentifier.eventPicker)
+            #expect(relaunched.tree().user == "alex@acme.test")
+            await relaunched.showEvents()
+            #expect(relaunched.tree().elements(UIIdentifier.eventRow).count == 1)
+        }
+    }
+
+    @Test("sign-in errors are shown on the sign-in screen; offline sign-in says so")
+    func signInErrors() async throws {
+        try await DeviceLab.run { lab in
+            let app = lab.launch("errors")
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: "wrong-password")
+            #expect(app.tree().screen == UIIdentifier.signIn)
+            #expect(app.tree().element(UIIdentifier.signInError)?.text.contains("don't match") == true)
+            let offline = lab.launch("errors-offline", online: false)
+            await offline.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(offline.tree().element(UIIdentifier.signInError)?.text.contains("offline") == true)
+        }
+    }
+
+    @Test("token-refresh-silent: an expired access token is refreshed without a sign-in prompt")
+    func tokenRefreshSilent() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("refresh")
+            lab.api.clock.advance(by: 16 * 60)  // the access token is now expired on the server
+            await app.showEvents()
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.eventPicker)
+            #expect(tree.elements(UIIdentifier.eventRow).count == 1)
+            #expect(!tree.contains(UIIdentifier.signInError))
+            // The rotated pair was stored: a relaunch keeps working without the old token.
+            lab.api.clock.advance(by: 16 * 60)
+            let relaunched = lab.launch("refresh")
+            await relaunched.showEvents()
+            #expect(relaunched.tree().screen == UIIdentifier.eventPicker)
+        }
+    }
+
+    @Test("only a definite refusal of the refresh token ends the session; a network error never does; pending stays")
+    func sessionEndsOnlyOnRefusal() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("ending")
+            app.update { $0.online = false }
+            lab.api.clock.advance(by: 16 * 60)
+            await app.sync()
+            #expect(app.isSignedIn)
+            let hanging = lab.launch(
+                "ending",
+                transport: { _ in FlakyTransport(HangingTransport(), dropRequests: 1, dropResponses: 0, seed: 1) })
+            await hanging.sync()
+            #expect(hanging.isSignedIn, "a failed refresh over a broken network keeps the session")
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            await app.confirm()
+            #expect(app.pendingCount == 1)
+            // The server revokes the sign-in (the refresh token's family).
+            let relaunched = lab.launch("ending", online: true)
+            try await lab.revokeEverySignIn()
+            await relaunched.sync()
+            let tree = relaunched.tree()
+            #expect(tree.screen == UIIdentifier.signIn)
+            #expect(tree.pending == 1)
+            #expect(!relaunched.isSignedIn)
+        }
+    }
+
+    @Test("event-picker-shows-tenant-events: one row per event the user may work, with its id")
+    func eventPicker() async throws {
+        try await DeviceLab.run { lab in
+            for name in ["Second", "Third"] {
+                let event = try await lab.api.createEvent(lab.world.organizer, name: name)
+                _ = try await lab.api.createAccessType(lab.world.organizer, event: event)
+            }
+            let organizerDevice = lab.launch("organizer")
+            await organizerDevice.signIn(server: lab.serverURL, email: "org@acme.test", password: "organizer-pass")
+            let rows = organizerDevice.tree().elements(UIIdentifier.eventRow)
+            #expect(rows.count == 3)
+            #expect(rows.compactMap { $0.attributes["eventId"] }.contains(lab.world.event.id))
+            // Staff see only the event they are assigned to.
+            let staffDevice = lab.launch("staff")
+            await staffDevice.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(
+                staffDevice.tree().elements(UIIdentifier.eventRow).map { $0.attributes["eventId"] } == [
+                    lab.world.event.id
+                ])
+        }
+    }
+
+    @Test("event-tap-syncs-roster: progress is shown page by page with done/total, then the event shell")
+    func eventTapSyncsRoster() async throws {
+        try await DeviceLab.run(guests: 1) { lab in
+            let rows = (0..<1200).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+            let imported = try await lab.api.request(
+                .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
+                body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
+            #expect(imported.status == 200)
+            let app = lab.launch("sync")
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            var progress: [(Int, Int)] = []
+            app.onProgress = { tree in
+                if let element = tree.element(UIIdentifier.rosterProgress) {
+                    progress.append((Int(element.attributes["done"]!)!, Int(element.attributes["total"]!)!))
+                }
+            }
+            await app.openEvent(lab.world.event.id)
+            #expect(progress.map(\.0) == [500, 1000, 1201])
+            #expect(progress.allSatisfy { $0.1 == 1201 })
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.eventShell)
+            #expect(!tree.contains(UIIdentifier.rosterProgress))
+            #expect(tree.element(UIIdentifier.rosterList)?.attributes["count"] == "1201")
+            #expect(tree.contains(UIIdentifier.tabCheckIn))
+        }
+    }
+
+    @Test("offline-roster-readable: offline, the event shell still shows the roster and search works")
+    func offlineRosterReadable() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("offline-roster")
+            let offline = lab.launch("offline-roster", online: false)
+            await offline.openEvent(lab.world.event.id)
+            let tree = offline.tree()
+            #expect(tree.screen == UIIdentifier.eventShell)
+            #expect(tree.element(UIIdentifier.rosterList)?.attributes["count"] == "3")
+            #expect(tree.element(UIIdentifier.offlineBanner)?.attributes["pending"] == "0")
+            offline.lookup("guestb")
+            #expect(
+                offline.tree().elements(UIIdentifier.manualEntrySuggestion).map(\.text).first?.hasPrefix("Guestbaa")
+                    == true)
+        }
+    }
+
+    @Test("offline-checkin-queues and reconnect-replays-queue: the banner counts up offline, drains online")
+    func offlineQueueAndReplay() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("queue")
+            app.update { $0.online = false }
+            for (index, guest) in lab.world.guests.enumerated() {
+                app.scan(try await lab.ticket(guest))
+                #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+                await app.confirm()
+                let tree = app.tree()
+                #expect(tree.element(UIIdentifier.pendingSyncBanner)?.attributes["pending"] == String(index + 1))
+                #expect(tree.element(UIIdentifier.offlineBanner)?.text == "Offline — \(index + 1) pending sync")
+                #expect(tree.contains(UIIdentifier.syncingIndicator))
+                #expect(tree.contains(UIIdentifier.checkedInCard))
+            }
+            #expect(try await lab.serverCheckIns().isEmpty)
+            app.update { $0.online = true }
+            await app.sync()
+            let tree = app.tree()
+            #expect(tree.pending == 0)
+            #expect(!tree.contains(UIIdentifier.pendingSyncBanner))
+            #expect(!tree.contains(UIIdentifier.offlineBanner))
+            #expect(
+                try await lab.serverCheckIns() == Dictionary(uniqueKeysWithValues: lab.world.guests.map { ($0.id, 1) }))
+        }
+    }
+
+    @Test("replay-preserves-chronological-order: the server's audit order equals the scan order")
+    func replayOrder() async throws {
+        try await DeviceLab.run(guests: 6) { lab in
+            let app = try await lab.readyDevice("order")
+            app.update { $0.online = false }
+            let order = [3, 0, 5, 1, 4, 2].map { lab.world.guests[$0] }
+            for guest in order {
+                app.scan(try await lab.ticket(guest))
+                await app.confirm()
+            }
+            app.update { $0.online = true }
+            await app.sync()
+            #expect(try await lab.audit().map(\.guestId) == order.map(\.id))
+        }
+    }
+
+    @Test("two-staff-idempotent: two devices, one guest, within 30 s: one row; the second shows who and when")
+    func twoStaff() async throws {
+        try await DeviceLab.run { lab in
+            let alex = try await lab.readyDevice("alex")
+            let bea = try await lab.readyDevice("bea", email: "bea@acme.test")
+            let ticket = try await lab.ticket(lab.world.guests[0])
+            // Both scan before either syncs: both see a plain confirmation and confirm locally.
+            bea.update { $0.online = false }
+            alex.scan(ticket)
+            bea.scan(ticket)
+            await alex.confirm()
+            lab.api.clock.advance(by: 5)
+            await bea.confirm()
+            bea.update { $0.online = true }
+            await bea.sync()
+            #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
+            let info = try #require(bea.tree().element(UIIdentifier.alreadyCheckedIn))
+            #expect(info.text.contains("checked in by Alex at"))
+            #expect(info.attributes["kind"] == "info")
+            #expect(bea.tree().pending == 0)
+            // And Bea's next scan of the guest shows the already-checked-in screen with Alex's name.
+            bea.scan(ticket)
+            #expect(bea.tree().element(UIIdentifier.alreadyCheckedIn)?.attributes["byName"] == "Alex")
+        }
+    }
+
+    @Test(
+        "backgrounded-resume-fast: after 30 minutes away the resume skeleton clears without waiting on a hanging server"
+    )
+    func resumeFast() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("resume")
+            let clock = ManualClock(Date())
+            let app = lab.launch("resume", clock: clock.wallClock, transport: { _ in HangingTransport() })
+            var skeletonSeen = false
+            app.onProgress = { tree in skeletonSeen = skeletonSeen || tree.contains(UIIdentifier.resumeSkeleton) }
+            app.background()
+            clock.advance(by: 30 * 60)
+            let started = ContinuousClock.now
+            let background = app.foreground()
+            let elapsed = ContinuousClock.now - started
+            #expect(skeletonSeen)
+            #expect(!app.tree().contains(UIIdentifier.resumeSkeleton))
+            #expect(app.tree().screen == UIIdentifier.eventShell)
+            #expect(elapsed < .milliseconds(1500))
+            background.cancel()
+        }
+    }
+
+    @Test("force-quit-preserves-queue: 5 pending offline, relaunch, 5 still pending, then all land once")
+    func forceQuitPreservesQueue() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let app = try await lab.readyDevice("quit")
+            app.update { $0.online = false }
+            for guest in lab.world.guests {
+                app.scan(try await lab.ticket(guest))
+                await app.confirm()
+            }
+            #expect(app.pendingCount == 5)
+            let relaunched = lab.launch("quit", online: false)
+            #expect(relaunched.tree().pending == 5)
+            let online = lab.launch("quit")
+            await online.sync()
+            #expect(online.tree().pending == 0)
+            #expect(try await lab.serverCheckIns().count == 5)
+        }
+    }
+
+    @Test(
+        "camera-permission-revoked and camera-permission-prompt-deeplink-settings: the prompt on the check-in tab, with a settings link, manual entry reachable"
+    )
+    func cameraRevoked() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("camera")
+            let app = lab.launch("camera", camera: .denied)
+            await app.openEvent(lab.world.event.id)
+            let tree = app.tree()
+            #expect(tree.contains(UIIdentifier.cameraPermissionPrompt))
+            #expect(!tree.contains(UIIdentifier.cameraViewfinder))
+            #expect(tree.element(UIIdentifier.cameraPermissionPrompt)?.text.contains("Open Settings") == true)
+            #expect(tree.element(UIIdentifier.cameraSettingsLink)?.attributes["url"] == "app-settings:")
+            #expect(tree.contains(UIIdentifier.manualEntryToggle) && tree.contains(UIIdentifier.manualEntryInput))
+            let android = lab.launch("camera", camera: .denied, platform: PlatformInfo(os: .android, version: "34"))
+            #expect(android.tree().element(UIIdentifier.cameraSettingsLink)?.attributes["url"] == "package:app.outpost")
+            // Granted again: the viewfinder is back, checked on this entry.
+            let granted = lab.launch("camera")
+            await granted.openEvent(lab.world.event.id)
+            #expect(granted.tree().contains(UIIdentifier.cameraViewfinder))
+        }
+    }
+
+    @Test("signout-with-pending-warns: 5 pending, sign-out shows the warning with wait (default), discard, keep")
+    func signOutWarns() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let app = try await lab.readyDevice("signout")
+            app.update { $0.online = false }
+            for guest in lab.world.guests {
+                app.scan(try await lab.ticket(guest))
+                await app.confirm()
+            }
+            await app.signOut()
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.signOutPendingWarning)
+            #expect(
+                tree.element(UIIdentifier.signOutPendingWarning)?.text.hasPrefix("5 check-ins haven't synced") == true)
+            #expect(tree.element(UIIdentifier.signOutWait)?.attributes["default"] == "true")
+            #expect(tree.contains(UIIdentifier.signOutDiscard) && tree.contains(UIIdentifier.signOutKeep))
+            // Waiting while offline keeps the warning up.
+            await app.signOut(.wait)
+            #expect(app.tree().screen == UIIdentifier.signOutPendingWarning)
+            #expect(app.isSignedIn)
+            // Keep: signed out, the queue stays and replays when the same user signs in again.
+            await app.signOut(.keep)
+            #expect(app.tree().screen == UIIdentifier.signIn)
+            #expect(app.tree().pending == 5)
+            app.update { $0.online = true }
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(app.tree().pending == 0)
+            #expect(try await lab.serverCheckIns().count == 5)
+        }
+    }
+
+    @Test("sign-out with discard drops the queue; another user's sign-in never replays a kept queue")
+    func signOutDiscardAndOwner() async throws {
+        try await DeviceLab.run(guests: 2) { lab in
+            let app = try await lab.readyDevice("discard")
+            app.update { $0.online = false }
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            await app.confirm()
+            await app.signOut(.keep)
+            app.update { $0.online = true }
+            await app.signIn(server: lab.serverURL, email: "bea@acme.test", password: DeviceLab.staffPassword)
+            #expect(app.tree().pending == 1, "Bea must not send Alex's check-ins")
+            #expect(try await lab.serverCheckIns().isEmpty)
+            app.update { $0.online = false }
+            await app.signOut(.discard)
+            #expect(app.tree().screen == UIIdentifier.signIn)
+            #expect(app.tree().pending == 0)
+        }
+    }
+
+    @Test("signout-with-clean-immediate: nothing pending, straight to sign-in")
+    func signOutClean() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("clean")
+            await app.signOut()
+            #expect(app.tree().screen == UIIdentifier.signIn)
+            #expect(!app.isSignedIn)
+            #expect(lab.launch("clean").tree().screen == UIIdentifier.signIn)
+        }
+    }
+}

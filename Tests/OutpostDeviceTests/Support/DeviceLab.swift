@@ -1,0 +1,177 @@
+import Foundation
+import HTTPTypes
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostServer
+import OutpostTestSupport
+import Testing
+
+/// A real server on a loopback port (in-process, with an injected clock) and device homes in a
+/// temporary directory: the device engine's tests drive real HTTP end to end.
+struct DeviceLab: Sendable {
+    let api: TestAPI
+    let world: World
+    let serverURL: URL
+    let root: URL
+
+    static let staffPassword = "staff-password"
+
+    /// Runs `body` with a fresh server (SQLite in memory) seeded with ``World`` and `guests` guests.
+    static func run(guests: Int = 3, _ body: @MainActor @Sendable (DeviceLab) async throws -> Void) async throws {
+        try await withServer(location: .sqliteInMemory, live: true) { api in
+            let port = try #require(api.client.port)
+            let world = try await World.make(api, guests: guests)
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "outpost-devices-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let lab = DeviceLab(api: api, world: world, serverURL: URL(string: "http://127.0.0.1:\(port)")!, root: root)
+            try await body(lab)
+        }
+    }
+
+    func home(_ name: String) -> URL { root.appendingPathComponent(name) }
+
+    /// Launches (or relaunches) the app of device `name`.
+    @MainActor
+    func launch(
+        _ name: String, online: Bool = true, camera: CameraPermission = .granted,
+        platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
+        simulateMigrationFailure: Bool = false, transport: (@Sendable (any Transport) -> any Transport)? = nil
+    ) -> DeviceApp {
+        let ports = DevicePorts(
+            keyStore: FileKeyStore(url: home(name).appendingPathComponent("device.key")), transport: OfflineTransport(),
+            camera: { camera }, platform: platform, clock: clock, random: { $0.lowerBound }, online: online)
+        return DeviceApp.launch(
+            home: home(name), ports: ports, simulateMigrationFailure: simulateMigrationFailure,
+            makeTransport: { url in
+                let live = URLSessionTransport(baseURL: url, timeout: 5)
+                return transport?(live) ?? live
+            })
+    }
+
+    /// A device signed in as staff member Alex, inside the world's event with its roster synced.
+    @MainActor
+    func readyDevice(
+        _ name: String, email: String = "alex@acme.test", transport: (@Sendable (any Transport) -> any Transport)? = nil
+    ) async throws -> DeviceApp {
+        let app = launch(name, transport: transport)
+        await app.signIn(server: serverURL, email: email, password: Self.staffPassword)
+        try #require(app.isSignedIn, "sign-in failed: \(app.tree().elements)")
+        await app.openEvent(world.event.id)
+        try #require(app.tree().screen == UIIdentifier.eventShell)
+        return app
+    }
+
+    /// The signed ticket text of a guest.
+    func ticket(_ guest: GuestInfo, event: EventInfo? = nil, as session: Session? = nil) async throws -> String {
+        // A fresh sign-in, so tests that move the server clock still get tickets.
+        let signedIn = try await api.signIn(email: (session ?? world.organizer).user.email, password: "organizer-pass")
+        let response = try await api.request(
+            .get, "/v1/events/\((event ?? world.event).id)/guests/\(guest.id)/ticket", token: signedIn.accessToken)
+        try #require(response.status == 200, "ticket: \(response.status)")
+        return response.text.trimmingCharacters(in: .newlines)
+    }
+
+    /// Server-side check-in rows of the world's event: guest id → count.
+    func serverCheckIns() async throws -> [String: Int] {
+        let rows = try await api.store.database.read { connection in
+            try await connection.query(
+                "SELECT guest_id, COUNT(*) FROM checkins WHERE event_id = ? GROUP BY guest_id",
+                [.text(world.event.id)])
+        }
+        var counts: [String: Int] = [:]
+        for row in rows {
+            if case .text(let guest) = row.values[0], case .int(let count) = row.values[1] {
+                counts[guest] = Int(count)
+            }
+        }
+        return counts
+    }
+
+    /// Revokes every refresh token family on the server (an administrator ending all sessions).
+    func revokeEverySignIn() async throws {
+        try await api.store.database.transaction { connection in
+            try await connection.execute("UPDATE refresh_tokens SET revoked_at = 1", [])
+        }
+    }
+
+    /// The event's audit log as the organizer sees it.
+    func audit() async throws -> [AuditEntry] {
+        try await api.audit(
+            try await api.signIn(email: "org@acme.test", password: "organizer-pass"), event: world.event)
+    }
+}
+
+/// A transport that records every request it passes on.
+final class RecordingTransport: Transport, @unchecked Sendable {
+    let inner: any Transport
+    private let lock = NSLock()
+    private var recorded: [TransportRequest] = []
+
+    init(_ inner: any Transport) { self.inner = inner }
+
+    var requests: [TransportRequest] { lock.withLock { recorded } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        lock.withLock { recorded.append(request) }
+        return try await inner.send(request)
+    }
+}
+
+/// Drops requests before they leave and answers after the server applied them, each with a
+/// seeded probability.
+final class FlakyTransport: Transport, @unchecked Sendable {
+    let inner: any Transport
+    let dropRequests: Double
+    let dropResponses: Double
+    private let lock = NSLock()
+    private var random: SeededGenerator
+    private(set) var droppedRequests = 0
+    private(set) var droppedResponses = 0
+
+    init(_ inner: any Transport, dropRequests: Double, dropResponses: Double, seed: UInt64) {
+        self.inner = inner
+        self.dropRequests = dropRequests
+        self.dropResponses = dropResponses
+        random = SeededGenerator(seed: seed)
+    }
+
+    private func roll(_ probability: Double) -> Bool {
+        lock.withLock { Double.random(in: 0..<1, using: &random) < probability }
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if roll(dropRequests) {
+            lock.withLock { droppedRequests += 1 }
+            throw TransportError.connectionFailed("request dropped")
+        }
+        let response = try await inner.send(request)
+        if roll(dropResponses) {
+            lock.withLock { droppedResponses += 1 }
+            throw TransportError.timedOut
+        }
+        return response
+    }
+}
+
+/// Never answers (until cancelled): a server that hangs.
+struct HangingTransport: Transport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await Task.sleep(for: .seconds(3600))
+        throw TransportError.timedOut
+    }
+}
+
+/// SplitMix64, so fault patterns replay exactly.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
