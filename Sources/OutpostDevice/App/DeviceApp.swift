@@ -73,9 +73,20 @@ public final class DeviceApp {
         try? store?.setSealedMeta("ui", state)
     }
 
+    /// One transport per server for the life of the launch (connections are reused).
+    private var transports: [String: any Transport] = [:]
+
+    func transport(for url: URL) -> any Transport {
+        guard ports.online else { return OfflineTransport() }
+        if let existing = transports[url.absoluteString] { return existing }
+        let made = makeTransport(url)
+        transports[url.absoluteString] = made
+        return made
+    }
+
     var client: APIClient? {
         guard let session, let url = URL(string: session.serverURL) else { return nil }
-        return APIClient(transport: ports.online ? makeTransport(url) : OfflineTransport())
+        return APIClient(transport: transport(for: url))
     }
 
     public var deviceId: String { (try? store?.deviceId()) ?? "unknown-device" }
@@ -97,7 +108,7 @@ public final class DeviceApp {
     public func signIn(server: URL, email: String, password: String) async {
         guard let store else { return }
         state.signInError = nil
-        let client = APIClient(transport: ports.online ? makeTransport(server) : OfflineTransport())
+        let client = APIClient(transport: transport(for: server))
         do {
             let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
             let newSession = SessionState(

@@ -201,7 +201,7 @@ extension Store {
     }
 
     /// Check-in rows and check-in event rows of a guest (for tests and diagnostics).
-    func checkInCounts(eventId: UUID, guestId: UUID) async throws -> (checkIns: Int, events: Int) {
+    public func checkInCounts(eventId: UUID, guestId: UUID) async throws -> (checkIns: Int, events: Int) {
         try await database.read { connection in
             let rows = try await connection.queryOne(
                 """

@@ -1,0 +1,288 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+/// Seed 001 (EF-061 check-in app) probes, against a real server over loopback HTTP.
+@Suite("Check-in probes (seed 001)")
+struct CheckInProbeTests {
+    @Test(
+        "launch-on-min-os and launch-on-too-old-os: iOS 16.0 and API 30 run; iOS 15 and API 28 see only the force-upgrade screen"
+    )
+    func forceUpgrade() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("os")  // caches the server's client policy
+            for platform in [PlatformInfo(os: .ios, version: "16.0"), PlatformInfo(os: .android, version: "30")] {
+                let tree = lab.launch("os", platform: platform).tree()
+                #expect(tree.screen == UIIdentifier.eventShell, "\(platform)")
+                #expect(!tree.contains(UIIdentifier.forceUpgradeScreen))
+            }
+            for platform in [PlatformInfo(os: .ios, version: "15.7"), PlatformInfo(os: .android, version: "28")] {
+                let app = lab.launch("os", platform: platform)
+                await app.openEvent(lab.world.event.id)
+                app.scan(try await lab.ticket(lab.world.guests[0]))
+                let tree = app.tree()
+                #expect(tree.screen == UIIdentifier.forceUpgradeScreen, "\(platform)")
+                #expect(tree.visible == [UIIdentifier.forceUpgradeScreen], "no other navigation")
+                #expect(tree.element(UIIdentifier.forceUpgradeScreen)?.attributes["storeLink"]?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test(
+        "scan-valid-guest: the confirmation screen shows name, access type, status and notes; confirm shows the green card"
+    )
+    func scanValidGuest() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("scan")
+            let guest = lab.world.guests[1]
+            app.scan(try await lab.ticket(guest))
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.confirmationScreen)
+            let screen = try #require(tree.element(UIIdentifier.confirmationScreen))
+            #expect(screen.text == guest.name)
+            #expect(screen.attributes["accessType"] == "General")
+            #expect(screen.attributes["status"] == "confirmed")
+            #expect(screen.attributes["notes"] == guest.notes)
+            #expect(tree.contains(UIIdentifier.confirmButton) && tree.contains(UIIdentifier.cancelButton))
+            await app.confirm()
+            let after = app.tree()
+            #expect(after.screen == UIIdentifier.eventShell)
+            #expect(after.element(UIIdentifier.checkedInCard)?.attributes["dismissAfter"] == "1.5")
+            #expect(!after.contains(UIIdentifier.syncingIndicator), "online: synced right away")
+            #expect(try await lab.serverCheckIns() == [guest.id: 1])
+        }
+    }
+
+    @Test("cancel on the confirmation screen writes nothing")
+    func cancelWritesNothing() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("cancel")
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            app.cancel()
+            #expect(app.tree().screen == UIIdentifier.eventShell)
+            #expect(app.tree().pending == 0)
+            #expect(try await lab.serverCheckIns().isEmpty)
+        }
+    }
+
+    @Test("wrong-event-banner and tampered-qr-banner: identical element structure, no network call for either")
+    func banners() async throws {
+        try await DeviceLab.run { lab in
+            let recorder = LockedBox<RecordingTransport?>(nil)
+            _ = try await lab.readyDevice("banners")
+            let app = lab.launch("banners") { inner in
+                let recording = RecordingTransport(inner)
+                recorder.value = recording
+                return recording
+            }
+            await app.openEvent(lab.world.event.id)
+            let requestsBefore = recorder.value?.requests.count ?? 0
+            // A ticket of another event of the same tenant, and of another tenant.
+            let second = try await lab.api.createEvent(lab.world.organizer, name: "Second")
+            let secondType = try await lab.api.createAccessType(lab.world.organizer, event: second)
+            let elsewhere = try await lab.api.createGuest(
+                lab.world.organizer, event: second, accessType: secondType, name: "Elsewhere")
+            let otherEventTicket = try await lab.ticket(elsewhere, event: second)
+            app.scan(otherEventTicket)
+            let wrongEvent = try #require(app.tree().element(UIIdentifier.crossEventBanner))
+            #expect(!wrongEvent.text.contains("Second"), "the banner never names the other event")
+            var forged = Array(try await lab.ticket(lab.world.guests[0]))
+            forged[150] = forged[150] == "A" ? "B" : "A"
+            app.scan(String(forged))
+            let tampered = try #require(app.tree().element(UIIdentifier.tamperedBanner))
+            #expect(Set(wrongEvent.attributes.keys) == Set(tampered.attributes.keys))
+            #expect(app.tree().screen == UIIdentifier.eventShell)
+            app.scan("not a ticket at all")
+            #expect(app.tree().contains(UIIdentifier.tamperedBanner))
+            #expect((recorder.value?.requests.count ?? 0) == requestsBefore, "no network call for a refused ticket")
+            #expect(app.tree().pending == 0)
+        }
+    }
+
+    @Test(
+        "camera-revoked-manual-entry-works: with the camera denied, a guest is found by name and by code and checked in"
+    )
+    func manualEntryWithoutCamera() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("manual")
+            let app = lab.launch("manual", camera: .denied)
+            await app.openEvent(lab.world.event.id)
+            #expect(app.tree().contains(UIIdentifier.cameraPermissionPrompt))
+            let guest = lab.world.guests[2]
+            app.lookup(String(guest.name.prefix(7)).lowercased())
+            let suggestion = try #require(app.tree().elements(UIIdentifier.manualEntrySuggestion).first)
+            #expect(suggestion.attributes["guestId"] == guest.id)
+            app.choose(guestId: guest.id)
+            #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+            await app.confirm()
+            app.checkIn(code: lab.world.guests[0].code.lowercased())
+            #expect(app.tree().element(UIIdentifier.confirmationScreen)?.attributes["method"] == "manual")
+            await app.confirm()
+            app.checkIn(code: "NOSUCHCODE")
+            #expect(app.tree().contains(UIIdentifier.notInRosterBanner))
+            #expect(try await lab.serverCheckIns() == [guest.id: 1, lab.world.guests[0].id: 1])
+            let methods = try await lab.audit().map(\.method)
+            #expect(methods == ["manual", "manual"])
+        }
+    }
+
+    @Test("network-flaky-no-duplicates: 50% of requests and 50% of responses dropped; 10 scans, exactly 10 rows")
+    func flaky10() async throws {
+        try await flaky(scans: 10, seed: 10)
+    }
+
+    @Test("network-flaky-no-duplicates: the same with 200 scans")
+    func flaky200() async throws {
+        try await flaky(scans: 200, seed: 200)
+    }
+
+    func flaky(scans: Int, seed: UInt64) async throws {
+        try await DeviceLab.run(guests: scans) { lab in
+            let faults = LockedBox<FlakyTransport?>(nil)
+            _ = try await lab.readyDevice("flaky")
+            let app = lab.launch("flaky") { inner in
+                let flaky = FlakyTransport(inner, dropRequests: 0.5, dropResponses: 0.5, seed: seed)
+                faults.value = flaky
+                return flaky
+            }
+            await app.openEvent(lab.world.event.id)
+            for guest in lab.world.guests {
+                app.checkIn(code: guest.code)
+                await app.confirm()
+            }
+            var rounds = 0
+            while app.pendingCount > 0, rounds < 50 * scans {
+                await app.sync()
+                rounds += 1
+            }
+            #expect(app.pendingCount == 0)
+            let rows = try await lab.serverCheckIns()
+            #expect(rows.count == scans)
+            #expect(rows.values.allSatisfy { $0 == 1 })
+            #expect((faults.value?.droppedRequests ?? 0) > 0 && (faults.value?.droppedResponses ?? 0) > 0)
+        }
+    }
+
+    @Test("clock-skew-server-ts-wins: a device 5 minutes ahead; the server row and the UI use server time")
+    func clockSkew() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("skew")
+            let skewed = lab.api.clock.now + 300
+            let app = lab.launch("skew", clock: WallClock { skewed })
+            await app.openEvent(lab.world.event.id)
+            let guest = lab.world.guests[0]
+            app.scan(try await lab.ticket(guest))
+            await app.confirm()
+            let audit = try await lab.audit()
+            #expect(audit.first?.at == lab.api.clock.now)
+            #expect(audit.first?.clientAt == skewed)
+            app.scan(try await lab.ticket(guest))
+            #expect(
+                app.tree().element(UIIdentifier.alreadyCheckedIn)?.attributes["at"]
+                    == OutpostJSON.format(lab.api.clock.now))
+        }
+    }
+
+    @Test(
+        "already-checked-in-screen: a second scan shows the prior time and who; re-confirm adds an event row, never a check-in row"
+    )
+    func alreadyCheckedIn() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("again")
+            let guest = lab.world.guests[0]
+            let ticket = try await lab.ticket(guest)
+            app.scan(ticket)
+            await app.confirm()
+            app.scan(ticket)
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.confirmationScreen)
+            #expect(tree.element(UIIdentifier.alreadyCheckedIn)?.text.contains("by Alex") == true)
+            #expect(tree.contains(UIIdentifier.reconfirmButton) && !tree.contains(UIIdentifier.confirmButton))
+            app.cancel()  // dismiss: nothing written
+            #expect(
+                try await lab.api.store.checkInCounts(
+                    eventId: UUID(wire: lab.world.event.id)!, guestId: UUID(wire: guest.id)!) == (1, 0))
+            app.scan(ticket)
+            await app.confirm(note: "lost wristband")
+            tree = app.tree()
+            #expect(tree.pending == 0)
+            let counts = try await lab.api.store.checkInCounts(
+                eventId: UUID(wire: lab.world.event.id)!, guestId: UUID(wire: guest.id)!)
+            #expect(counts.checkIns == 1 && counts.events == 1)
+            #expect(try await lab.audit().map(\.kind) == ["checked_in", "reconfirmed"])
+        }
+    }
+
+    @Test(
+        "cross-tenant-qr-404: a ticket signed by another tenant is refused locally, and the server answers 404 if sent anyway"
+    )
+    func crossTenant() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("tenant")
+            let foreign = try await lab.ticket(
+                lab.world.otherGuest, event: lab.world.otherEvent, as: lab.world.otherOrganizer)
+            app.scan(foreign)
+            #expect(app.tree().contains(UIIdentifier.crossEventBanner))
+            // Defence in depth: the same guest id posted with this staff token is a 404, audited.
+            let response = try await lab.api.checkIn(
+                try await lab.api.signIn(email: "alex@acme.test", password: DeviceLab.staffPassword),
+                event: lab.world.otherEvent.id, guest: lab.world.otherGuest.id, ticket: foreign)
+            #expect(response.status == 404)
+            #expect(response.errorCode == "not_found")
+        }
+    }
+
+    @Test("cancelled and revoked guests are refused offline after the next delta")
+    func revokedOffline() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("revoked")
+            let guest = lab.world.guests[0]
+            let ticket = try await lab.ticket(guest)
+            _ = try await lab.api.request(
+                .patch, "/v1/events/\(lab.world.event.id)/guests/\(guest.id)",
+                token: try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass").accessToken,
+                json: UpdateGuestRequest(status: .revoked))
+            await app.sync()
+            app.update { $0.online = false }
+            app.scan(ticket)
+            #expect(app.tree().contains(UIIdentifier.notAdmissibleBanner))
+            #expect(app.tree().screen == UIIdentifier.eventShell)
+        }
+    }
+
+    @Test("a check-in the server refuses for good is shown and not retried forever")
+    func finalRefusal() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("refused")
+            let guest = lab.world.guests[0]
+            app.update { $0.online = false }
+            app.scan(try await lab.ticket(guest))
+            await app.confirm()
+            _ = try await lab.api.request(
+                .patch, "/v1/events/\(lab.world.event.id)/guests/\(guest.id)",
+                token: try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass").accessToken,
+                json: UpdateGuestRequest(status: .cancelled))
+            app.update { $0.online = true }
+            await app.sync()
+            let tree = app.tree()
+            #expect(tree.pending == 0)
+            #expect(tree.element(UIIdentifier.syncRejectedBanner)?.text.contains("guest_not_admissible") == true)
+            await app.sync()
+            #expect(try await lab.audit().map(\.kind) == ["rejected_not_admissible"], "sent once, not retried")
+        }
+    }
+}
+
+/// A value shared between a test and a transport factory.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
