@@ -119,6 +119,8 @@ let package = Package(
             dependencies: [
                 "OutpostDevice",
                 "OutpostTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

@@ -61,7 +61,8 @@ public final class DeviceApp {
         state = (try? store.sealedMeta("ui", as: AppState.self)) ?? AppState()
         session = try? store.sealedMeta("session", as: SessionState.self)
         policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
-        if openReport?.upgraded == true { state.showUpdateBanner = true }
+        // The update banner shows on the first launch after an upgrade only.
+        state.showUpdateBanner = openReport?.upgraded == true
         if session == nil { state.screen = .signIn }
         if let eventId = state.eventId, session != nil {
             index = try? RosterIndex(guests: store.guests(eventId: eventId))
