@@ -358,3 +358,61 @@ struct ShellProbeTests {
         }
     }
 }
+
+@Suite("Roster sync resumption")
+struct RosterResumeTests {
+    /// Answers the first `pages` roster requests, then fails like a dead network.
+    final class PageLimitedTransport: Transport, @unchecked Sendable {
+        let inner: any Transport
+        let pages: Int
+        private let lock = NSLock()
+        private var served = 0
+        private(set) var paths: [String] = []
+
+        init(_ inner: any Transport, pages: Int) {
+            self.inner = inner
+            self.pages = pages
+        }
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let allowed = lock.withLock { () -> Bool in
+                guard request.path.contains("/roster") else { return true }
+                paths.append(request.path)
+                served += 1
+                return served <= pages
+            }
+            guard allowed else { throw TransportError.connectionFailed("network lost mid-sync") }
+            return try await inner.send(request)
+        }
+    }
+
+    @Test("a sync cut off mid-roster resumes from the stored cursor, page by page, without starting over")
+    func resumes() async throws {
+        try await DeviceLab.run(guests: 1) { lab in
+            let rows = (0..<1300).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+            _ = try await lab.api.request(
+                .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
+                body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
+            let cut = LockedBox<PageLimitedTransport?>(nil)
+            let first = lab.launch("resume-sync") { inner in
+                let limited = PageLimitedTransport(inner, pages: 2)
+                cut.value = limited
+                return limited
+            }
+            await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            await first.openEvent(lab.world.event.id)
+            #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "1000")
+            let recorder = LockedBox<RecordingTransport?>(nil)
+            let second = lab.launch("resume-sync") { inner in
+                let recording = RecordingTransport(inner)
+                recorder.value = recording
+                return recording
+            }
+            await second.openEvent(lab.world.event.id)
+            #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "1301")
+            let rosterPaths = (recorder.value?.requests ?? []).map(\.path).filter { $0.contains("/roster") }
+            #expect(rosterPaths.count == 1)
+            #expect(rosterPaths.first?.contains("since=") == true, "resumed from the cursor of page 2")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The headless device as real processes, killed at random points.
+@Suite("outpost device as a process")
+struct DeviceProcessTests {
+    @Test(
+        "force-quit-preserves-queue: SIGKILL `outpost device` at random points during confirm and replay; every confirmed check-in lands exactly once"
+    )
+    func forceQuitAtRandomPoints() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let session = try await server.organizerSetUp()
+        let guestCount = 40
+        let rows = (0..<guestCount).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+        _ = try await server.request(
+            "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
+            body: Data(("name,email,access_type,notes\r\n" + rows).utf8), contentType: "text/csv")
+        let roster = try await server.json("GET", "/v1/events/\(session.eventId)/roster", token: session.token)
+        let guests = try #require(roster["guests"] as? [[String: Any]]).compactMap {
+            guest -> (id: String, code: String)? in
+            guard let id = guest["id"] as? String, let code = guest["code"] as? String else { return nil }
+            return (id, code)
+        }
+        #expect(guests.count == guestCount)
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = ["--home", home, "--json"]
+        #expect(
+            try CLI.run(
+                [
+                    "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
+                    "--password", RunningServer.password,
+                ] + device
+            ).status == 0)
+        #expect(try CLI.run(["device", "open", session.eventId] + device).status == 0)
+
+        var random = SplitMix(seed: 0x5EED_0011)
+        var kills = 0
+        var completed = 0
+        // Phase 1: confirm (local commit, then replay) killed at random moments.
+        for (index, guest) in guests.enumerated() {
+            if index == guestCount / 2 {
+                // Phase 2: offline confirms, then replays killed at random moments.
+                _ = try CLI.run(["device", "sim", "network", "off"] + device)
+            }
+            let found = try CLI.run(["device", "checkin", "--code", guest.code] + device)
+            #expect(found.status == 0)
+            if try CLI.runKilled(
+                ["device", "confirm"] + device, afterMilliseconds: Int.random(in: 10...110, using: &random))
+            {
+                kills += 1
+            } else {
+                completed += 1
+            }
+        }
+        _ = try CLI.run(["device", "sim", "network", "on"] + device)
+        // Phase 3: replays killed at random moments, until at least 25 kills have landed in all
+        // (how many of the earlier ones landed depends on the machine's speed).
+        var syncKills = 0
+        for _ in 0..<200 where kills < 25 || syncKills < 5 {
+            if try CLI.runKilled(
+                ["device", "sync"] + device, afterMilliseconds: Int.random(in: 10...110, using: &random))
+            {
+                kills += 1
+                syncKills += 1
+            }
+        }
+        // Let the device finish: sync until nothing is pending.
+        var pending = -1
+        for _ in 0..<20 {
+            let result = try CLI.run(["device", "sync"] + device)
+            pending = try CLI.tree(result)["pending"] as? Int ?? -1
+            if pending == 0 { break }
+        }
+        #expect(pending == 0)
+        #expect(kills >= 20, "only \(kills) kills landed")
+        // Every check-in the device committed is on the server exactly once, and the server has
+        // nothing the device did not commit.
+        let serverRows = try await server.checkInRowsByGuest(eventId: session.eventId, token: try await server.signIn())
+        #expect(serverRows.values.allSatisfy { $0 == 1 })
+        for guest in guests {
+            let tree = try CLI.tree(try CLI.run(["device", "checkin", "--code", guest.code] + device))
+            let elements = tree["visible"] as? [String] ?? []
+            let locallyCheckedIn = elements.contains("checkin-already-checked-in")
+            #expect(
+                locallyCheckedIn == (serverRows[guest.id] == 1),
+                "guest \(guest.code): device \(locallyCheckedIn), server \(serverRows[guest.id] ?? 0)")
+            _ = try CLI.run(["device", "cancel"] + device)
+        }
+        print(
+            "force-quit-preserves-queue: \(kills) kills, \(completed) confirms ran to the end, \(serverRows.count) check-ins on the server"
+        )
+    }
+}
+
+extension CLI {
+    /// Starts a command and SIGKILLs it after `milliseconds` unless it ended first; true when killed.
+    static func runKilled(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(milliseconds * 1000))
+        guard process.isRunning else {
+            process.waitUntilExit()
+            return false
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
+    /// The UI tree a `--json` command printed on its last line.
+    static func tree(_ result: Result) throws -> [String: Any] {
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(result.stderr)")
+    }
+}
+
+extension RunningServer {
+    /// Check-in rows per guest, from the audit log's `checked_in` entries (one per row).
+    func checkInRowsByGuest(eventId: String, token: String) async throws -> [String: Int] {
+        let audit = try await json("GET", "/v1/events/\(eventId)/audit?limit=10000", token: token)
+        var rows: [String: Int] = [:]
+        for entry in audit["entries"] as? [[String: Any]] ?? [] where entry["kind"] as? String == "checked_in" {
+            if let guest = entry["guestId"] as? String { rows[guest, default: 0] += 1 }
+        }
+        return rows
+    }
+}
+
+/// SplitMix64 for reproducible kill points.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
