@@ -169,7 +169,7 @@ extension DeviceApp {
             for guest in index.search(query) {
                 elements.append(
                     UIElement(
-                        UIIdentifier.manualEntrySuggestion, "\(guest.name) · \(guest.email)",
+                        UIIdentifier.manualEntrySuggestion, "\(guest.name) · \(guest.email) · \(guest.code)",
                         ["guestId": guest.id, "code": guest.code, "checkedIn": String(guest.checkIn != nil)]))
             }
         }

@@ -7,8 +7,12 @@ import OutpostTerminal
 
 /// `--home` and `--json`, shared by every device command.
 struct DeviceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The device's state directory.", valueName: "dir"))
-    var home: String = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".outpost/device").path
+    @Option(
+        help: ArgumentHelp(
+            "The device's state directory (default: $OUTPOST_DEVICE_HOME, else ~/.outpost/device).", valueName: "dir"))
+    var home: String =
+        ProcessInfo.processInfo.environment["OUTPOST_DEVICE_HOME"]
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".outpost/device").path
 
     @Flag(help: "Print the UI tree after the command as one JSON object on the last line.")
     var json = false
