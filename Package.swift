@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "outpostTests",
-            dependencies: ["outpost"],
+            dependencies: ["outpost", "OutpostCore"],
             swiftSettings: swiftSettings
         ),
     ]

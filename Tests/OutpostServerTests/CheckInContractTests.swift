@@ -234,7 +234,8 @@ struct CheckInContractTests {
             let cases: [(HTTPFields, String, Int)] = [
                 ([:], validBody, 400),  // no key
                 ([key: "nonsense"], validBody, 400),
-                ([key: "d:\(guest):1795000000000", .contentType: "application/json"], #"{"guestId":"#, 400),  // truncated
+                // A truncated body.
+                ([key: "d:\(guest):1795000000000", .contentType: "application/json"], #"{"guestId":"#, 400),
                 ([key: "d:\(guest):1795000000000"], "", 400),
                 ([key: "d:\(guest):1795000000000"], #"{"guestId":"\#(guest)","deviceId":"d","method":"qr"}"#, 400),
                 (

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -38,7 +39,7 @@ struct DeviceProcessTests {
             ).status == 0)
         #expect(try CLI.run(["device", "open", session.eventId] + device).status == 0)
 
-        var random = SplitMix(seed: 0x5EED_0011)
+        var random = SeededRandom(seed: 0x5EED_0011)
         var kills = 0
         var completed = 0
         // Phase 1: confirm (local commit, then replay) killed at random moments.
@@ -133,18 +134,5 @@ extension RunningServer {
             if let guest = entry["guestId"] as? String { rows[guest, default: 0] += 1 }
         }
         return rows
-    }
-}
-
-/// SplitMix64 for reproducible kill points.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

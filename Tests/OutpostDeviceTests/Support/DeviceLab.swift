@@ -126,7 +126,7 @@ final class FlakyTransport: Transport, @unchecked Sendable {
     let dropRequests: Double
     let dropResponses: Double
     private let lock = NSLock()
-    private var random: SeededGenerator
+    private var random: SeededRandom
     private(set) var droppedRequests = 0
     private(set) var droppedResponses = 0
 
@@ -134,7 +134,7 @@ final class FlakyTransport: Transport, @unchecked Sendable {
         self.inner = inner
         self.dropRequests = dropRequests
         self.dropResponses = dropResponses
-        random = SeededGenerator(seed: seed)
+        random = SeededRandom(seed: seed)
     }
 
     private func roll(_ probability: Double) -> Bool {
@@ -160,18 +160,5 @@ struct HangingTransport: Transport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await Task.sleep(for: .seconds(3600))
         throw TransportError.timedOut
-    }
-}
-
-/// SplitMix64, so fault patterns replay exactly.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
