@@ -17,7 +17,10 @@ public final class DeviceApp {
     var state = AppState()
     var session: SessionState?
     var policy: ClientPolicy?
-    var index: RosterIndex?
+    /// The autocomplete index, built from the unsealed roster on first use and then kept current.
+    private var builtIndex: RosterIndex?
+    /// Set when the roster changed under the index.
+    private var indexIsStale = true
     var resuming = false
     var rosterProgress: (done: Int, total: Int)?
     /// Called with the tree after every roster page (the progress bar).
@@ -64,9 +67,6 @@ public final class DeviceApp {
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport?.upgraded == true
         if session == nil { state.screen = .signIn }
-        if let eventId = state.eventId, session != nil {
-            index = try? RosterIndex(guests: store.guests(eventId: eventId))
-        }
         persist()
     }
 
@@ -144,7 +144,7 @@ public final class DeviceApp {
         guard session != nil else { return }
         state.screen = .eventPicker
         state.eventId = nil
-        index = nil
+        invalidateIndex()
         await loadEvents(range: range)
         persist()
     }
@@ -177,7 +177,7 @@ public final class DeviceApp {
         clearTransient()
         persist()
         await syncRoster()
-        index = try? RosterIndex(guests: store.guests(eventId: eventId))
+        invalidateIndex()
         persist()
     }
 
@@ -295,7 +295,7 @@ public final class DeviceApp {
         }
         state.confirmation = nil
         state.screen = .eventShell
-        refreshIndex()
+        refreshIndex(guestId: guest.id)
         persist()
         await replay(force: false)
         persist()
@@ -320,12 +320,29 @@ public final class DeviceApp {
     public func sync() async {
         await replay(force: true)
         if state.eventId != nil { await syncRoster() }
-        refreshIndex()
+        invalidateIndex()
         persist()
     }
 
-    private func refreshIndex() {
-        if let store, let eventId = state.eventId { index = try? RosterIndex(guests: store.guests(eventId: eventId)) }
+    /// The autocomplete index of the current event (built lazily: launches that never search
+    /// never unseal the whole roster).
+    var index: RosterIndex? {
+        guard let store, let eventId = state.eventId else { return nil }
+        if indexIsStale || builtIndex == nil {
+            builtIndex = try? RosterIndex(guests: store.guests(eventId: eventId))
+            indexIsStale = false
+        }
+        return builtIndex
+    }
+
+    func invalidateIndex() { indexIsStale = true }
+
+    /// Keeps one guest current in a built index without rebuilding it.
+    private func refreshIndex(guestId: String) {
+        guard !indexIsStale, let store, let eventId = state.eventId,
+            let guest = try? store.guest(eventId: eventId, id: guestId)
+        else { return }
+        builtIndex?.update(guest)
     }
 
     /// Sends outbox entries oldest first, one at a time. An entry leaves only after its answer
@@ -454,7 +471,7 @@ public final class DeviceApp {
         if keep { try? store.setPlainMeta("kept_outbox_owner", current.user.id) }
         try? store.vacuum()
         session = nil
-        index = nil
+        invalidateIndex()
         state = AppState()
         persist()
     }
@@ -473,7 +490,6 @@ public final class DeviceApp {
     public func foreground() -> Task<Void, Never> {
         resuming = true
         onProgress?(tree())
-        refreshIndex()
         state.backgroundedAt = nil
         resuming = false
         persist()

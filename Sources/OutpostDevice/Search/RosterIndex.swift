@@ -13,13 +13,27 @@ public struct RosterIndex: Sendable {
     }
 
     private var entries: [Entry]
+    private var positions: [String: Int]
 
     public init(guests: [LocalGuest]) {
-        entries = guests.map { guest in
-            let name = Self.fold(guest.name)
-            return Entry(
-                guest: guest, nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
-                fullName: name, email: Self.fold(guest.email), code: Self.fold(guest.code))
+        entries = guests.map(Self.entry)
+        positions = Dictionary(entries.enumerated().map { ($1.guest.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    static func entry(_ guest: LocalGuest) -> Entry {
+        let name = fold(guest.name)
+        return Entry(
+            guest: guest, nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
+            fullName: name, email: fold(guest.email), code: fold(guest.code))
+    }
+
+    /// Adds or replaces one guest.
+    public mutating func update(_ guest: LocalGuest) {
+        if let position = positions[guest.id] {
+            entries[position] = Self.entry(guest)
+        } else {
+            positions[guest.id] = entries.count
+            entries.append(Self.entry(guest))
         }
     }
 
