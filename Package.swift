@@ -111,6 +111,7 @@ let package = Package(
                 "OutpostProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings
         ),

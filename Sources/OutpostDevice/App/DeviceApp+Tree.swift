@@ -30,6 +30,7 @@ extension DeviceApp {
                 screen: UIIdentifier.forceUpgradeScreen, elements: elements, online: ports.online, pending: pending,
                 user: session?.user.email, event: nil)
         }
+        if kiosk.active, session != nil, state.eventId != nil { return kioskTree() }
         if state.showUpdateBanner, let report = openReport {
             elements.append(
                 UIElement(
@@ -153,6 +154,7 @@ extension DeviceApp {
                     "\(info.guestName): checked in by \(info.byName) at \(formatTime(info.at, event?.timeZone))",
                     ["byName": info.byName, "at": OutpostJSON.format(info.at), "kind": "info"]))
         }
+        elements += kioskSetUpElements()
         elements.append(UIElement(UIIdentifier.signOut, "Sign out"))
         return elements
     }

@@ -15,6 +15,7 @@ public final class DeviceApp {
     let openReport: DeviceStore.OpenReport?
     let openError: String?
     var state = AppState()
+    var kiosk = KioskState()
     var session: SessionState?
     var policy: ClientPolicy?
     /// The autocomplete index, built from the unsealed roster on first use and then kept current.
@@ -64,6 +65,7 @@ public final class DeviceApp {
         state = (try? store.sealedMeta("ui", as: AppState.self)) ?? AppState()
         session = try? store.sealedMeta("session", as: SessionState.self)
         policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
+        kiosk = (try? store.sealedMeta("kiosk", as: KioskState.self)) ?? KioskState()
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport?.upgraded == true
         if session == nil { state.screen = .signIn }
@@ -72,6 +74,7 @@ public final class DeviceApp {
 
     func persist() {
         try? store?.setSealedMeta("ui", state)
+        try? store?.setSealedMeta("kiosk", kiosk)
     }
 
     /// One transport per server for the life of the launch (connections are reused).
@@ -407,7 +410,7 @@ public final class DeviceApp {
         }
     }
 
-    private func saveSession(_ updated: SessionState) {
+    func saveSession(_ updated: SessionState) {
         guard updated != session else { return }
         session = updated
         try? store?.setSealedMeta("session", updated)

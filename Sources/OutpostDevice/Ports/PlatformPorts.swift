@@ -55,12 +55,15 @@ public struct DevicePorts: Sendable {
     public var random: @Sendable (ClosedRange<Double>) -> Double
     /// Whether the device believes it has a network (the offline banner).
     public var online: Bool
+    /// The battery level in percent.
+    public var battery: @Sendable () -> Int
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
         camera: @escaping @Sendable () -> CameraPermission = { .granted },
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
-        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
+        battery: @escaping @Sendable () -> Int = { 100 }
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -69,5 +72,6 @@ public struct DevicePorts: Sendable {
         self.clock = clock
         self.random = random
         self.online = online
+        self.battery = battery
     }
 }

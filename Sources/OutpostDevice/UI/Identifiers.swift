@@ -37,7 +37,27 @@ public enum UIIdentifier {
     public static let forceUpgradeScreen = "checkin-force-upgrade-screen"
     public static let syncingIndicator = "checkin-syncing-indicator"
 
+    // Seed 002: kiosk mode.
+    public static let kioskSetupPasscodeInput = "kiosk-setup-passcode-input"
+    public static let kioskSetupOrientationLock = "kiosk-setup-orientation-lock"
+    public static let kioskEnterCTA = "kiosk-enter-cta"
+    public static let kioskWelcomeScreen = "kiosk-welcome-screen"
+    public static let kioskCamera = "kiosk-camera"
+    public static let kioskEmailInput = "kiosk-email-input"
+    public static let kioskConfirmation = "kiosk-confirmation"
+    public static let kioskAlreadyCheckedInMessage = "kiosk-already-checked-in-message"
+    public static let kioskEmailNotFoundMessage = "kiosk-email-not-found-message"
+    public static let kioskCameraFallbackBanner = "kiosk-camera-fallback-banner"
+    public static let kioskExitPrompt = "kiosk-exit-prompt"
+    public static let kioskExitLockoutBanner = "kiosk-exit-lockout-banner"
+    public static let kioskBatteryLowBanner = "kiosk-battery-low-banner"
+    public static let kioskBatteryCriticalBanner = "kiosk-battery-critical-banner"
+
     // Engine additions (not in the seeds' tables).
+    /// A kiosk passcode rule the server refused, in words, on the set-up screen.
+    public static let kioskSetupRuleError = "kiosk-setup-rule-error"
+    /// The corner staff tap three times to reach the exit prompt.
+    public static let kioskExitCorner = "kiosk-exit-corner"
     /// The settings deep link on the camera prompt.
     public static let cameraSettingsLink = "native-shell-camera-permission-settings"
     /// The sign-out choices on the pending warning.

@@ -15,7 +15,8 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [
             DeviceSignInCommand.self, DeviceEventsCommand.self, DeviceOpenCommand.self, DeviceScanCommand.self,
             DeviceLookupCommand.self, DeviceConfirmCommand.self, DeviceCancelCommand.self, DeviceCheckInCommand.self,
-            DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceSimCommand.self,
+            DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceKioskCommand.self,
+            DeviceSimCommand.self,
         ]
     )
 }

@@ -25,10 +25,11 @@ struct DeviceOptions: ParsableArguments {
         let settings = try SimulatorSettings.load(home: homeURL)
         let skew = settings.clockSkew
         let camera = settings.camera
+        let battery = settings.battery
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: homeURL.appendingPathComponent("device.key")),
             transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
-            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network)
+            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery })
         return DeviceApp.launch(
             home: homeURL, ports: ports, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })

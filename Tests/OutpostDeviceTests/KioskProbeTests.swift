@@ -1,0 +1,261 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+/// Seed 002 (EF-065 kiosk mode) probes, against a real server over loopback HTTP.
+@Suite("Kiosk probes (seed 002)")
+struct KioskProbeTests {
+    static let passcode = "394817"
+
+    /// A support user's device in the event, with the kiosk set up and entered.
+    @MainActor
+    static func kioskDevice(
+        _ lab: DeviceLab, _ name: String, clock: ManualClock, camera: CameraPermission = .granted, online: Bool = true,
+        battery: Int = 100
+    ) async throws -> DeviceApp {
+        let staff = try await lab.readyDevice(name, email: "support@acme.test")
+        await staff.kioskSetUp(passcode: passcode, orientation: .landscape)
+        let app = lab.launch(name, online: online, camera: camera, clock: clock.wallClock, battery: battery)
+        app.enterKiosk()
+        try #require(app.isKioskActive)
+        return app
+    }
+
+    @Test("weak-passcode-rejected: 1234 and 111111 are refused with every broken rule in words; no way into kiosk mode")
+    func weakPasscode() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("weak", email: "support@acme.test")
+            await app.kioskSetUp(passcode: "1234", orientation: .portrait)
+            var rules = app.tree().elements(UIIdentifier.kioskSetupRuleError).compactMap { $0.attributes["rule"] }
+            #expect(rules == ["six_digits", "not_sequential", "not_common"])
+            #expect(
+                app.tree().elements(UIIdentifier.kioskSetupRuleError).first?.text
+                    == "The passcode must be exactly six digits.")
+            #expect(!app.tree().contains(UIIdentifier.kioskEnterCTA))
+            app.enterKiosk()
+            #expect(!app.isKioskActive)
+            await app.kioskSetUp(passcode: "111111", orientation: .portrait)
+            rules = app.tree().elements(UIIdentifier.kioskSetupRuleError).compactMap { $0.attributes["rule"] }
+            #expect(rules == ["not_all_same", "not_common"])
+            await app.kioskSetUp(passcode: Self.passcode, orientation: .portrait)
+            #expect(app.tree().contains(UIIdentifier.kioskEnterCTA))
+            // Check-in staff cannot set a kiosk up at all.
+            let staff = try await lab.readyDevice("weak-staff")
+            #expect(!staff.tree().contains(UIIdentifier.kioskSetupPasscodeInput))
+        }
+    }
+
+    @Test(
+        "attendee by ticket and by e-mail: welcome by first name, auto-dismissed after 5 s; orientation honoured; audited as kiosk"
+    )
+    func happyPath() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "happy", clock: clock)
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.kioskWelcomeScreen)
+            #expect(tree.element(UIIdentifier.kioskWelcomeScreen)?.attributes["orientation"] == "landscape")
+            #expect(tree.contains(UIIdentifier.kioskCamera) && tree.contains(UIIdentifier.kioskEmailInput))
+            #expect(
+                !tree.contains(UIIdentifier.signOut) && !tree.contains(UIIdentifier.tabCheckIn), "no staff navigation")
+            await app.kioskCheckIn(ticket: try await lab.ticket(lab.world.guests[0]))
+            tree = app.tree()
+            #expect(
+                tree.element(UIIdentifier.kioskConfirmation)?.text
+                    == "Welcome, \(lab.world.guests[0].name)! You're checked in.")
+            #expect(tree.element(UIIdentifier.kioskConfirmation)?.attributes["dismissAfter"] == "5")
+            clock.advance(by: 5)
+            #expect(app.tree().screen == UIIdentifier.kioskWelcomeScreen)
+            await app.kioskCheckIn(email: lab.world.guests[1].email.uppercased())
+            #expect(app.tree().screen == UIIdentifier.kioskConfirmation)
+            let audit = try await lab.audit()
+            #expect(audit.map(\.kind) == ["checked_in", "checked_in"])
+            #expect(audit.allSatisfy { $0.method == "kiosk" })
+        }
+    }
+
+    @Test(
+        "email-not-found-generic: unregistered, cancelled, revoked and other-event e-mails and bad tickets get one identical message"
+    )
+    func notFoundGeneric() async throws {
+        try await DeviceLab.run(guests: 3) { lab in
+            let organizer = try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass")
+            for (guest, status) in zip(lab.world.guests.prefix(2), [GuestStatus.cancelled, .revoked]) {
+                _ = try await lab.api.request(
+                    .patch, "/v1/events/\(lab.world.event.id)/guests/\(guest.id)", token: organizer.accessToken,
+                    json: UpdateGuestRequest(status: status))
+            }
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "generic", clock: clock)
+            var seen: [UIElement] = []
+            for email in [
+                "nobody@example.org", lab.world.guests[0].email, lab.world.guests[1].email, lab.world.otherGuest.email,
+            ] {
+                await app.kioskCheckIn(email: email)
+                seen.append(try #require(app.tree().element(UIIdentifier.kioskEmailNotFoundMessage), "\(email)"))
+                clock.advance(by: 5)
+            }
+            await app.kioskCheckIn(ticket: "OP1" + String(repeating: "Q", count: 194))
+            seen.append(try #require(app.tree().element(UIIdentifier.kioskEmailNotFoundMessage)))
+            #expect(Set(seen).count == 1, "one message for every reason")
+            #expect(seen[0].text == "We can't find that email — please see staff.")
+            #expect(try await lab.serverCheckIns().isEmpty)
+        }
+    }
+
+    @Test("no-autofill-leak: the next attendee sees nothing of the previous one")
+    func cleanSlate() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "slate", clock: clock)
+            let guest = lab.world.guests[2]
+            await app.kioskCheckIn(email: guest.email)
+            #expect(app.tree().element(UIIdentifier.kioskConfirmation)?.text.contains(guest.name) == true)
+            clock.advance(by: 5)
+            let next = app.tree()
+            let rendered = String(decoding: try OutpostJSON.encode(next), as: UTF8.self)
+            for remnant in [guest.name, guest.email, guest.code, String(guest.email.prefix(5))] {
+                #expect(!rendered.contains(remnant), "\(remnant) leaked into the next attendee's screen")
+            }
+            #expect(next.element(UIIdentifier.kioskEmailInput)?.text == "")
+            #expect(!next.contains(UIIdentifier.manualEntrySuggestion))
+            // A relaunch (crash) is just as clean.
+            #expect(
+                !String(
+                    decoding: try OutpostJSON.encode(lab.launch("slate", clock: clock.wallClock).tree()), as: UTF8.self
+                ).contains(guest.name))
+        }
+    }
+
+    @Test("camera-revoked-fallback-works: the fallback banner, and e-mail entry still checks in")
+    func cameraFallback() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "fallback", clock: clock, camera: .denied)
+            let tree = app.tree()
+            #expect(
+                tree.element(UIIdentifier.kioskCameraFallbackBanner)?.text
+                    == "Camera unavailable — please use email entry below.")
+            #expect(!tree.contains(UIIdentifier.kioskCamera))
+            #expect(tree.contains(UIIdentifier.kioskEmailInput))
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            #expect(app.tree().screen == UIIdentifier.kioskConfirmation)
+        }
+    }
+
+    @Test(
+        "offline-confirms-locally: offline the attendee sees the same welcome and no sync state; staff see the queue on exit"
+    )
+    func offline() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "offline", clock: clock, online: false)
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            let tree = app.tree()
+            #expect(tree.element(UIIdentifier.kioskConfirmation)?.text.hasPrefix("Welcome, ") == true)
+            for staffOnly in [
+                UIIdentifier.offlineBanner, UIIdentifier.pendingSyncBanner, UIIdentifier.syncingIndicator,
+            ] {
+                #expect(!tree.contains(staffOnly))
+            }
+            #expect(tree.pending == 0 && tree.user == nil)
+            #expect(app.pendingCount == 1)
+            for _ in 0..<3 { app.tapCorner() }
+            app.exitKiosk(passcode: Self.passcode)
+            let staff = app.tree()
+            #expect(staff.screen == UIIdentifier.eventShell)
+            #expect(staff.element(UIIdentifier.pendingSyncBanner)?.attributes["pending"] == "1")
+            let online = lab.launch("offline", clock: clock.wallClock)
+            await online.sync()
+            #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
+        }
+    }
+
+    @Test("already-checked-in-friendly: a friendly message, and the server's audit row kiosk_already_checked_in")
+    func alreadyCheckedIn() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "friendly", clock: clock)
+            let ticket = try await lab.ticket(lab.world.guests[0])
+            await app.kioskCheckIn(ticket: ticket)
+            clock.advance(by: 6)
+            await app.kioskCheckIn(ticket: ticket)
+            let message = try #require(app.tree().element(UIIdentifier.kioskAlreadyCheckedInMessage))
+            #expect(message.text == "You're already checked in. Have a great event!")
+            #expect(message.attributes["dismissAfter"] == "5")
+            #expect(try await lab.audit().map(\.kind) == ["checked_in", "kiosk_already_checked_in"])
+            #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
+        }
+    }
+
+    @Test(
+        "exit-passcode-required: three corner taps show the prompt; 3 wrong lock 60 s, then 300 s; relaunching does not reset it"
+    )
+    func exitLockout() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            var app = try await Self.kioskDevice(lab, "exit", clock: clock)
+            app.tapCorner()
+            app.tapCorner()
+            #expect(!app.tree().contains(UIIdentifier.kioskExitPrompt))
+            clock.advance(by: 10)  // too slow: the taps expire
+            app.tapCorner()
+            #expect(!app.tree().contains(UIIdentifier.kioskExitPrompt))
+            app.tapCorner()
+            app.tapCorner()
+            #expect(app.tree().screen == UIIdentifier.kioskExitPrompt)
+            app.exitKiosk(passcode: "000001")
+            app.exitKiosk(passcode: "000002")
+            #expect(app.tree().element(UIIdentifier.signInError)?.text == "Wrong passcode. 1 attempt left.")
+            app.exitKiosk(passcode: "000003")
+            #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
+            app = lab.launch("exit", clock: clock.wallClock)  // a relaunch keeps the lockout
+            #expect(app.isKioskActive)
+            #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(app.isKioskActive, "the right passcode is not even checked while locked")
+            clock.advance(by: 60)
+            for wrong in ["1", "2", "3"] { app.exitKiosk(passcode: wrong) }
+            #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "300")
+            clock.advance(by: 300)
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(!app.isKioskActive)
+            #expect(app.tree().screen == UIIdentifier.eventShell)
+        }
+    }
+
+    @Test("battery-banners-thresholds: below 20% a subtle banner, below 10% a larger one")
+    func battery() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            _ = try await Self.kioskDevice(lab, "battery", clock: clock)
+            let full = lab.launch("battery", clock: clock.wallClock, battery: 50).tree()
+            #expect(
+                !full.contains(UIIdentifier.kioskBatteryLowBanner)
+                    && !full.contains(UIIdentifier.kioskBatteryCriticalBanner))
+            let low = lab.launch("battery", clock: clock.wallClock, battery: 15).tree()
+            #expect(low.element(UIIdentifier.kioskBatteryLowBanner)?.attributes["size"] == "small")
+            #expect(!low.contains(UIIdentifier.kioskBatteryCriticalBanner))
+            let critical = lab.launch("battery", clock: clock.wallClock, battery: 5).tree()
+            #expect(critical.element(UIIdentifier.kioskBatteryCriticalBanner)?.attributes["size"] == "large")
+            #expect(!critical.contains(UIIdentifier.kioskBatteryLowBanner))
+        }
+    }
+
+    @Test(
+        "crash-recovery-resumes-kiosk: a relaunch with the kiosk flag set returns to the welcome screen without staff")
+    func crashRecovery() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "crash", clock: clock)
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            let relaunched = lab.launch("crash", clock: clock.wallClock)
+            #expect(relaunched.isKioskActive)
+            clock.advance(by: 5)
+            #expect(relaunched.tree().screen == UIIdentifier.kioskWelcomeScreen)
+        }
+    }
+}
