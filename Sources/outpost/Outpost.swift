@@ -11,7 +11,10 @@ struct Outpost: AsyncParsableCommand {
             Start a server on an embedded SQLite store with `outpost serve`, create the first \
             organizer with `outpost admin bootstrap`, then use the HTTP API (see openapi.yaml).
             """,
-        subcommands: [ServeCommand.self, AdminCommand.self, DeviceCommand.self]
+        subcommands: [
+            ServeCommand.self, DemoCommand.self, AdminCommand.self, DeviceCommand.self, StationCommand.self,
+            KioskCommand.self,
+        ]
     )
 
     /// Exit statuses: 0 done, 1 the command failed (one sentence on stderr), 2 usage error.

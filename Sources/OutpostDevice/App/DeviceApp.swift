@@ -279,7 +279,7 @@ public final class DeviceApp {
     /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
     /// committed locally in one transaction, the screen advances, then the outbox replays.
     /// On the already-checked-in screen this re-confirms (`reconfirm: true`), never a second check-in.
-    public func confirm(note: String? = nil) async {
+    public func confirm(note: String? = nil, replayAfter: Bool = true) async {
         guard let store, state.screen == .confirmation, let confirmation = state.confirmation,
             let eventId = state.eventId, let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
         else { return }
@@ -300,9 +300,22 @@ public final class DeviceApp {
         state.screen = .eventShell
         refreshIndex(guestId: guest.id)
         persist()
+        guard replayAfter else { return }
         await replay(force: false)
         persist()
     }
+
+    /// Clears result cards and banners (front-ends call this when they auto-dismiss them).
+    public func dismissTransient() {
+        clearTransient()
+        persist()
+    }
+
+    /// The events on the picker, as last fetched.
+    public var events: [EventInfo] { (try? store?.events()) ?? [] }
+
+    /// The signed-in user's server, if any.
+    public var serverURL: String? { session?.serverURL }
 
     /// Leaves the confirmation screen without writing anything.
     public func cancel() {

@@ -3,7 +3,7 @@ import CZlib
 import Foundation
 
 /// A QR code symbol rendered by libqrencode, with SVG and PNG output.
-struct QRCode {
+public struct QRCode: Sendable {
     /// Modules per side, without the quiet zone.
     let size: Int
     /// Row-major; true is a dark module.
@@ -13,13 +13,34 @@ struct QRCode {
 
     /// Encodes text at error-correction level M, letting libqrencode pick the densest modes
     /// (alphanumeric for a ticket). Nil only when the text cannot fit any QR version.
-    init?(text: String) {
+    public init?(text: String) {
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
         size = width
         let data = UnsafeBufferPointer(start: code.pointee.data, count: width * width)
         modules = data.map { $0 & 1 == 1 }
+    }
+
+    /// Lines for a terminal: two module rows per line with half blocks, black on white with the
+    /// quiet zone, so a phone or scanner can read it off the screen.
+    public func terminalLines() -> [String] {
+        let quiet = 4
+        let span = -quiet..<(size + quiet)
+        var lines: [String] = []
+        for y in stride(from: -quiet, to: size + quiet, by: 2) {
+            var line = "\u{1B}[30;107m"
+            for x in span {
+                switch (isDark(x, y), isDark(x, y + 1)) {
+                case (true, true): line += "█"
+                case (true, false): line += "▀"
+                case (false, true): line += "▄"
+                case (false, false): line += " "
+                }
+            }
+            lines.append(line + "\u{1B}[0m")
+        }
+        return lines
     }
 
     /// The QR version libqrencode chose.

@@ -1,0 +1,121 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+
+/// The self-service kiosk in a terminal: the attendee types an e-mail or scans a ticket. Staff
+/// press F12 (or Ctrl-K) three times within three seconds, standing in for three taps on the
+/// corner, then type the passcode. Orientation chosen at set-up shapes the layout.
+@MainActor
+public final class KioskLoop {
+    let app: DeviceApp
+    let terminal: Terminal
+    var input = ""
+    var running = true
+    var lastSync = Date()
+    var background: Task<Void, Never>?
+
+    public init(app: DeviceApp, terminal: Terminal = Terminal()) {
+        self.app = app
+        self.terminal = terminal
+    }
+
+    /// Runs until staff exit kiosk mode with the passcode; returns the pending count then.
+    @discardableResult
+    public func run() async -> Int {
+        terminal.start()
+        defer { terminal.stop() }
+        var lastFrame: [String] = []
+        while running {
+            for key in KeyDecoder.decode(terminal.readAvailable()) { await handle(key) }
+            if Date().timeIntervalSince(lastSync) >= 15, background == nil {
+                lastSync = Date()
+                background = Task { @MainActor in
+                    await self.app.sync()
+                    self.background = nil
+                }
+            }
+            let frame = frameLines()
+            if frame != lastFrame {
+                terminal.draw(frame)
+                lastFrame = frame
+            }
+            if !app.isKioskActive { running = false }
+            await Task.yield()
+        }
+        background?.cancel()
+        return app.pendingCount
+    }
+
+    func handle(_ key: Key) async {
+        let prompt = app.tree().screen == UIIdentifier.kioskExitPrompt
+        switch key {
+        case .function(12), .control("k"):
+            input = ""
+            app.tapCorner()
+        case .character(let character):
+            input.append(character)
+        case .backspace:
+            if !input.isEmpty { input.removeLast() }
+        case .escape:
+            input = ""
+            if prompt { app.dismissExitPrompt() }
+        case .enter:
+            let line = input.trimmingCharacters(in: .whitespacesAndNewlines)
+            input = ""  // a clean slate for whoever is next
+            guard !line.isEmpty else { return }
+            if prompt {
+                app.exitKiosk(passcode: line)
+            } else if StationLoop.looksLikeTicket(line) {
+                await app.kioskCheckIn(ticket: line.uppercased())
+                terminal.bell()
+            } else {
+                await app.kioskCheckIn(email: line)
+                terminal.bell()
+            }
+        default:
+            break
+        }
+    }
+
+    func frameLines() -> [String] {
+        let size = terminal.refreshSize()
+        let tree = app.tree()
+        let portrait =
+            tree.elements.first { $0.attributes["orientation"] != nil }?.attributes["orientation"] == "portrait"
+        // Portrait: a narrow centred column; landscape: the whole width.
+        let width = portrait ? min(size.columns, 44) : size.columns
+        let margin = String(repeating: " ", count: max(0, (size.columns - width) / 2))
+        var lines: [String] = [""]
+        for element in tree.elements where !element.text.isEmpty {
+            let style = StationView.style(element.id)
+            let big =
+                element.id == UIIdentifier.kioskWelcomeScreen || element.id == UIIdentifier.kioskConfirmation
+                || element.id == UIIdentifier.kioskAlreadyCheckedInMessage
+                || element.id == UIIdentifier.kioskEmailNotFoundMessage
+            let subtle = element.id == UIIdentifier.kioskBatteryLowBanner
+            for line in TreeRenderer.wrap(element.text, width - 4) {
+                let centred = Self.centre(line, width)
+                if subtle {
+                    lines.append(margin + StationView.dim + centred + StationView.reset)
+                } else if let style {
+                    lines.append(margin + style + centred + StationView.reset)
+                } else {
+                    lines.append(margin + (big ? StationView.bold : "") + centred + StationView.reset)
+                }
+            }
+            lines.append("")
+        }
+        let prompt = tree.screen == UIIdentifier.kioskExitPrompt
+        let shown = prompt ? String(repeating: "•", count: input.count) : input
+        let label = prompt ? "Passcode: " : "E-mail or ticket: "
+        let room = size.rows - 2
+        if lines.count > room { lines = Array(lines.prefix(room)) }
+        while lines.count < room { lines.append("") }
+        return lines + [margin + Self.centre(label + shown + "█", width), ""]
+    }
+
+    static func centre(_ text: String, _ width: Int) -> String {
+        let padding = max(0, (width - text.count) / 2)
+        return String(repeating: " ", count: padding) + text
+    }
+}

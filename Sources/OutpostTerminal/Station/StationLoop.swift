@@ -1,0 +1,299 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The door station: the device engine's UI tree in a full-screen terminal, driven by a
+/// keyboard-wedge QR scanner (a whole ticket line and Enter at scanner speed) and typing.
+@MainActor
+public final class StationLoop {
+    let app: DeviceApp
+    let terminal: Terminal
+    let autoConfirm: Bool
+    var input = ""
+    var highlight: Int?
+    var fields = ["", "", ""]  // e-mail, password, server
+    var field = 0
+    var running = true
+    var shownAt: Date?
+    var lastTransient: String?
+    var online = true
+    var lastHealthCheck = Date.distantPast
+    var lastSync = Date()
+    var background: Task<Void, Never>?
+    var dirty = true
+
+    public init(app: DeviceApp, terminal: Terminal = Terminal(), server: String?, autoConfirm: Bool = false) {
+        self.app = app
+        self.terminal = terminal
+        self.autoConfirm = autoConfirm
+        fields[2] = server ?? app.serverURL ?? "http://127.0.0.1:8080"
+    }
+
+    /// Runs until Ctrl-Q; the terminal is restored however it ends.
+    public func run() async {
+        terminal.start()
+        defer { terminal.stop() }
+        while running {
+            let keys = KeyDecoder.decode(terminal.readAvailable())
+            for key in keys { await handle(key) }
+            tick()
+            if dirty || !keys.isEmpty {
+                render()
+                dirty = false
+            }
+            await Task.yield()
+        }
+        background?.cancel()
+    }
+
+    // MARK: - Input
+
+    func handle(_ key: Key) async {
+        dirty = true
+        if key == .control("q") {
+            running = false
+            return
+        }
+        let tree = app.tree()
+        switch tree.screen {
+        case UIIdentifier.signIn: await signInKey(key)
+        case UIIdentifier.eventPicker: await pickerKey(key)
+        case UIIdentifier.confirmationScreen: await confirmationKey(key, tree)
+        case UIIdentifier.signOutPendingWarning: await signOutKey(key)
+        default: await shellKey(key, tree)
+        }
+    }
+
+    func signInKey(_ key: Key) async {
+        switch key {
+        case .tab, .down: field = (field + 1) % 3
+        case .up: field = (field + 2) % 3
+        case .backspace: if !fields[field].isEmpty { fields[field].removeLast() }
+        case .character(let character): fields[field].append(character)
+        case .enter:
+            guard let url = URL(string: fields[2]) else { return }
+            await app.signIn(server: url, email: fields[0], password: fields[1])
+            fields[1] = ""
+        default: break
+        }
+    }
+
+    func pickerKey(_ key: Key) async {
+        let events = app.events
+        switch key {
+        case .character(let character) where character.isNumber:
+            if let number = Int(String(character)), number >= 1, number <= events.count {
+                await app.openEvent(events[number - 1].id)
+            }
+        case .down: highlight = min((highlight ?? -1) + 1, events.count - 1)
+        case .up: highlight = max((highlight ?? 1) - 1, 0)
+        case .enter:
+            if let highlight, highlight < events.count { await app.openEvent(events[highlight].id) }
+            highlight = nil
+        case .function(5), .character("r"): await app.showEvents()
+        default: break
+        }
+    }
+
+    func confirmationKey(_ key: Key, _ tree: UITree) async {
+        switch key {
+        case .enter, .character("y"), .character("Y"):
+            await confirm()
+        case .escape, .character("n"), .character("N"):
+            app.cancel()
+        default: break
+        }
+    }
+
+    func confirm() async {
+        let already = app.tree().contains(UIIdentifier.alreadyCheckedIn)
+        await app.confirm(replayAfter: false)
+        terminal.bell(times: already ? 2 : 1)
+        render()
+        startSync()
+    }
+
+    func signOutKey(_ key: Key) async {
+        switch key {
+        case .enter, .character("w"): await app.signOut(.wait)
+        case .character("d"): await app.signOut(.discard)
+        case .character("k"): await app.signOut(.keep)
+        case .escape: await app.showEvents()
+        default: break
+        }
+    }
+
+    func shellKey(_ key: Key, _ tree: UITree) async {
+        let suggestions = tree.elements(UIIdentifier.manualEntrySuggestion)
+        switch key {
+        case .character(let character):
+            input.append(character)
+            highlight = nil
+            updateLookup()
+        case .backspace:
+            if !input.isEmpty { input.removeLast() }
+            updateLookup()
+        case .down: highlight = suggestions.isEmpty ? nil : min((highlight ?? -1) + 1, suggestions.count - 1)
+        case .up: highlight = suggestions.isEmpty ? nil : max((highlight ?? 1) - 1, 0)
+        case .escape:
+            input = ""
+            highlight = nil
+            app.dismissTransient()
+        case .function(5): startSync(force: true)
+        case .function(2): await app.signOut()
+        case .function(3): await app.showEvents()
+        case .enter: await submit(suggestions)
+        default: break
+        }
+    }
+
+    /// Enter on the input line: a ticket (scanner), a highlighted suggestion, or a code.
+    func submit(_ suggestions: [UIElement]) async {
+        let line = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        input = ""
+        defer { highlight = nil }
+        guard !line.isEmpty else { return }
+        if Self.looksLikeTicket(line) {
+            app.scan(line.uppercased())
+        } else if let chosen = highlight.flatMap({ $0 < suggestions.count ? suggestions[$0] : nil })
+            ?? suggestions.first,
+            let guestId = chosen.attributes["guestId"]
+        {
+            app.choose(guestId: guestId)
+        } else {
+            app.checkIn(code: line)
+        }
+        let tree = app.tree()
+        if tree.screen != UIIdentifier.confirmationScreen {
+            terminal.bell(times: 3)  // a red banner
+        } else if autoConfirm, !tree.contains(UIIdentifier.alreadyCheckedIn) {
+            await confirm()
+        }
+    }
+
+    /// A scanner types a whole ticket; live autocomplete would only slow it down.
+    static func looksLikeTicket(_ line: String) -> Bool {
+        line.uppercased().hasPrefix(TicketCodec.prefix) && line.count >= TicketCodec.textLength - 2
+    }
+
+    func updateLookup() {
+        if input.isEmpty || input.uppercased().hasPrefix(TicketCodec.prefix) {
+            app.dismissTransient()
+            if input.isEmpty { app.lookup("") }
+            return
+        }
+        app.lookup(input)
+    }
+
+    // MARK: - Time
+
+    func tick() {
+        let now = Date()
+        let tree = app.tree()
+        let transient = tree.elements.first {
+            StationView.style($0.id) != nil && $0.id != UIIdentifier.pendingSyncBanner
+                && $0.id != UIIdentifier.offlineBanner && $0.id != UIIdentifier.syncRejectedBanner
+        }
+        if let transient, tree.screen == UIIdentifier.eventShell {
+            if lastTransient != transient.id + transient.text {
+                lastTransient = transient.id + transient.text
+                shownAt = now
+            } else if let shownAt, now.timeIntervalSince(shownAt) >= 1.5 {
+                app.dismissTransient()
+                lastTransient = nil
+                self.shownAt = nil
+                dirty = true
+            }
+        }
+        if now.timeIntervalSince(lastHealthCheck) >= 5 {
+            lastHealthCheck = now
+            checkHealth()
+        }
+        if now.timeIntervalSince(lastSync) >= 15, app.pendingCount > 0 || now.timeIntervalSince(lastSync) >= 60 {
+            startSync()
+        }
+        if terminal.size != terminal.refreshSize() { dirty = true }
+    }
+
+    func startSync(force: Bool = false) {
+        guard background == nil || force else { return }
+        lastSync = Date()
+        background = Task { @MainActor in
+            await self.app.sync()
+            self.background = nil
+            self.dirty = true
+        }
+    }
+
+    func checkHealth() {
+        guard let server = app.serverURL, let url = URL(string: server + "/health") else { return }
+        Task { @MainActor in
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 2
+            let reachable =
+                (try? await URLSession.shared.data(for: request)).map { ($0.1 as? HTTPURLResponse)?.statusCode == 200 }
+                ?? false
+            if reachable != self.online {
+                self.online = reachable
+                self.dirty = true
+            }
+        }
+    }
+
+    // MARK: - Drawing
+
+    func render() {
+        let size = terminal.refreshSize()
+        let tree = app.tree()
+        let view = StationView(width: size.columns, height: size.rows)
+        let event = app.events.first { $0.id == tree.event }?.name
+        let status = [
+            "Outpost station", event, online ? "● online" : "○ offline", "pending \(tree.pending)", tree.user,
+        ].compactMap { $0 }.joined(separator: "  ·  ")
+        var body: [String] = []
+        var prompt = "› "
+        var shownInput = input
+        var hint =
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F5 sync · F2 sign out · Ctrl-Q quit"
+        switch tree.screen {
+        case UIIdentifier.signIn:
+            let labels = ["E-mail", "Password", "Server"]
+            for (index, label) in labels.enumerated() {
+                let value = index == 1 ? String(repeating: "•", count: fields[1].count) : fields[index]
+                body.append(
+                    "\(index == field ? "▶" : " ") \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)")
+            }
+            prompt = ""
+            shownInput = ""
+            hint = "Tab next field · Enter sign in · Ctrl-Q quit"
+        case UIIdentifier.eventPicker:
+            for (index, event) in app.events.enumerated() {
+                body.append("\(index == highlight ? "▶" : " ") \(index + 1). \(event.name)")
+            }
+            hint = "Press an event's number (or ↑↓ Enter) · r refresh · Ctrl-Q quit"
+            prompt = ""
+        case UIIdentifier.confirmationScreen:
+            if let screen = tree.element(UIIdentifier.confirmationScreen) {
+                body.append(
+                    "  Access: \(screen.attributes["accessType"] ?? "—")   Status: \(screen.attributes["status"] ?? "—")"
+                )
+                if let notes = screen.attributes["notes"], !notes.isEmpty { body.append("  Notes: \(notes)") }
+            }
+            hint =
+                tree.contains(UIIdentifier.alreadyCheckedIn)
+                ? "Enter re-confirm · Esc dismiss" : "Enter confirm check-in · Esc cancel"
+        case UIIdentifier.signOutPendingWarning:
+            hint = "w wait for sync (default) · d discard · k keep for next sign-in · Esc back"
+        default:
+            break
+        }
+        terminal.draw(
+            view.frame(
+                tree: tree, status: status, body: body, input: shownInput, prompt: prompt, hint: hint,
+                highlight: highlight))
+    }
+}

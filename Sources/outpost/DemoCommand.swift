@@ -1,0 +1,199 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostServer
+import OutpostTerminal
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `outpost demo`: the whole loop in one command.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start a demo server with an event of realistic guests and open the station on it.",
+        discussion: """
+            Starts a server on a fresh SQLite store in --dir, seeds an organizer, a staff user and \
+            an event with guests, signs a staff device in and syncs it, prints three sample tickets \
+            (QR and text; also in DIR/sample-tickets.txt) and opens the station. Quitting the \
+            station (Ctrl-Q) stops the server. With --no-station the server keeps running until \
+            Ctrl-C or SIGTERM, for `outpost device` or curl.
+            """
+    )
+
+    @Option(help: "Port for the demo server.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Directory for the demo's store and device (emptied first).", valueName: "dir"))
+    var dir = "./outpost-demo"
+
+    @Option(help: "How many guests to seed.")
+    var guests = 500
+
+    @Flag(name: .customLong("no-station"), help: "Do not open the station; keep serving until stopped.")
+    var noStation = false
+
+    static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
+    static let staff = (email: "staff@demo.outpost", password: "outpost-staff", name: "Sam Staff")
+    static let kioskPasscode = "394817"
+
+    func validate() throws {
+        guard (1...20_000).contains(guests) else { throw ValidationError("--guests must be from 1 to 20000.") }
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535.") }
+        if !noStation, !Terminal.isInteractive {
+            throw ValidationError("The station needs an interactive terminal; use --no-station to only serve.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        let directory = URL(fileURLWithPath: dir).standardizedFileURL
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var logger = Logger(label: "outpost-demo")
+        logger.logLevel = .warning
+        let configuration = ServerConfiguration(
+            store: .sqlite(path: directory.appendingPathComponent("outpost.sqlite").path), port: port, bcryptCost: 8)
+        let parts = try OutpostServer.makeParts(configuration, logger: logger)
+        _ = try await OutpostServer.bootstrap(
+            store: parts.store, tenant: "Outpost Demo", email: Self.organizer.email, password: Self.organizer.password,
+            name: Self.organizer.name, bcryptCost: 8)
+        let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
+        let server = URL(string: "http://127.0.0.1:\(port)")!
+        if noStation {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.runService() }
+                try await Self.waitForHealth(server)
+                try await seedAndPrint(server: server, directory: directory)
+                print("Serving on \(server.absoluteString); Ctrl-C or SIGTERM stops it.")
+                try await group.next()
+            }
+            return
+        }
+        let serverTask = Task.detached { try await app.run() }
+        try await Self.waitForHealth(server)
+        let device = try await seedAndPrint(server: server, directory: directory)
+        print("\nPress Enter to open the station (scan or paste a ticket, or type a name)…")
+        _ = readLine()
+        await StationLoop(app: device, server: server.absoluteString).run()
+        print("Station closed; \(device.pendingCount) check-ins pending sync. Stopping the demo server.")
+        serverTask.cancel()
+        _ = try? await serverTask.value
+    }
+
+    /// Seeds the event, signs the demo device in, prints and saves three sample tickets.
+    @MainActor
+    @discardableResult
+    func seedAndPrint(server: URL, directory: URL) async throws -> DeviceApp {
+        let client = DemoClient(base: server)
+        let organizerToken = try await client.signIn(Self.organizer.email, Self.organizer.password)
+        let now = Date()
+        let event: EventInfo = try await client.post(
+            "/v1/events", token: organizerToken,
+            CreateEventRequest(
+                name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
+                modules: ["checkin", "kiosk"]))
+        let general: AccessTypeInfo = try await client.post(
+            "/v1/events/\(event.id)/access-types", token: organizerToken,
+            CreateAccessTypeRequest(name: "General", walkInAllowed: true))
+        let vip: AccessTypeInfo = try await client.post(
+            "/v1/events/\(event.id)/access-types", token: organizerToken,
+            CreateAccessTypeRequest(name: "VIP", walkInAllowed: false))
+        let staff: UserInfo = try await client.post(
+            "/v1/users", token: organizerToken,
+            CreateUserRequest(
+                email: Self.staff.email, name: Self.staff.name, role: .checkinStaff, password: Self.staff.password))
+        _ = try await client.send("PUT", "/v1/events/\(event.id)/staff/\(staff.id)", token: organizerToken, body: nil)
+        _ = try await client.send(
+            "PUT", "/v1/events/\(event.id)/kiosk", token: organizerToken,
+            body: try OutpostJSON.encode(KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
+        let csv = DemoNames.csv(count: guests, accessTypes: [general.name, vip.name])
+        let imported = try await client.send(
+            "POST", "/v1/events/\(event.id)/guests:import", token: organizerToken, body: Data(csv.utf8),
+            contentType: "text/csv")
+        let result = try OutpostJSON.decode(ImportResult.self, from: imported)
+        let roster = try OutpostJSON.decode(
+            RosterPage.self,
+            from: try await client.send(
+                "GET", "/v1/events/\(event.id)/roster?limit=3", token: organizerToken, body: nil))
+        var tickets: [(GuestInfo, String)] = []
+        for guest in roster.guests {
+            let text = String(
+                decoding: try await client.send(
+                    "GET", "/v1/events/\(event.id)/guests/\(guest.id)/ticket", token: organizerToken, body: nil),
+                as: UTF8.self)
+            tickets.append((guest, text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let home = directory.appendingPathComponent("device")
+        let ports = DevicePorts(
+            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
+        let device = DeviceApp.launch(home: home, ports: ports)
+        await device.signIn(server: server, email: Self.staff.email, password: Self.staff.password)
+        await device.openEvent(event.id)
+        try tickets.map(\.1).joined(separator: "\n").appending("\n")
+            .write(to: directory.appendingPathComponent("sample-tickets.txt"), atomically: true, encoding: .utf8)
+        print("Outpost demo: \(server.absoluteString), event \"\(event.name)\" with \(result.imported) guests.")
+        print(
+            "Organizer \(Self.organizer.email) / \(Self.organizer.password) · staff \(Self.staff.email) / \(Self.staff.password) · kiosk passcode \(Self.kioskPasscode)"
+        )
+        print("Device home: \(home.path) (try `outpost device status --home \(home.path)`)\n")
+        for (guest, text) in tickets {
+            print("\(guest.name) — code \(guest.code)")
+            for line in QRCode(text: text)?.terminalLines() ?? [] { print("  " + line) }
+            print("  \(text)\n")
+        }
+        return device
+    }
+
+    static func waitForHealth(_ server: URL) async throws {
+        for _ in 0..<200 {
+            if let (_, response) = try? await URLSession.shared.data(from: server.appendingPathComponent("health")),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ValidationError(
+            "The demo server did not start on \(server.absoluteString); is the port in use? Try --port.")
+    }
+}
+
+/// The few API calls the demo makes, over URLSession.
+struct DemoClient {
+    let base: URL
+
+    func send(
+        _ method: String, _ path: String, token: String?, body: Data?, contentType: String = "application/json"
+    ) async throws -> Data {
+        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw ValidationError(
+                "The demo server refused \(method) \(path) (\(status)): \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    func post<Body: Encodable, Answer: Decodable>(_ path: String, token: String, _ body: Body) async throws -> Answer {
+        try OutpostJSON.decode(
+            Answer.self, from: try await send("POST", path, token: token, body: try OutpostJSON.encode(body)))
+    }
+
+    func signIn(_ email: String, _ password: String) async throws -> String {
+        let data = try await send(
+            "POST", "/v1/auth/signin", token: nil,
+            body: try OutpostJSON.encode(SignInRequest(email: email, password: password, deviceId: "outpost-demo")))
+        return try OutpostJSON.decode(TokenPair.self, from: data).accessToken
+    }
+}

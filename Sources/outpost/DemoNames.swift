@@ -1,0 +1,50 @@
+import Foundation
+import OutpostCore
+
+/// Realistic, varied guest names for the demo: many languages, diacritics and scripts.
+enum DemoNames {
+    static let first = [
+        "Åse", "Bjørn", "Zoë", "José", "Chloé", "Søren", "Łukasz", "Antonín", "Nguyễn Văn", "Ayşe", "Mohammed", "Aarav",
+        "Mei", "Olúwadámilọ́lá", "Siobhán", "Jürgen", "Noémie", "Grzegorz", "Eleni", "Kwame", "Yuki", "Ingrid", "Mateo",
+        "Fatima", "Hannah", "Oliver", "Amélie", "Dagný", "Priya", "Tomás", "Leilani", "Rangi", "Ivan", "Anastasiya",
+        "Sebastián", "Charlotte", "Emil", "Maja", "Nikolaj", "Zeynep", "Björk", "Ólafur", "Ngozi", "Thandiwe", "Kenji",
+        "Sun-hee", "Rahul", "Lucía", "François", "Marie-Claire", "Seán", "Aoife", "Dmitri", "Jana", "Pål", "Kristín",
+        "李", "Wei", "Chidi", "Esperanza",
+    ]
+    static let last = [
+        "Nordmann", "Ødegård", "Ünal", "García", "Dubois", "Kierkegaard", "Wiśniewski", "Dvořák", "Trần", "Yılmaz",
+        "Al-Farsi", "Sharma", "Chen", "Adébáyọ̀", "Ó Súilleabháin", "Müller", "Lefèvre", "Brzęczyszczykiewicz",
+        "Papadopoulou", "Mensah", "Tanaka", "Johansson", "Rossi", "Haddad", "Schmidt", "Smith", "Moreau",
+        "Sigurðardóttir",
+        "Patel", "Ó Briain", "Kahananui", "Te Whiu", "Petrov", "Kovalenko", "Fernández", "Brontë", "Lindqvist", "Nowak",
+        "Jørgensen", "Demir", "Guðmundsdóttir", "Okafor", "Dlamini", "Watanabe", "Kim", "Iyer", "López", "Lemaître",
+        "Ní Bhraonáin", "Murphy", "Ivanov", "Horáková", "Støre", "Jónsdóttir", "王", "Zhang", "Eze", "Villanueva",
+    ]
+    static let notes = ["", "", "", "", "VIP", "wheelchair access", "vegetarian", "press", "speaker", "plus one"]
+
+    /// `count` guests as CSV rows, the same every run.
+    static func csv(count: Int, accessTypes: [String]) -> String {
+        var random = SeededRandom(seed: 0x0D3_0500)
+        var rows = ["name,email,access_type,notes"]
+        for index in 0..<count {
+            let given = first.randomElement(using: &random)!
+            let family = last.randomElement(using: &random)!
+            let local = RosterMailbox.local(given + "." + family)
+            let email = "\(local.isEmpty ? "guest" : local)\(index)@example.org"
+            let type = index % 10 == 0 ? accessTypes.last! : accessTypes.first!
+            let note = notes.randomElement(using: &random)!
+            rows.append("\"\(given) \(family)\",\(email),\(type),\(note)")
+        }
+        return rows.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+/// Turns a name into a plausible mailbox (ASCII letters and dots).
+enum RosterMailbox {
+    static func local(_ name: String) -> String {
+        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        return String(
+            folded.unicodeScalars.filter { $0.isASCII && (CharacterSet.lowercaseLetters.contains($0) || $0 == ".") }
+                .map(Character.init))
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import OutpostDevice
+import OutpostTerminal
+
+/// `outpost station`: the door station in the terminal.
+struct StationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "station",
+        abstract: "Run the check-in station in this terminal (keyboard-wedge QR scanner and typing).",
+        discussion: """
+            Sign in, pick an event (its roster syncs), then scan tickets with a USB or Bluetooth \
+            keyboard-wedge scanner or type a name, e-mail or code. Enter confirms, Esc cancels. \
+            Works offline: check-ins queue and sync when the server is reachable. Ctrl-Q quits.
+            """
+    )
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: ArgumentHelp("The server to sign in to (default: the one signed in before).", valueName: "url"))
+    var server: String?
+
+    @Flag(name: .customLong("auto-confirm"), help: "Confirm valid, not-yet-checked-in scans without a key press.")
+    var autoConfirm = false
+
+    func validate() throws {
+        guard Terminal.isInteractive else { throw ValidationError("The station needs an interactive terminal.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        await StationLoop(app: app, server: server, autoConfirm: autoConfirm).run()
+        print("Outpost station closed; \(app.pendingCount) check-ins pending sync.")
+    }
+}
+
+/// `outpost kiosk`: the self-service kiosk in the terminal.
+struct KioskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "Run kiosk mode in this terminal (attendees scan a ticket or type their e-mail).",
+        discussion: """
+            Needs a device signed in as an organizer or support user, inside an event whose kiosk \
+            passcode is set (`outpost device kiosk setup`). Staff press F12 (or Ctrl-K) three \
+            times within three seconds, then type the passcode, to leave.
+            """
+    )
+
+    @OptionGroup var device: DeviceOptions
+
+    func validate() throws {
+        guard Terminal.isInteractive else { throw ValidationError("The kiosk needs an interactive terminal.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        if !app.isKioskActive { app.enterKiosk() }
+        guard app.isKioskActive else {
+            throw ValidationError(
+                "Kiosk mode needs a signed-in device inside an event with a kiosk passcode: run `outpost device kiosk setup` first."
+            )
+        }
+        let pending = await KioskLoop(app: app).run()
+        print("Kiosk mode ended; \(pending) check-ins pending sync.")
+    }
+}
