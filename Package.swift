@@ -126,14 +126,22 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(name: "CZbar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "OutpostTerminal",
-            dependencies: ["OutpostDevice"],
+            dependencies: ["OutpostDevice", "CZbar", "CPNG", "CTurboJPEG"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostTerminalTests",
-            dependencies: ["OutpostTerminal"],
+            dependencies: [
+                "OutpostTerminal",
+                "OutpostServer",
+                "CTurboJPEG",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -38,11 +38,42 @@ struct DemoTests {
         #expect(scanned["screen"] as? String == "checkin-confirmation-screen")
         let confirmed = try CLI.tree(try CLI.run(["device", "confirm"] + home))
         #expect(confirmed["pending"] as? Int == 0)
+        // The camera stand-in: a photo of a ticket takes the same path as scanned text.
+        let signIn = try await Self.post(
+            port, "/v1/auth/signin", #"{"email":"organizer@demo.outpost","password":"outpost-demo","deviceId":"t"}"#)
+        let token = try #require(signIn["accessToken"] as? String)
+        let eventId = try #require(status["event"] as? String)
+        let guestId = try #require(
+            ((scanned["elements"] as? [[String: Any]])?.first { $0["id"] as? String == "checkin-confirmation-screen" }?[
+                "attributes"]
+                as? [String: String])?["guestId"])
+        var request = URLRequest(
+            url: URL(string: "http://127.0.0.1:\(port)/v1/events/\(eventId)/guests/\(guestId)/ticket?format=png")!)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let png = try await URLSession.shared.data(for: request).0
+        let photo = directory + "/ticket.png"
+        try png.write(to: URL(fileURLWithPath: photo))
+        let fromImage = try CLI.tree(try CLI.run(["device", "scan", "--image", photo] + home))
+        #expect((fromImage["visible"] as? [String])?.contains("checkin-already-checked-in") == true)
+        let notAnImage = directory + "/note.txt"
+        try Data("no code here".utf8).write(to: URL(fileURLWithPath: notAnImage))
+        let refused = try CLI.run(["device", "scan", "--image", notAnImage] + home)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("not a PNG or JPEG"))
         kill(demo.processIdentifier, SIGTERM)
         demo.waitUntilExit()
         #expect(demo.terminationReason == .exit && demo.terminationStatus == 0)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("with 500 guests"))
         #expect(printed.contains("▀") || printed.contains("▄"), "tickets are drawn as terminal QR codes")
+    }
+
+    static func post(_ port: Int, _ path: String, _ body: String) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let data = try await URLSession.shared.data(for: request).0
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

@@ -52,7 +52,7 @@ public struct QRCode: Sendable {
     }
 
     /// An SVG drawing with one path for all dark modules, crisp at any scale.
-    func svg(moduleSize: Int = 8) -> String {
+    public func svg(moduleSize: Int = 8) -> String {
         let total = (size + 2 * Self.quietZone) * moduleSize
         var path = ""
         for y in 0..<size {
@@ -71,7 +71,7 @@ public struct QRCode: Sendable {
 
     /// A 1-bit grayscale PNG; the image data is deflated by zlib and every chunk checksummed
     /// with zlib's CRC-32.
-    func png(moduleSize: Int = 8) -> [UInt8] {
+    public func png(moduleSize: Int = 8) -> [UInt8] {
         let side = (size + 2 * Self.quietZone) * moduleSize
         let rowBytes = (side + 7) / 8
         var raw: [UInt8] = []

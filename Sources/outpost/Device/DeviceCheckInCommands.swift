@@ -1,18 +1,39 @@
 import ArgumentParser
+import OutpostTerminal
 
 struct DeviceScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "scan", abstract: "Validate a ticket locally; shows the confirmation screen or a banner.")
+        commandName: "scan",
+        abstract: "Validate a ticket locally; shows the confirmation screen or a banner.",
+        discussion:
+            "Give the ticket text, or --image with a photo (PNG or JPEG) to decode with zbar, as the camera would.")
 
     @OptionGroup var device: DeviceOptions
 
     @Argument(help: "The ticket text, as the scanner reads it.")
-    var text: String
+    var text: String?
+
+    @Option(help: ArgumentHelp("A photo of the ticket's QR code (PNG or JPEG).", valueName: "path"))
+    var image: String?
+
+    func validate() throws {
+        guard (text == nil) != (image == nil) else {
+            throw ValidationError("Give the ticket text or --image, not both.")
+        }
+    }
 
     @MainActor
     func run() async throws {
+        var ticket = text ?? ""
+        if let image {
+            do {
+                ticket = try QRImageDecoder.decode(path: image)[0]
+            } catch let error as QRImageDecoder.DecodeError {
+                throw CleanFailure(error.description)
+            }
+        }
         let app = try device.launch()
-        app.scan(text)
+        app.scan(ticket)
         try device.output(app)
     }
 }
