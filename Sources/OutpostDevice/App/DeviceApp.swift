@@ -342,7 +342,7 @@ public final class DeviceApp {
 
     /// The autocomplete index of the current event (built lazily: launches that never search
     /// never unseal the whole roster).
-    var index: RosterIndex? {
+    public var index: RosterIndex? {
         guard let store, let eventId = state.eventId else { return nil }
         if indexIsStale || builtIndex == nil {
             builtIndex = try? RosterIndex(guests: store.guests(eventId: eventId))
