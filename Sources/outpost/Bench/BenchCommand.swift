@@ -63,13 +63,15 @@ struct BenchCommand: AsyncParsableCommand {
         let synced = app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "?"
         report(
             BenchFigure(
-                name: "roster sync \(guests) guests (rows/s)", median: Double(guests) / syncSeconds, p99: Double(guests) / syncSeconds,
+                name: "roster sync \(guests) guests (rows/s)", median: Double(guests) / syncSeconds,
+                p99: Double(guests) / syncSeconds,
                 unit: "rows/s", floorName: "plain SQLite insert, one transaction", floor: Double(guests) / floorInsert,
                 ratio: (Double(guests) / floorInsert) / (Double(guests) / syncSeconds),
                 note: "\(synced) rows synced; peak RSS \(Int(peakResidentMiB())) MiB"))
 
         // 2. Scan to decision (verify, look up, decide, show), against raw Ed25519 verification.
-        let tickets = try await server.tickets(eventId: seeded.eventId, guestIds: Array(seeded.guestIds.prefix(samples)))
+        let tickets = try await server.tickets(
+            eventId: seeded.eventId, guestIds: Array(seeded.guestIds.prefix(samples)))
         var scan = Samples()
         for ticket in tickets {
             scan.time { app.scan(ticket) }
@@ -90,7 +92,9 @@ struct BenchCommand: AsyncParsableCommand {
             await app.confirm(replayAfter: false)
             confirm.seconds.append((ContinuousClock.now - start).seconds)
         }
-        report(BenchFigure(name: "confirm (local commit)", median: confirm.median * 1000, p99: confirm.p99 * 1000, unit: "ms"))
+        report(
+            BenchFigure(
+                name: "confirm (local commit)", median: confirm.median * 1000, p99: confirm.p99 * 1000, unit: "ms"))
 
         // 4. Autocomplete over the whole roster.
         let index = try Self.requireIndexImpl(app)
@@ -104,7 +108,8 @@ struct BenchCommand: AsyncParsableCommand {
             }
             report(
                 BenchFigure(
-                    name: "autocomplete, \(length)-character prefix", median: search.median * 1000, p99: search.p99 * 1000,
+                    name: "autocomplete, \(length)-character prefix", median: search.median * 1000,
+                    p99: search.p99 * 1000,
                     unit: "ms"))
         }
 
@@ -117,7 +122,10 @@ struct BenchCommand: AsyncParsableCommand {
                 _ = cold.tree()
             }
         }
-        report(BenchFigure(name: "cold open to interactive (\(guests) guests)", median: open.median * 1000, p99: open.p99 * 1000, unit: "ms"))
+        report(
+            BenchFigure(
+                name: "cold open to interactive (\(guests) guests)", median: open.median * 1000, p99: open.p99 * 1000,
+                unit: "ms"))
 
         // 6. Outbox drain to the local server.
         let queued = quick ? 2_000 : 10_000
@@ -132,22 +140,27 @@ struct BenchCommand: AsyncParsableCommand {
         let drainSeconds = (ContinuousClock.now - drainStart).seconds
         report(
             BenchFigure(
-                name: "outbox drain (\(pending) queued)", median: Double(pending) / drainSeconds, p99: Double(pending) / drainSeconds,
+                name: "outbox drain (\(pending) queued)", median: Double(pending) / drainSeconds,
+                p99: Double(pending) / drainSeconds,
                 unit: "check-ins/s", note: "\(app.pendingCount) left"))
 
         // 7. Server ingest from this process (the load generator) to `outpost serve` in another.
         for (label, ingestServer) in try await Self.ingestServers(work: work, postgres: postgres, sqlite: server) {
-            let ingestSeed = ingestServer === server ? seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
+            let ingestSeed =
+                ingestServer === server ? seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
             var offset = ingestServer === server ? samples + queued : 0
             for concurrency in [1, 8, 64] {
                 let count = quick ? 600 : 3_000
                 let ids = Array(ingestSeed.guestIds.dropFirst(offset).prefix(count))
                 offset += count
-                let result = try await ingestServer.ingest(eventId: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
+                let result = try await ingestServer.ingest(
+                    eventId: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
                 report(
                     BenchFigure(
-                        name: "server ingest \(label), concurrency \(concurrency)", median: result.rate, p99: result.latencyP99 * 1000,
-                        unit: "check-ins/s (p99 column: ms latency)", note: "\(result.count) requests, \(result.errors) errors"))
+                        name: "server ingest \(label), concurrency \(concurrency)", median: result.rate,
+                        p99: result.latencyP99 * 1000,
+                        unit: "check-ins/s (p99 column: ms latency)",
+                        note: "\(result.count) requests, \(result.errors) errors"))
             }
             if ingestServer !== server { ingestServer.stop() }
         }
@@ -172,7 +185,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     static func ports(_ home: URL, online: Bool = true) -> DevicePorts {
         DevicePorts(
-            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport(), online: online)
+            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport(),
+            online: online)
     }
 
     @MainActor
@@ -185,7 +199,8 @@ struct BenchCommand: AsyncParsableCommand {
     static func plainInsert(rows: Int, at url: URL) throws -> Double {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
+            try db.execute(
+                sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
         }
         let start = ContinuousClock.now
         try queue.write { db in
@@ -211,17 +226,25 @@ struct BenchCommand: AsyncParsableCommand {
         return (ContinuousClock.now - start).seconds / Double(max(valid, 1))
     }
 
-    static func ingestServers(work: URL, postgres: String?, sqlite: BenchServer) async throws -> [(String, BenchServer)] {
+    static func ingestServers(work: URL, postgres: String?, sqlite: BenchServer) async throws -> [(String, BenchServer)]
+    {
         var servers = [("SQLite", sqlite)]
         if let postgres {
-            servers.append(("PostgreSQL", try await BenchServer.start(directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres)))
+            servers.append(
+                (
+                    "PostgreSQL",
+                    try await BenchServer.start(
+                        directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres)
+                ))
         }
         return servers
     }
 
     static func describe(_ figure: BenchFigure) -> String {
         var text = String(format: "median %.3f, p99 %.3f %@", figure.median, figure.p99, figure.unit)
-        if let ratio = figure.ratio, let floorName = figure.floorName { text += String(format: " (%.1f× %@)", ratio, floorName) }
+        if let ratio = figure.ratio, let floorName = figure.floorName {
+            text += String(format: " (%.1f× %@)", ratio, floorName)
+        }
         return text
     }
 
@@ -234,7 +257,8 @@ struct BenchCommand: AsyncParsableCommand {
             let floor = figure.floor.map { String(format: "%.4g (%@)", $0, figure.floorName ?? "") } ?? ""
             let ratio = figure.ratio.map { String(format: "%.1f×", $0) } ?? ""
             lines.append(
-                "| \(figure.name) | \(String(format: "%.4g", figure.median)) | \(String(format: "%.4g", figure.p99)) | \(figure.unit) | \(floor) | \(ratio) | \(figure.note ?? "") |")
+                "| \(figure.name) | \(String(format: "%.4g", figure.median)) | \(String(format: "%.4g", figure.p99)) | \(figure.unit) | \(floor) | \(ratio) | \(figure.note ?? "") |"
+            )
         }
         return lines.joined(separator: "\n")
     }

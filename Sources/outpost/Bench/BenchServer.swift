@@ -43,19 +43,24 @@ final class BenchServer: @unchecked Sendable {
 
     static func start(directory: URL, sqlite: Bool, postgres: String? = nil) async throws -> BenchServer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = sqlite ? ["--sqlite", directory.appendingPathComponent("outpost.sqlite").path] : ["--postgres", postgres ?? ""]
+        let store =
+            sqlite
+            ? ["--sqlite", directory.appendingPathComponent("outpost.sqlite").path] : ["--postgres", postgres ?? ""]
         let bootstrap = Process()
         bootstrap.executableURL = binary
         bootstrap.arguments =
             ["admin", "bootstrap"] + store + [
-                "--tenant", "Bench \(UUID().uuidString.prefix(8))", "--email", sqlite ? email : "pg-\(UUID().uuidString.prefix(8))@outpost.test",
+                "--tenant", "Bench \(UUID().uuidString.prefix(8))", "--email",
+                sqlite ? email : "pg-\(UUID().uuidString.prefix(8))@outpost.test",
                 "--password", password, "--name", "Bench", "--bcrypt-cost", "4",
             ]
         let output = Pipe()
         bootstrap.standardOutput = output
         try bootstrap.run()
         bootstrap.waitUntilExit()
-        guard bootstrap.terminationStatus == 0 else { throw CleanFailure("bench: could not bootstrap the \(sqlite ? "SQLite" : "PostgreSQL") store") }
+        guard bootstrap.terminationStatus == 0 else {
+            throw CleanFailure("bench: could not bootstrap the \(sqlite ? "SQLite" : "PostgreSQL") store")
+        }
         let port = try freePort()
         let process = Process()
         process.executableURL = binary
@@ -71,7 +76,9 @@ final class BenchServer: @unchecked Sendable {
             _ = printed
         }
         for _ in 0..<200 {
-            if (try? await server.session.data(from: server.url.appendingPathComponent("health"))) != nil { return server }
+            if (try? await server.session.data(from: server.url.appendingPathComponent("health"))) != nil {
+                return server
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw CleanFailure("bench: the server did not start")
@@ -87,7 +94,9 @@ final class BenchServer: @unchecked Sendable {
         }
     }
 
-    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Data, Int) {
+    func request(
+        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (Data, Int) {
         var request = URLRequest(url: URL(string: url.absoluteString + path)!)
         request.httpMethod = method
         request.httpBody = body
@@ -102,21 +111,29 @@ final class BenchServer: @unchecked Sendable {
     func seed(guests: Int) async throws -> Seed {
         let (signIn, _) = try await request(
             "POST", "/v1/auth/signin",
-            body: try OutpostJSON.encode(SignInRequest(email: lastEmail ?? Self.email, password: Self.password, deviceId: "bench")))
+            body: try OutpostJSON.encode(
+                SignInRequest(email: lastEmail ?? Self.email, password: Self.password, deviceId: "bench")))
         token = try OutpostJSON.decode(TokenPair.self, from: signIn).accessToken
         let now = Date()
         let (eventData, _) = try await request(
             "POST", "/v1/events",
-            body: try OutpostJSON.encode(CreateEventRequest(name: "Bench", startsAt: now, endsAt: now + 3600, timeZone: "UTC")))
+            body: try OutpostJSON.encode(
+                CreateEventRequest(name: "Bench", startsAt: now, endsAt: now + 3600, timeZone: "UTC")))
         let event = try OutpostJSON.decode(EventInfo.self, from: eventData)
         _ = try await request(
-            "POST", "/v1/events/\(event.id)/access-types", body: try OutpostJSON.encode(CreateAccessTypeRequest(name: "General")))
+            "POST", "/v1/events/\(event.id)/access-types",
+            body: try OutpostJSON.encode(CreateAccessTypeRequest(name: "General")))
         var csv = "name,email,access_type,notes\n"
         var random = SeededRandom(seed: 42)
-        let first = ["Åse", "Bjørn", "Zoë", "José", "Mei", "Kwame", "Ingrid", "Priya", "Ólafur", "Noémie", "Tomás", "Yuki"]
-        let last = ["Nordmann", "Ødegård", "García", "Chen", "Mensah", "Larsen", "Sharma", "Dubois", "Tanaka", "Müller"]
+        let first = [
+            "Åse", "Bjørn", "Zoë", "José", "Mei", "Kwame", "Ingrid", "Priya", "Ólafur", "Noémie", "Tomás", "Yuki",
+        ]
+        let last = [
+            "Nordmann", "Ødegård", "García", "Chen", "Mensah", "Larsen", "Sharma", "Dubois", "Tanaka", "Müller",
+        ]
         for index in 0..<guests {
-            csv += "\(first.randomElement(using: &random)!) \(last.randomElement(using: &random)!),g\(index)@example.org,General,\n"
+            csv +=
+                "\(first.randomElement(using: &random)!) \(last.randomElement(using: &random)!),g\(index)@example.org,General,\n"
         }
         var importRequest = URLRequest(url: URL(string: url.absoluteString + "/v1/events/\(event.id)/guests:import")!)
         importRequest.httpMethod = "POST"
@@ -128,7 +145,8 @@ final class BenchServer: @unchecked Sendable {
         var names: [String] = []
         var cursor: String?
         repeat {
-            let (data, _) = try await request("GET", "/v1/events/\(event.id)/roster?limit=10000" + (cursor.map { "&since=\($0)" } ?? ""))
+            let (data, _) = try await request(
+                "GET", "/v1/events/\(event.id)/roster?limit=10000" + (cursor.map { "&since=\($0)" } ?? ""))
             let page = try OutpostJSON.decode(RosterPage.self, from: data)
             ids += page.guests.map(\.id)
             names += page.guests.map(\.name)
@@ -187,8 +205,12 @@ final class BenchServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
