@@ -15,7 +15,11 @@ public final class PostgresDatabase: SQLDatabase, Service {
     private let logger: Logger
 
     /// Parses a `postgres://user:password@host:port/database?sslmode=disable|require` URL.
+    /// False when the URL asks for TLS (`sslmode=require|prefer|verify-*`).
+    let usesPlainTCP: Bool
+
     public init(url: String, poolSize: Int = 32, logger: Logger) throws {
+        usesPlainTCP = Self.sslMode(of: url) == "disable"
         var configuration = try Self.configuration(from: url)
         configuration.options.maximumConnections = poolSize
         self.configuration = configuration
@@ -30,6 +34,8 @@ public final class PostgresDatabase: SQLDatabase, Service {
     /// Opens one connection outside the pool and closes it: a quick, clear answer to "is the
     /// database reachable with these credentials?" before anything else starts.
     public func checkReachable() async throws {
+        // The preflight speaks plain TCP; with TLS configured, the pool's first query reports instead.
+        guard usesPlainTCP else { return }
         let connectionConfiguration = PostgresConnection.Configuration(
             host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432,
             username: configuration.username, password: configuration.password,
@@ -60,13 +66,17 @@ public final class PostgresDatabase: SQLDatabase, Service {
         }
     }
 
+    static func sslMode(of url: String) -> String {
+        URLComponents(string: url)?.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+    }
+
     static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
         else { throw PostgresURLError(url: url) }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let sslMode = sslMode(of: url)
         let tls: PostgresClient.Configuration.TLS =
             switch sslMode {
             case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
