@@ -87,3 +87,69 @@ struct SealerTests {
         #expect(PlatformInfo(os: .android, version: "29").isBelow(minIOS: "16.0", minAndroidAPI: 30))
     }
 }
+
+@Suite("Roster index against a linear scan")
+struct RosterIndexPropertyTests {
+    /// A guest's folded keys, computed once.
+    struct Folded {
+        var guest: LocalGuest
+        var name: String
+        var words: [String]
+        var email: String
+        var code: String
+
+        init(_ guest: LocalGuest) {
+            self.guest = guest
+            name = RosterIndex.fold(guest.name)
+            words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+            email = RosterIndex.fold(guest.email)
+            code = RosterIndex.fold(guest.code)
+        }
+    }
+
+    /// The ranking the index promises, computed the slow way: a scan of every guest.
+    static func expected(_ guests: [Folded], _ query: String) -> [String] {
+        let needle = RosterIndex.fold(query)
+        func rank(_ guest: Folded) -> Int? {
+            if guest.code == needle { return 0 }
+            if guest.name.hasPrefix(needle) { return 1 }
+            if guest.words.contains(where: { $0.hasPrefix(needle) }) { return 2 }
+            if guest.email.hasPrefix(needle) { return 3 }
+            if guest.code.hasPrefix(needle) { return 4 }
+            return nil
+        }
+        return guests.compactMap { guest in rank(guest).map { (rank: $0, guest: guest) } }
+            .sorted { ($0.rank, $0.guest.name, $0.guest.guest.id) < ($1.rank, $1.guest.name, $1.guest.guest.id) }
+            .prefix(20).map(\.guest.guest.id)
+    }
+
+    @Test("2,000 seeded queries over 3,000 guests rank exactly like a linear scan")
+    func matchesLinearScan() {
+        var random = SeededRandom(seed: 99)
+        let first = ["Åse", "Anne", "Ann", "Bjørn", "Zoë", "José", "Jo", "Mei", "Kwame", "Ingrid", "Ola", "Ole"]
+        let last = ["Nordmann", "Ødegård", "García", "Chen", "Mensah", "Larsen", "Lars", "An", "Dubois", "Müller"]
+        let guests = (0..<3_000).map { index in
+            LocalGuest(
+                id: String(format: "g%05d", index), eventId: "e", accessTypeId: "a",
+                name: "\(first.randomElement(using: &random)!) \(last.randomElement(using: &random)!)",
+                email: "\(["ann", "jo", "x", "ole"].randomElement(using: &random)!)\(index)@example.org",
+                code: String(format: "C%04X", index), notes: "", status: .confirmed, checkIn: nil)
+        }
+        var index = RosterIndex(guests: guests)
+        let folded = guests.map(Folded.init)
+        let alphabet = Array("abcdefghijklmnorstuzøåëé0123c")
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 1...4, using: &random)
+            let query = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+            #expect(index.search(query).map(\.id) == Self.expected(folded, query), "\(query)")
+        }
+        // Updates keep the index exact.
+        var renamed = guests[7]
+        renamed.name = "Annabel Zed"
+        index.update(renamed)
+        var updated = folded
+        updated[7] = Folded(renamed)
+        #expect(index.search("annab").map(\.id) == Self.expected(updated, "annab"))
+        #expect(index.search("c0007").map(\.id).first == renamed.id)
+    }
+}

@@ -3,69 +3,141 @@ import Foundation
 /// The in-memory autocomplete over a roster, built when the store is unlocked (the store itself
 /// only holds sealed values). Prefix match from the first character on any word of the name,
 /// on the e-mail and on the code; case- and diacritic-insensitive; ranked; at most 20 results.
+///
+/// Each kind of key is kept sorted, so a prefix is a binary search and a contiguous range:
+/// a search reads only the matching keys, not the whole roster.
 public struct RosterIndex: Sendable {
     struct Entry: Sendable {
         var guest: LocalGuest
-        var nameWords: [String]
         var fullName: String
+        var nameWords: [String]
         var email: String
         var code: String
     }
 
+    /// A sorted key pointing at an entry.
+    struct Key: Sendable {
+        var text: String
+        var entry: Int
+    }
+
     private var entries: [Entry]
     private var positions: [String: Int]
+    private var fullNames: [Key] = []
+    private var words: [Key] = []
+    private var emails: [Key] = []
+    private var codes: [Key] = []
 
     public init(guests: [LocalGuest]) {
         entries = guests.map(Self.entry)
         positions = Dictionary(entries.enumerated().map { ($1.guest.id, $0) }, uniquingKeysWith: { $1 })
+        sortKeys()
     }
 
     static func entry(_ guest: LocalGuest) -> Entry {
         let name = fold(guest.name)
         return Entry(
-            guest: guest, nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
-            fullName: name, email: fold(guest.email), code: fold(guest.code))
+            guest: guest, fullName: name,
+            nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
+            email: fold(guest.email), code: fold(guest.code))
     }
 
-    /// Adds or replaces one guest.
-    public mutating func update(_ guest: LocalGuest) {
-        if let position = positions[guest.id] {
-            entries[position] = Self.entry(guest)
-        } else {
-            positions[guest.id] = entries.count
-            entries.append(Self.entry(guest))
+    private mutating func sortKeys() {
+        func sorted(_ keys: [Key]) -> [Key] {
+            keys.sorted {
+                $0.text == $1.text ? entries[$0.entry].fullName < entries[$1.entry].fullName : $0.text < $1.text
+            }
         }
+        fullNames = sorted(entries.indices.map { Key(text: entries[$0].fullName, entry: $0) })
+        words = sorted(
+            entries.indices.flatMap { index in entries[index].nameWords.dropFirst().map { Key(text: $0, entry: index) }
+            })
+        emails = sorted(entries.indices.map { Key(text: entries[$0].email, entry: $0) })
+        codes = sorted(entries.indices.map { Key(text: entries[$0].code, entry: $0) })
     }
 
     public var count: Int { entries.count }
 
-    /// Guests matching `query`, best first: exact code, name starting with the query, a name
-    /// word starting with it, e-mail, then code prefix; ties by name.
+    /// Adds or replaces one guest. A change of check-in state keeps the sorted keys; a change
+    /// of name, e-mail or code re-sorts them.
+    public mutating func update(_ guest: LocalGuest) {
+        let entry = Self.entry(guest)
+        if let position = positions[guest.id] {
+            let old = entries[position]
+            entries[position] = entry
+            if old.fullName == entry.fullName, old.email == entry.email, old.code == entry.code { return }
+        } else {
+            positions[guest.id] = entries.count
+            entries.append(entry)
+        }
+        sortKeys()
+    }
+
+    /// Guests matching `query`, best first: exact code, name starting with the query, a later
+    /// name word starting with it, e-mail, then code prefix; ties by name.
     public func search(_ query: String, limit: Int = 20) -> [LocalGuest] {
         let needle = Self.fold(query.trimmingCharacters(in: .whitespacesAndNewlines))
-        guard !needle.isEmpty else { return [] }
-        var scored: [(rank: Int, entry: Entry)] = []
-        for entry in entries {
-            let rank: Int
-            if entry.code == needle {
-                rank = 0
-            } else if entry.fullName.hasPrefix(needle) {
-                rank = 1
-            } else if entry.nameWords.contains(where: { $0.hasPrefix(needle) }) {
-                rank = 2
-            } else if entry.email.hasPrefix(needle) {
-                rank = 3
-            } else if entry.code.hasPrefix(needle) {
-                rank = 4
-            } else {
-                continue
+        guard !needle.isEmpty, limit > 0 else { return [] }
+        var chosen: [Int] = []
+        var seen = Set<Int>()
+        func take(_ candidates: [Int]) {
+            for index in candidates where chosen.count < limit && seen.insert(index).inserted { chosen.append(index) }
+        }
+        // Rank 0: the exact code.
+        take(matches(in: codes, prefix: needle, limit: .max).filter { entries[$0].code == needle })
+        // Rank 1: the name starts with the query; the keys are already in name order.
+        take(matches(in: fullNames, prefix: needle, limit: limit + chosen.count))
+        // Ranks 2–4: a later name word, the e-mail, the code; each ordered by name.
+        for keys in [words, emails, codes] where chosen.count < limit {
+            let range = prefixRange(in: keys, prefix: needle)
+            take(best(Array(keys[range].lazy.map(\.entry).filter { !seen.contains($0) }), count: limit - chosen.count))
+        }
+        return chosen.map { entries[$0].guest }
+    }
+
+    /// The first `count` entries by name (then id), without sorting them all.
+    private func best(_ candidates: [Int], count: Int) -> [Int] {
+        func before(_ a: Int, _ b: Int) -> Bool {
+            (entries[a].fullName, entries[a].guest.id) < (entries[b].fullName, entries[b].guest.id)
+        }
+        if candidates.count <= count * 4 { return Array(Set(candidates).sorted(by: before).prefix(count)) }
+        var top: [Int] = []
+        var members = Set<Int>()
+        for candidate in candidates where !members.contains(candidate) {
+            if top.count < count {
+                top.append(candidate)
+                members.insert(candidate)
+                if top.count == count { top.sort(by: before) }
+            } else if before(candidate, top[count - 1]) {
+                members.remove(top.removeLast())
+                let at = top.firstIndex { before(candidate, $0) } ?? top.count
+                top.insert(candidate, at: at)
+                members.insert(candidate)
             }
-            scored.append((rank, entry))
         }
-        scored.sort {
-            ($0.rank, $0.entry.fullName, $0.entry.guest.id) < ($1.rank, $1.entry.fullName, $1.entry.guest.id)
+        return top.count < count ? top.sorted(by: before) : top
+    }
+
+    private func matches(in keys: [Key], prefix: String, limit: Int) -> [Int] {
+        keys[prefixRange(in: keys, prefix: prefix)].prefix(limit).map(\.entry)
+    }
+
+    /// The contiguous range of sorted keys starting with `prefix` (two binary searches).
+    private func prefixRange(in keys: [Key], prefix: String) -> Range<Int> {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].text < prefix { low = middle + 1 } else { high = middle }
         }
-        return scored.prefix(limit).map(\.entry.guest)
+        // Keys with the prefix are contiguous from `low`: binary search for where they stop.
+        var end = low
+        high = keys.count
+        while end < high {
+            let middle = (end + high) / 2
+            if keys[middle].text.hasPrefix(prefix) { end = middle + 1 } else { high = middle }
+        }
+        return low..<end
     }
 
     /// Lower-cased, without diacritics; letters that do not decompose are spelled out.
