@@ -416,3 +416,43 @@ struct RosterResumeTests {
         }
     }
 }
+
+@Suite("Local check-ins and roster pages")
+struct LocalPendingTests {
+    /// Passes everything but check-in posts, which fail like a dead network.
+    struct NoCheckInPosts: Transport {
+        let inner: any Transport
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if request.method == "POST", request.path.hasSuffix("/checkins") { throw TransportError.timedOut }
+            return try await inner.send(request)
+        }
+    }
+
+    @Test("a roster page that does not know a pending local check-in keeps it, also after a relaunch")
+    func pendingSurvivesRosterPages() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("pending")
+            let app = lab.launch("pending", transport: { NoCheckInPosts(inner: $0) })
+            await app.openEvent(lab.world.event.id)
+            let guest = lab.world.guests[0]
+            let ticket = try await lab.ticket(guest)
+            app.scan(ticket)
+            await app.confirm()
+            // The guest changes on the server, so the next delta carries them without a check-in.
+            _ = try await lab.api.request(
+                .patch, "/v1/events/\(lab.world.event.id)/guests/\(guest.id)",
+                token: try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass").accessToken,
+                json: UpdateGuestRequest(notes: "changed on the server"))
+            await app.sync()
+            #expect(app.pendingCount == 1)
+            app.scan(ticket)
+            #expect(app.tree().contains(UIIdentifier.alreadyCheckedIn), "the local check-in survived the page")
+            #expect(app.tree().element(UIIdentifier.confirmationScreen)?.attributes["notes"] == "changed on the server")
+            app.cancel()
+            let relaunched = lab.launch("pending")
+            await relaunched.sync()
+            #expect(relaunched.pendingCount == 0)
+            #expect(try await lab.serverCheckIns() == [guest.id: 1])
+        }
+    }
+}

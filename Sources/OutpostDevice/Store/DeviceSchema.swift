@@ -6,6 +6,7 @@ import GRDB
 enum DeviceSchema {
     static let v1 = "v1"
     static let v2 = "v2 outbox columns and stored answers"
+    static let v3 = "v3 plaintext local-pending flag on guests"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -66,6 +67,22 @@ enum DeviceSchema {
                     ])
             }
             try db.execute(sql: "DROP TABLE outbox; ALTER TABLE outbox_v2 RENAME TO outbox")
+        }
+        migrator.registerMigration(v3) { db in
+            // Whether a guest's check-in is known only to this device: the one thing a roster page
+            // must not overwrite. As a plain flag, applying a page reads and unseals only those
+            // guests instead of every guest on the page.
+            try db.execute(sql: "ALTER TABLE guests ADD COLUMN local_pending INTEGER NOT NULL DEFAULT 0")
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT event_id, id, sealed FROM guests WHERE checked_in_at IS NOT NULL")
+            for row in rows {
+                let guest = try sealer.open(json: row["sealed"] as Data, as: LocalGuest.self)
+                if guest.checkIn?.pending == true {
+                    try db.execute(
+                        sql: "UPDATE guests SET local_pending = 1 WHERE event_id = ? AND id = ?",
+                        arguments: [row["event_id"] as String, row["id"] as String])
+                }
+            }
         }
         if simulateFailure {
             migrator.registerMigration(simulatedFailure) { db in

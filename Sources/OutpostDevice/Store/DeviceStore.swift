@@ -129,14 +129,21 @@ public final class DeviceStore: Sendable {
     /// that the server has not answered yet survives a page that does not know of it.
     func applyRosterPage(eventId: String, page: RosterPage) throws {
         try queue.write { db in
+            let pendingHere = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId]))
             for guest in page.guests {
-                let existing = try Data.fetchOne(
-                    db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId, guest.id]
-                ).map { try sealer.open(json: $0, as: LocalGuest.self) }
                 var checkIn = guest.checkIn.map {
                     LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
                 }
-                if checkIn == nil, let local = existing?.checkIn, local.pending { checkIn = local }
+                if checkIn == nil, pendingHere.contains(guest.id),
+                    let local = try Data.fetchOne(
+                        db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?",
+                        arguments: [eventId, guest.id]
+                    ).map({ try sealer.open(json: $0, as: LocalGuest.self) })?.checkIn, local.pending
+                {
+                    checkIn = local
+                }
                 let local = LocalGuest(
                     id: guest.id, eventId: eventId, accessTypeId: guest.accessTypeId, name: guest.name,
                     email: guest.email,
@@ -172,15 +179,17 @@ public final class DeviceStore: Sendable {
     func upsert(_ db: Database, _ guest: LocalGuest) throws {
         try db.execute(
             sql: """
-                INSERT INTO guests (event_id, id, code_index, email_index, status, checked_in_at, sealed)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO guests (event_id, id, code_index, email_index, status, checked_in_at, local_pending, sealed)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
                     email_index = excluded.email_index, status = excluded.status,
-                    checked_in_at = excluded.checked_in_at, sealed = excluded.sealed
+                    checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending,
+                    sealed = excluded.sealed
                 """,
             arguments: [
                 guest.eventId, guest.id, sealer.blind(guest.code), sealer.blind(guest.email), guest.status.rawValue,
-                guest.checkIn?.at.millisecondsSince1970, try sealer.seal(json: guest),
+                guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
+                try sealer.seal(json: guest),
             ])
     }
 
