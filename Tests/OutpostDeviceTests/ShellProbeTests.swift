@@ -122,7 +122,7 @@ struct ShellProbeTests {
     @Test("event-tap-syncs-roster: progress is shown page by page with done/total, then the event shell")
     func eventTapSyncsRoster() async throws {
         try await DeviceLab.run(guests: 1) { lab in
-            let rows = (0..<1200).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+            let rows = (0..<4500).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
             let imported = try await lab.api.request(
                 .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
                 body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
@@ -136,12 +136,12 @@ struct ShellProbeTests {
                 }
             }
             await app.openEvent(lab.world.event.id)
-            #expect(progress.map(\.0) == [500, 1000, 1201])
-            #expect(progress.allSatisfy { $0.1 == 1201 })
+            #expect(progress.map(\.0) == [2000, 4000, 4501])
+            #expect(progress.allSatisfy { $0.1 == 4501 })
             let tree = app.tree()
             #expect(tree.screen == UIIdentifier.eventShell)
             #expect(!tree.contains(UIIdentifier.rosterProgress))
-            #expect(tree.element(UIIdentifier.rosterList)?.attributes["count"] == "1201")
+            #expect(tree.element(UIIdentifier.rosterList)?.attributes["count"] == "4501")
             #expect(tree.contains(UIIdentifier.tabCheckIn))
         }
     }
@@ -389,7 +389,7 @@ struct RosterResumeTests {
     @Test("a sync cut off mid-roster resumes from the stored cursor, page by page, without starting over")
     func resumes() async throws {
         try await DeviceLab.run(guests: 1) { lab in
-            let rows = (0..<1300).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+            let rows = (0..<4500).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
             _ = try await lab.api.request(
                 .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
                 body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
@@ -401,7 +401,7 @@ struct RosterResumeTests {
             }
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             await first.openEvent(lab.world.event.id)
-            #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "1000")
+            #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4000")
             let recorder = LockedBox<RecordingTransport?>(nil)
             let second = lab.launch("resume-sync") { inner in
                 let recording = RecordingTransport(inner)
@@ -409,7 +409,7 @@ struct RosterResumeTests {
                 return recording
             }
             await second.openEvent(lab.world.event.id)
-            #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "1301")
+            #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4501")
             let rosterPaths = (recorder.value?.requests ?? []).map(\.path).filter { $0.contains("/roster") }
             #expect(rosterPaths.count == 1)
             #expect(rosterPaths.first?.contains("since=") == true, "resumed from the cursor of page 2")

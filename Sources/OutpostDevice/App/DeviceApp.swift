@@ -192,7 +192,7 @@ public final class DeviceApp {
         defer { rosterProgress = nil }
         do {
             while true {
-                var path = "/v1/events/\(eventId)/roster?limit=500"
+                var path = "/v1/events/\(eventId)/roster?limit=2000"
                 if let cursor = try store.cursor(eventId: eventId) { path += "&since=\(cursor)" }
                 let response = try await client.authorized(
                     TransportRequest(method: "GET", path: path), session: &session)
