@@ -142,6 +142,9 @@ public struct RosterIndex: Sendable {
 
     /// Lower-cased, without diacritics; letters that do not decompose are spelled out.
     static func fold(_ text: String) -> String {
+        // Codes, most e-mails and many names are ASCII: lower-casing is the whole fold, and far
+        // cheaper than Foundation's folding (this runs for every key when the index is built).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         guard folded.unicodeScalars.contains(where: { !$0.isASCII }) else { return folded }
         var output = ""

@@ -231,11 +231,20 @@ public final class DeviceStore: Sendable {
         }.map { try sealer.open(json: $0, as: LocalGuest.self) }
     }
 
-    /// Every guest of the event, unsealed (to build the in-memory search index).
+    /// Every guest of the event, unsealed (to build the in-memory search index). The boxes are
+    /// opened on every core: this is the cold-open path.
     func guests(eventId: String) throws -> [LocalGuest] {
-        try queue.read { db in
+        let boxes = try queue.read { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId])
-        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+        }
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
+        let results = ChunkResults(count: chunks)
+        let sealer = sealer
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (boxes.count * chunk / chunks)..<(boxes.count * (chunk + 1) / chunks)
+            results.store(chunk, Result { try boxes[range].map { try sealer.open(json: $0, as: LocalGuest.self) } })
+        }
+        return try results.all().flatMap { try $0.get() }
     }
 
     func guestCount(eventId: String) throws -> Int {
@@ -377,4 +386,16 @@ public final class DeviceStore: Sendable {
             try db.execute(sql: "VACUUM")
         }
     }
+}
+
+/// Per-chunk results of a parallel unseal, collected under a lock.
+private final class ChunkResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[LocalGuest], any Error>]
+
+    init(count: Int) { results = Array(repeating: .success([]), count: count) }
+
+    func store(_ chunk: Int, _ result: Result<[LocalGuest], any Error>) { lock.withLock { results[chunk] = result } }
+
+    func all() -> [Result<[LocalGuest], any Error>] { lock.withLock { results } }
 }
