@@ -32,9 +32,9 @@ struct DeviceScanCommand: AsyncParsableCommand {
                 throw CleanFailure(error.description)
             }
         }
-        let app = try device.launch()
-        app.scan(ticket)
-        try device.output(app)
+        try await device.perform { app in
+            app.scan(ticket)
+        }
     }
 }
 
@@ -49,9 +49,9 @@ struct DeviceLookupCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.lookup(query)
-        try device.output(app)
+        try await device.perform { app in
+            app.lookup(query)
+        }
     }
 }
 
@@ -66,9 +66,9 @@ struct DeviceCheckInCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.checkIn(code: code)
-        try device.output(app)
+        try await device.perform { app in
+            app.checkIn(code: code)
+        }
     }
 }
 
@@ -84,9 +84,9 @@ struct DeviceConfirmCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.confirm(note: note)
-        try device.output(app)
+        try await device.perform { app in
+            await app.confirm(note: note)
+        }
     }
 }
 
@@ -98,9 +98,9 @@ struct DeviceCancelCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.cancel()
-        try device.output(app)
+        try await device.perform { app in
+            app.cancel()
+        }
     }
 }
 
@@ -112,9 +112,9 @@ struct DeviceSyncCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.sync()
-        try device.output(app)
+        try await device.perform { app in
+            await app.sync()
+        }
     }
 }
 
@@ -125,7 +125,7 @@ struct DeviceStatusCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try device.output(try device.launch())
+        try await device.perform { _ in }
     }
 }
 
@@ -153,8 +153,8 @@ struct DeviceSignOutCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.signOut(wait ? .wait : discard ? .discard : keep ? .keep : nil)
-        try device.output(app)
+        try await device.perform { app in
+            await app.signOut(wait ? .wait : discard ? .discard : keep ? .keep : nil)
+        }
     }
 }

@@ -16,8 +16,8 @@ struct DeviceEventsCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.showEvents(range: range)
-        try device.output(app)
+        try await device.perform { app in
+            await app.showEvents(range: range)
+        }
     }
 }

@@ -33,9 +33,9 @@ struct KioskSetUpCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.kioskSetUp(passcode: passcode, orientation: KioskOrientation(rawValue: orientation) ?? .portrait)
-        try device.output(app)
+        try await device.perform { app in
+            await app.kioskSetUp(passcode: passcode, orientation: KioskOrientation(rawValue: orientation) ?? .portrait)
+        }
     }
 }
 
@@ -46,9 +46,9 @@ struct KioskEnterCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.enterKiosk()
-        try device.output(app)
+        try await device.perform { app in
+            app.enterKiosk()
+        }
     }
 }
 
@@ -72,13 +72,13 @@ struct KioskCheckInCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        if let ticket {
-            await app.kioskCheckIn(ticket: ticket)
-        } else if let email {
-            await app.kioskCheckIn(email: email)
+        try await device.perform { app in
+            if let ticket {
+                await app.kioskCheckIn(ticket: ticket)
+            } else if let email {
+                await app.kioskCheckIn(email: email)
+            }
         }
-        try device.output(app)
     }
 }
 
@@ -90,9 +90,9 @@ struct KioskTapCornerCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.tapCorner()
-        try device.output(app)
+        try await device.perform { app in
+            app.tapCorner()
+        }
     }
 }
 
@@ -107,8 +107,8 @@ struct KioskExitCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        app.exitKiosk(passcode: passcode)
-        try device.output(app)
+        try await device.perform { app in
+            app.exitKiosk(passcode: passcode)
+        }
     }
 }

@@ -35,6 +35,14 @@ struct DeviceOptions: ParsableArguments {
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
     }
 
+    /// One app launch of a command: launch, carry out `action`, print the tree after it.
+    @MainActor
+    func perform(_ action: @MainActor (DeviceApp) async throws -> Void) async throws {
+        let app = try launch()
+        try await action(app)
+        try output(app)
+    }
+
     /// Prints the UI tree: JSON on the last line with `--json`, else the terminal rendering.
     @MainActor
     func output(_ app: DeviceApp) throws {

@@ -24,8 +24,8 @@ struct DeviceSignInCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let app = try device.launch()
-        await app.signIn(server: URL(string: server)!, email: email, password: password)
-        try device.output(app)
+        try await device.perform { app in
+            await app.signIn(server: URL(string: server)!, email: email, password: password)
+        }
     }
 }

@@ -63,17 +63,17 @@ struct DeviceSimCommand: AsyncParsableCommand {
         default: break
         }
         try settings.save(home: device.homeURL)
-        let app = try device.launch()
-        switch name {
-        case "background":
-            app.background()
-        case "foreground":
-            await app.foreground().value
-        case "network" where settings.network:
-            await app.sync()
-        default:
-            break
+        try await device.perform { app in
+            switch name {
+            case "background":
+                app.background()
+            case "foreground":
+                await app.foreground().value
+            case "network" where settings.network:
+                await app.sync()
+            default:
+                break
+            }
         }
-        try device.output(app)
     }
 }
