@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
         .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
+        .library(name: "OutpostChaos", targets: ["OutpostChaos"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -144,12 +145,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OutpostChaos",
+            dependencies: [
+                "OutpostCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostChaosTests",
+            dependencies: ["OutpostChaos", "OutpostServer", "OutpostTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "outpost",
             dependencies: [
                 "OutpostServer",
                 "OutpostDevice",
                 "OutpostTerminal",
+                "OutpostChaos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
