@@ -168,6 +168,7 @@ let package = Package(
                 "OutpostTerminal",
                 "OutpostChaos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -177,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "outpostTests",
-            dependencies: ["outpost", "OutpostCore"],
+            dependencies: ["outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostProtocol"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -13,7 +13,7 @@ struct Outpost: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, DemoCommand.self, AdminCommand.self, DeviceCommand.self, StationCommand.self,
-            KioskCommand.self, BenchCommand.self,
+            KioskCommand.self, BenchCommand.self, SoakCommand.self, SoakWorkerCommand.self, ChaosProxyCommand.self,
         ]
     )
 

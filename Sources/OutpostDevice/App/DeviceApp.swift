@@ -99,6 +99,12 @@ public final class DeviceApp {
 
     public var isSignedIn: Bool { session != nil }
 
+    /// The Idempotency-Key of the check-in the result card shows (set by a committed confirm).
+    public var lastConfirmedKey: String? { state.result?.idempotencyKey }
+
+    /// Every check-in this device confirmed that it still holds, with the server's answers.
+    public var ledger: [CheckInLedgerEntry] { (try? store?.ledger()) ?? [] }
+
     public var currentEventId: String? { state.eventId }
 
     /// Changes a platform port (the simulator's switches).

@@ -352,6 +352,42 @@ public final class DeviceStore: Sendable {
         }
     }
 
+    /// Every check-in confirmed on this device that the store still holds, answered ones first
+    /// (by key), then the outbox in replay order. Sign-out with discard forgets them.
+    public func ledger() throws -> [CheckInLedgerEntry] {
+        let answers = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
+        }
+        var entries: [CheckInLedgerEntry] = try answers.map { row in
+            let status: Int = row["status"]
+            let body = try sealer.open(row["body"] as Data)
+            var entry = CheckInLedgerEntry(idempotencyKey: row["idempotency_key"], state: .answered, status: status)
+            if (200..<300).contains(status), let answer = try? OutpostJSON.decode(CheckInResponse.self, from: body) {
+                entry.result = answer.result.rawValue
+                entry.checkInDeviceId = answer.checkIn.deviceId
+            } else {
+                entry.error = try? OutpostJSON.decode(ErrorBody.self, from: body).error
+            }
+            return entry
+        }
+        let answered = Set(entries.map(\.idempotencyKey))
+        for state in [OutboxEntry.State.pending, .rejected] {
+            for entry in try outbox(state: state) {
+                if state == .rejected, answered.contains(entry.idempotencyKey) {
+                    if let index = entries.firstIndex(where: { $0.idempotencyKey == entry.idempotencyKey }) {
+                        entries[index].state = .rejected
+                    }
+                    continue
+                }
+                entries.append(
+                    CheckInLedgerEntry(
+                        idempotencyKey: entry.idempotencyKey, state: state == .pending ? .pending : .rejected,
+                        error: entry.lastError))
+            }
+        }
+        return entries
+    }
+
     /// Records a failed attempt and when to try again.
     func recordAttempt(_ entry: OutboxEntry, nextAttemptAt: Date, error: String) throws {
         try queue.write { db in

@@ -47,7 +47,7 @@ struct BenchCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("  \(figure.name): \(Self.describe(figure))\n".utf8))
         }
 
-        let server = try await BenchServer.start(directory: work.appendingPathComponent("server"), sqlite: true)
+        let server = try await ServerHandle.start(directory: work.appendingPathComponent("server"), sqlite: true)
         defer { server.stop() }
         let seeded = try await server.seed(guests: guests)
         FileHandle.standardError.write(Data("seeded \(guests) guests on \(server.url)\n".utf8))
@@ -56,7 +56,7 @@ struct BenchCommand: AsyncParsableCommand {
         let floorInsert = try Self.plainInsert(rows: guests, at: work.appendingPathComponent("floor.sqlite"))
         let home = work.appendingPathComponent("device")
         let app = DeviceApp.launch(home: home, ports: Self.ports(home))
-        await app.signIn(server: server.url, email: BenchServer.email, password: BenchServer.password)
+        await app.signIn(server: server.url, email: ServerHandle.email, password: ServerHandle.password)
         let syncStart = ContinuousClock.now
         await app.openEvent(seeded.eventId)
         let syncSeconds = (ContinuousClock.now - syncStart).seconds
@@ -226,14 +226,15 @@ struct BenchCommand: AsyncParsableCommand {
         return (ContinuousClock.now - start).seconds / Double(max(valid, 1))
     }
 
-    static func ingestServers(work: URL, postgres: String?, sqlite: BenchServer) async throws -> [(String, BenchServer)]
-    {
+    static func ingestServers(
+        work: URL, postgres: String?, sqlite: ServerHandle
+    ) async throws -> [(String, ServerHandle)] {
         var servers = [("SQLite", sqlite)]
         if let postgres {
             servers.append(
                 (
                     "PostgreSQL",
-                    try await BenchServer.start(
+                    try await ServerHandle.start(
                         directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres)
                 ))
         }

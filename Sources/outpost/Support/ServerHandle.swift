@@ -6,19 +6,26 @@ import OutpostProtocol
 import FoundationNetworking
 #endif
 
-/// `outpost serve` in a child process, seeded over HTTP, loaded from this process.
-final class BenchServer: @unchecked Sendable {
+/// `outpost serve` in a child process, seeded and driven over HTTP from this process (the bench
+/// and the soak). The soak SIGKILLs it and starts it again on the same port and store.
+final class ServerHandle: @unchecked Sendable {
     static let email = "bench@outpost.test"
     static let password = "bench-password"
 
-    let process: Process
+    private(set) var process: Process
     let url: URL
+    let port: Int
     let session: URLSession
+    /// `--sqlite PATH` or `--postgres URL`.
+    let storeArguments: [String]
+    /// Where the server's output goes (appended across restarts); nil discards it.
+    let log: URL?
 
     struct Seed {
         var eventId: String
         var guestIds: [String]
         var names: [String]
+        var codes: [String]
     }
 
     struct Ingest {
@@ -28,9 +35,12 @@ final class BenchServer: @unchecked Sendable {
         var errors: Int
     }
 
-    private init(process: Process, url: URL) {
+    private init(process: Process, port: Int, storeArguments: [String], log: URL?) {
         self.process = process
-        self.url = url
+        self.port = port
+        self.storeArguments = storeArguments
+        self.log = log
+        url = URL(string: "http://127.0.0.1:\(port)")!
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 128
         configuration.timeoutIntervalForRequest = 60
@@ -41,47 +51,87 @@ final class BenchServer: @unchecked Sendable {
         URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
     }
 
-    static func start(directory: URL, sqlite: Bool, postgres: String? = nil) async throws -> BenchServer {
+    /// Bootstraps a tenant on the store and starts one server on it.
+    static func start(directory: URL, sqlite: Bool, postgres: String? = nil) async throws -> ServerHandle {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store =
             sqlite
             ? ["--sqlite", directory.appendingPathComponent("outpost.sqlite").path] : ["--postgres", postgres ?? ""]
+        let email = sqlite ? email : "pg-\(UUID().uuidString.prefix(8))@outpost.test"
+        try bootstrap(store: store, email: email)
+        let server = try await launch(store: store, port: try freePort(), log: nil)
+        server.lastEmail = email
+        return server
+    }
+
+    /// Creates a tenant and its organizer (`outpost admin bootstrap`) with ``password``.
+    static func bootstrap(store: [String], email: String) throws {
         let bootstrap = Process()
         bootstrap.executableURL = binary
         bootstrap.arguments =
             ["admin", "bootstrap"] + store + [
-                "--tenant", "Bench \(UUID().uuidString.prefix(8))", "--email",
-                sqlite ? email : "pg-\(UUID().uuidString.prefix(8))@outpost.test",
-                "--password", password, "--name", "Bench", "--bcrypt-cost", "4",
+                "--tenant", "Bench \(UUID().uuidString.prefix(8))", "--email", email, "--password", password,
+                "--name", "Bench", "--bcrypt-cost", "4",
             ]
-        let output = Pipe()
-        bootstrap.standardOutput = output
+        bootstrap.standardOutput = FileHandle.nullDevice
         try bootstrap.run()
         bootstrap.waitUntilExit()
         guard bootstrap.terminationStatus == 0 else {
-            throw CleanFailure("bench: could not bootstrap the \(sqlite ? "SQLite" : "PostgreSQL") store")
+            throw CleanFailure("could not bootstrap the store (\(store.first ?? ""))")
         }
-        let port = try freePort()
+    }
+
+    /// Starts `outpost serve` on `store` at `port` and waits until it answers /health.
+    static func launch(store: [String], port: Int, log: URL?) async throws -> ServerHandle {
+        let server = ServerHandle(
+            process: try spawn(store: store, port: port, log: log), port: port, storeArguments: store, log: log)
+        try await server.waitUntilHealthy()
+        return server
+    }
+
+    private static func spawn(store: [String], port: Int, log: URL?) throws -> Process {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve"] + store + ["--port", String(port), "--bcrypt-cost", "4", "--log-level", "error"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let server = BenchServer(process: process, url: URL(string: "http://127.0.0.1:\(port)")!)
-        server.lastEmail = sqlite ? email : nil
-        if !sqlite {
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            server.lastEmail = bootstrap.arguments?[bootstrap.arguments!.firstIndex(of: "--email")! + 1]
-            _ = printed
-        }
-        for _ in 0..<200 {
-            if (try? await server.session.data(from: server.url.appendingPathComponent("health"))) != nil {
-                return server
+        process.arguments =
+            ["serve"] + store + [
+                "--port", String(port), "--bcrypt-cost", "4", "--log-level", log == nil ? "error" : "warning",
+            ]
+        if let log {
+            if !FileManager.default.fileExists(atPath: log.path) {
+                FileManager.default.createFile(atPath: log.path, contents: nil)
             }
-            try await Task.sleep(for: .milliseconds(50))
+            let handle = try FileHandle(forWritingTo: log)
+            handle.seekToEndOfFile()
+            process.standardOutput = handle
+            process.standardError = handle
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
         }
-        throw CleanFailure("bench: the server did not start")
+        try process.run()
+        return process
+    }
+
+    private func waitUntilHealthy() async throws {
+        for _ in 0..<400 {
+            if (try? await session.data(from: url.appendingPathComponent("health"))) != nil { return }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CleanFailure("the server on port \(port) did not start")
+    }
+
+    /// SIGKILLs the server (no drain, no clean shutdown) and waits for it to be gone.
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Starts the server again on the same port and store.
+    func restart() async throws {
+        process = try Self.spawn(store: storeArguments, port: port, log: log)
+        try await waitUntilHealthy()
     }
 
     var lastEmail: String?
@@ -143,6 +193,7 @@ final class BenchServer: @unchecked Sendable {
         _ = try await session.data(for: importRequest)
         var ids: [String] = []
         var names: [String] = []
+        var codes: [String] = []
         var cursor: String?
         repeat {
             let (data, _) = try await request(
@@ -150,16 +201,34 @@ final class BenchServer: @unchecked Sendable {
             let page = try OutpostJSON.decode(RosterPage.self, from: data)
             ids += page.guests.map(\.id)
             names += page.guests.map(\.name)
+            codes += page.guests.map(\.code)
             cursor = page.hasMore ? page.cursor : nil
         } while cursor != nil
-        return Seed(eventId: event.id, guestIds: ids, names: names)
+        return Seed(eventId: event.id, guestIds: ids, names: names, codes: codes)
     }
 
+    /// The ticket text of each guest, in the order given (fetched eight at a time).
     func tickets(eventId: String, guestIds: [String]) async throws -> [String] {
-        var tickets: [String] = []
-        for id in guestIds {
-            let (data, _) = try await request("GET", "/v1/events/\(eventId)/guests/\(id)/ticket")
-            tickets.append(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        var tickets = [String](repeating: "", count: guestIds.count)
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            var next = 0
+            func launch() {
+                let index = next
+                next += 1
+                group.addTask {
+                    let (data, status) = try await self.request(
+                        "GET", "/v1/events/\(eventId)/guests/\(guestIds[index])/ticket")
+                    guard status == 200 else { throw CleanFailure("a ticket answered \(status)") }
+                    return (
+                        index, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    )
+                }
+            }
+            for _ in 0..<min(8, guestIds.count) { launch() }
+            while let (index, ticket) = try await group.next() {
+                tickets[index] = ticket
+                if next < guestIds.count { launch() }
+            }
         }
         return tickets
     }

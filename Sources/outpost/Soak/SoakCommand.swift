@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import OutpostChaos
+import OutpostCore
+import OutpostProtocol
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `outpost soak`: devices as processes, scanning through a fault-injecting proxy while they and
+/// the server are SIGKILLed; then every device drains and the soak checks that nothing was lost
+/// and nothing was counted twice.
+struct SoakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Scan through a faulty network while devices and servers are killed; check nothing is lost.",
+        discussion: """
+            Starts `outpost serve` (--instances of them on one store), a chaos proxy in front \
+            (30% of requests and 30% of responses dropped, 10% duplicated, 5% reset, some \
+            truncated and delayed), and --devices `outpost soak-worker` processes that scan random \
+            guests, often the same guest at nearly the same time. Workers are SIGKILLed at random \
+            and restarted, the servers are SIGKILLed and restarted, the network is switched off \
+            and on. At the end the faults stop, every device drains its outbox, and the checks \
+            are printed as a table. Exit status 1 when any check fails.
+            """
+    )
+
+    @Option(help: "How long the faulty phase runs, in minutes.")
+    var minutes: Double = 5
+
+    @Option(help: "How long the faulty phase runs, in seconds (overrides --minutes).")
+    var seconds: Double?
+
+    @Option(help: ArgumentHelp("The PostgreSQL database to use (it is written to).", valueName: "url"))
+    var postgres: String?
+
+    @Option(help: "How many server instances share the store behind the proxy.")
+    var instances = 1
+
+    @Option(help: "How many device processes scan at once.")
+    var devices = 4
+
+    @Option(help: "How many guests the event has.")
+    var guests = 2000
+
+    @Option(help: "Seed of every random choice (faults, kills, scans).")
+    var seed: UInt64 = 2026
+
+    @Option(help: "How many times the server is SIGKILLed and restarted.")
+    var serverKills = 2
+
+    @Option(
+        help: ArgumentHelp("Working directory (logs, device homes); default a new temporary one.", valueName: "dir"))
+    var dir: String?
+
+    @Option(help: ArgumentHelp("Write the checks and figures as JSON to this file.", valueName: "path"))
+    var output: String?
+
+    func validate() throws {
+        guard (1...4).contains(instances) else { throw ValidationError("--instances is 1 to 4.") }
+        guard (1...16).contains(devices) else { throw ValidationError("--devices is 1 to 16.") }
+        guard guests >= 10 else { throw ValidationError("--guests must be at least 10.") }
+        guard duration >= 5 else { throw ValidationError("the faulty phase must last at least 5 seconds.") }
+        guard serverKills >= 0 else { throw ValidationError("--server-kills cannot be negative.") }
+    }
+
+    var duration: Double { seconds ?? minutes * 60 }
+
+    /// At least 100 device kills in a five-minute run, in proportion for other lengths.
+    var minimumKills: Int { max(5, Int(100 * duration / 300)) }
+
+    struct Document: Codable {
+        var timestamp: String
+        var seconds: Double
+        var store: String
+        var instances: Int
+        var devices: Int
+        var guests: Int
+        var seed: UInt64
+        var passed: Bool
+        var rows: [SoakVerdict.Row]
+        var problems: [String]
+        var proxy: ChaosStats
+    }
+
+    func run() async throws {
+        let work = URL(fileURLWithPath: dir ?? NSTemporaryDirectory() + "outpost-soak-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let say = { (text: String) in FileHandle.standardError.write(Data("soak: \(text)\n".utf8)) }
+        say("working in \(work.path)")
+
+        // 1. The store, the servers and the event.
+        let store =
+            postgres.map { ["--postgres", $0] } ?? ["--sqlite", work.appendingPathComponent("outpost.sqlite").path]
+        let email = "soak-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
+        try ServerHandle.bootstrap(store: store, email: email)
+        var servers: [ServerHandle] = []
+        defer { servers.forEach { $0.stop() } }
+        for index in 0..<instances {
+            servers.append(
+                try await ServerHandle.launch(
+                    store: store, port: try ServerHandle.freePort(),
+                    log: work.appendingPathComponent("server-\(index).log")))
+        }
+        let admin = servers[0]
+        admin.lastEmail = email
+        let seeded = try await admin.seed(guests: guests)
+        let tickets = try await admin.tickets(eventId: seeded.eventId, guestIds: seeded.guestIds)
+        let ticketFile = work.appendingPathComponent("tickets.txt")
+        try tickets.joined(separator: "\n").write(to: ticketFile, atomically: true, encoding: .utf8)
+        say("\(guests) guests on \(instances) server instance(s), \(postgres == nil ? "SQLite" : "PostgreSQL")")
+
+        // 2. The proxy, passing everything through while the devices sign in.
+        let proxy = try await ChaosProxy.bind(
+            upstreams: servers.map { .init(port: $0.port) }, faults: .none, seed: seed)
+        let proxyTask = Task { await proxy.run() }
+        defer { proxyTask.cancel() }
+        var soakDevices: [SoakDevice] = []
+        for index in 0..<devices {
+            let home = work.appendingPathComponent("device-\(index)")
+            for arguments in [
+                [
+                    "device", "signin", "--server", "http://127.0.0.1:\(proxy.port)", "--email", email,
+                    "--password", ServerHandle.password,
+                ],
+                ["device", "open", seeded.eventId],
+            ] {
+                let status = try Self.runQuietly(arguments + ["--home", home.path])
+                guard status == 0 else { throw CleanFailure("device \(index) could not \(arguments[1])") }
+            }
+            soakDevices.append(
+                SoakDevice(
+                    index: index, home: home, tickets: ticketFile,
+                    log: work.appendingPathComponent("device-\(index).log"), hotSeed: seed))
+        }
+
+        // 3. The faulty phase.
+        proxy.faults = .soak
+        var random = SeededRandom(seed: seed)
+        for device in soakDevices { try device.start(seed: seed &+ UInt64(device.index)) }
+        let started = ContinuousClock.now
+        let phase = Duration.milliseconds(Int(duration * 1000))
+        let serverKillTimes = (0..<serverKills).map { phase * Double($0 + 1) / Double(serverKills + 1) }
+        var nextServerKill = 0
+        var nextOffline = Duration.seconds(Double.random(in: 4...12, using: &random))
+        var kills = 0
+        var serverKillCount = 0
+        var offlinePeriods = 0
+        while ContinuousClock.now - started < phase {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 400...2400, using: &random)))
+            let elapsed = ContinuousClock.now - started
+            let device = soakDevices[Int.random(in: 0..<soakDevices.count, using: &random)]
+            if device.kill() { kills += 1 }
+            try device.start(seed: random.next())
+            if nextServerKill < serverKillTimes.count, elapsed >= serverKillTimes[nextServerKill] {
+                let server = servers[nextServerKill % servers.count]
+                server.kill()
+                serverKillCount += 1
+                nextServerKill += 1
+                try await server.restart()
+                say("server \(server.port) SIGKILLed and restarted at \(Int(elapsed.seconds)) s")
+            }
+            if elapsed >= nextOffline {
+                proxy.offline = true
+                offlinePeriods += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1000...3000, using: &random)))
+                proxy.offline = false
+                nextOffline = elapsed + .seconds(Double.random(in: 15...40, using: &random))
+            }
+        }
+        for device in soakDevices where device.kill() { kills += 1 }
+        for device in soakDevices { device.finishReading() }
+        say("faulty phase over: \(kills) device kills, \(serverKillCount) server kills; draining")
+
+        // 4. Faults off; every device drains; the server's view.
+        proxy.faults = .none
+        proxy.offline = false
+        var verdictDevices: [SoakVerdict.Device] = []
+        for device in soakDevices {
+            let report = try device.drain()
+            verdictDevices.append(.init(deviceId: report.deviceId, confirmed: device.confirmed, report: report))
+        }
+        let audit = try await Self.audit(admin, eventId: seeded.eventId)
+        let roster = try await Self.rosterCheckedIn(admin, eventId: seeded.eventId)
+        let stats = proxy.stats
+        let verdict = SoakVerdict(
+            devices: verdictDevices, audit: audit, rosterCheckedIn: roster, proxy: stats, kills: kills,
+            minimumKills: minimumKills, serverKills: serverKillCount, minimumServerKills: serverKills,
+            networkOffPeriods: offlinePeriods,
+            unexpectedExits: soakDevices.flatMap(\.unexpectedExits))
+
+        print(
+            "Outpost soak · \(Int(duration)) s · \(postgres == nil ? "SQLite" : "PostgreSQL") · \(instances) instance(s) · "
+                + "\(devices) devices · \(guests) guests · seed \(seed)")
+        print(verdict.table)
+        for problem in verdict.problems.prefix(40) { say("problem: \(problem)") }
+        if let output {
+            let document = Document(
+                timestamp: ISO8601DateFormatter().string(from: Date()), seconds: duration,
+                store: postgres == nil ? "sqlite" : "postgres", instances: instances, devices: devices, guests: guests,
+                seed: seed, passed: verdict.passed, rows: verdict.rows, problems: verdict.problems, proxy: stats)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(document).write(to: URL(fileURLWithPath: output))
+        }
+        guard verdict.passed else {
+            say("FAILED; logs and device homes kept in \(work.path)")
+            throw ExitCode(1)
+        }
+        say("passed")
+        if dir == nil { try? FileManager.default.removeItem(at: work) }
+    }
+
+    static func runQuietly(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = ServerHandle.binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The whole audit log of the event, oldest first.
+    static func audit(_ server: ServerHandle, eventId: String) async throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        var cursor: String?
+        repeat {
+            let path = "/v1/events/\(eventId)/audit?limit=1000" + (cursor.map { "&since=\($0)" } ?? "")
+            let (data, status) = try await server.request("GET", path)
+            guard status == 200 else { throw CleanFailure("the audit log answered \(status)") }
+            let page = try OutpostJSON.decode(AuditPage.self, from: data)
+            entries += page.entries
+            cursor = page.hasMore ? page.cursor : nil
+        } while cursor != nil
+        return entries
+    }
+
+    /// The guests the server's roster shows as checked in.
+    static func rosterCheckedIn(_ server: ServerHandle, eventId: String) async throws -> Set<String> {
+        var checkedIn: Set<String> = []
+        var cursor: String?
+        repeat {
+            let path = "/v1/events/\(eventId)/roster?limit=2000" + (cursor.map { "&since=\($0)" } ?? "")
+            let (data, status) = try await server.request("GET", path)
+            guard status == 200 else { throw CleanFailure("the roster answered \(status)") }
+            let page = try OutpostJSON.decode(RosterPage.self, from: data)
+            for guest in page.guests where guest.checkIn != nil { checkedIn.insert(guest.id) }
+            cursor = page.hasMore ? page.cursor : nil
+        } while cursor != nil
+        return checkedIn
+    }
+}

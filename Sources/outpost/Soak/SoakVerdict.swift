@@ -1,0 +1,178 @@
+import Foundation
+import OutpostChaos
+import OutpostCore
+import OutpostProtocol
+
+/// What the soak saw, and the checks it makes of it. Pure: the inputs are what the devices
+/// reported, what they hold at the end, and the server's audit log and roster.
+struct SoakVerdict: Codable {
+    struct Device: Codable {
+        var deviceId: String
+        /// Keys the workers printed after a local commit.
+        var confirmed: Set<String>
+        /// What the device's store holds at the end, after draining.
+        var report: SoakWorkerCommand.Report
+    }
+
+    struct Row: Codable {
+        var check: String
+        var value: String
+        var required: String
+        var ok: Bool
+    }
+
+    var rows: [Row] = []
+    /// Details of every failed check, for the log.
+    var problems: [String] = []
+
+    var passed: Bool { rows.allSatisfy(\.ok) }
+
+    /// The kinds of audit row a check-in request that reached a decision appends.
+    static let decisionKinds: Set<String> = [
+        "checked_in", "already_checked_in", "reconfirmed", "kiosk_already_checked_in", "rejected_not_found",
+        "rejected_not_admissible",
+    ]
+
+    init(
+        devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats, kills: Int,
+        minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
+        unexpectedExits: [String]
+    ) {
+        let checkIns = audit.filter { $0.kind == "checked_in" }
+        var rowsPerGuest: [String: Int] = [:]
+        for entry in checkIns { rowsPerGuest[entry.guestId ?? "", default: 0] += 1 }
+        let durableAnswers = Set(
+            checkIns.map { "\($0.deviceId ?? ""):\($0.guestId ?? ""):\($0.clientAt?.millisecondsSince1970 ?? -1)" })
+
+        var confirmedCount = 0
+        var lostLocally = 0
+        var lostOnServer = 0
+        var notDurable = 0
+        var notAnswered = 0
+        var rejected = 0
+        for device in devices {
+            let ledger = Dictionary(
+                device.report.ledger.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
+            confirmedCount += device.confirmed.count
+            for key in device.confirmed.sorted() where ledger[key] == nil {
+                lostLocally += 1
+                problems.append("device \(device.deviceId) reported \(key) committed, but its store does not hold it")
+            }
+            for entry in device.report.ledger {
+                guard let key = IdempotencyKey(parsing: entry.idempotencyKey) else {
+                    problems.append("device \(device.deviceId) holds a malformed key \(entry.idempotencyKey)")
+                    lostOnServer += 1
+                    continue
+                }
+                let guest = key.guestId.lowercasedString
+                switch entry.state {
+                case .pending:
+                    notAnswered += 1
+                    problems.append("\(entry.idempotencyKey) is still in the outbox (\(entry.error ?? ""))")
+                case .rejected:
+                    rejected += 1
+                    problems.append("\(entry.idempotencyKey) was refused: \(entry.status ?? 0) \(entry.error ?? "")")
+                case .answered:
+                    if entry.result == CheckInResult.checkedIn.rawValue,
+                        !durableAnswers.contains(entry.idempotencyKey)
+                    {
+                        notDurable += 1
+                        problems.append(
+                            "the server answered checked_in to \(entry.idempotencyKey) but holds no such row")
+                    }
+                }
+                if rowsPerGuest[guest, default: 0] == 0 {
+                    lostOnServer += 1
+                    problems.append(
+                        "guest \(guest) was confirmed by \(device.deviceId) but has no check-in on the server")
+                }
+            }
+        }
+        let duplicated = rowsPerGuest.values.reduce(0) { $0 + max(0, $1 - 1) }
+        for (guest, count) in rowsPerGuest where count > 1 {
+            problems.append("guest \(guest) has \(count) check-in rows")
+        }
+        let auditGuests = Set(rowsPerGuest.keys)
+        let rosterAgrees = auditGuests == rosterCheckedIn
+        if !rosterAgrees {
+            problems.append(
+                "roster and audit disagree on \(auditGuests.symmetricDifference(rosterCheckedIn).count) guests")
+        }
+
+        // Each device's requests reach the server in the order it committed them: the device's
+        // decision rows, in the order the server appended them, have non-decreasing scan times.
+        var outOfOrder: [String] = []
+        for device in devices {
+            var last: Int64 = .min
+            for entry in audit where entry.deviceId == device.deviceId && Self.decisionKinds.contains(entry.kind) {
+                let millis = entry.clientAt?.millisecondsSince1970 ?? .min
+                if millis < last {
+                    outOfOrder.append(device.deviceId)
+                    problems.append(
+                        "device \(device.deviceId): a scan at \(millis) reached the server after one at \(last)")
+                    break
+                }
+                last = millis
+            }
+        }
+        let signedOut = devices.filter { !$0.report.signedIn }.map(\.deviceId)
+        for device in signedOut { problems.append("device \(device) lost its session") }
+        problems += unexpectedExits
+
+        let lost = lostLocally + lostOnServer + notDurable + rejected
+        rows = [
+            Row(check: "scans confirmed locally", value: "\(confirmedCount)", required: "> 0", ok: confirmedCount > 0),
+            Row(check: "server check-in rows", value: "\(checkIns.count)", required: "", ok: true),
+            Row(check: "lost", value: "\(lost)", required: "0", ok: lost == 0),
+            Row(
+                check: "  of which not in the device store", value: "\(lostLocally)", required: "0",
+                ok: lostLocally == 0),
+            Row(
+                check: "  of which answered but not durable", value: "\(notDurable)", required: "0", ok: notDurable == 0
+            ),
+            Row(check: "  of which refused", value: "\(rejected)", required: "0", ok: rejected == 0),
+            Row(check: "duplicated", value: "\(duplicated)", required: "0", ok: duplicated == 0),
+            Row(
+                check: "roster agrees with the audit log", value: rosterAgrees ? "yes" : "no", required: "yes",
+                ok: rosterAgrees),
+            Row(
+                check: "per-device order preserved in the audit log", value: outOfOrder.isEmpty ? "yes" : "no",
+                required: "yes", ok: outOfOrder.isEmpty),
+            Row(
+                check: "outboxes empty", value: notAnswered == 0 ? "yes" : "no (\(notAnswered) pending)",
+                required: "yes", ok: notAnswered == 0),
+            Row(
+                check: "devices still signed in", value: "\(devices.count - signedOut.count)/\(devices.count)",
+                required: "all", ok: signedOut.isEmpty),
+            Row(
+                check: "device kills (SIGKILL)", value: "\(kills)", required: "≥ \(minimumKills)",
+                ok: kills >= minimumKills),
+            Row(
+                check: "server kills (SIGKILL)", value: "\(serverKills)", required: "≥ \(minimumServerKills)",
+                ok: serverKills >= minimumServerKills),
+            Row(
+                check: "device crashes (exits not caused by a kill)", value: "\(unexpectedExits.count)",
+                required: "0", ok: unexpectedExits.isEmpty),
+            Row(check: "network switched off", value: "\(networkOffPeriods) times", required: "", ok: true),
+            Row(check: "requests through the proxy", value: "\(proxy.requests)", required: "", ok: true),
+        ]
+        for (kind, count) in proxy.faultsByKind {
+            rows.append(Row(check: "  fault: \(kind)", value: "\(count)", required: "", ok: true))
+        }
+        rows.append(
+            Row(
+                check: "server 5xx not caused by injected faults", value: "\(proxy.serverErrors)", required: "0",
+                ok: proxy.serverErrors == 0))
+    }
+
+    /// The checks as a Markdown table.
+    var table: String {
+        var lines = ["| check | value | required | ok |", "|---|---|---|---|"]
+        for row in rows {
+            lines.append(
+                "| \(row.check) | \(row.value) | \(row.required) | \(row.required.isEmpty ? "" : (row.ok ? "yes" : "**NO**")) |"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import OutpostChaos
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import Testing
+
+@testable import outpost
+
+/// The soak's checks fail when they should: each defect the soak hunts for, planted in made-up
+/// inputs, turns its row red.
+@Suite("soak verdict")
+struct SoakVerdictTests {
+    static let guestA = "00000000-0000-4000-8000-00000000000a"
+    static let guestB = "00000000-0000-4000-8000-00000000000b"
+
+    static func key(_ device: String, _ guest: String, _ millis: Int64) -> String { "\(device):\(guest):\(millis)" }
+
+    static func row(_ kind: String, _ device: String, _ guest: String, _ millis: Int64) -> AuditEntry {
+        AuditEntry(
+            id: UUID().uuidString, kind: kind, guestId: guest, deviceId: device, userId: "u", at: Date(),
+            clientAt: Date(millisecondsSince1970: millis), method: "qr")
+    }
+
+    static func answered(_ key: String, _ result: CheckInResult) -> CheckInLedgerEntry {
+        CheckInLedgerEntry(
+            idempotencyKey: key, state: .answered, status: result == .checkedIn ? 201 : 200, result: result.rawValue)
+    }
+
+    /// Two devices scan guest A at nearly the same time; device 1 then scans guest B.
+    static func healthy() -> (devices: [SoakVerdict.Device], audit: [AuditEntry]) {
+        let k1 = key("d1", guestA, 1000)
+        let k2 = key("d2", guestA, 1001)
+        let k3 = key("d1", guestB, 2000)
+        let devices = [
+            SoakVerdict.Device(
+                deviceId: "d1", confirmed: [k1, k3],
+                report: .init(
+                    deviceId: "d1", signedIn: true, pending: 0,
+                    ledger: [answered(k1, .checkedIn), answered(k3, .checkedIn)])),
+            SoakVerdict.Device(
+                deviceId: "d2", confirmed: [k2],
+                report: .init(deviceId: "d2", signedIn: true, pending: 0, ledger: [answered(k2, .alreadyCheckedIn)])),
+        ]
+        let audit = [
+            row("checked_in", "d1", guestA, 1000), row("already_checked_in", "d2", guestA, 1001),
+            row("checked_in", "d1", guestB, 2000),
+        ]
+        return (devices, audit)
+    }
+
+    static func verdict(
+        devices: [SoakVerdict.Device], audit: [AuditEntry], roster: Set<String> = [guestA, guestB],
+        stats: ChaosStats = ChaosStats(), exits: [String] = []
+    ) -> SoakVerdict {
+        SoakVerdict(
+            devices: devices, audit: audit, rosterCheckedIn: roster, proxy: stats, kills: 10, minimumKills: 5,
+            serverKills: 2, minimumServerKills: 2, networkOffPeriods: 1, unexpectedExits: exits)
+    }
+
+    static func failed(_ verdict: SoakVerdict) -> [String] { verdict.rows.filter { !$0.ok }.map(\.check) }
+
+    @Test("a clean run passes every check")
+    func cleanRunPasses() {
+        let (devices, audit) = Self.healthy()
+        let verdict = Self.verdict(devices: devices, audit: audit)
+        #expect(verdict.passed, "\(verdict.problems)")
+        #expect(verdict.table.contains("| lost | 0 | 0 | yes |"))
+    }
+
+    @Test("a commit the device reported but no longer holds is lost")
+    func lostLocally() {
+        var (devices, audit) = Self.healthy()
+        devices[0].report.ledger.removeLast()
+        let verdict = Self.verdict(devices: devices, audit: audit)
+        #expect(Self.failed(verdict).contains("lost"))
+        #expect(Self.failed(verdict).contains("  of which not in the device store"))
+    }
+
+    @Test("a checked_in answer with no row on the server is not durable, and the guest is lost")
+    func answerNotDurable() {
+        var (devices, audit) = Self.healthy()
+        audit.removeLast()
+        let verdict = Self.verdict(devices: devices, audit: audit, roster: [Self.guestA])
+        #expect(Self.failed(verdict).contains("  of which answered but not durable"))
+        #expect(Self.failed(verdict).contains("lost"))
+    }
+
+    @Test("two check-in rows for one guest are a duplicate")
+    func duplicate() {
+        var (devices, audit) = Self.healthy()
+        audit[1] = Self.row("checked_in", "d2", Self.guestA, 1001)
+        devices[1].report.ledger = [Self.answered(Self.key("d2", Self.guestA, 1001), .checkedIn)]
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)) == ["duplicated"])
+    }
+
+    @Test("a device's later scan reaching the server first breaks the order")
+    func outOfOrder() {
+        var (devices, audit) = Self.healthy()
+        audit.swapAt(0, 2)
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit)) == ["per-device order preserved in the audit log"]
+        )
+    }
+
+    @Test("an entry left in the outbox, a refusal, a lost session, a crash and a server 5xx each fail")
+    func otherFailures() {
+        var (devices, audit) = Self.healthy()
+        devices[1].report.ledger[0].state = .pending
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)) == ["outboxes empty"])
+        devices[1].report.ledger[0].state = .rejected
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains("  of which refused"))
+        (devices, audit) = Self.healthy()
+        devices[0].report.signedIn = false
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)) == ["devices still signed in"])
+        (devices, audit) = Self.healthy()
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit, exits: ["device 0: exited with status 1"]))
+                == ["device crashes (exits not caused by a kill)"])
+        var stats = ChaosStats()
+        stats.serverErrors = 1
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit, stats: stats))
+                == ["server 5xx not caused by injected faults"])
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit, roster: [Self.guestA]))
+                == ["roster agrees with the audit log"])
+    }
+}
