@@ -183,3 +183,18 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets, only with OUTPOST_FUZZ=1 (scripts/fuzz builds them with
+// `swift build --sanitize=fuzzer --sanitize=address` in its own scratch folder, .build-fuzz).
+if Context.environment["OUTPOST_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzTicketDecoder", ["OutpostCore", .product(name: "Crypto", package: "swift-crypto")]),
+        ("FuzzCSVImport", ["OutpostServer", "OutpostProtocol"]),
+        ("FuzzRequestBodies", ["OutpostProtocol"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: dependencies, path: "Fuzz/\(name)", swiftSettings: swiftSettings))
+    }
+}

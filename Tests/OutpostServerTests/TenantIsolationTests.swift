@@ -23,23 +23,9 @@ struct TenantIsolationTests {
             let key = HTTPField.Name("Idempotency-Key")!
             let checkInBody = CheckInRequest(
                 guestId: guest, deviceId: "d", scannedAt: Date(millisecondsSince1970: 1_795_000_000_000), method: .qr)
-            let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = [
-                (.get, "/v1/events/\(event)/roster", nil, [:]),
-                (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
-                (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
-                (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
-                (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
-                (
-                    .post, "/v1/events/\(event)/guests",
-                    CreateGuestRequest(name: "X", email: "x@y.z", accessTypeId: world.accessType.id), [:]
-                ),
-                (.patch, "/v1/events/\(event)/guests/\(guest)", UpdateGuestRequest(status: .revoked), [:]),
-                (.post, "/v1/events/\(event)/guests:import", nil, [:]),
-                (.put, "/v1/events/\(event)/staff/\(user)", nil, [:]),
-                (.put, "/v1/events/\(world.otherEvent.id)/staff/\(user)", nil, [:]),
-                (.get, "/v1/events/\(event)/stats", nil, [:]),
-                (.get, "/v1/events/\(event)/audit", nil, [:]),
-            ]
+            let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
+                event: event, guest: guest, user: user, otherEvent: world.otherEvent.id, key: key,
+                checkInBody: checkInBody, accessType: world.accessType.id)
             let unknownEvent = try await api.request(
                 .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
@@ -67,6 +53,77 @@ struct TenantIsolationTests {
             // Nothing of tenant A changed.
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
             #expect(guests.count == 3 && guests.allSatisfy { $0.status == .confirmed && $0.checkIn == nil })
+        }
+    }
+
+    /// The security table: every route that names an event, with another tenant's ids filled in.
+    static func table(
+        event: String, guest: String, user: String, otherEvent: String, key: HTTPField.Name,
+        checkInBody: CheckInRequest, accessType: String
+    ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
+        [
+            (.get, "/v1/events/\(event)/roster", nil, [:]),
+            (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
+            (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
+            (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
+            (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
+            (
+                .post, "/v1/events/\(event)/guests",
+                CreateGuestRequest(name: "X", email: "x@y.z", accessTypeId: accessType), [:]
+            ),
+            (.patch, "/v1/events/\(event)/guests/\(guest)", UpdateGuestRequest(status: .revoked), [:]),
+            (.post, "/v1/events/\(event)/guests:import", nil, [:]),
+            (.put, "/v1/events/\(event)/staff/\(user)", nil, [:]),
+            (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
+            (.get, "/v1/events/\(event)/stats", nil, [:]),
+            (.get, "/v1/events/\(event)/audit", nil, [:]),
+        ]
+    }
+
+    /// Routes that name no event: scoped to the caller's own tenant by the token alone.
+    static let tenantScoped: Set<String> = ["GET /v1/events", "POST /v1/events", "POST /v1/users"]
+    /// Routes that need no token at all.
+    static let public_: Set<String> = [
+        "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
+        "POST /v1/auth/signout",
+    ]
+
+    @Test("the security table covers every route the router serves; tenant-scoped routes need a token")
+    func tableCoversEveryRoute() async throws {
+        let dependencies = ServerDependencies(
+            configuration: ServerConfiguration(store: .sqliteInMemory), store: Store(database: try SQLiteDatabase()),
+            logger: TestStores.logger)
+        let served = Set(
+            OutpostServer.buildRouter(dependencies).routes.map { route -> String in
+                let path = "\(route.path)".split(separator: "/")
+                    .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+                return "\(route.method.rawValue) /\(path)"
+            })
+        let ids = (event: "E", guest: "G", user: "U")
+        let tabled = Set(
+            Self.table(
+                event: ids.event, guest: ids.guest, user: ids.user, otherEvent: ids.event,
+                key: HTTPField.Name("Idempotency-Key")!,
+                checkInBody: CheckInRequest(guestId: "G", deviceId: "d", scannedAt: Date(), method: .qr),
+                accessType: "A"
+            ).map { method, path, _, _ in
+                "\(method.rawValue) "
+                    + path.replacingOccurrences(of: "/E", with: "/{eventId}").replacingOccurrences(
+                        of: "/G", with: "/{guestId}"
+                    ).replacingOccurrences(of: "/U", with: "/{userId}")
+            })
+        let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.public_)
+        #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")
+        try await withTestServer(.sqlite) { api in
+            _ = try await World.make(api)
+            for route in Self.tenantScoped {
+                let parts = route.split(separator: " ")
+                let method = HTTPRequest.Method(rawValue: String(parts[0]))!
+                #expect(try await api.request(method, String(parts[1])).status == 401, "\(route) without a token")
+                let forged = try await api.request(
+                    method, String(parts[1]), headers: [.authorization: "Bearer not-a-token"])
+                #expect(forged.status == 401, "\(route) with a forged token")
+            }
         }
     }
 }
