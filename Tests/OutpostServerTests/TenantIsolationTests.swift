@@ -83,7 +83,7 @@ struct TenantIsolationTests {
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
     static let tenantScoped: Set<String> = ["GET /v1/events", "POST /v1/events", "POST /v1/users"]
     /// Routes that need no token at all.
-    static let public_: Set<String> = [
+    static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
         "POST /v1/auth/signout",
     ]
@@ -112,7 +112,7 @@ struct TenantIsolationTests {
                         of: "/G", with: "/{guestId}"
                     ).replacingOccurrences(of: "/U", with: "/{userId}")
             })
-        let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.public_)
+        let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
         #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")
         try await withTestServer(.sqlite) { api in
             _ = try await World.make(api)
