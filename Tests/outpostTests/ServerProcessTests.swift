@@ -38,6 +38,45 @@ struct ServerProcessTests {
         #expect((roster["guests"] as? [Any])?.count == 200)
     }
 
+    @Test("a truncated request is a 400, applies nothing, and is no server error")
+    func truncatedRequest() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let session = try await server.organizerSetUp()
+        let body = Array(#"{"name":"General admission for everyone who comes early"}"#.utf8)
+        let head =
+            "POST /v1/events/\(session.eventId)/access-types HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Authorization: Bearer \(session.token)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.count)\r\n\r\n"
+        let socket = try RawSocket(port: server.port)
+        try socket.send(Array(head.utf8) + body.prefix(body.count / 2))
+        shutdown(socket.fd, Int32(SHUT_WR))
+        let response = String(decoding: try socket.receiveAll(), as: UTF8.self)
+        #expect(response.isEmpty || response.hasPrefix("HTTP/1.1 400"), "\(response.prefix(300))")
+        let (metrics, _) = try await server.request("GET", "/metrics")
+        #expect(!String(decoding: metrics, as: UTF8.self).contains("status=\"500\""))
+        let event = try await server.json("GET", "/v1/events/\(session.eventId)/roster", token: session.token)
+        let types = (event["accessTypes"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(types == ["General"], "the truncated request must not have created an access type")
+    }
+
+    @Test("a known path with an undeclared method is 405 with Allow")
+    func methodNotAllowed() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/v1/events")!)
+        request.httpMethod = "DELETE"
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 405)
+        #expect(http.value(forHTTPHeaderField: "Allow") == "GET, POST")
+        #expect(String(decoding: data, as: UTF8.self).contains("method_not_allowed"))
+        let (_, unknown) = try await server.request("DELETE", "/v1/nothing-here")
+        #expect(unknown == 404)
+        let (_, withId) = try await server.request("TRACE", "/v1/events/\(UUID().uuidString.lowercased())/audit")
+        #expect(withId == 405)
+    }
+
     @Test("SIGKILL loses no answered check-in; replays after restart answer byte for byte")
     func killedServerKeepsAnswers() async throws {
         let server = try await RunningServer.start()

@@ -55,7 +55,8 @@ public enum OutpostServer {
     public static func buildRouter(_ dependencies: ServerDependencies) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: dependencies.metrics))
-        router.add(middleware: ErrorMiddleware())
+        let routes = RouteTable()
+        router.add(middleware: ErrorMiddleware(routes: routes))
         HealthRoutes(dependencies: dependencies).register(on: router)
         AuthRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
         let authenticated = router.group("v1")
@@ -71,6 +72,7 @@ public enum OutpostServer {
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         KioskRoutes(dependencies: dependencies).register(on: authenticated)
         UserRoutes(dependencies: dependencies).register(on: authenticated)
+        routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
         return router
     }
 

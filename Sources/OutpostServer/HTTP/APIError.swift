@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
+import NIOHTTP1
 import OutpostProtocol
 
 /// An error answer of the API: a status, a stable snake_case `error` code and a sentence.
@@ -40,7 +42,12 @@ public struct APIError: HTTPResponseError, Sendable {
 
 /// Turns whatever a route throws into the API's error shape: unmatched routes become
 /// `not_found`, and unexpected failures a logged 500 that reveals nothing.
+/// A known path asked with a method it does not serve is `405 method_not_allowed` with `Allow`;
+/// a request the client cut short or garbled is a 400, logged at debug level only (it is the
+/// client's network, not the server, that failed).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -48,9 +55,20 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as HTTPParserError {
+            context.logger.debug("malformed or truncated request", metadata: ["error": "\(error)"])
+            throw APIError.invalidRequest("The request was malformed or ended early.")
         } catch let error as HTTPError {
             switch error.status {
-            case .notFound: throw APIError.notFound
+            case .notFound:
+                let allowed = routes.methods(forPath: request.uri.path)
+                guard allowed.isEmpty else {
+                    throw APIError(
+                        .methodNotAllowed, "method_not_allowed",
+                        "\(request.method.rawValue) is not allowed here; use \(allowed.joined(separator: ", ")).",
+                        headers: [.allow: allowed.joined(separator: ", ")])
+                }
+                throw APIError.notFound
             case .methodNotAllowed:
                 throw APIError(.methodNotAllowed, "method_not_allowed", "This method is not allowed here.")
             case .contentTooLarge:
@@ -62,5 +80,36 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             throw APIError(.internalServerError, "internal_error", "Something went wrong on the server; try again.")
         }
+    }
+}
+
+/// The methods each route path serves, recorded once the routes are registered.
+final class RouteTable: Sendable {
+    private let patterns = NIOLockedValueBox<[(segments: [String], methods: Set<String>)]>([])
+
+    /// Records the router's routes (call after every route is registered).
+    func record(_ routes: [(path: String, method: String)]) {
+        var byPath: [[String]: Set<String>] = [:]
+        for route in routes {
+            byPath[Self.segments(route.path), default: []].insert(route.method)
+        }
+        patterns.withLockedValue { $0 = byPath.map { ($0.key, $0.value) } }
+    }
+
+    /// The methods served at `path` (sorted), empty when no route has this path.
+    func methods(forPath path: String) -> [String] {
+        let asked = Self.segments(path)
+        var methods: Set<String> = []
+        for pattern in patterns.withLockedValue({ $0 }) where pattern.segments.count == asked.count {
+            let matches = zip(pattern.segments, asked).allSatisfy { expected, actual in
+                expected.hasPrefix("{") || expected.hasPrefix(":") ? !actual.isEmpty : expected == actual
+            }
+            if matches { methods.formUnion(pattern.methods) }
+        }
+        return methods.sorted()
+    }
+
+    private static func segments(_ path: String) -> [String] {
+        path.split(separator: "/").map(String.init)
     }
 }
