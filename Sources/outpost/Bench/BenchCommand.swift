@@ -34,8 +34,29 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also measure ingest on this PostgreSQL database (it is written to).", valueName: "url"))
     var postgres: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Compare side by side with a peer instead of measuring the device paths (only: pretix).",
+            valueName: "name"))
+    var peer: String?
+
+    @Option(
+        name: .customLong("peer-dir"),
+        help: ArgumentHelp(
+            "The peer's scripts (default $OUTPOST_PRETIX_DIR, else ../shared/peers/pretix; a read-only folder is copied to .build-peer/pretix).",
+            valueName: "dir"))
+    var peerDirectory: String?
+
+    func validate() throws {
+        if let peer, peer != "pretix" { throw ValidationError("The only peer is pretix.") }
+    }
+
     @MainActor
     func run() async throws {
+        if peer != nil {
+            try await comparePretix()
+            return
+        }
         let guests = quick ? 10_000 : 100_000
         let samples = quick ? 200 : 1000
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-bench-\(UUID().uuidString)")

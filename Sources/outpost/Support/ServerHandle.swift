@@ -207,6 +207,24 @@ final class ServerHandle: @unchecked Sendable {
         return Seed(eventId: event.id, guestIds: ids, names: names, codes: codes)
     }
 
+    /// Downloads the whole roster page by page, as a device's first sync does: guests, pages, seconds.
+    func downloadRoster(eventId: String, limit: Int) async throws -> (guests: Int, pages: Int, seconds: Double) {
+        let start = ContinuousClock.now
+        var guests = 0
+        var pages = 0
+        var cursor: String?
+        repeat {
+            let (data, status) = try await request(
+                "GET", "/v1/events/\(eventId)/roster?limit=\(limit)" + (cursor.map { "&since=\($0)" } ?? ""))
+            guard status == 200 else { throw CleanFailure("the roster answered \(status)") }
+            let page = try OutpostJSON.decode(RosterPage.self, from: data)
+            guests += page.guests.count
+            pages += 1
+            cursor = page.hasMore ? page.cursor : nil
+        } while cursor != nil
+        return (guests, pages, (ContinuousClock.now - start).seconds)
+    }
+
     /// The ticket text of each guest, in the order given (fetched eight at a time).
     func tickets(eventId: String, guestIds: [String]) async throws -> [String] {
         var tickets = [String](repeating: "", count: guestIds.count)
