@@ -44,7 +44,8 @@ struct PretixPeer {
             let target = copy.appendingPathComponent(name)
             try? manager.removeItem(at: target)
             try manager.copyItem(at: source.appendingPathComponent(name), to: target)
-            try manager.setAttributes([.posixPermissions: name.hasSuffix(".sh") ? 0o755 : 0o644], ofItemAtPath: target.path)
+            try manager.setAttributes(
+                [.posixPermissions: name.hasSuffix(".sh") ? 0o755 : 0o644], ofItemAtPath: target.path)
         }
         say("pretix peer: copied \(source.path) to \(copy.path) (the original is read-only)")
         return PretixPeer(directory: copy, say: say)
@@ -114,7 +115,8 @@ struct PretixPeer {
 
     /// The full check-in-list position download (pages of 50, pretix's maximum).
     func download(db: String) throws -> Download {
-        let object = try results(run("./venv/bin/python bench.py --sync-only --label outpost-bench-sync", db: db, allowFailedChecks: true))
+        let object = try results(
+            run("./venv/bin/python bench.py --sync-only --label outpost-bench-sync", db: db, allowFailedChecks: true))
         guard let sync = object["d_checkinlist_positions"] as? [String: Any],
             let seconds = sync["seconds"] as? Double
         else { throw CleanFailure("pretix peer: bench.py wrote no download figures") }

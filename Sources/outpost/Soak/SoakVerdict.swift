@@ -154,6 +154,11 @@ struct SoakVerdict: Codable {
                 check: "device crashes (exits not caused by a kill)", value: "\(unexpectedExits.count)",
                 required: "0", ok: unexpectedExits.isEmpty),
             Row(check: "network switched off", value: "\(networkOffPeriods) times", required: "", ok: true),
+            Row(
+                check: "outbox entries left when the faults stopped",
+                value: "\(devices.map(\.report.pendingAtStart).reduce(0, +)) (drained in "
+                    + String(format: "%.0f s)", devices.map(\.report.drainSeconds).reduce(0, +)), required: "",
+                ok: true),
             Row(check: "requests through the proxy", value: "\(proxy.requests)", required: "", ok: true),
         ]
         for (kind, count) in proxy.faultsByKind {

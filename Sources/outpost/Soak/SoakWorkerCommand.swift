@@ -46,6 +46,9 @@ struct SoakWorkerCommand: AsyncParsableCommand {
         var signedIn: Bool
         var pending: Int
         var ledger: [CheckInLedgerEntry]
+        /// Outbox entries waiting when the drain began, and how long it took.
+        var pendingAtStart = 0
+        var drainSeconds = 0.0
     }
 
     @MainActor
@@ -57,11 +60,15 @@ struct SoakWorkerCommand: AsyncParsableCommand {
         }
         if drain {
             app.update { $0.online = true }
+            let pendingAtStart = app.pendingCount
+            let started = ContinuousClock.now
             for _ in 0..<200 where app.pendingCount > 0 && app.isSignedIn {
                 await app.sync()
             }
+            let elapsed = ContinuousClock.now - started
             let report = Report(
-                deviceId: app.deviceId, signedIn: app.isSignedIn, pending: app.pendingCount, ledger: app.ledger)
+                deviceId: app.deviceId, signedIn: app.isSignedIn, pending: app.pendingCount, ledger: app.ledger,
+                pendingAtStart: pendingAtStart, drainSeconds: elapsed.seconds)
             print(String(decoding: try OutpostJSON.encode(report), as: UTF8.self))
             return
         }
