@@ -174,6 +174,7 @@ struct SoakCommand: AsyncParsableCommand {
         say("faulty phase over: \(kills) device kills, \(serverKillCount) server kills; draining")
 
         // 4. Faults off; every device drains; the server's view.
+        let requestsWhileFaulty = proxy.stats.requests
         proxy.faults = .none
         proxy.offline = false
         var verdictDevices: [SoakVerdict.Device] = []
@@ -185,7 +186,8 @@ struct SoakCommand: AsyncParsableCommand {
         let roster = try await Self.rosterCheckedIn(admin, eventId: seeded.eventId)
         let stats = proxy.stats
         let verdict = SoakVerdict(
-            devices: verdictDevices, audit: audit, rosterCheckedIn: roster, proxy: stats, kills: kills,
+            devices: verdictDevices, audit: audit, rosterCheckedIn: roster, proxy: stats,
+            requestsWhileFaulty: requestsWhileFaulty, kills: kills,
             minimumKills: minimumKills, serverKills: serverKillCount, minimumServerKills: serverKills,
             networkOffPeriods: offlinePeriods,
             unexpectedExits: soakDevices.flatMap(\.unexpectedExits))

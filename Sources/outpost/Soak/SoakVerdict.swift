@@ -34,7 +34,8 @@ struct SoakVerdict: Codable {
     ]
 
     init(
-        devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats, kills: Int,
+        devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats,
+        requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
         unexpectedExits: [String]
     ) {
@@ -159,7 +160,10 @@ struct SoakVerdict: Codable {
                 value: "\(devices.map(\.report.pendingAtStart).reduce(0, +)) (drained in "
                     + String(format: "%.0f s)", devices.map(\.report.drainSeconds).reduce(0, +)), required: "",
                 ok: true),
-            Row(check: "requests through the proxy", value: "\(proxy.requests)", required: "", ok: true),
+            Row(
+                check: "requests through the proxy",
+                value: "\(proxy.requests)" + (requestsWhileFaulty.map { " (\($0) while faults were on)" } ?? ""),
+                required: "", ok: true),
         ]
         for (kind, count) in proxy.faultsByKind {
             rows.append(Row(check: "  fault: \(kind)", value: "\(count)", required: "", ok: true))
