@@ -9,6 +9,24 @@ import Testing
 
 @Suite("Administration contract")
 struct AdminContractTests {
+    @Test("a request field sent as JSON null is a 400 naming it, not silently the default")
+    func nullFieldsRefused() async throws {
+        try await withTestServer(.sqlite) { api in
+            let world = try await World.make(api)
+            let response = try await api.request(
+                .post, "/v1/events/\(world.event.id)/access-types", token: world.organizer.accessToken,
+                body: Array(#"{"name":"Late","walkInAllowed":null}"#.utf8), headers: [.contentType: "application/json"])
+            #expect(response.status == 400)
+            #expect(response.errorCode == "invalid_request")
+            #expect(response.text.contains("walkInAllowed"))
+            // The word null inside a string is just text.
+            let named = try await api.request(
+                .post, "/v1/events/\(world.event.id)/access-types", token: world.organizer.accessToken,
+                body: Array(#"{"name":"null and void"}"#.utf8), headers: [.contentType: "application/json"])
+            #expect(named.status == 201)
+        }
+    }
+
     @Test("health and client policy need no auth", arguments: StoreKind.allCases)
     func health(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in

@@ -18,13 +18,27 @@ enum HTTPHelpers {
             throw APIError(.contentTooLarge, "payload_too_large", "The request body is larger than \(limit) bytes.")
         }
         guard buffer.readableBytes > 0 else { throw APIError.invalidRequest("The request needs a JSON body.") }
+        let data = Data(buffer: buffer)
+        if let field = nullField(data) {
+            throw APIError.invalidRequest("The field '\(field)' is null; leave it out instead.")
+        }
         do {
-            return try OutpostJSON.decode(type, from: Data(buffer: buffer))
+            return try OutpostJSON.decode(type, from: data)
         } catch let error as DecodingError {
             throw APIError.invalidRequest(describe(error))
         } catch {
             throw APIError.invalidRequest("The body is not valid JSON.")
         }
+    }
+
+    /// The first top-level field whose value is JSON `null`, if any. Codable reads a null as
+    /// "absent", but the API (openapi.yaml) has no nullable request fields, so a null is refused
+    /// rather than silently ignored. Bodies without the word `null` skip the extra parse.
+    static func nullField(_ data: Data) -> String? {
+        guard data.range(of: Data("null".utf8)) != nil,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object.filter { $0.value is NSNull }.keys.sorted().first
     }
 
     static func describe(_ error: DecodingError) -> String {
