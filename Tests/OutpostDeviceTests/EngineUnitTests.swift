@@ -153,3 +153,53 @@ struct RosterIndexPropertyTests {
         #expect(index.search("c0007").map(\.id).first == renamed.id)
     }
 }
+
+@Suite("Guest coding")
+struct GuestCodingTests {
+    static let guests: [LocalGuest] = [
+        LocalGuest(
+            id: "3f0c", eventId: "e", accessTypeId: "a", name: "Åse Ødegård 🎟️", email: "ase@example.org", code: "K7Q2",
+            notes: String(repeating: "long note ", count: 40), status: .confirmed, checkIn: nil),
+        LocalGuest(
+            id: "9a1b", eventId: "e", accessTypeId: "a", name: "", email: "", code: "", notes: "", status: .revoked,
+            checkIn: LocalCheckIn(
+                at: Date(millisecondsSince1970: -1_234), byName: "Sam", deviceId: "device:with:colons", pending: true)),
+        LocalGuest(
+            id: "x", eventId: "e", accessTypeId: "a", name: "Zoë", email: "z@e.org", code: "C", notes: "",
+            status: .cancelled,
+            checkIn: LocalCheckIn(
+                at: Date(millisecondsSince1970: 1_795_000_000_123), byName: "", deviceId: "d", pending: false)),
+    ]
+
+    @Test("the binary form round-trips every field, and guests sealed as JSON by earlier versions still open")
+    func roundTrip() throws {
+        let decoder = JSONDecoder.outpostDevice
+        for guest in Self.guests {
+            let bytes = GuestCoding.encode(guest)
+            #expect(bytes.first == GuestCoding.tag)
+            #expect(try GuestCoding.decode(Data(bytes), json: decoder) == guest)
+            let legacy = try JSONEncoder.outpostDevice.encode(guest)
+            #expect(try GuestCoding.decode(legacy, json: decoder) == guest)
+        }
+        let sealer = Sealer(masterKey: SymmetricKey(size: .bits256))
+        #expect(try sealer.openGuest(try sealer.seal(guest: Self.guests[1])) == Self.guests[1])
+        #expect(try sealer.openGuest(try sealer.seal(json: Self.guests[0])) == Self.guests[0])
+    }
+
+    @Test("every truncation and a bad flag are refused with an error, never a crash")
+    func damagedInput() {
+        let decoder = JSONDecoder.outpostDevice
+        for guest in Self.guests {
+            let bytes = GuestCoding.encode(guest)
+            for length in 1..<bytes.count {
+                #expect(throws: (any Error).self) { try GuestCoding.decode(Data(bytes.prefix(length)), json: decoder) }
+            }
+            #expect(throws: GuestCoding.Failure.self) { try GuestCoding.decode(Data(bytes + [0]), json: decoder) }
+        }
+        var flagged = GuestCoding.encode(Self.guests[0])
+        flagged[flagged.count - 1] = 7
+        #expect(throws: GuestCoding.Failure.malformed("check-in flag")) {
+            try GuestCoding.decode(Data(flagged), json: decoder)
+        }
+    }
+}

@@ -76,7 +76,7 @@ enum DeviceSchema {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT event_id, id, sealed FROM guests WHERE checked_in_at IS NOT NULL")
             for row in rows {
-                let guest = try sealer.open(json: row["sealed"] as Data, as: LocalGuest.self)
+                let guest = try sealer.openGuest(row["sealed"] as Data)
                 if guest.checkIn?.pending == true {
                     try db.execute(
                         sql: "UPDATE guests SET local_pending = 1 WHERE event_id = ? AND id = ?",

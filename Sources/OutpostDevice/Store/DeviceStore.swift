@@ -140,7 +140,7 @@ public final class DeviceStore: Sendable {
                     let local = try Data.fetchOne(
                         db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?",
                         arguments: [eventId, guest.id]
-                    ).map({ try sealer.open(json: $0, as: LocalGuest.self) })?.checkIn, local.pending
+                    ).map({ try sealer.openGuest($0) })?.checkIn, local.pending
                 {
                     checkIn = local
                 }
@@ -190,7 +190,7 @@ public final class DeviceStore: Sendable {
         try statement.execute(arguments: [
             guest.eventId, guest.id, sealer.blind(guest.code), sealer.blind(guest.email), guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
-            try sealer.seal(json: guest),
+            try sealer.seal(guest: guest),
         ])
     }
 
@@ -211,7 +211,7 @@ public final class DeviceStore: Sendable {
         try queue.read { db in
             try Data.fetchOne(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId, id])
-        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+        }.map { try sealer.openGuest($0) }
     }
 
     /// Exact lookup by confirmation code (blind index; case-insensitive).
@@ -220,7 +220,7 @@ public final class DeviceStore: Sendable {
             try Data.fetchOne(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
                 arguments: [eventId, sealer.blind(code)])
-        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+        }.map { try sealer.openGuest($0) }
     }
 
     /// Exact lookup by e-mail (blind index); every guest with that e-mail.
@@ -229,7 +229,7 @@ public final class DeviceStore: Sendable {
             try Data.fetchAll(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
                 arguments: [eventId, sealer.blind(email)])
-        }.map { try sealer.open(json: $0, as: LocalGuest.self) }
+        }.map { try sealer.openGuest($0) }
     }
 
     /// Every guest of the event, unsealed (to build the in-memory search index). The boxes are
@@ -243,7 +243,7 @@ public final class DeviceStore: Sendable {
         let sealer = sealer
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (boxes.count * chunk / chunks)..<(boxes.count * (chunk + 1) / chunks)
-            results.store(chunk, Result { try boxes[range].map { try sealer.open(json: $0, as: LocalGuest.self) } })
+            results.store(chunk, Result { try boxes[range].map { try sealer.openGuest($0) } })
         }
         return try results.all().flatMap { try $0.get() }
     }

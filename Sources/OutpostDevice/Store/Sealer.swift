@@ -46,6 +46,16 @@ struct Sealer: Sendable {
         try decoder.decode(type, from: try open(box))
     }
 
+    /// Seals a guest in its compact binary form (``GuestCoding``).
+    func seal(guest: LocalGuest) throws -> Data {
+        try seal(Data(GuestCoding.encode(guest)))
+    }
+
+    /// Opens a sealed guest, binary or (written by earlier versions) JSON.
+    func openGuest(_ box: Data) throws -> LocalGuest {
+        try GuestCoding.decode(try open(box), json: decoder)
+    }
+
     /// The blind index of a lookup key: case-folded, trimmed, HMAC-SHA256, first 16 bytes.
     func blind(_ value: String) -> Data {
         var hmac = keyedIndex

@@ -1,0 +1,122 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The plaintext form of a sealed guest: a compact binary layout, tagged `0x01`.
+///
+/// Profiling roster sync and cold open showed Foundation's JSON coders costing more than the
+/// AES-GCM sealing and the SQLite writes together (decode was 29% of a cold open). Guests sealed
+/// as JSON by earlier versions start with `{` and are still read; every write uses this form.
+///
+/// Layout: `0x01`, then the strings id, eventId, accessTypeId, name, email, code, notes, status
+/// (each a LEB128 length and UTF-8 bytes), then `0` (no check-in) or `1` followed by the check-in:
+/// its time in milliseconds (8 bytes, big-endian, two's complement), byName, deviceId, and a
+/// pending byte (0 or 1).
+enum GuestCoding {
+    static let tag: UInt8 = 0x01
+
+    enum Failure: Error, Equatable {
+        case truncated
+        case malformed(String)
+    }
+
+    static func encode(_ guest: LocalGuest) -> [UInt8] {
+        var bytes: [UInt8] = [tag]
+        bytes.reserveCapacity(
+            64 + guest.name.utf8.count + guest.email.utf8.count + guest.notes.utf8.count + guest.code.utf8.count)
+        for text in [
+            guest.id, guest.eventId, guest.accessTypeId, guest.name, guest.email, guest.code, guest.notes,
+            guest.status.rawValue,
+        ] {
+            append(text, to: &bytes)
+        }
+        if let checkIn = guest.checkIn {
+            bytes.append(1)
+            let millis = UInt64(bitPattern: checkIn.at.millisecondsSince1970)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: millis >> shift))
+            }
+            append(checkIn.byName, to: &bytes)
+            append(checkIn.deviceId, to: &bytes)
+            bytes.append(checkIn.pending ? 1 : 0)
+        } else {
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// Reads either form: the binary layout, or the JSON of earlier versions.
+    static func decode(_ data: Data, json decoder: JSONDecoder) throws -> LocalGuest {
+        guard data.first == tag else { return try decoder.decode(LocalGuest.self, from: data) }
+        return try data.withUnsafeBytes { raw in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 1)
+            let id = try reader.string()
+            let eventId = try reader.string()
+            let accessTypeId = try reader.string()
+            let name = try reader.string()
+            let email = try reader.string()
+            let code = try reader.string()
+            let notes = try reader.string()
+            let statusText = try reader.string()
+            guard let status = GuestStatus(rawValue: statusText) else { throw Failure.malformed("status") }
+            var checkIn: LocalCheckIn?
+            switch try reader.byte() {
+            case 0: break
+            case 1:
+                var millis: UInt64 = 0
+                for _ in 0..<8 { millis = millis << 8 | UInt64(try reader.byte()) }
+                let byName = try reader.string()
+                let deviceId = try reader.string()
+                let pending = try reader.byte()
+                guard pending <= 1 else { throw Failure.malformed("pending") }
+                checkIn = LocalCheckIn(
+                    at: Date(millisecondsSince1970: Int64(bitPattern: millis)), byName: byName, deviceId: deviceId,
+                    pending: pending == 1)
+            default:
+                throw Failure.malformed("check-in flag")
+            }
+            guard reader.offset == raw.count else { throw Failure.malformed("trailing bytes") }
+            return LocalGuest(
+                id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
+                notes: notes, status: status, checkIn: checkIn)
+        }
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var length = UInt(text.utf8.count)
+        repeat {
+            var byte = UInt8(length & 0x7F)
+            length >>= 7
+            if length > 0 { byte |= 0x80 }
+            bytes.append(byte)
+        } while length > 0
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset: Int
+
+        mutating func byte() throws -> UInt8 {
+            guard offset < bytes.count else { throw Failure.truncated }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func string() throws -> String {
+            var length = 0
+            var shift = 0
+            while true {
+                let byte = try self.byte()
+                guard shift < 35 else { throw Failure.malformed("length") }
+                length |= Int(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { break }
+                shift += 7
+            }
+            guard length <= bytes.count - offset else { throw Failure.truncated }
+            defer { offset += length }
+            // The bytes were authenticated by AES-GCM and written by `encode`, so they are UTF-8.
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+        }
+    }
+}
