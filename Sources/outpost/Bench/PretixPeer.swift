@@ -54,20 +54,14 @@ struct PretixPeer {
     /// Runs `script` in the peer folder with `DB=db`; its output goes to the peer's log.
     @discardableResult
     func run(_ command: String, db: String, allowFailedChecks: Bool = false) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["DB"] = db
         environment["POSITIONS"] = String(Self.positions)
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("pretix-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let status = try Self.spawnAndWait(
+            ["/bin/bash", "-c", "cd '\(directory.path)' && \(command)"], environment: environment, output: capture.path)
+        let data = (try? Data(contentsOf: capture)) ?? Data()
         let text = String(decoding: data, as: UTF8.self)
         let log = directory.appendingPathComponent("outpost-bench.log")
         if let handle = try? SoakDevice.appending(log) {
@@ -76,11 +70,37 @@ struct PretixPeer {
         }
         // bench.py exits 1 when one of its own checks failed (pretix on SQLite answers some
         // concurrent check-ins with 500); its figures are still written and still count.
-        let checksFailed = allowFailedChecks && process.terminationStatus == 1 && text.contains("results: ")
-        guard process.terminationStatus == 0 || checksFailed else {
+        let checksFailed = allowFailedChecks && status == 1 && text.contains("results: ")
+        guard status == 0 || checksFailed else {
             throw CleanFailure("pretix peer: `DB=\(db) \(command)` failed; see \(log.path)")
         }
         return text
+    }
+
+    /// Runs a program with its output to a file and waits for it. posix_spawn, not Foundation's
+    /// Process: `serve.sh start` leaves gunicorn running as a daemon, which inherits whatever the
+    /// parent handed down, and Foundation's Process waits until every inheritor of its
+    /// end-of-process channel is gone (so it would wait for gunicorn to stop).
+    static func spawnAndWait(_ arguments: [String], environment: [String: String], output: String) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw CleanFailure("could not start \(arguments[0]) (error \(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS by hand (the C macros are not imported).
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Set-up (idempotent: about 11 minutes the first time per database, seconds after), a
@@ -94,6 +114,10 @@ struct PretixPeer {
 
     func stop(db: String) {
         _ = try? run("./serve.sh stop", db: db)
+        // gunicorn's graceful stop can outlast serve.sh's 30 s wait; make sure it is gone.
+        _ = try? run(
+            "pid=$(cat data/\(db)/gunicorn.pid 2>/dev/null) && [ -n \"$pid\" ] && "
+                + "{ pkill -9 -P \"$pid\"; kill -9 \"$pid\"; rm -f data/\(db)/gunicorn.pid; } || true", db: db)
         if db == "postgres" { _ = try? run("./pg.sh stop", db: db) }
     }
 
@@ -133,8 +157,10 @@ struct PretixPeer {
         let url =
             path.hasPrefix("/")
             ? URL(fileURLWithPath: String(path)) : directory.appendingPathComponent(String(path))
-        let data = try Data(contentsOf: url)
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        // Python writes NaN for the latencies of an empty phase; JSON has no NaN.
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            .replacingOccurrences(of: ": NaN", with: ": null")
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             throw CleanFailure("pretix peer: \(url.path) is not a JSON object")
         }
         return object
