@@ -243,15 +243,9 @@ struct SoakCommand: AsyncParsableCommand {
     /// The guests the server's roster shows as checked in.
     static func rosterCheckedIn(_ server: ServerHandle, eventId: String) async throws -> Set<String> {
         var checkedIn: Set<String> = []
-        var cursor: String?
-        repeat {
-            let path = "/v1/events/\(eventId)/roster?limit=2000" + (cursor.map { "&since=\($0)" } ?? "")
-            let (data, status) = try await server.request("GET", path)
-            guard status == 200 else { throw CleanFailure("the roster answered \(status)") }
-            let page = try OutpostJSON.decode(RosterPage.self, from: data)
+        _ = try await server.downloadRoster(eventId: eventId, limit: 2000) { page in
             for guest in page.guests where guest.checkIn != nil { checkedIn.insert(guest.id) }
-            cursor = page.hasMore ? page.cursor : nil
-        } while cursor != nil
+        }
         return checkedIn
     }
 }

@@ -194,21 +194,18 @@ final class ServerHandle: @unchecked Sendable {
         var ids: [String] = []
         var names: [String] = []
         var codes: [String] = []
-        var cursor: String?
-        repeat {
-            let (data, _) = try await request(
-                "GET", "/v1/events/\(event.id)/roster?limit=10000" + (cursor.map { "&since=\($0)" } ?? ""))
-            let page = try OutpostJSON.decode(RosterPage.self, from: data)
+        _ = try await downloadRoster(eventId: event.id, limit: 2000) { page in
             ids += page.guests.map(\.id)
             names += page.guests.map(\.name)
             codes += page.guests.map(\.code)
-            cursor = page.hasMore ? page.cursor : nil
-        } while cursor != nil
+        }
         return Seed(eventId: event.id, guestIds: ids, names: names, codes: codes)
     }
 
     /// Downloads the whole roster page by page, as a device's first sync does: guests, pages, seconds.
-    func downloadRoster(eventId: String, limit: Int) async throws -> (guests: Int, pages: Int, seconds: Double) {
+    func downloadRoster(
+        eventId: String, limit: Int, onPage: (RosterPage) -> Void = { _ in }
+    ) async throws -> (guests: Int, pages: Int, seconds: Double) {
         let start = ContinuousClock.now
         var guests = 0
         var pages = 0
@@ -218,6 +215,7 @@ final class ServerHandle: @unchecked Sendable {
                 "GET", "/v1/events/\(eventId)/roster?limit=\(limit)" + (cursor.map { "&since=\($0)" } ?? ""))
             guard status == 200 else { throw CleanFailure("the roster answered \(status)") }
             let page = try OutpostJSON.decode(RosterPage.self, from: data)
+            onPage(page)
             guests += page.guests.count
             pages += 1
             cursor = page.hasMore ? page.cursor : nil
