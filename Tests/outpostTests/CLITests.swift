@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import outpost
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -155,22 +157,8 @@ enum CLI {
         throw lastError ?? URLError(.timedOut)
     }
 
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A free loopback port: the same helper `outpost bench` and `outpost soak` use.
+    static func freePort() throws -> Int { try ServerHandle.freePort() }
 
     static func temporaryDirectory() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cli-\(UUID().uuidString)")
