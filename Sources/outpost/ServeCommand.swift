@@ -32,6 +32,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt work factor for new password and passcode hashes (4-31).")
     var bcryptCost: UInt8 = 12
 
+    @Option(
+        name: .customLong("access-ttl"),
+        help: "Seconds an access token lasts (the soak makes them short so devices refresh often).")
+    var accessTTL: Double = 15 * 60
+
+    @Option(
+        name: .customLong("refresh-grace"),
+        help: "Seconds after a refresh in which the same refresh token gets the same successor (0-60).")
+    var refreshGrace: Double = 60
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -41,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard dedupeWindow >= 0 else { throw ValidationError("--dedupe-window must not be negative.") }
+        guard accessTTL >= 5 else { throw ValidationError("--access-ttl must be at least 5 seconds.") }
+        guard (0...60).contains(refreshGrace) else { throw ValidationError("--refresh-grace must be from 0 to 60.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
@@ -52,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let configuration = ServerConfiguration(
             store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
-            metricsLoopbackOnly: !metricsPublic)
+            accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic)
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

@@ -328,7 +328,9 @@ struct ShellProbeTests {
         }
     }
 
-    @Test("sign-out with discard drops the queue; another user's sign-in never replays a kept queue")
+    @Test(
+        "sign-out with discard drops the user's own queue; another user's sign-in never replays, nor discards, a kept queue"
+    )
     func signOutDiscardAndOwner() async throws {
         try await DeviceLab.run(guests: 2) { lab in
             let app = try await lab.readyDevice("discard")
@@ -338,12 +340,25 @@ struct ShellProbeTests {
             await app.signOut(.keep)
             app.update { $0.online = true }
             await app.signIn(server: lab.serverURL, email: "bea@acme.test", password: DeviceLab.staffPassword)
-            #expect(app.tree().pending == 1, "Bea must not send Alex's check-ins")
-            #expect(try await lab.serverCheckIns().isEmpty)
+            #expect(app.tree().pending == 0, "Bea has nothing of her own pending")
+            #expect(app.pendingForOtherUsers == 1)
+            #expect(app.tree().element(UIIdentifier.pendingOtherUsersBanner)?.attributes["pending"] == "1")
+            #expect(try await lab.serverCheckIns().isEmpty, "Bea must not send Alex's check-ins")
+            // Bea's own offline check-in, discarded at her sign-out; Alex's kept one stays.
+            await app.openEvent(lab.world.event.id)
             app.update { $0.online = false }
+            app.scan(try await lab.ticket(lab.world.guests[1]))
+            await app.confirm()
+            #expect(app.tree().pending == 1)
+            await app.signOut()
+            #expect(app.tree().screen == UIIdentifier.signOutPendingWarning)
             await app.signOut(.discard)
             #expect(app.tree().screen == UIIdentifier.signIn)
+            #expect(app.tree().pending == 1, "Alex's kept check-in is not Bea's to discard")
+            app.update { $0.online = true }
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(app.tree().pending == 0)
+            #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
         }
     }
 

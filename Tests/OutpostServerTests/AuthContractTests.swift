@@ -86,6 +86,7 @@ struct AuthContractTests {
             let pair: TokenPair = try rotated.decode()
             #expect(pair.refreshToken != first.refreshToken)
             #expect(pair.expiresIn == 900)
+            api.clock.advance(by: api.configuration.refreshGraceWindow + 1)  // past the grace window
             let reused = try await api.request(
                 .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
             #expect(reused.status == 401)
@@ -98,6 +99,41 @@ struct AuthContractTests {
             let independent = try await api.request(
                 .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: another.refreshToken))
             #expect(independent.status == 200, "another sign-in's family is untouched")
+        }
+    }
+
+    @Test(
+        "refresh-grace-window: a refresh token presented again within the window, its successor unused, gets the same successor; outside it, reuse revokes",
+        arguments: StoreKind.allCases)
+    func refreshGraceWindow(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let first = try await api.bootstrapTenant("Acme", email: "org@acme.test")
+            let refresh = { (token: String) in
+                try await api.request(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: token))
+            }
+            // The answer to the first refresh is lost; the device presents the same token again.
+            let lost: TokenPair = try await refresh(first.refreshToken).decode()
+            api.clock.advance(by: api.configuration.refreshGraceWindow - 1)
+            let again = try await refresh(first.refreshToken)
+            #expect(again.status == 200)
+            let repeated: TokenPair = try again.decode()
+            #expect(repeated.refreshToken == lost.refreshToken, "the same successor, not a second one")
+            #expect(repeated.user == lost.user)
+            let events = try await api.request(.get, "/v1/events", token: repeated.accessToken)
+            #expect(events.status == 200)
+            // The successor works, and once it is used the window is closed: the old token is reuse.
+            let next: TokenPair = try await refresh(repeated.refreshToken).decode()
+            let late = try await refresh(first.refreshToken)
+            #expect(late.status == 401 && late.errorCode == "token_reused")
+            #expect(try await refresh(next.refreshToken).status == 401, "reuse revoked the whole family")
+
+            // Outside the window, presenting a rotated token is reuse even if its successor is unused.
+            let second = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
+            let rotated: TokenPair = try await refresh(second.refreshToken).decode()
+            api.clock.advance(by: api.configuration.refreshGraceWindow + 1)
+            let outside = try await refresh(second.refreshToken)
+            #expect(outside.status == 401 && outside.errorCode == "token_reused")
+            #expect(try await refresh(rotated.refreshToken).status == 401)
         }
     }
 

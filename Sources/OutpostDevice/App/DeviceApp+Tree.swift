@@ -57,15 +57,7 @@ extension DeviceApp {
                         UIIdentifier.pendingSyncBanner, "\(pending) check-in\(pending == 1 ? "" : "s") waiting to sync",
                         ["pending": String(pending)]))
             }
-            let rejected = (try? store?.outbox(state: .rejected)) ?? []
-            if !rejected.isEmpty {
-                elements.append(
-                    UIElement(
-                        UIIdentifier.syncRejectedBanner,
-                        "\(rejected.count) check-in\(rejected.count == 1 ? " was" : "s were") refused by the server: "
-                            + rejected.compactMap(\.lastError).joined(separator: ", "),
-                        ["count": String(rejected.count)]))
-            }
+            elements += syncProblemElements()
         }
         switch session == nil ? .signIn : state.screen {
         case .signIn:
@@ -144,7 +136,9 @@ extension DeviceApp {
         if let result = state.result {
             elements.append(
                 UIElement(UIIdentifier.checkedInCard, "✓ \(result.guestName) checked in", ["dismissAfter": "1.5"]))
-            let stillPending = ((try? store.outbox()) ?? []).contains { $0.idempotencyKey == result.idempotencyKey }
+            let stillPending = ((try? store.outbox(owner: nil)) ?? []).contains {
+                $0.idempotencyKey == result.idempotencyKey
+            }
             if stillPending { elements.append(UIElement(UIIdentifier.syncingIndicator, "Syncing…")) }
         }
         if let info = state.info {
@@ -156,6 +150,49 @@ extension DeviceApp {
         }
         elements += kioskSetUpElements()
         elements.append(UIElement(UIIdentifier.signOut, "Sign out"))
+        return elements
+    }
+
+    /// What staff must know about the outbox: check-ins the server refused for good (with the
+    /// guest, the reason and what to do, until dismissed), rows set aside as unreadable, and
+    /// entries of other users waiting for them to sign in again.
+    private func syncProblemElements() -> [UIElement] {
+        var elements: [UIElement] = []
+        let rejected = (try? store?.outbox(state: .rejected, owner: nil)) ?? []
+        if !rejected.isEmpty {
+            let names = rejected.map { entry in
+                let name = (try? store?.guest(eventId: entry.eventId, id: entry.request.guestId))??.name ?? "a guest"
+                return "\(name) (\(entry.lastError ?? "refused"))"
+            }
+            elements.append(
+                UIElement(
+                    UIIdentifier.syncRejectedBanner,
+                    "\(rejected.count) check-in\(rejected.count == 1 ? " was" : "s were") refused by the server: "
+                        + names.joined(separator: ", ")
+                        + ". They are not checked in: check their tickets or ask the organizer, then dismiss.",
+                    [
+                        "count": String(rejected.count),
+                        "guestIds": rejected.map(\.request.guestId).joined(separator: ","),
+                        "reasons": rejected.compactMap(\.lastError).joined(separator: ","),
+                    ]))
+        }
+        let quarantined = quarantinedCount
+        if quarantined > 0 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.syncQuarantinedBanner,
+                    "\(quarantined) saved check-in\(quarantined == 1 ? "" : "s") could not be read and "
+                        + "\(quarantined == 1 ? "was" : "were") set aside (kept on this device). Contact support.",
+                    ["count": String(quarantined), "contact": "support"]))
+        }
+        let others = pendingForOtherUsers
+        if others > 0 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.pendingOtherUsersBanner,
+                    "\(others) check-in\(others == 1 ? "" : "s") of another user will sync when they sign in again.",
+                    ["pending": String(others)]))
+        }
         return elements
     }
 

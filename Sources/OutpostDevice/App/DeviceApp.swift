@@ -16,7 +16,10 @@ public final class DeviceApp {
     let openError: String?
     var state = AppState()
     var kiosk = KioskState()
-    var session: SessionState?
+    /// The signed-in session and its token rotation.
+    let sessionKeeper: SessionKeeper
+    /// The outbox's I/O loop (the decisions are ``OutboxMachine``'s).
+    private(set) var replayer: OutboxReplayer?
     var policy: ClientPolicy?
     /// The autocomplete index, built from the unsealed roster on first use and then kept current.
     private var builtIndex: RosterIndex?
@@ -26,7 +29,6 @@ public final class DeviceApp {
     var rosterProgress: (done: Int, total: Int)?
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
-    let backoff = OutboxBackoff()
     /// How the transport for a server URL is made (tests wrap it with faults).
     let makeTransport: @Sendable (URL) -> any Transport
 
@@ -58,12 +60,24 @@ public final class DeviceApp {
         self.openReport = report
         self.openError = error
         self.makeTransport = makeTransport
+        sessionKeeper = SessionKeeper(
+            current: try? store?.sealedMeta("session", as: SessionState.self),
+            persist: { [store] session in try store?.setSealedMeta("session", session) })
+        if let store {
+            replayer = OutboxReplayer(
+                store: store,
+                handlers: [
+                    CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }
+                ])
+        }
     }
+
+    /// The signed-in session, if any.
+    var session: SessionState? { sessionKeeper.current }
 
     private func restore() {
         guard let store else { return }
         state = (try? store.sealedMeta("ui", as: AppState.self)) ?? AppState()
-        session = try? store.sealedMeta("session", as: SessionState.self)
         policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
         kiosk = (try? store.sealedMeta("kiosk", as: KioskState.self)) ?? KioskState()
         // The update banner shows on the first launch after an upgrade only.
@@ -93,9 +107,25 @@ public final class DeviceApp {
         return APIClient(transport: transport(for: url))
     }
 
+    /// Sends an authenticated request with the session's token (rotated silently when it expired).
+    func authorized(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let client else { throw APIClientError.sessionEnded(code: nil) }
+        return try await sessionKeeper.authorized(request, client: client)
+    }
+
     public var deviceId: String { (try? store?.deviceId()) ?? "unknown-device" }
 
-    public var pendingCount: Int { (try? store?.pendingCount()) ?? 0 }
+    /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in.
+    public var pendingCount: Int { (try? store?.pendingCount(owner: sessionKeeper.userId)) ?? 0 }
+
+    /// Entries of other users kept on this device, waiting for them to sign in again.
+    public var pendingForOtherUsers: Int {
+        guard let user = sessionKeeper.userId else { return 0 }
+        return ((try? store?.pendingCount(owner: nil)) ?? 0) - ((try? store?.pendingCount(owner: user)) ?? 0)
+    }
+
+    /// Entries set aside because they cannot be read (damaged on disk); kept, never sent.
+    public var quarantinedCount: Int { (try? store?.quarantinedCount()) ?? 0 }
 
     public var isSignedIn: Bool { session != nil }
 
@@ -114,18 +144,25 @@ public final class DeviceApp {
 
     // MARK: - Sign-in and events
 
-    /// Signs in; lands on the event picker.
+    /// Signs in; lands on the event picker. Over a session of another user, that user is signed
+    /// out first, keeping their pending entries for their next sign-in (never sent as this user).
     public func signIn(server: URL, email: String, password: String) async {
         guard let store else { return }
         state.signInError = nil
         let client = APIClient(transport: transport(for: server))
         do {
             let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
+            guard let user = UserID(wire: pair.user.id) else {
+                throw APIClientError.undecodable("the server's user id \(pair.user.id.prefix(40))")
+            }
+            if let previous = session, previous.user.id != pair.user.id || previous.serverURL != server.absoluteString {
+                await endSession(revoking: previous, discardingOutbox: false)
+            }
             let newSession = SessionState(
                 serverURL: server.absoluteString, accessToken: pair.accessToken, refreshToken: pair.refreshToken,
                 user: pair.user)
-            session = newSession
-            try store.setSealedMeta("session", newSession)
+            try store.adoptUnownedEntries(by: user)
+            try sessionKeeper.begin(newSession)
             if let policy = try? await client.clientPolicy() {
                 self.policy = policy
                 try? store.setSealedMeta("client_policy", policy)
@@ -159,12 +196,10 @@ public final class DeviceApp {
     }
 
     private func loadEvents(range: String) async {
-        guard var session, let client, let store else { return }
+        guard session != nil, let store else { return }
         state.eventRange = range
         do {
-            let response = try await client.authorized(
-                TransportRequest(method: "GET", path: "/v1/events?range=\(range)"), session: &session)
-            saveSession(session)
+            let response = try await authorized(TransportRequest(method: "GET", path: "/v1/events?range=\(range)"))
             let list = try APIClient.decode(EventList.self, response)
             try store.replaceEvents(list.events)
         } catch {
@@ -193,16 +228,14 @@ public final class DeviceApp {
     /// Pulls roster pages after the stored cursor until there are no more; each page is applied
     /// in one transaction together with its cursor, so a kill loses at most the page in flight.
     func syncRoster() async {
-        guard var session, let client, let store, let eventId = state.eventId else { return }
+        guard session != nil, let store, let eventId = state.eventId else { return }
         var done = 0
         defer { rosterProgress = nil }
         do {
             while true {
                 var path = "/v1/events/\(eventId)/roster?limit=2000"
                 if let cursor = try store.cursor(eventId: eventId) { path += "&since=\(cursor)" }
-                let response = try await client.authorized(
-                    TransportRequest(method: "GET", path: path), session: &session)
-                saveSession(session)
+                let response = try await authorized(TransportRequest(method: "GET", path: path))
                 let page = try APIClient.decode(RosterPage.self, response)
                 try store.applyRosterPage(eventId: eventId, page: page)
                 done += page.guests.count
@@ -224,12 +257,13 @@ public final class DeviceApp {
         clearTransient()
         state.screen = .eventShell
         let keys = (try? store.ticketKeys(eventId: eventId)) ?? [:]
+        // What is verified here is byte for byte what is sent: the scanner's framing goes first.
+        let ticket = ScannedText.normalized(text)
         do {
             let payload = try TicketCodec.verify(
-                text.trimmingCharacters(in: .whitespacesAndNewlines),
-                tenantId: UUID(wire: session?.user.tenantId ?? "") ?? UUID(),
+                ticket, tenantId: UUID(wire: session?.user.tenantId ?? "") ?? UUID(),
                 eventId: UUID(wire: event.id) ?? UUID(), keys: keys)
-            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: text)
+            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
         } catch TicketError.otherEvent {
             state.banner = .crossEvent
         } catch {
@@ -287,7 +321,8 @@ public final class DeviceApp {
     /// On the already-checked-in screen this re-confirms (`reconfirm: true`), never a second check-in.
     public func confirm(note: String? = nil, replayAfter: Bool = true) async {
         guard let store, state.screen == .confirmation, let confirmation = state.confirmation,
-            let eventId = state.eventId, let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
+            let eventId = state.eventId, let guest = try? store.guest(eventId: eventId, id: confirmation.guestId),
+            let owner = sessionKeeper.userId
         else { return }
         let already = guest.checkIn != nil
         let request = CheckInRequest(
@@ -297,7 +332,7 @@ public final class DeviceApp {
             note: note)
         do {
             let entry = try store.confirmCheckIn(
-                guest: guest, request: request, byName: session?.user.name ?? "", now: ports.clock.now())
+                guest: guest, request: request, byName: session?.user.name ?? "", owner: owner, now: ports.clock.now())
             state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
         } catch {
             state.signOutMessage = "Could not save the check-in: \(error)"
@@ -367,80 +402,30 @@ public final class DeviceApp {
         builtIndex?.update(guest)
     }
 
-    /// Sends outbox entries oldest first, one at a time. An entry leaves only after its answer
-    /// is stored; a retryable failure stops the pass (order is kept) and schedules the entry
-    /// with backoff; 404/409/422 are final and shown.
+    /// Sends the signed-in user's outbox entries oldest first, one at a time (``OutboxMachine``
+    /// decides, ``OutboxReplayer`` does the I/O). `force` ignores backoff (the user asked).
     func replay(force: Bool) async {
-        guard let store, var session, let client else { return }
-        let owner = try? store.plainMeta("kept_outbox_owner")
-        if let owner, !owner.isEmpty, owner != session.user.id { return }
-        let entries = (try? store.outbox()) ?? []
-        for entry in entries {
-            let now = ports.clock.now()
-            if !force, entry.nextAttemptAt > now { break }
-            do {
-                let response = try await client.authorized(
-                    TransportRequest(
-                        method: "POST", path: "/v1/events/\(entry.eventId)/checkins",
-                        headers: ["Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey],
-                        body: try OutpostJSON.encode(entry.request)),
-                    session: &session)
-                saveSession(session)
-                try apply(response, to: entry)
-            } catch let error as APIClientError where error.isRetryable {
-                let delay = backoff.delay(afterAttempts: entry.attempts + 1, random: ports.random)
-                try? store.recordAttempt(entry, nextAttemptAt: now + delay, error: "\(error)")
-                break
-            } catch {
-                handle(error)
-                break
-            }
-        }
-        if (try? store.pendingCount()) == 0 { try? store.setPlainMeta("kept_outbox_owner", "") }
+        guard let replayer else { return }
+        let clock = ports.clock
+        let outcome = await replayer.replay(
+            force: force, session: sessionKeeper, client: client, online: ports.online, now: { clock.now() },
+            seed: UInt64(ports.random(0...1) * Double(UInt64(1) << 53)))
+        if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: nil)) }
     }
 
-    private func apply(_ response: TransportResponse, to entry: OutboxEntry) throws {
+    /// Staff have seen the refused check-ins: they leave the list.
+    public func dismissRejected() {
         guard let store else { return }
-        let now = ports.clock.now()
-        var guest = try store.guest(eventId: entry.eventId, id: entry.request.guestId)
-        switch response.status {
-        case 200, 201:
-            let answer = try APIClient.decode(CheckInResponse.self, response)
-            let record = answer.checkIn
-            guest?.checkIn = LocalCheckIn(
-                at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
-            try store.recordAnswer(
-                entry, status: response.status, body: response.body, guestUpdate: guest, rejection: nil, now: now)
-            if answer.result == .alreadyCheckedIn, record.deviceId != entry.request.deviceId, let guest {
-                state.info = AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at)
-            }
-        case 400..<500 where response.status != 401 && response.status != 408 && response.status != 429:
-            let code = APIClient.errorCode(response.body) ?? "http_\(response.status)"
-            if var local = guest, let checkIn = local.checkIn, checkIn.pending,
-                checkIn.deviceId == entry.request.deviceId
-            {
-                local.checkIn = nil
-                guest = local
-            }
-            try store.recordAnswer(
-                entry, status: response.status, body: response.body, guestUpdate: guest, rejection: code, now: now)
-        default:
-            throw APIClientError.http(status: response.status, code: APIClient.errorCode(response.body))
+        for entry in (try? store.outbox(state: .rejected, owner: nil)) ?? [] {
+            try? store.forgetRejected(OutboxMachine.EntryID(entry.id))
         }
-    }
-
-    func saveSession(_ updated: SessionState) {
-        guard updated != session else { return }
-        session = updated
-        try? store?.setSealedMeta("session", updated)
+        persist()
     }
 
     /// Only a definite refusal of the refresh token ends the session; pending data stays.
     private func handle(_ error: any Error) {
         if case APIClientError.sessionEnded = error {
-            if let owner = session?.user.id { try? store?.setPlainMeta("kept_outbox_owner", owner) }
-            session = nil
-            try? store?.setSealedMeta("session", Optional<SessionState>.none)
+            sessionKeeper.end()
             state.screen = .signIn
             state.signInError = "Your sign-in has ended; sign in again. Check-ins on this device are kept."
         }
@@ -462,13 +447,13 @@ public final class DeviceApp {
         case keep
     }
 
-    /// Sign-out. With pending check-ins and no choice it shows the warning (default: wait);
-    /// `keep` keeps them for the same user's next sign-in; `discard` drops them.
+    /// Sign-out. With pending check-ins of this user and no choice it shows the warning
+    /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
+    /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
         guard let store, let current = session else { return }
-        let pending = (try? store.pendingCount()) ?? 0
-        var keep = false
-        switch (pending, choice) {
+        var discard = false
+        switch (pendingCount, choice) {
         case (0, _):
             break
         case (_, nil):
@@ -477,25 +462,34 @@ public final class DeviceApp {
             return
         case (_, .wait?):
             await replay(force: true)
-            if (try? store.pendingCount()) ?? 0 > 0 {
+            if pendingCount > 0 {
                 state.screen = .signOutWarning
                 state.signOutMessage = "Still waiting: the check-ins could not be sent yet."
                 persist()
                 return
             }
         case (_, .keep?):
-            keep = true
+            discard = false
         case (_, .discard?):
-            keep = false
+            discard = true
         }
-        if let client { await client.signOut(refreshToken: current.refreshToken) }
-        try? store.clearForSignOut(keepOutbox: keep)
-        if keep { try? store.setPlainMeta("kept_outbox_owner", current.user.id) }
+        await endSession(revoking: current, discardingOutbox: discard)
         try? store.vacuum()
-        session = nil
+        persist()
+    }
+
+    /// Ends `current` on this device: revokes it on the server (best effort), forgets the
+    /// roster, events and tokens; its outbox entries stay for its next sign-in unless discarded.
+    private func endSession(revoking current: SessionState, discardingOutbox: Bool) async {
+        guard let store else { return }
+        if let url = URL(string: current.serverURL) {
+            await APIClient(transport: transport(for: url)).signOut(refreshToken: current.refreshToken)
+        }
+        let user = UserID(wire: current.user.id)
+        try? store.clearForSignOut(discarding: discardingOutbox ? user : nil)
+        sessionKeeper.end()
         invalidateIndex()
         state = AppState()
-        persist()
     }
 
     // MARK: - Lifecycle

@@ -14,16 +14,14 @@ extension DeviceApp {
     /// Staff set-up: saves the exit passcode and orientation through the server, which refuses
     /// weak passcodes (every broken rule is shown in words), then pulls the hash for offline exit.
     public func kioskSetUp(passcode: String, orientation: KioskOrientation) async {
-        guard var session, let client, let eventId = state.eventId else { return }
+        guard session != nil, let eventId = state.eventId else { return }
         kiosk.setupRules = []
         kiosk.setupMessage = nil
         do {
-            let response = try await client.authorized(
+            let response = try await authorized(
                 TransportRequest(
                     method: "PUT", path: "/v1/events/\(eventId)/kiosk", headers: ["Content-Type": "application/json"],
-                    body: try OutpostJSON.encode(KioskSetupRequest(passcode: passcode, orientation: orientation))),
-                session: &session)
-            saveSession(session)
+                    body: try OutpostJSON.encode(KioskSetupRequest(passcode: passcode, orientation: orientation))))
             switch response.status {
             case 204:
                 kiosk.orientation = orientation
@@ -67,8 +65,9 @@ extension DeviceApp {
     public func kioskCheckIn(ticket: String) async {
         guard kiosk.active, let store, let eventId = state.eventId, let event = currentEvent else { return }
         let keys = (try? store.ticketKeys(eventId: eventId)) ?? [:]
+        let ticket = ScannedText.normalized(ticket)
         let payload = try? TicketCodec.verify(
-            ticket.trimmingCharacters(in: .whitespacesAndNewlines),
+            ticket,
             tenantId: UUID(wire: session?.user.tenantId ?? "") ?? UUID(),
             eventId: UUID(wire: event.id) ?? UUID(), keys: keys)
         let guest = payload.flatMap { try? store.guest(eventId: eventId, id: $0.guestId.lowercasedString) }
@@ -87,7 +86,7 @@ extension DeviceApp {
     /// not-found for unknown, cancelled, revoked and other-event alike. The attendee UI never
     /// shows sync state; the check-in is committed locally and queued like any other.
     private func kioskAdmit(_ guest: LocalGuest?, ticket: String?) async {
-        guard let store else { return }
+        guard let store, let owner = sessionKeeper.userId else { return }
         let now = ports.clock.now()
         kiosk.exitPromptShown = false
         guard let guest, guest.status.isAdmissible else {
@@ -100,7 +99,8 @@ extension DeviceApp {
             guestId: guest.id, deviceId: deviceId, scannedAt: Date(millisecondsSince1970: now.millisecondsSince1970),
             method: .kiosk, ticket: ticket)
         // Already checked in: still sent, so the server audits kiosk_already_checked_in.
-        _ = try? store.confirmCheckIn(guest: guest, request: request, byName: session?.user.name ?? "Kiosk", now: now)
+        _ = try? store.confirmCheckIn(
+            guest: guest, request: request, byName: session?.user.name ?? "Kiosk", owner: owner, now: now)
         kiosk.result = KioskResult(
             kind: already ? .alreadyCheckedIn : .welcome, name: Self.firstName(guest.name), shownAt: now)
         invalidateIndex()

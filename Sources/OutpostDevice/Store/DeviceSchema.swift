@@ -7,6 +7,7 @@ enum DeviceSchema {
     static let v1 = "v1"
     static let v2 = "v2 outbox columns and stored answers"
     static let v3 = "v3 plaintext local-pending flag on guests"
+    static let v4 = "v4 outbox entries have an owner and a kind"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -83,6 +84,31 @@ enum DeviceSchema {
                         arguments: [row["event_id"] as String, row["id"] as String])
                 }
             }
+        }
+        migrator.registerMigration(v4) { db in
+            // Each entry belongs to the user who made it and is sent only under their token; the
+            // kind names the module's handler. Existing entries belong to whoever the store says
+            // made them: the user who kept them at sign-out, else the signed-in user; with
+            // neither, the owner stays unknown and the next sign-in adopts them (what v3 did).
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'checkin';
+                    ALTER TABLE outbox ADD COLUMN owner TEXT;
+                    CREATE INDEX outbox_owner_state ON outbox (owner, state);
+                    """)
+            var owner = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'kept_outbox_owner'")
+                .map { String(decoding: $0, as: UTF8.self) }
+            if owner?.isEmpty ?? true,
+                let box = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'session'"),
+                let json = try? JSONSerialization.jsonObject(with: try sealer.open(box)) as? [String: Any],
+                let user = json["user"] as? [String: Any], let id = user["id"] as? String
+            {
+                owner = id
+            }
+            if let owner, !owner.isEmpty {
+                try db.execute(sql: "UPDATE outbox SET owner = ?", arguments: [owner])
+            }
+            try db.execute(sql: "DELETE FROM meta WHERE key = 'kept_outbox_owner'")
         }
         if simulateFailure {
             migrator.registerMigration(simulatedFailure) { db in

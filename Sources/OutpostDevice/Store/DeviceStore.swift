@@ -49,7 +49,7 @@ public final class DeviceStore: Sendable {
         let after = try queue.read { try migrator.appliedIdentifiers($0) }
         let store = DeviceStore(queue: queue, sealer: sealer)
         let applied = migrator.migrations.filter { after.contains($0) && !before.contains($0) }
-        let pending = after.contains(DeviceSchema.v2) ? try store.pendingCount() : 0
+        let pending = after.contains(DeviceSchema.v2) ? try store.pendingCount(owner: nil) : 0
         return (
             store,
             OpenReport(applied: applied, upgraded: !before.isEmpty && !applied.isEmpty, pendingAfterOpen: pending)
@@ -276,83 +276,6 @@ public final class DeviceStore: Sendable {
         return keys
     }
 
-    // MARK: - Check-in and outbox
-
-    /// Commits a check-in locally: the guest's check-in state and its outbox entry, in one
-    /// transaction, before anything touches the network.
-    func confirmCheckIn(guest: LocalGuest, request: CheckInRequest, byName: String, now: Date) throws -> OutboxEntry {
-        let key = IdempotencyKey(
-            deviceId: request.deviceId, guestId: UUID(wire: request.guestId) ?? UUID(),
-            scannedAtMillis: request.scannedAt.millisecondsSince1970
-        ).description
-        return try queue.write { db in
-            var updated = guest
-            if updated.checkIn == nil {
-                updated.checkIn = LocalCheckIn(
-                    at: request.scannedAt, byName: byName, deviceId: request.deviceId, pending: true)
-                try upsert(db, updated)
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at)
-                    VALUES (?, ?, ?, ?, 0)
-                    """,
-                arguments: [guest.eventId, key, try sealer.seal(json: request), now.millisecondsSince1970])
-            return OutboxEntry(
-                id: db.lastInsertedRowID, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
-                nextAttemptAt: .distantPast, state: .pending, lastError: nil)
-        }
-    }
-
-    func outbox(state: OutboxEntry.State = .pending) throws -> [OutboxEntry] {
-        let rows = try queue.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, event_id, idempotency_key, request, attempts, next_attempt_at, state, last_error
-                    FROM outbox WHERE state = ? ORDER BY id
-                    """,
-                arguments: [state.rawValue])
-        }
-        return try rows.map { row in
-            OutboxEntry(
-                id: row["id"], eventId: row["event_id"], idempotencyKey: row["idempotency_key"],
-                request: try sealer.open(json: row["request"] as Data, as: CheckInRequest.self),
-                attempts: row["attempts"],
-                nextAttemptAt: Date(millisecondsSince1970: row["next_attempt_at"]),
-                state: OutboxEntry.State(rawValue: row["state"]) ?? .pending, lastError: row["last_error"])
-        }
-    }
-
-    public func pendingCount() throws -> Int {
-        try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") ?? 0
-        }
-    }
-
-    /// Stores the server's answer to an entry and applies it, then lets the entry leave the
-    /// outbox, all in one transaction. A final refusal stays, marked rejected, for staff to see.
-    func recordAnswer(
-        _ entry: OutboxEntry, status: Int, body: Data, guestUpdate: LocalGuest?, rejection: String?, now: Date
-    ) throws {
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
-                    """,
-                arguments: [entry.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
-            if let guestUpdate { try upsert(db, guestUpdate) }
-            if let rejection {
-                try db.execute(
-                    sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",
-                    arguments: [rejection, entry.id])
-            } else {
-                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
-            }
-        }
-    }
-
     /// Every check-in confirmed on this device that the store still holds, answered ones first
     /// (by key), then the outbox in replay order. Sign-out with discard forgets them.
     public func ledger() throws -> [CheckInLedgerEntry] {
@@ -373,7 +296,7 @@ public final class DeviceStore: Sendable {
         }
         let answered = Set(entries.map(\.idempotencyKey))
         for state in [OutboxEntry.State.pending, .rejected] {
-            for entry in try outbox(state: state) {
+            for entry in try outbox(state: state, owner: nil) {
                 if state == .rejected, answered.contains(entry.idempotencyKey) {
                     if let index = entries.firstIndex(where: { $0.idempotencyKey == entry.idempotencyKey }) {
                         entries[index].state = .rejected
@@ -387,33 +310,6 @@ public final class DeviceStore: Sendable {
             }
         }
         return entries
-    }
-
-    /// Records a failed attempt and when to try again.
-    func recordAttempt(_ entry: OutboxEntry, nextAttemptAt: Date, error: String) throws {
-        try queue.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
-                arguments: [nextAttemptAt.millisecondsSince1970, error, entry.id])
-        }
-    }
-
-    /// Drops rejected entries once staff has seen them.
-    func dismissRejected() throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'rejected'") }
-    }
-
-    /// Sign-out: forgets the roster, the events and the session; the outbox is kept or dropped.
-    func clearForSignOut(keepOutbox: Bool) throws {
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    DELETE FROM guests; DELETE FROM access_types; DELETE FROM event_keys; DELETE FROM sync_state;
-                    DELETE FROM events; DELETE FROM answers;
-                    DELETE FROM meta WHERE key NOT IN ('device_id', 'kept_outbox_owner');
-                    """)
-            if !keepOutbox { try db.execute(sql: "DELETE FROM outbox") }
-        }
     }
 
     /// Rewrites the database file so deleted rows leave no trace on disk.

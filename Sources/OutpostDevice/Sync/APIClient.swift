@@ -55,28 +55,18 @@ struct APIClient: Sendable {
                 body: try? OutpostJSON.encode(RefreshRequest(refreshToken: refreshToken))))
     }
 
-    /// Sends an authenticated request; on 401 refreshes the token pair (updating `session`) and
-    /// retries once.
-    func authorized(_ request: TransportRequest, session: inout SessionState) async throws -> TransportResponse {
-        var request = request
-        request.headers["Authorization"] = "Bearer \(session.accessToken)"
-        let response = try await send(request)
-        guard response.status == 401 else { return response }
-        session = try await refreshed(session)
-        request.headers["Authorization"] = "Bearer \(session.accessToken)"
-        let retried = try await send(request)
-        if retried.status == 401 { throw APIClientError.sessionEnded(code: Self.errorCode(retried.body)) }
-        return retried
-    }
-
-    /// Rotates the refresh token. A 401 is final; anything else that fails keeps the session.
+    /// Rotates the refresh token. Only the server's own 401 ends the session; a portal's page,
+    /// a 5xx or no answer at all keeps it (the caller tries again later).
     func refreshed(_ session: SessionState) async throws -> SessionState {
         let response = try await send(
             TransportRequest(
                 method: "POST", path: "/v1/auth/refresh", headers: ["Content-Type": "application/json"],
                 body: try OutpostJSON.encode(RefreshRequest(refreshToken: session.refreshToken))))
-        if response.status == 401 { throw APIClientError.sessionEnded(code: Self.errorCode(response.body)) }
-        let pair = try Self.decode(TokenPair.self, response)
+        let answer = ServerAnswer(response)
+        if answer.isUnauthorized { throw APIClientError.sessionEnded(code: Self.errorCode(response.body)) }
+        guard case .success = answer, let pair = try? OutpostJSON.decode(TokenPair.self, from: response.body) else {
+            throw APIClientError.transport(.connectionFailed("the refresh was answered with HTTP \(response.status)"))
+        }
         var updated = session
         updated.accessToken = pair.accessToken
         updated.refreshToken = pair.refreshToken

@@ -76,6 +76,10 @@ public enum UIIdentifier {
     public static let manualEntrySuggestion = "checkin-manual-entry-suggestion"
     /// A check-in the server refused for good (404/409/422), shown until dismissed.
     public static let syncRejectedBanner = "native-shell-sync-rejected-banner"
+    /// Outbox entries set aside because they cannot be read (damaged on disk); kept, counted.
+    public static let syncQuarantinedBanner = "native-shell-sync-quarantined-banner"
+    /// Check-ins another user kept on this device (sign-out keeping pending), waiting for them.
+    public static let pendingOtherUsersBanner = "native-shell-pending-other-users-banner"
     /// The sign-in error line.
     public static let signInError = "native-shell-signin-error"
     /// The roster list in the event shell (offline readable).

@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8
     public var accessTokenLifetime: TimeInterval
     public var refreshTokenLifetime: TimeInterval
+    /// A refresh token presented again this soon after its rotation, while its successor is
+    /// unused, gets the same successor instead of revoking the sign-in (a lost answer).
+    public var refreshGraceWindow: TimeInterval
     /// Failed sign-ins allowed per e-mail, and per client address, within ``signInWindow``.
     public var signInFailuresPerEmail: Int
     public var signInFailuresPerAddress: Int
@@ -44,6 +47,7 @@ public struct ServerConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         accessTokenLifetime: TimeInterval = 15 * 60,
         refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
+        refreshGraceWindow: TimeInterval = 60,
         signInFailuresPerEmail: Int = 5,
         signInFailuresPerAddress: Int = 20,
         signInWindow: TimeInterval = 15 * 60,
@@ -59,6 +63,7 @@ public struct ServerConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshGraceWindow = refreshGraceWindow
         self.signInFailuresPerEmail = signInFailuresPerEmail
         self.signInFailuresPerAddress = signInFailuresPerAddress
         self.signInWindow = signInWindow

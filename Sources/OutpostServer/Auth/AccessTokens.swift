@@ -19,6 +19,15 @@ struct AccessTokens: Sendable {
         return signed + "." + Base64URL.encode(mac)
     }
 
+    /// The refresh token that follows `token` when it is rotated. Derived (HMAC under a key
+    /// derived from the shared secret), not random, so a refresh whose answer was lost can be
+    /// answered again with the same successor while the database keeps only hashes.
+    func refreshSuccessor(of token: String) -> String {
+        let successorKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data("outpost-refresh-successor-v1".utf8), outputByteCount: 32)
+        return Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: successorKey))
+    }
+
     /// The caller the token names, or nil when it is forged, altered or expired.
     func verify(_ token: String, now: Date) -> Caller? {
         guard token.utf8.count < 512 else { return nil }

@@ -52,10 +52,11 @@ struct AuthRoutes {
     @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await HTTPHelpers.decode(RefreshRequest.self, from: request)
         let now = dependencies.clock.now()
-        let successor = RefreshTokens.make()
+        let successor = try await dependencies.accessTokens().refreshSuccessor(of: body.refreshToken)
         let outcome = try await dependencies.store.rotateRefreshToken(
             hash: RefreshTokens.hash(body.refreshToken), successorHash: RefreshTokens.hash(successor), now: now,
-            lifetime: dependencies.configuration.refreshTokenLifetime)
+            lifetime: dependencies.configuration.refreshTokenLifetime,
+            graceWindow: dependencies.configuration.refreshGraceWindow)
         switch outcome {
         case .rotated(let userId, _, _):
             guard let user = try await dependencies.store.user(id: userId) else { throw APIError.unauthorized }

@@ -3,7 +3,8 @@ import OutpostCore
 
 /// What presenting a refresh token led to.
 enum RefreshOutcome: Sendable {
-    /// The token was current: it is now rotated; here is its successor's owner.
+    /// The token was current: it is now rotated; here is its successor's owner. Also the answer
+    /// to a token rotated moments ago whose successor is still unused (the grace window).
     case rotated(userId: UUID, familyId: UUID, deviceId: String)
     /// The token had been rotated before: its whole family is now revoked.
     case reused
@@ -36,9 +37,13 @@ extension Store {
 
     /// Rotates a refresh token in one transaction: the presented token is marked rotated and its
     /// successor (hash `successorHash`) joins the same family. A token presented a second time
-    /// revokes the family, so a stolen token is useless once either holder refreshes.
+    /// revokes the family, so a stolen token is useless once either holder refreshes, with one
+    /// exception: presented again within `graceWindow` of its rotation while its successor is
+    /// still unused, it is answered as before (`successorHash` is derived from the token, so the
+    /// caller hands out the same successor). That is a device whose refresh answer was lost in
+    /// transit; the window is short, and using the successor closes it.
     func rotateRefreshToken(
-        hash: [UInt8], successorHash: [UInt8], now: Date, lifetime: TimeInterval
+        hash: [UInt8], successorHash: [UInt8], now: Date, lifetime: TimeInterval, graceWindow: TimeInterval
     ) async throws -> RefreshOutcome {
         try await database.transaction { connection in
             guard
@@ -51,7 +56,15 @@ extension Store {
             else { return .invalid }
             let familyId = try row.uuid(0)
             if try row.optionalInt(5) != nil { return .invalid }
-            if try row.optionalInt(4) != nil {
+            if let rotatedAt = try row.optionalDate(4) {
+                if now.timeIntervalSince(rotatedAt) <= graceWindow,
+                    let successor = try await connection.queryOne(
+                        "SELECT rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ? AND family_id = ?",
+                        [.blob(successorHash), .uuid(familyId)]),
+                    try successor.optionalInt(0) == nil, try successor.optionalInt(1) == nil
+                {
+                    return .rotated(userId: try row.uuid(1), familyId: familyId, deviceId: try row.text(2))
+                }
                 try await connection.execute(
                     "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
                     [.date(now), .uuid(familyId)])

@@ -114,7 +114,9 @@ extension Store {
             for key in keys {
                 publicKeys[key.keyID] = try? Curve25519.Signing.PublicKey(rawRepresentation: key.publicKey)
             }
-            let payload = try? TicketCodec.verify(ticket, tenantId: event.tenantId, eventId: event.id, keys: publicKeys)
+            // The scanner's framing (a suffix, a prefix, case) is not part of the ticket (``ScannedText``).
+            let payload = try? TicketCodec.verify(
+                ScannedText.normalized(ticket), tenantId: event.tenantId, eventId: event.id, keys: publicKeys)
             if payload?.guestId != command.guestId { facts = nil }
         }
         switch CheckInRules.decide(guest: facts, eventId: event.id, reconfirm: request.reconfirm ?? false) {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a ``TypedID`` names. Each id kind is an empty enum conforming to this.
+public protocol IDKind: Sendable {}
+
+/// An id whose type says what it names: a `UserID` cannot be passed where an `EventID` is
+/// expected. On the wire it is the canonical lower-case UUID text; decoding is strict (anything
+/// else is a decoding error, never a made-up id).
+public struct TypedID<Kind: IDKind>: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// Parses the wire form; nil for anything that is not a UUID.
+    public init?(wire: String) {
+        guard let uuid = UUID(wire: wire) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// A new random id.
+    public static func random() -> Self { Self(UUID()) }
+
+    /// The wire form: lower-case, hyphenated.
+    public var wire: String { uuid.lowercasedString }
+
+    public var description: String { wire }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.wire < rhs.wire }
+}
+
+extension TypedID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = Self(wire: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an id: \(text.prefix(40))")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wire)
+    }
+}
+
+public enum UserIDKind: IDKind {}
+public enum TenantIDKind: IDKind {}
+public enum EventIDKind: IDKind {}
+public enum GuestIDKind: IDKind {}
+public enum AccessTypeIDKind: IDKind {}
+
+/// A user (staff, organizer, support) of a tenant.
+public typealias UserID = TypedID<UserIDKind>
+/// A tenant: an organization and everything it owns.
+public typealias TenantID = TypedID<TenantIDKind>
+/// An event of a tenant.
+public typealias EventID = TypedID<EventIDKind>
+/// A guest of an event.
+public typealias GuestID = TypedID<GuestIDKind>
+/// An access type of an event.
+public typealias AccessTypeID = TypedID<AccessTypeIDKind>

@@ -1,0 +1,49 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The check-in module's outbox entries: `POST /v1/events/{id}/checkins` with the entry's fixed
+/// Idempotency-Key; the answer updates the guest's local check-in state.
+@MainActor
+struct CheckInOutbox: OutboxEntryHandler {
+    let store: DeviceStore
+    /// Called when the server says another device checked the guest in first.
+    let onAlreadyCheckedIn: @MainActor (AlreadyCheckedInInfo) -> Void
+
+    var kind: OutboxKind { .checkIn }
+
+    func request(for row: OutboxRow) throws -> TransportRequest {
+        let request = try store.checkInRequest(of: row)
+        return TransportRequest(
+            method: "POST", path: "/v1/events/\(row.eventId)/checkins",
+            headers: ["Content-Type": "application/json", "Idempotency-Key": row.idempotencyKey],
+            body: try OutpostJSON.encode(request))
+    }
+
+    func accepts(_ response: TransportResponse) -> Bool {
+        (try? OutpostJSON.decode(CheckInResponse.self, from: response.body)) != nil
+    }
+
+    func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
+        let request = try store.checkInRequest(of: row)
+        var guest = try store.guest(eventId: row.eventId, id: request.guestId)
+        if let refusal {
+            // The local check-in this entry made is undone: the server refused it for good.
+            if var local = guest, let checkIn = local.checkIn, checkIn.pending, checkIn.deviceId == request.deviceId {
+                local.checkIn = nil
+                guest = local
+            }
+            try store.recordAnswer(
+                row, status: response.status, body: response.body, guestUpdate: guest, rejection: refusal, now: now)
+            return
+        }
+        let answer = try OutpostJSON.decode(CheckInResponse.self, from: response.body)
+        let record = answer.checkIn
+        guest?.checkIn = LocalCheckIn(at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
+        try store.recordAnswer(
+            row, status: response.status, body: response.body, guestUpdate: guest, rejection: nil, now: now)
+        if answer.result == .alreadyCheckedIn, record.deviceId != request.deviceId, let guest {
+            onAlreadyCheckedIn(AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at))
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+
+/// An outbox row as stored: its plaintext columns, and its request still sealed (unsealing it is
+/// where a damaged row shows, so the replayer does it one row at a time and quarantines it).
+struct OutboxRow: Sendable, Hashable {
+    var id: OutboxMachine.EntryID
+    var eventId: String
+    var idempotencyKey: String
+    var kind: OutboxKind
+    /// The user who made the entry; nil for a row written before entries had owners and not yet
+    /// adopted (the next sign-in adopts it).
+    var owner: UserID?
+    var attempts: Int
+    var nextAttemptAt: Date
+    var state: OutboxEntry.State
+    var lastError: String?
+    var sealedRequest: Data
+}
+
+/// What kind of work an outbox entry carries; each kind has one handler (its route and its
+/// answer rules), contributed by the module that writes it.
+public struct OutboxKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// A check-in from the check-in tab or the kiosk: `POST /v1/events/{id}/checkins`.
+    public static let checkIn = OutboxKind(rawValue: "checkin")
+}
+
+extension DeviceStore {
+    /// Commits a check-in locally: the guest's check-in state and its outbox entry (owned by
+    /// `owner`, with its Idempotency-Key fixed now), in one transaction, before anything touches
+    /// the network.
+    func confirmCheckIn(
+        guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date
+    ) throws -> OutboxEntry {
+        let key = IdempotencyKey(
+            deviceId: request.deviceId, guestId: UUID(wire: request.guestId) ?? UUID(),
+            scannedAtMillis: request.scannedAt.millisecondsSince1970
+        ).description
+        return try queue.write { db in
+            var updated = guest
+            if updated.checkIn == nil {
+                updated.checkIn = LocalCheckIn(
+                    at: request.scannedAt, byName: byName, deviceId: request.deviceId, pending: true)
+                try upsert(db, updated)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at, kind, owner)
+                    VALUES (?, ?, ?, ?, 0, ?, ?)
+                    """,
+                arguments: [
+                    guest.eventId, key, try sealer.seal(json: request), now.millisecondsSince1970,
+                    OutboxKind.checkIn.rawValue, owner.wire,
+                ])
+            return OutboxEntry(
+                id: db.lastInsertedRowID, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
+                nextAttemptAt: .distantPast, state: .pending, lastError: nil)
+        }
+    }
+
+    /// Every outbox row, oldest first, without unsealing any request.
+    func outboxRows() throws -> [OutboxRow] {
+        try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, event_id, idempotency_key, kind, owner, attempts, next_attempt_at, state, last_error, request
+                    FROM outbox ORDER BY id
+                    """
+            ).map { row in
+                OutboxRow(
+                    id: OutboxMachine.EntryID(row["id"]), eventId: row["event_id"],
+                    idempotencyKey: row["idempotency_key"],
+                    kind: OutboxKind(rawValue: row["kind"]),
+                    owner: (row["owner"] as String?).flatMap(UserID.init(wire:)),
+                    attempts: row["attempts"], nextAttemptAt: Date(millisecondsSince1970: row["next_attempt_at"]),
+                    state: OutboxEntry.State(rawValue: row["state"]) ?? .quarantined, lastError: row["last_error"],
+                    sealedRequest: row["request"])
+            }
+        }
+    }
+
+    /// The check-in request of a row; throws when the row cannot be unsealed (damaged).
+    func checkInRequest(of row: OutboxRow) throws -> CheckInRequest {
+        try sealer.open(json: row.sealedRequest, as: CheckInRequest.self)
+    }
+
+    /// The readable check-in entries in `state`, oldest first, of `owner` (nil: every owner).
+    /// A row that cannot be unsealed is left out here; the replayer quarantines it.
+    func outbox(state: OutboxEntry.State = .pending, owner: UserID?) throws -> [OutboxEntry] {
+        try outboxRows().filter { $0.state == state && (owner == nil || $0.owner == owner) }.compactMap { row in
+            guard row.kind == .checkIn, let request = try? checkInRequest(of: row) else { return nil }
+            return OutboxEntry(
+                id: row.id.rawValue, eventId: row.eventId, idempotencyKey: row.idempotencyKey, request: request,
+                attempts: row.attempts, nextAttemptAt: row.nextAttemptAt, state: row.state, lastError: row.lastError)
+        }
+    }
+
+    /// Entries waiting to be sent: of `owner`, or of everyone when `owner` is nil.
+    public func pendingCount(owner: UserID?) throws -> Int {
+        try queue.read { db in
+            if let owner {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND owner = ?",
+                    arguments: [owner.wire])
+                    ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") ?? 0
+        }
+    }
+
+    /// Entries set aside because they cannot be read.
+    func quarantinedCount() throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'quarantined'") ?? 0
+        }
+    }
+
+    /// Stores the server's answer to an entry and applies it (`guestUpdate`), then lets the entry
+    /// leave the outbox, all in one transaction. A final refusal stays, marked rejected, for
+    /// staff to see until they dismiss it.
+    func recordAnswer(
+        _ row: OutboxRow, status: Int, body: Data, guestUpdate: LocalGuest?, rejection: String?, now: Date
+    ) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
+                    """,
+                arguments: [row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
+            if let guestUpdate { try upsert(db, guestUpdate) }
+            if let rejection {
+                try db.execute(
+                    sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",
+                    arguments: [rejection, row.id.rawValue])
+            } else {
+                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row.id.rawValue])
+            }
+        }
+    }
+
+    /// Records a failed attempt and when to try again.
+    func recordAttempt(_ id: OutboxMachine.EntryID, attempts: Int, nextAttemptAt: Date, error: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                arguments: [attempts, nextAttemptAt.millisecondsSince1970, error, id.rawValue])
+        }
+    }
+
+    /// Sets a row that cannot be read aside: never sent again, kept on disk, counted.
+    func quarantine(_ id: OutboxMachine.EntryID) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET state = 'quarantined', last_error = 'cannot be read' WHERE id = ?",
+                arguments: [id.rawValue])
+        }
+    }
+
+    /// Deletes a refused entry staff have dismissed.
+    func forgetRejected(_ id: OutboxMachine.EntryID) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE id = ? AND state = 'rejected'", arguments: [id.rawValue])
+        }
+    }
+
+    /// Gives rows that have no owner (written before entries had owners) to `owner`.
+    func adoptUnownedEntries(by owner: UserID) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE outbox SET owner = ? WHERE owner IS NULL", arguments: [owner.wire])
+        }
+    }
+
+    /// Sign-out: forgets the roster, the events, the answers and the session. The outbox
+    /// entries of `discarding` (the user signing out, when they chose to discard) are dropped;
+    /// every other entry, theirs kept or another user's, stays.
+    func clearForSignOut(discarding: UserID?) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM guests; DELETE FROM access_types; DELETE FROM event_keys; DELETE FROM sync_state;
+                    DELETE FROM events; DELETE FROM answers;
+                    DELETE FROM meta WHERE key NOT IN ('device_id');
+                    """)
+            if let discarding {
+                try db.execute(sql: "DELETE FROM outbox WHERE owner = ?", arguments: [discarding.wire])
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// Every `error` code the API answers with (API.md), shared by the server, the device and the
+/// soak. The server answers only with these; a client meets codes it does not know (a newer
+/// server) as ``unknown(_:)``.
+public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
+    case invalidRequest
+    case unauthorized
+    case invalidCredentials
+    case tokenReused
+    case forbidden
+    case notFound
+    case methodNotAllowed
+    case emailTaken
+    case guestNotAdmissible
+    case idempotencyKeyReused
+    case weakPasscode
+    case rateLimited
+    case payloadTooLarge
+    case internalError
+    case unknown(String)
+
+    public static let known: [APIErrorCode] = [
+        .invalidRequest, .unauthorized, .invalidCredentials, .tokenReused, .forbidden, .notFound, .methodNotAllowed,
+        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .weakPasscode, .rateLimited, .payloadTooLarge,
+        .internalError,
+    ]
+
+    public init(_ code: String) {
+        self = Self.known.first { $0.rawValue == code } ?? .unknown(code)
+    }
+
+    /// The code as it appears in the body.
+    public var rawValue: String {
+        switch self {
+        case .invalidRequest: "invalid_request"
+        case .unauthorized: "unauthorized"
+        case .invalidCredentials: "invalid_credentials"
+        case .tokenReused: "token_reused"
+        case .forbidden: "forbidden"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .emailTaken: "email_taken"
+        case .guestNotAdmissible: "guest_not_admissible"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .weakPasscode: "weak_passcode"
+        case .rateLimited: "rate_limited"
+        case .payloadTooLarge: "payload_too_large"
+        case .internalError: "internal_error"
+        case .unknown(let code): code
+        }
+    }
+
+    public var description: String { rawValue }
+
+    /// True when sending the same request again can never succeed: the server looked at it and
+    /// refused it for what it is. False for the codes of a moment (rate limits, a server
+    /// failure), for the session's codes (they end or refresh the session instead), and for
+    /// codes this client does not know (never drop work on an answer it cannot read).
+    public var isFinal: Bool {
+        switch self {
+        case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
+            .idempotencyKeyReused, .weakPasscode, .payloadTooLarge:
+            true
+        case .unauthorized, .invalidCredentials, .tokenReused, .rateLimited, .internalError, .unknown:
+            false
+        }
+    }
+}
+
+extension ErrorBody {
+    /// The body's code as a value.
+    public var code: APIErrorCode { APIErrorCode(error) }
+}
