@@ -71,13 +71,8 @@ struct CheckInProbeTests {
     @Test("wrong-event-banner and tampered-qr-banner: identical element structure, no network call for either")
     func banners() async throws {
         try await DeviceLab.run { lab in
-            let recorder = LockedBox<RecordingTransport?>(nil)
             _ = try await lab.readyDevice("banners")
-            let app = lab.launch("banners") { inner in
-                let recording = RecordingTransport(inner)
-                recorder.value = recording
-                return recording
-            }
+            let (app, recorder) = lab.launch("banners", wrapping: { inner in RecordingTransport(inner) })
             await app.openEvent(lab.world.event.id)
             let requestsBefore = recorder.value?.requests.count ?? 0
             // A ticket of another event of the same tenant, and of another tenant.
@@ -141,13 +136,10 @@ struct CheckInProbeTests {
 
     func flaky(scans: Int, seed: UInt64) async throws {
         try await DeviceLab.run(guests: scans) { lab in
-            let faults = LockedBox<FlakyTransport?>(nil)
             _ = try await lab.readyDevice("flaky")
-            let app = lab.launch("flaky") { inner in
-                let flaky = FlakyTransport(inner, dropRequests: 0.5, dropResponses: 0.5, seed: seed)
-                faults.value = flaky
-                return flaky
-            }
+            let (app, faults) = lab.launch(
+                "flaky", wrapping: { inner in FlakyTransport(inner, dropRequests: 0.5, dropResponses: 0.5, seed: seed) }
+            )
             await app.openEvent(lab.world.event.id)
             for guest in lab.world.guests {
                 app.checkIn(code: guest.code)

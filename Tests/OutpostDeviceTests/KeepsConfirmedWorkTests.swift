@@ -34,13 +34,8 @@ struct KeepsConfirmedWorkTests {
         arguments: [403, 407, 413, 404, 302, 200, 500])
     func captivePortal(status: Int) async throws {
         try await DeviceLab.run { lab in
-            let portal = LockedBox<CaptivePortalTransport?>(nil)
             _ = try await lab.readyDevice("portal")
-            let app = lab.launch("portal") { inner in
-                let made = CaptivePortalTransport(inner)
-                portal.value = made
-                return made
-            }
+            let (app, portal) = lab.launch("portal", wrapping: { inner in CaptivePortalTransport(inner) })
             await app.openEvent(lab.world.event.id)
             let guest = lab.world.guests[0]
             portal.value?.portal(status)
@@ -63,13 +58,8 @@ struct KeepsConfirmedWorkTests {
     @Test("refresh-rotation-saved: when the request retried after a refresh fails, the rotated token is kept")
     func rotationSavedWhenRetryFails() async throws {
         try await DeviceLab.run { lab in
-            let faults = LockedBox<ScriptedFaultTransport?>(nil)
             _ = try await lab.readyDevice("rotation")
-            let app = lab.launch("rotation") { inner in
-                let made = ScriptedFaultTransport(inner)
-                faults.value = made
-                return made
-            }
+            let (app, faults) = lab.launch("rotation", wrapping: { inner in ScriptedFaultTransport(inner) })
             await app.showEvents()  // the transport exists from here on
             lab.api.clock.advance(by: 16 * 60)  // the access token has expired
             // The first request after the refresh (the retried one) never arrives.
@@ -94,13 +84,8 @@ struct KeepsConfirmedWorkTests {
         "refresh-response-lost: a refresh answer lost in transit does not sign the device out; pending check-ins sync")
     func refreshResponseLost() async throws {
         try await DeviceLab.run { lab in
-            let faults = LockedBox<ScriptedFaultTransport?>(nil)
             _ = try await lab.readyDevice("lost-refresh")
-            let app = lab.launch("lost-refresh") { inner in
-                let made = ScriptedFaultTransport(inner)
-                faults.value = made
-                return made
-            }
+            let (app, faults) = lab.launch("lost-refresh", wrapping: { inner in ScriptedFaultTransport(inner) })
             await app.openEvent(lab.world.event.id)
             app.update { $0.online = false }
             app.scan(try await lab.ticket(lab.world.guests[0]))

@@ -408,21 +408,11 @@ struct RosterResumeTests {
             _ = try await lab.api.request(
                 .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
                 body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
-            let cut = LockedBox<PageLimitedTransport?>(nil)
-            let first = lab.launch("resume-sync") { inner in
-                let limited = PageLimitedTransport(inner, pages: 2)
-                cut.value = limited
-                return limited
-            }
+            let (first, _) = lab.launch("resume-sync", wrapping: { inner in PageLimitedTransport(inner, pages: 2) })
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             await first.openEvent(lab.world.event.id)
             #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4000")
-            let recorder = LockedBox<RecordingTransport?>(nil)
-            let second = lab.launch("resume-sync") { inner in
-                let recording = RecordingTransport(inner)
-                recorder.value = recording
-                return recording
-            }
+            let (second, recorder) = lab.launch("resume-sync", wrapping: { inner in RecordingTransport(inner) })
             await second.openEvent(lab.world.event.id)
             #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4501")
             let rosterPaths = (recorder.value?.requests ?? []).map(\.path).filter { $0.contains("/roster") }

@@ -136,10 +136,9 @@ extension DeviceApp {
         if let result = state.result {
             elements.append(
                 UIElement(UIIdentifier.checkedInCard, "✓ \(result.guestName) checked in", ["dismissAfter": "1.5"]))
-            let stillPending = ((try? store.outbox(owner: nil)) ?? []).contains {
-                $0.idempotencyKey == result.idempotencyKey
+            if (try? store.isPending(idempotencyKey: result.idempotencyKey)) == true {
+                elements.append(UIElement(UIIdentifier.syncingIndicator, "Syncing…"))
             }
-            if stillPending { elements.append(UIElement(UIIdentifier.syncingIndicator, "Syncing…")) }
         }
         if let info = state.info {
             elements.append(

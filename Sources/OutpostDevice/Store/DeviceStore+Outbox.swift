@@ -115,6 +115,15 @@ extension DeviceStore {
         }
     }
 
+    /// True while the entry with this Idempotency-Key waits to be sent (no unsealing).
+    func isPending(idempotencyKey: String) throws -> Bool {
+        try queue.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE idempotency_key = ? AND state = 'pending')",
+                arguments: [idempotencyKey]) ?? false
+        }
+    }
+
     /// Entries set aside because they cannot be read.
     func quarantinedCount() throws -> Int {
         try queue.read { db in

@@ -20,19 +20,10 @@ public enum APIClientError: Error, Sendable, Equatable {
     case sessionEnded(code: String?)
     /// The answer could not be read.
     case undecodable(String)
-
-    var isRetryable: Bool {
-        switch self {
-        case .transport: true
-        case .http(let status, _): status >= 500 || status == 429 || status == 408
-        case .undecodable: true
-        case .sessionEnded: false
-        }
-    }
 }
 
-/// The API of API.md over a ``Transport``. Authenticated calls refresh an expired access token
-/// once, silently; only a 401 to the refresh itself ends the session.
+/// The API of API.md over a ``Transport``: sign-in, refresh, sign-out and the shared decoding.
+/// Authenticated calls go through ``SessionKeeper``, which rotates an expired token silently.
 struct APIClient: Sendable {
     let transport: any Transport
 

@@ -52,6 +52,23 @@ struct DeviceLab: Sendable {
             })
     }
 
+    /// Launches device `name` with its live transport wrapped by `wrap`; the box holds the wrapper
+    /// once the app makes it (at its first request), for the test to steer or read.
+    @MainActor
+    func launch<Wrapper: Transport>(
+        _ name: String, wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
+    ) -> (DeviceApp, LockedBox<Wrapper?>) {
+        let box = LockedBox<Wrapper?>(nil)
+        let app = launch(
+            name,
+            transport: { inner in
+                let made = wrap(inner)
+                box.value = made
+                return made
+            })
+        return (app, box)
+    }
+
     /// A device signed in as staff member Alex, inside the world's event with its roster synced.
     @MainActor
     func readyDevice(
