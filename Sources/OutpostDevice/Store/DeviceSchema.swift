@@ -3,6 +3,10 @@ import GRDB
 
 /// The device store's migrations. Frozen once released: a change is a new migration, and a
 /// store written by the old code is kept as a test fixture (`Tests/OutpostDeviceTests/Fixtures`).
+///
+/// v1–v4 are the shell's foundation: they predate modules and made the shell's tables (meta,
+/// events, outbox, answers) and the check-in roster's. Every later table is a module's own
+/// (``DeviceModule/migrations``), registered after these as "<module>: <identifier>".
 enum DeviceSchema {
     static let v1 = "v1"
     static let v2 = "v2 outbox columns and stored answers"
@@ -13,7 +17,9 @@ enum DeviceSchema {
     /// asks for it, to prove a failed migration leaves the old data intact.
     static let simulatedFailure = "v3 simulated failure"
 
-    static func migrator(sealer: Sealer, simulateFailure: Bool) -> DatabaseMigrator {
+    static func migrator(
+        sealer: Sealer, modules: [DeviceMigration] = [], simulateFailure: Bool
+    ) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(v1) { db in
             try db.execute(
@@ -109,6 +115,9 @@ enum DeviceSchema {
                 try db.execute(sql: "UPDATE outbox SET owner = ?", arguments: [owner])
             }
             try db.execute(sql: "DELETE FROM meta WHERE key = 'kept_outbox_owner'")
+        }
+        for migration in modules {
+            migrator.registerMigration(migration.identifier) { db in try migration.apply(db, sealer) }
         }
         if simulateFailure {
             migrator.registerMigration(simulatedFailure) { db in

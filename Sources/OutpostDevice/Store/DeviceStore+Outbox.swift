@@ -49,19 +49,37 @@ extension DeviceStore {
                     at: request.scannedAt, byName: byName, deviceId: request.deviceId, pending: true)
                 try upsert(db, updated)
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at, kind, owner)
-                    VALUES (?, ?, ?, ?, 0, ?, ?)
-                    """,
-                arguments: [
-                    guest.eventId, key, try sealer.seal(json: request), now.millisecondsSince1970,
-                    OutboxKind.checkIn.rawValue, owner.wire,
-                ])
+            let id = try enqueue(
+                db, kind: .checkIn, eventId: guest.eventId, idempotencyKey: key, request: request, owner: owner,
+                now: now)
             return OutboxEntry(
-                id: db.lastInsertedRowID, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
+                id: id.rawValue, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
                 nextAttemptAt: .distantPast, state: .pending, lastError: nil)
         }
+    }
+
+    /// Queues one entry of any module's `kind` inside the caller's transaction (the module's own
+    /// local write and its entry commit together): its request sealed exactly as it will be
+    /// sent, its Idempotency-Key fixed now, owned by the user who made it.
+    func enqueue(
+        _ db: Database, kind: OutboxKind, eventId: String, idempotencyKey: String, request: some Encodable,
+        owner: UserID, now: Date
+    ) throws -> OutboxMachine.EntryID {
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at, kind, owner)
+                VALUES (?, ?, ?, ?, 0, ?, ?)
+                """,
+            arguments: [
+                eventId, idempotencyKey, try sealer.seal(json: request), now.millisecondsSince1970, kind.rawValue,
+                owner.wire,
+            ])
+        return OutboxMachine.EntryID(db.lastInsertedRowID)
+    }
+
+    /// The sealed request of a row as its module wrote it; throws when the row cannot be unsealed.
+    func request<T: Decodable>(of row: OutboxRow, as type: T.Type) throws -> T {
+        try sealer.open(json: row.sealedRequest, as: type)
     }
 
     /// Every outbox row, oldest first, without unsealing any request.
@@ -88,7 +106,7 @@ extension DeviceStore {
 
     /// The check-in request of a row; throws when the row cannot be unsealed (damaged).
     func checkInRequest(of row: OutboxRow) throws -> CheckInRequest {
-        try sealer.open(json: row.sealedRequest, as: CheckInRequest.self)
+        try request(of: row, as: CheckInRequest.self)
     }
 
     /// The readable check-in entries in `state`, oldest first, of `owner` (nil: every owner).

@@ -29,8 +29,9 @@ public final class DeviceStore: Sendable {
     /// Opens the store under `home`, running every pending migration before anything reads it.
     /// A failed migration throws ``DeviceStoreError/migrationFailed(_:)`` and leaves the file as
     /// it was.
-    public static func open(
-        home: URL, keyStore: any KeyStore, simulateMigrationFailure: Bool = false, upTo target: String? = nil
+    static func open(
+        home: URL, keyStore: any KeyStore, modules: [DeviceMigration] = [], simulateMigrationFailure: Bool = false,
+        upTo target: String? = nil
     ) throws -> (DeviceStore, OpenReport) {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let sealer = Sealer(masterKey: try keyStore.masterKey())
@@ -39,7 +40,8 @@ public final class DeviceStore: Sendable {
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(
             path: home.appendingPathComponent("device.sqlite").path, configuration: configuration)
-        let migrator = DeviceSchema.migrator(sealer: sealer, simulateFailure: simulateMigrationFailure)
+        let migrator = DeviceSchema.migrator(
+            sealer: sealer, modules: modules, simulateFailure: simulateMigrationFailure)
         let before = try queue.read { try migrator.appliedIdentifiers($0) }
         do {
             if let target { try migrator.migrate(queue, upTo: target) } else { try migrator.migrate(queue) }
@@ -79,6 +81,23 @@ public final class DeviceStore: Sendable {
         try queue.read { db in
             try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
         }.map { try sealer.open(json: $0, as: type) }
+    }
+
+    /// Bytes kept sealed under `key` (a module's saved state).
+    func sealedBlob(_ key: String) throws -> Data? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        }.map { try sealer.open($0) }
+    }
+
+    func setSealedBlob(_ key: String, _ value: Data) throws {
+        let box = try sealer.seal(value)
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [key, box])
+        }
     }
 
     func setSealedMeta<T: Encodable>(_ key: String, _ value: T?) throws {

@@ -36,6 +36,8 @@ public enum UIIdentifier {
     public static let tamperedBanner = "checkin-tampered-banner"
     public static let forceUpgradeScreen = "checkin-force-upgrade-screen"
     public static let syncingIndicator = "checkin-syncing-indicator"
+    /// A confirm that could not be written to the device's store (nothing was queued).
+    public static let saveErrorBanner = "checkin-save-error-banner"
 
     // Seed 002: kiosk mode.
     public static let kioskSetupPasscodeInput = "kiosk-setup-passcode-input"

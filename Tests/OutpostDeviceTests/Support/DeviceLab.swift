@@ -37,7 +37,7 @@ struct DeviceLab: Sendable {
     func launch(
         _ name: String, online: Bool = true, camera: CameraPermission = .granted,
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
-        battery: Int = 100, simulateMigrationFailure: Bool = false,
+        battery: Int = 100, simulateMigrationFailure: Bool = false, modules: DeviceModules = .eventDay,
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
@@ -45,9 +45,9 @@ struct DeviceLab: Sendable {
             camera: { camera }, platform: platform, clock: clock, random: { $0.lowerBound }, online: online,
             battery: { battery })
         return DeviceApp.launch(
-            home: home(name), ports: ports, simulateMigrationFailure: simulateMigrationFailure,
+            home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in
-                let live = URLSessionTransport(baseURL: url, timeout: 5)
+                let live = URLSessionTransport(baseURL: url, timeout: 30)
                 return transport?(live) ?? live
             })
     }

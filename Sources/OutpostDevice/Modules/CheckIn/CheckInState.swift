@@ -2,30 +2,17 @@ import Foundation
 import OutpostCore
 import OutpostProtocol
 
-/// What the app shows, kept across launches (sealed), so every `outpost device` invocation
-/// continues where the last one left off.
-struct AppState: Codable, Sendable {
-    enum Screen: String, Codable, Sendable {
-        case signIn
-        case eventPicker
-        case eventShell
-        case confirmation
-        case signOutWarning
-    }
-
-    var screen: Screen = .signIn
-    var eventId: String?
-    var eventRange: String = "all"
+/// The check-in tab as the device keeps it (sealed), so a relaunch continues where it stopped.
+struct CheckInState: Codable, Sendable {
     var manualEntry = false
     var query: String?
+    /// The guest on the confirmation screen, when it is in front.
     var confirmation: Confirmation?
     var banner: Banner?
     var result: ResultCard?
     var info: AlreadyCheckedInInfo?
-    var signInError: String?
-    var signOutMessage: String?
-    var showUpdateBanner = false
-    var backgroundedAt: Date?
+    /// A confirm that could not be written locally, in words.
+    var saveError: String?
 }
 
 /// The guest on the confirmation screen and how they were found.

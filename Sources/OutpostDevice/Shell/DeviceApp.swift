@@ -3,10 +3,14 @@ import Foundation
 import OutpostCore
 import OutpostProtocol
 
-/// The staff app minus pixels: one launch of the app over its sealed store. Actions are named
-/// after what the user means; every action persists the app state, so a relaunch (or a kill)
-/// continues where it stopped. The UI never waits on the network to advance: a confirm is
-/// committed locally first, and replay happens after.
+/// The device shell minus pixels: one launch of the app over its sealed store, hosting the
+/// modules (``DeviceModule``) that make it an event-day app. The shell owns launch, the store
+/// and its migrations, the session, connectivity, navigation and tabs, and the sync engine
+/// (the outbox replayer and the modules' pull feeds); everything else is a module's.
+///
+/// Actions are named after what the user means; every action saves the shell's and the
+/// modules' state, so a relaunch (or a kill) continues where it stopped. The UI never waits on
+/// the network to advance: work is committed locally first, and replay happens after.
 @MainActor
 public final class DeviceApp {
     public let home: URL
@@ -14,34 +18,37 @@ public final class DeviceApp {
     let store: DeviceStore?
     let openReport: DeviceStore.OpenReport?
     let openError: String?
-    var state = AppState()
-    var kiosk = KioskState()
+    var state = ShellState()
+    /// The modules, in tab order (none when the store could not be opened).
+    private(set) var modules: [any DeviceModule] = []
     /// The signed-in session and its token rotation.
     let sessionKeeper: SessionKeeper
     /// The outbox's I/O loop (the decisions are ``OutboxMachine``'s).
     private(set) var replayer: OutboxReplayer?
     var policy: ClientPolicy?
-    /// The autocomplete index, built from the unsealed roster on first use and then kept current.
-    private var builtIndex: RosterIndex?
-    /// Set when the roster changed under the index.
-    private var indexIsStale = true
-    var resuming = false
-    var rosterProgress: (done: Int, total: Int)?
+    /// The events on the picker, as last fetched (kept in memory; rendering reads no store).
+    public private(set) var events: [EventInfo] = []
+    /// The outbox as the status banners show it, recounted after every action.
+    var status = ShellStatus()
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
     /// How the transport for a server URL is made (tests wrap it with faults).
     let makeTransport: @Sendable (URL) -> any Transport
 
-    /// Launches the app: opens the store and runs every pending migration before any screen.
+    /// Launches the app: opens the store, runs every pending migration (the shell's, then each
+    /// module's) before any screen, and restores the shell and every module where they were.
     public static func launch(
-        home: URL, ports: DevicePorts, simulateMigrationFailure: Bool = false,
+        home: URL, ports: DevicePorts, modules: DeviceModules = .eventDay, simulateMigrationFailure: Bool = false,
         makeTransport: @escaping @Sendable (URL) -> any Transport = { URLSessionTransport(baseURL: $0) }
     ) -> DeviceApp {
         do {
             let (store, report) = try DeviceStore.open(
-                home: home, keyStore: ports.keyStore, simulateMigrationFailure: simulateMigrationFailure)
+                home: home, keyStore: ports.keyStore, modules: modules.migrations,
+                simulateMigrationFailure: simulateMigrationFailure)
             let app = DeviceApp(
                 home: home, ports: ports, store: store, report: report, error: nil, makeTransport: makeTransport)
+            app.modules = modules.types.map { $0.init(shell: app) }
+            app.replayer = OutboxReplayer(store: store, handlers: app.modules.flatMap(\.outboxHandlers))
             app.restore()
             return app
         } catch {
@@ -63,13 +70,11 @@ public final class DeviceApp {
         sessionKeeper = SessionKeeper(
             current: try? store?.sealedMeta("session", as: SessionState.self),
             persist: { [store] session in try store?.setSealedMeta("session", session) })
-        if let store {
-            replayer = OutboxReplayer(
-                store: store,
-                handlers: [
-                    CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }
-                ])
-        }
+    }
+
+    /// The module of type `M`, when the app runs it.
+    func module<M: DeviceModule>(_ type: M.Type) -> M? {
+        modules.lazy.compactMap { $0 as? M }.first
     }
 
     /// The signed-in session, if any.
@@ -77,18 +82,48 @@ public final class DeviceApp {
 
     private func restore() {
         guard let store else { return }
-        state = (try? store.sealedMeta("ui", as: AppState.self)) ?? AppState()
+        state = (try? store.sealedMeta("ui", as: ShellState.self)) ?? ShellState()
+        for module in modules {
+            if let data = try? store.sealedBlob(type(of: module).name) { try? module.restoreState(data) }
+        }
         policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
-        kiosk = (try? store.sealedMeta("kiosk", as: KioskState.self)) ?? KioskState()
+        events = (try? store.events()) ?? []
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport?.upgraded == true
-        if session == nil { state.screen = .signIn }
-        persist()
+        if session == nil {
+            state.screen = .signIn
+        } else if state.screen == .signIn {
+            // A store written before the shell kept its own state: back to where the session is.
+            state.screen = state.eventId == nil ? .eventPicker : .event
+        }
+        commit()
     }
 
-    func persist() {
+    /// Saves the shell's and every module's state, then rebuilds what the screens show. Every
+    /// action ends here.
+    func commit() {
         try? store?.setSealedMeta("ui", state)
-        try? store?.setSealedMeta("kiosk", kiosk)
+        for module in modules {
+            if let data = try? module.saveState() { try? store?.setSealedBlob(type(of: module).name, data) }
+        }
+        reload()
+    }
+
+    /// Runs a module's (or the shell's) synchronous action, then saves and rebuilds.
+    func perform(_ action: () -> Void) {
+        action()
+        commit()
+    }
+
+    /// Recounts the outbox and lets every module rebuild its screen models.
+    private func reload() {
+        guard let store else { return }
+        let own = (try? store.pendingCount(owner: sessionKeeper.userId)) ?? 0
+        let all = sessionKeeper.userId == nil ? own : ((try? store.pendingCount(owner: nil)) ?? 0)
+        status.pending = own
+        status.pendingForOtherUsers = all - own
+        status.quarantined = (try? store.quarantinedCount()) ?? 0
+        for module in modules { module.reload() }
     }
 
     /// One transport per server for the life of the launch (connections are reused).
@@ -129,17 +164,25 @@ public final class DeviceApp {
 
     public var isSignedIn: Bool { session != nil }
 
-    /// The Idempotency-Key of the check-in the result card shows (set by a committed confirm).
-    public var lastConfirmedKey: String? { state.result?.idempotencyKey }
-
     /// Every check-in this device confirmed that it still holds, with the server's answers.
     public var ledger: [CheckInLedgerEntry] { (try? store?.ledger()) ?? [] }
 
+    /// The open event, if any.
     public var currentEventId: String? { state.eventId }
+    var eventId: String? { state.eventId }
+
+    var currentEvent: EventInfo? {
+        guard let eventId = state.eventId else { return nil }
+        return events.first { $0.id == eventId }
+    }
+
+    /// The signed-in user's server, if any.
+    public var serverURL: String? { session?.serverURL }
 
     /// Changes a platform port (the simulator's switches).
     public func update(_ change: (inout DevicePorts) -> Void) {
         change(&ports)
+        reload()
     }
 
     // MARK: - Sign-in and events
@@ -182,7 +225,7 @@ public final class DeviceApp {
         } catch {
             state.signInError = "Signing in failed: \(error)"
         }
-        persist()
+        commit()
     }
 
     /// Lists the events the user may work, from the server when online, else the cached list.
@@ -190,9 +233,9 @@ public final class DeviceApp {
         guard session != nil else { return }
         state.screen = .eventPicker
         state.eventId = nil
-        invalidateIndex()
+        for module in modules { module.eventChanged() }
         await loadEvents(range: range)
-        persist()
+        commit()
     }
 
     private func loadEvents(range: String) async {
@@ -202,204 +245,52 @@ public final class DeviceApp {
             let response = try await authorized(TransportRequest(method: "GET", path: "/v1/events?range=\(range)"))
             let list = try APIClient.decode(EventList.self, response)
             try store.replaceEvents(list.events)
+            events = list.events
         } catch {
             handle(error)
         }
     }
 
-    /// Enters an event: syncs its roster (full the first time, then deltas, resuming from the
-    /// stored cursor), then shows the event shell with the check-in tab.
+    /// Enters an event: pulls every module's feeds (the roster: full the first time, then
+    /// deltas, resuming from the stored cursor), then shows the event shell with its tabs.
     public func openEvent(_ eventId: String) async {
-        guard session != nil, let store else { return }
-        guard (try? store.events())?.contains(where: { $0.id == eventId }) == true else {
-            state.signInError = nil
-            return
-        }
+        guard session != nil, events.contains(where: { $0.id == eventId }) else { return }
         state.eventId = eventId
-        state.screen = .eventShell
-        state.manualEntry = false
+        state.screen = .event
+        for module in modules { module.eventChanged() }
         clearTransient()
-        persist()
-        await syncRoster()
-        invalidateIndex()
-        persist()
+        commit()
+        await pullFeeds()
+        commit()
     }
 
-    /// Pulls roster pages after the stored cursor until there are no more; each page is applied
-    /// in one transaction together with its cursor, so a kill loses at most the page in flight.
-    func syncRoster() async {
-        guard session != nil, let store, let eventId = state.eventId else { return }
-        var done = 0
-        defer { rosterProgress = nil }
+    /// Pulls every module's feeds for the open event, stopping at the first failure (the next
+    /// sync resumes from the stored cursors).
+    func pullFeeds() async {
+        guard session != nil, let event = currentEvent else { return }
         do {
-            while true {
-                var path = "/v1/events/\(eventId)/roster?limit=2000"
-                if let cursor = try store.cursor(eventId: eventId) { path += "&since=\(cursor)" }
-                let response = try await authorized(TransportRequest(method: "GET", path: path))
-                let page = try APIClient.decode(RosterPage.self, response)
-                try store.applyRosterPage(eventId: eventId, page: page)
-                done += page.guests.count
-                rosterProgress = (done, done + page.remaining)
-                onProgress?(tree())
-                if !page.hasMore { break }
-            }
+            for module in modules { try await module.pull(event: event) }
         } catch {
             handle(error)
         }
     }
 
-    // MARK: - Check-in
-
-    /// A scanned QR text: verified locally (no network call), then the confirmation screen or
-    /// a banner. Wrong-event and forged tickets get banners of identical structure.
-    public func scan(_ text: String) {
-        guard let store, let eventId = state.eventId, let event = currentEvent else { return }
-        clearTransient()
-        state.screen = .eventShell
-        let keys = (try? store.ticketKeys(eventId: eventId)) ?? [:]
-        // What is verified here is byte for byte what is sent: the scanner's framing goes first.
-        let ticket = ScannedText.normalized(text)
-        do {
-            let payload = try TicketCodec.verify(
-                ticket, tenantId: UUID(wire: session?.user.tenantId ?? "") ?? UUID(),
-                eventId: UUID(wire: event.id) ?? UUID(), keys: keys)
-            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
-        } catch TicketError.otherEvent {
-            state.banner = .crossEvent
-        } catch {
-            state.banner = .tampered
-        }
-        persist()
-    }
-
-    /// Manual entry: autocomplete over the local roster.
-    public func lookup(_ query: String) {
-        clearTransient()
-        state.screen = .eventShell
-        state.manualEntry = true
-        state.query = query
-        persist()
-    }
-
-    /// Manual entry by confirmation code (exact, case-insensitive).
-    public func checkIn(code: String) {
-        guard let store, let eventId = state.eventId else { return }
-        clearTransient()
-        state.screen = .eventShell
-        state.manualEntry = true
-        if let guest = try? store.guest(eventId: eventId, code: code) {
-            present(guestId: guest.id, method: .manual, ticket: nil)
-        } else {
-            state.banner = .noSuchCode
-        }
-        persist()
-    }
-
-    /// Manual entry by picking a suggestion.
-    public func choose(guestId: String) {
-        clearTransient()
-        present(guestId: guestId, method: .manual, ticket: nil)
-        persist()
-    }
-
-    private func present(guestId: String, method: CheckInMethod, ticket: String?) {
-        guard let store, let eventId = state.eventId else { return }
-        guard let guest = try? store.guest(eventId: eventId, id: guestId) else {
-            state.banner = .notInRoster
-            return
-        }
-        guard guest.status.isAdmissible else {
-            state.banner = .notAdmissible
-            return
-        }
-        state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
-        state.screen = .confirmation
-    }
-
-    /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
-    /// committed locally in one transaction, the screen advances, then the outbox replays.
-    /// On the already-checked-in screen this re-confirms (`reconfirm: true`), never a second check-in.
-    public func confirm(note: String? = nil, replayAfter: Bool = true) async {
-        guard let store, state.screen == .confirmation, let confirmation = state.confirmation,
-            let eventId = state.eventId, let guest = try? store.guest(eventId: eventId, id: confirmation.guestId),
-            let owner = sessionKeeper.userId
-        else { return }
-        let already = guest.checkIn != nil
-        let request = CheckInRequest(
-            guestId: guest.id, deviceId: deviceId,
-            scannedAt: Date(millisecondsSince1970: ports.clock.now().millisecondsSince1970),
-            method: confirmation.method, ticket: confirmation.ticket, reconfirm: already ? true : nil,
-            note: note)
-        do {
-            let entry = try store.confirmCheckIn(
-                guest: guest, request: request, byName: session?.user.name ?? "", owner: owner, now: ports.clock.now())
-            state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
-        } catch {
-            state.signOutMessage = "Could not save the check-in: \(error)"
-        }
-        state.confirmation = nil
-        state.screen = .eventShell
-        refreshIndex(guestId: guest.id)
-        persist()
-        guard replayAfter else { return }
-        await replay(force: false)
-        persist()
+    /// A feed's progress (nil: done); shown as the progress bar, live to `onProgress`.
+    func reportProgress(_ progress: (done: Int, total: Int)?) {
+        status.rosterProgress = progress
+        if progress != nil { onProgress?(tree()) }
     }
 
     /// Clears result cards and banners (front-ends call this when they auto-dismiss them).
     public func dismissTransient() {
-        clearTransient()
-        persist()
+        perform { clearTransient() }
     }
 
-    /// The events on the picker, as last fetched.
-    public var events: [EventInfo] { (try? store?.events()) ?? [] }
-
-    /// The signed-in user's server, if any.
-    public var serverURL: String? { session?.serverURL }
-
-    /// Leaves the confirmation screen without writing anything.
-    public func cancel() {
-        clearTransient()
-        state.confirmation = nil
-        state.screen = session == nil ? .signIn : (state.eventId == nil ? .eventPicker : .eventShell)
-        persist()
-    }
-
-    /// Switches between camera and manual entry.
-    public func toggleManualEntry() {
-        state.manualEntry.toggle()
-        state.query = nil
-        persist()
-    }
-
-    /// Replays the outbox now (ignoring backoff) and pulls the roster delta.
+    /// Replays the outbox now (ignoring backoff) and pulls the modules' feeds.
     public func sync() async {
         await replay(force: true)
-        if state.eventId != nil { await syncRoster() }
-        invalidateIndex()
-        persist()
-    }
-
-    /// The autocomplete index of the current event (built lazily: launches that never search
-    /// never unseal the whole roster).
-    public var index: RosterIndex? {
-        guard let store, let eventId = state.eventId else { return nil }
-        if indexIsStale || builtIndex == nil {
-            builtIndex = try? RosterIndex(guests: store.guests(eventId: eventId))
-            indexIsStale = false
-        }
-        return builtIndex
-    }
-
-    func invalidateIndex() { indexIsStale = true }
-
-    /// Keeps one guest current in a built index without rebuilding it.
-    private func refreshIndex(guestId: String) {
-        guard !indexIsStale, let store, let eventId = state.eventId,
-            let guest = try? store.guest(eventId: eventId, id: guestId)
-        else { return }
-        builtIndex?.update(guest)
+        await pullFeeds()
+        commit()
     }
 
     /// Sends the signed-in user's outbox entries oldest first, one at a time (``OutboxMachine``
@@ -413,15 +304,6 @@ public final class DeviceApp {
         if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: nil)) }
     }
 
-    /// Staff have seen the refused check-ins: they leave the list.
-    public func dismissRejected() {
-        guard let store else { return }
-        for entry in (try? store.outbox(state: .rejected, owner: nil)) ?? [] {
-            try? store.forgetRejected(OutboxMachine.EntryID(entry.id))
-        }
-        persist()
-    }
-
     /// Only a definite refusal of the refresh token ends the session; pending data stays.
     private func handle(_ error: any Error) {
         if case APIClientError.sessionEnded = error {
@@ -432,11 +314,9 @@ public final class DeviceApp {
     }
 
     private func clearTransient() {
-        state.banner = nil
-        state.result = nil
-        state.info = nil
-        state.signOutMessage = nil
+        state.message = nil
         state.showUpdateBanner = false
+        for module in modules { module.clearTransient() }
     }
 
     // MARK: - Sign-out
@@ -447,7 +327,7 @@ public final class DeviceApp {
         case keep
     }
 
-    /// Sign-out. With pending check-ins of this user and no choice it shows the warning
+    /// Sign-out. With pending entries of this user and no choice it shows the warning
     /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
     /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
@@ -458,14 +338,14 @@ public final class DeviceApp {
             break
         case (_, nil):
             state.screen = .signOutWarning
-            persist()
+            commit()
             return
         case (_, .wait?):
             await replay(force: true)
             if pendingCount > 0 {
                 state.screen = .signOutWarning
-                state.signOutMessage = "Still waiting: the check-ins could not be sent yet."
-                persist()
+                state.message = "Still waiting: the check-ins could not be sent yet."
+                commit()
                 return
             }
         case (_, .keep?):
@@ -475,7 +355,7 @@ public final class DeviceApp {
         }
         await endSession(revoking: current, discardingOutbox: discard)
         try? store.vacuum()
-        persist()
+        commit()
     }
 
     /// Ends `current` on this device: revokes it on the server (best effort), forgets the
@@ -488,8 +368,9 @@ public final class DeviceApp {
         let user = UserID(wire: current.user.id)
         try? store.clearForSignOut(discarding: discardingOutbox ? user : nil)
         sessionKeeper.end()
-        invalidateIndex()
-        state = AppState()
+        events = []
+        state = ShellState()
+        for module in modules { module.sessionEnded() }
     }
 
     // MARK: - Lifecycle
@@ -497,23 +378,18 @@ public final class DeviceApp {
     /// The app goes to the background.
     public func background() {
         state.backgroundedAt = ports.clock.now()
-        persist()
+        commit()
     }
 
     /// The app comes back: the resume skeleton shows until local state is loaded (no network),
     /// then the delta and replay run without blocking the screen.
     @discardableResult
     public func foreground() -> Task<Void, Never> {
-        resuming = true
+        status.resuming = true
         onProgress?(tree())
         state.backgroundedAt = nil
-        resuming = false
-        persist()
+        status.resuming = false
+        commit()
         return Task { @MainActor in await self.sync() }
-    }
-
-    var currentEvent: EventInfo? {
-        guard let eventId = state.eventId else { return nil }
-        return (try? store?.events())?.first { $0.id == eventId }
     }
 }

@@ -1,0 +1,287 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The check-in module (seed 001): the event's roster, scanning and manual entry, the
+/// confirmation screen, and check-ins committed locally with their outbox entry in one
+/// transaction. Its feed is the roster (pages after a stored cursor); its entry kind is
+/// ``OutboxKind/checkIn``.
+@MainActor
+final class CheckInModule: DeviceModule {
+    static let name = "checkin"
+    /// The roster tables predate modules: the shell's foundation migrations (v1–v4) made them.
+    static let migrations: [DeviceMigration] = []
+
+    unowned let shell: DeviceApp
+    private let store: DeviceStore
+    var state = CheckInState()
+
+    /// What the screens show, rebuilt by ``reload()``; rendering reads only these.
+    private var rosterCount = 0
+    private var walkInAllowed = false
+    private var confirming: ConfirmationScreen?
+    private var rejected = RejectedCheckInsBanner(entries: [])
+    private var resultSyncing = false
+    private var suggestions: [LocalGuest] = []
+
+    /// The autocomplete index, built from the unsealed roster on first search, then kept current.
+    private var builtIndex: RosterIndex?
+    private var indexIsStale = true
+
+    init(shell: DeviceApp) {
+        self.shell = shell
+        // Modules exist only over an open store.
+        self.store = shell.store!
+    }
+
+    var outboxHandlers: [any OutboxEntryHandler] {
+        [CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }]
+    }
+
+    // MARK: - Feeds
+
+    /// Pulls roster pages after the stored cursor until there are no more; each page is applied
+    /// in one transaction together with its cursor, so a kill loses at most the page in flight.
+    func pull(event: EventInfo) async throws {
+        var done = 0
+        defer { shell.reportProgress(nil) }
+        while true {
+            var path = "/v1/events/\(event.id)/roster?limit=2000"
+            if let cursor = try store.cursor(eventId: event.id) { path += "&since=\(cursor)" }
+            let response = try await shell.authorized(TransportRequest(method: "GET", path: path))
+            let page = try APIClient.decode(RosterPage.self, response)
+            try store.applyRosterPage(eventId: event.id, page: page)
+            done += page.guests.count
+            shell.reportProgress((done, done + page.remaining))
+            if !page.hasMore { break }
+        }
+        indexIsStale = true
+    }
+
+    // MARK: - Screens
+
+    func reload() {
+        guard let eventId = shell.eventId else {
+            rosterCount = 0
+            walkInAllowed = false
+            confirming = nil
+            suggestions = []
+            rejected = RejectedCheckInsBanner(entries: [])
+            return
+        }
+        let accessTypes = (try? store.accessTypes(eventId: eventId)) ?? []
+        rosterCount = (try? store.guestCount(eventId: eventId)) ?? 0
+        walkInAllowed = accessTypes.contains(where: \.walkInAllowed)
+        confirming = state.confirmation.flatMap { confirmation in
+            guard let guest = try? store.guest(eventId: eventId, id: confirmation.guestId) else { return nil }
+            return ConfirmationScreen(
+                guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
+                method: confirmation.method, timeZone: shell.currentEvent?.timeZone)
+        }
+        resultSyncing = state.result.map { (try? store.isPending(idempotencyKey: $0.idempotencyKey)) == true } ?? false
+        suggestions = state.query.flatMap { query in index.map { $0.search(query) } } ?? []
+        reloadRejected()
+    }
+
+    /// The refused entries of every owner, with their guests' names (rows that cannot be read
+    /// are the shell's quarantine banner, not this one).
+    private func reloadRejected() {
+        let entries = ((try? store.outbox(state: .rejected, owner: nil)) ?? []).map { entry in
+            RejectedCheckInsBanner.Entry(
+                guestId: entry.request.guestId,
+                guestName: (try? store.guest(eventId: entry.eventId, id: entry.request.guestId))??.name,
+                reason: entry.lastError)
+        }
+        rejected = RejectedCheckInsBanner(entries: entries)
+    }
+
+    var tabs: [UIElement] {
+        var tabs = [UIElement(UIIdentifier.tabCheckIn, "Check-In")]
+        if walkInAllowed { tabs.append(UIElement(UIIdentifier.tabWalkIn, "Walk-Ins")) }
+        if shell.currentEvent?.modules.contains("efx") == true { tabs.append(UIElement(UIIdentifier.tabEFx, "EFx")) }
+        return tabs
+    }
+
+    func takeover(now: Date) -> UITree? { nil }
+
+    var frontScreen: (screen: String, elements: [UIElement])? {
+        guard state.confirmation != nil, let confirming else { return nil }
+        return (confirming.identifier, confirming.elements())
+    }
+
+    var eventShellElements: [UIElement] {
+        CheckInTabScreen(
+            rosterCount: rosterCount,
+            // The camera permission is read on every entry to the check-in tab.
+            cameraDenied: shell.ports.camera() == .denied,
+            settingsURL: shell.ports.platform.os == .ios ? "app-settings:" : "package:app.outpost",
+            manualEntry: state.manualEntry, query: state.query, suggestions: suggestions, banner: state.banner,
+            result: state.result, resultSyncing: resultSyncing, info: state.info, saveError: state.saveError,
+            timeZone: shell.currentEvent?.timeZone
+        ).elements()
+    }
+
+    var statusElements: [UIElement] { rejected.elements() }
+
+    // MARK: - Lifecycle
+
+    func eventChanged() {
+        state.manualEntry = false
+        state.query = nil
+        state.confirmation = nil
+        clearTransient()
+        indexIsStale = true
+        builtIndex = nil
+    }
+
+    func clearTransient() {
+        state.banner = nil
+        state.result = nil
+        state.info = nil
+        state.saveError = nil
+    }
+
+    func sessionEnded() {
+        state = CheckInState()
+        indexIsStale = true
+        builtIndex = nil
+    }
+
+    func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+
+    func restoreState(_ data: Data) throws {
+        state = try JSONDecoder.outpostDevice.decode(CheckInState.self, from: data)
+    }
+
+    // MARK: - Actions
+
+    /// A scanned QR text: verified locally (no network call), then the confirmation screen or
+    /// a banner. Wrong-event and forged tickets get banners of identical structure.
+    func scan(_ text: String) {
+        guard let event = shell.currentEvent, let tenant = shell.session.flatMap({ UUID(wire: $0.user.tenantId) }),
+            let eventUUID = UUID(wire: event.id)
+        else { return }
+        clearTransient()
+        state.confirmation = nil
+        let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
+        // What is verified here is byte for byte what is sent: the scanner's framing goes first.
+        let ticket = ScannedText.normalized(text)
+        do {
+            let payload = try TicketCodec.verify(ticket, tenantId: tenant, eventId: eventUUID, keys: keys)
+            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
+        } catch TicketError.otherEvent {
+            state.banner = .crossEvent
+        } catch {
+            state.banner = .tampered
+        }
+    }
+
+    /// Manual entry: autocomplete over the local roster.
+    func lookup(_ query: String) {
+        clearTransient()
+        state.confirmation = nil
+        state.manualEntry = true
+        state.query = query
+    }
+
+    /// Manual entry by confirmation code (exact, case-insensitive).
+    func checkIn(code: String) {
+        guard let eventId = shell.eventId else { return }
+        clearTransient()
+        state.confirmation = nil
+        state.manualEntry = true
+        if let guest = try? store.guest(eventId: eventId, code: code) {
+            present(guestId: guest.id, method: .manual, ticket: nil)
+        } else {
+            state.banner = .noSuchCode
+        }
+    }
+
+    /// Manual entry by picking a suggestion.
+    func choose(guestId: String) {
+        clearTransient()
+        present(guestId: guestId, method: .manual, ticket: nil)
+    }
+
+    private func present(guestId: String, method: CheckInMethod, ticket: String?) {
+        state.confirmation = nil
+        guard let eventId = shell.eventId, let guest = try? store.guest(eventId: eventId, id: guestId) else {
+            state.banner = .notInRoster
+            return
+        }
+        guard guest.status.isAdmissible else {
+            state.banner = .notAdmissible
+            return
+        }
+        state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
+    }
+
+    /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
+    /// committed locally in one transaction and the screen advances; the caller replays after.
+    /// On the already-checked-in screen this re-confirms, never a second check-in.
+    /// Returns false when nothing was on the confirmation screen.
+    func confirm(note: String?) -> Bool {
+        guard let confirmation = state.confirmation, let eventId = shell.eventId,
+            let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
+        else { return false }
+        state.confirmation = nil
+        do {
+            let entry = try commit(guest: guest, method: confirmation.method, ticket: confirmation.ticket, note: note)
+            state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
+        } catch {
+            state.saveError = "Could not save the check-in of \(guest.name): \(error). Nothing was queued; try again."
+        }
+        return true
+    }
+
+    /// Commits one check-in of `guest` locally (the guest's state and the outbox entry, owned by
+    /// the signed-in user, in one transaction) and keeps the search index current. Also the
+    /// kiosk's way in: an already checked-in guest is still sent (re-confirm), so the server audits it.
+    @discardableResult
+    func commit(guest: LocalGuest, method: CheckInMethod, ticket: String?, note: String? = nil) throws -> OutboxEntry {
+        guard let session = shell.session, let owner = shell.sessionKeeper.userId else {
+            throw APIClientError.sessionEnded(code: nil)
+        }
+        let now = shell.ports.clock.now()
+        let request = CheckInRequest(
+            guestId: guest.id, deviceId: shell.deviceId,
+            scannedAt: Date(millisecondsSince1970: now.millisecondsSince1970), method: method, ticket: ticket,
+            reconfirm: guest.checkIn != nil && method != .kiosk ? true : nil, note: note)
+        let entry = try store.confirmCheckIn(
+            guest: guest, request: request, byName: session.user.name, owner: owner, now: now)
+        if !indexIsStale, let updated = try? store.guest(eventId: guest.eventId, id: guest.id) {
+            builtIndex?.update(updated)
+        }
+        return entry
+    }
+
+    /// Leaves the confirmation screen without writing anything.
+    func cancel() {
+        clearTransient()
+        state.confirmation = nil
+    }
+
+    /// Switches between camera and manual entry.
+    func toggleManualEntry() {
+        state.manualEntry.toggle()
+        state.query = nil
+    }
+
+    /// Staff have seen the refused check-ins: they leave the list.
+    func dismissRejected() {
+        for entry in (try? store.outbox(state: .rejected, owner: nil)) ?? [] {
+            try? store.forgetRejected(OutboxMachine.EntryID(entry.id))
+        }
+    }
+
+    /// The autocomplete index of the open event (built lazily: launches that never search never
+    /// unseal the whole roster).
+    var index: RosterIndex? {
+        guard let eventId = shell.eventId else { return nil }
+        if indexIsStale || builtIndex == nil {
+            builtIndex = try? RosterIndex(guests: store.guests(eventId: eventId))
+            indexIsStale = false
+        }
+        return builtIndex
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import OutpostProtocol
+
+/// The check-in module's actions, as the app's front-ends and tests call them. Each action
+/// runs in the module, then the shell saves every state and rebuilds the screen models.
+extension DeviceApp {
+    var checkInModule: CheckInModule? { module(CheckInModule.self) }
+
+    /// A scanned QR text: verified locally, then the confirmation screen or a banner.
+    public func scan(_ text: String) {
+        perform { checkInModule?.scan(text) }
+    }
+
+    /// Manual entry: autocomplete over the local roster.
+    public func lookup(_ query: String) {
+        perform { checkInModule?.lookup(query) }
+    }
+
+    /// Manual entry by confirmation code (exact, case-insensitive).
+    public func checkIn(code: String) {
+        perform { checkInModule?.checkIn(code: code) }
+    }
+
+    /// Manual entry by picking a suggestion.
+    public func choose(guestId: String) {
+        perform { checkInModule?.choose(guestId: guestId) }
+    }
+
+    /// Confirms the guest on the confirmation screen: committed locally first (the screen
+    /// advances at once), then the outbox replays unless `replayAfter` is false.
+    public func confirm(note: String? = nil, replayAfter: Bool = true) async {
+        var confirmed = false
+        perform { confirmed = checkInModule?.confirm(note: note) ?? false }
+        guard confirmed, replayAfter else { return }
+        await replay(force: false)
+        commit()
+    }
+
+    /// Leaves the confirmation screen without writing anything.
+    public func cancel() {
+        perform { checkInModule?.cancel() }
+    }
+
+    /// Switches between camera and manual entry.
+    public func toggleManualEntry() {
+        perform { checkInModule?.toggleManualEntry() }
+    }
+
+    /// Staff have seen the refused check-ins: they leave the list.
+    public func dismissRejected() {
+        perform { checkInModule?.dismissRejected() }
+    }
+
+    /// The Idempotency-Key of the check-in the result card shows (set by a committed confirm).
+    public var lastConfirmedKey: String? { checkInModule?.state.result?.idempotencyKey }
+
+    /// The autocomplete index of the open event.
+    public var index: RosterIndex? { checkInModule?.index }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+extension DeviceApp {
+    /// The UI tree of the current screen: the frame (status banners, connectivity, the pending
+    /// count) around one screen model. Reads no store: the models were rebuilt by the last action.
+    public func tree() -> UITree {
+        if let openError {
+            return ShellFrame(online: ports.online, pending: 0).tree(StorageErrorScreen(reason: openError))
+        }
+        var frame = ShellFrame(
+            online: ports.online, pending: self.status.pending, user: session?.user.email, event: nil)
+        if let policy, ports.platform.isBelow(minIOS: policy.minIOS, minAndroidAPI: policy.minAndroidAPI) {
+            return frame.tree(ForceUpgradeScreen(os: ports.platform.os, policy: policy))
+        }
+        let now = ports.clock.now()
+        for module in modules {
+            if let takeover = module.takeover(now: now) { return takeover }
+        }
+        var status = self.status
+        status.updatedWithPending = state.showUpdateBanner ? openReport?.pendingAfterOpen : nil
+        status.signedIn = session != nil
+        status.online = ports.online
+        frame.banners = status.elements(modules: modules.flatMap(\.statusElements))
+        guard session != nil else { return frame.tree(SignInScreen(error: state.signInError)) }
+        frame.event = state.eventId
+        switch state.screen {
+        case .signIn:
+            return frame.tree(SignInScreen(error: state.signInError))
+        case .eventPicker:
+            return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
+        case .signOutWarning:
+            return frame.tree(SignOutWarningScreen(pending: status.pending, message: state.message))
+        case .event:
+            guard let eventId = state.eventId else {
+                return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
+            }
+            if let front = modules.lazy.compactMap(\.frontScreen).first {
+                return frame.tree(ModuleScreen(identifier: front.screen, content: front.elements))
+            }
+            return frame.tree(
+                EventShellScreen(
+                    eventId: eventId, eventName: currentEvent?.name ?? "Event", tabs: modules.flatMap(\.tabs),
+                    content: modules.flatMap(\.eventShellElements)))
+        }
+    }
+}

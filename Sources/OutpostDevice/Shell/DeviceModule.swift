@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import OutpostProtocol
+
+/// A module of the device shell. Seed 000 describes a shell whose modules (check-in, walk-ins,
+/// notes, print, kiosk, time tracking, activities) are each a branch rooted in it; a module
+/// plugs in here and touches no other module.
+///
+/// A module contributes:
+/// - its local tables, as migrations with frozen string identifiers (``migrations``), run after
+///   the shell's own when the store opens, before any screen;
+/// - its outbox entry kinds (``outboxHandlers``): the route of each and what its answers mean;
+/// - its pull feeds (``pull(event:)``), fetched by cursor when the shell syncs;
+/// - its tabs in the event shell (``tabs``), each visible only when its condition holds;
+/// - its screens, as screen models whose `tree()` is a pure function of their values. The
+///   module rebuilds its models in ``reload()``, after every action; rendering reads no store.
+@MainActor
+protocol DeviceModule: AnyObject {
+    /// The module's stable name: the key of its sealed UI state and the prefix of its migrations.
+    nonisolated static var name: String { get }
+    /// The module's migrations, oldest first. Frozen once released: a change is a new migration.
+    nonisolated static var migrations: [DeviceMigration] { get }
+
+    init(shell: DeviceApp)
+
+    /// The handlers of the outbox entry kinds this module writes.
+    var outboxHandlers: [any OutboxEntryHandler] { get }
+    /// Pulls the module's feeds for the open event (resuming from their stored cursors).
+    func pull(event: EventInfo) async throws
+    /// Rebuilds the module's screen models from the store (after an action, a pull or a replay).
+    func reload()
+
+    /// The module's tabs in the event shell, in order (only those whose condition holds).
+    var tabs: [UIElement] { get }
+    /// The module's whole screen when it takes the device over (kiosk mode); the shell then
+    /// shows nothing of its own.
+    func takeover(now: Date) -> UITree?
+    /// The module's screen in front of the event shell (e.g. the confirmation screen).
+    var frontScreen: (screen: String, elements: [UIElement])? { get }
+    /// The module's part of the event shell screen.
+    var eventShellElements: [UIElement] { get }
+    /// What staff must know on every signed-in screen (e.g. entries the server refused).
+    var statusElements: [UIElement] { get }
+
+    /// The open event changed (or closed): transient state goes.
+    func eventChanged()
+    /// Transient cards and banners go (a new action started, or a front-end dismissed them).
+    func clearTransient()
+    /// The session ended on this device: everything of that user goes.
+    func sessionEnded()
+    /// The module's UI state, sealed and kept across launches.
+    func saveState() throws -> Data
+    func restoreState(_ data: Data) throws
+}
+
+/// A migration of the device store, contributed by the shell or a module.
+struct DeviceMigration: Sendable {
+    /// Frozen once released; a module's are stored as "<module>: <identifier>".
+    var identifier: String
+    /// Runs inside the migration's transaction. It may use the sealer, never an app type that
+    /// can change later (decode the JSON it needs into frozen local shapes).
+    var apply: @Sendable (Database, Sealer) throws -> Void
+
+    init(_ identifier: String, apply: @escaping @Sendable (Database, Sealer) throws -> Void) {
+        self.identifier = identifier
+        self.apply = apply
+    }
+}
+
+/// The modules a device runs, in tab order.
+public struct DeviceModules: Sendable {
+    let types: [any DeviceModule.Type]
+
+    init(_ types: [any DeviceModule.Type]) { self.types = types }
+
+    /// Check-in and kiosk: the event-day app.
+    public static let eventDay = DeviceModules([CheckInModule.self, KioskModule.self])
+
+    /// Every module's migrations, prefixed with its name (so no two modules can collide).
+    var migrations: [DeviceMigration] {
+        types.flatMap { type in
+            type.migrations.map { migration in
+                DeviceMigration("\(type.name): \(migration.identifier)", apply: migration.apply)
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import OutpostProtocol
+
+/// The events the user may work, as last fetched.
+struct EventPickerScreen: ScreenModel {
+    var range: String
+    var events: [EventInfo]
+
+    var identifier: String { UIIdentifier.eventPicker }
+
+    func elements() -> [UIElement] {
+        var elements = [
+            UIElement(UIIdentifier.eventPicker, "Your events", ["range": range, "count": String(events.count)])
+        ]
+        for event in events {
+            elements.append(
+                UIElement(
+                    UIIdentifier.eventRow, "\(event.name) · \(TimeFormatting.day(event.startsAt, event.timeZone))",
+                    ["eventId": event.id]))
+        }
+        elements.append(UIElement(UIIdentifier.signOut, "Sign out"))
+        return elements
+    }
+}

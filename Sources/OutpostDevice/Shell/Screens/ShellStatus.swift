@@ -1,0 +1,62 @@
+import OutpostProtocol
+
+/// The banners above every screen: the update notice, resume and roster progress, and, while
+/// signed in, connectivity and the outbox (pending, damaged, other users' kept entries) plus
+/// what the modules report.
+struct ShellStatus: Sendable {
+    var updatedWithPending: Int?
+    var resuming = false
+    var rosterProgress: (done: Int, total: Int)?
+    var signedIn = false
+    var online = true
+    var pending = 0
+    var quarantined = 0
+    var pendingForOtherUsers = 0
+
+    func elements(modules: [UIElement]) -> [UIElement] {
+        var elements: [UIElement] = []
+        if let carried = updatedWithPending {
+            elements.append(
+                UIElement(
+                    UIIdentifier.appUpdateBanner, "Outpost was updated; \(carried) pending check-ins carried over.",
+                    ["pending": String(carried)]))
+        }
+        if resuming { elements.append(UIElement(UIIdentifier.resumeSkeleton, "Resuming…")) }
+        if let progress = rosterProgress {
+            elements.append(
+                UIElement(
+                    UIIdentifier.rosterProgress, "Syncing roster \(progress.done)/\(progress.total)",
+                    ["done": String(progress.done), "total": String(progress.total)]))
+        }
+        guard signedIn else { return elements }
+        if !online {
+            elements.append(
+                UIElement(UIIdentifier.offlineBanner, "Offline — \(pending) pending sync", ["pending": String(pending)])
+            )
+        }
+        if pending > 0 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.pendingSyncBanner, "\(pending) check-in\(pending == 1 ? "" : "s") waiting to sync",
+                    ["pending": String(pending)]))
+        }
+        elements += modules
+        if quarantined > 0 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.syncQuarantinedBanner,
+                    "\(quarantined) saved check-in\(quarantined == 1 ? "" : "s") could not be read and "
+                        + "\(quarantined == 1 ? "was" : "were") set aside (kept on this device). Contact support.",
+                    ["count": String(quarantined), "contact": "support"]))
+        }
+        if pendingForOtherUsers > 0 {
+            let others = pendingForOtherUsers
+            elements.append(
+                UIElement(
+                    UIIdentifier.pendingOtherUsersBanner,
+                    "\(others) check-in\(others == 1 ? "" : "s") of another user will sync when they sign in again.",
+                    ["pending": String(others)]))
+        }
+        return elements
+    }
+}

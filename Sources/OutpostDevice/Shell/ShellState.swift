@@ -1,0 +1,32 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Where the shell is, kept across launches (sealed, meta key "ui"), so every `outpost device`
+/// invocation continues where the last one left off. Each module keeps its own state beside it,
+/// under its name.
+struct ShellState: Codable, Sendable {
+    enum Screen: String, Codable, Sendable {
+        case signIn
+        case eventPicker
+        /// Inside an event: the event shell, with the modules' tabs (and a module's front screen).
+        case event
+        case signOutWarning
+
+        /// Stores written before the shell had modules named the event shell and the
+        /// check-in confirmation as screens of their own; both are inside the event now.
+        init(from decoder: any Decoder) throws {
+            let raw = try decoder.singleValueContainer().decode(String.self)
+            self = Screen(rawValue: raw) ?? (["eventShell", "confirmation"].contains(raw) ? .event : .signIn)
+        }
+    }
+
+    var screen: Screen = .signIn
+    var eventId: String?
+    var eventRange: String = "all"
+    var signInError: String?
+    /// A message on the sign-out warning, or a failure to save shown on the event shell.
+    var message: String?
+    var showUpdateBanner = false
+    var backgroundedAt: Date?
+}
