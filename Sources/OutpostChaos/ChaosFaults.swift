@@ -5,6 +5,9 @@
 /// dropped or truncated response means the server applied the request and the client never
 /// learns it.
 public struct ChaosFaults: Sendable, Hashable, Codable {
+    /// Answer in the server's place as a captive portal or proxy would (200, 302 or 403 with an
+    /// HTML login page); the server never sees the request.
+    public var portal: Double
     /// Abort the client's connection with a TCP reset, half of the time after the server applied it.
     public var reset: Double
     /// Close the client's connection without forwarding anything.
@@ -22,9 +25,10 @@ public struct ChaosFaults: Sendable, Hashable, Codable {
     public var maxDelayMilliseconds: Int
 
     public init(
-        reset: Double = 0, dropRequest: Double = 0, truncateRequest: Double = 0, delay: Double = 0,
+        portal: Double = 0, reset: Double = 0, dropRequest: Double = 0, truncateRequest: Double = 0, delay: Double = 0,
         duplicate: Double = 0, dropResponse: Double = 0, truncateResponse: Double = 0, maxDelayMilliseconds: Int = 200
     ) {
+        self.portal = portal
         self.reset = reset
         self.dropRequest = dropRequest
         self.truncateRequest = truncateRequest
@@ -38,15 +42,16 @@ public struct ChaosFaults: Sendable, Hashable, Codable {
     /// Passes everything through untouched.
     public static let none = ChaosFaults()
 
-    /// The soak's mix: 30% drops each way, 10% duplicates, 5% resets, plus some truncation and delay.
+    /// The soak's mix: 30% drops each way, 10% duplicates, 5% resets, 5% portal pages, plus some
+    /// truncation and delay.
     public static let soak = ChaosFaults(
-        reset: 0.05, dropRequest: 0.30, truncateRequest: 0.03, delay: 0.10, duplicate: 0.10, dropResponse: 0.30,
+        portal: 0.05, reset: 0.05, dropRequest: 0.30, truncateRequest: 0.03, delay: 0.10, duplicate: 0.10, dropResponse: 0.30,
         truncateResponse: 0.03, maxDelayMilliseconds: 150)
 
     /// The probabilities that are not in 0...1, by name (empty when all are valid).
     public var invalidFields: [String] {
         let all: [(String, Double)] = [
-            ("reset", reset), ("drop-request", dropRequest), ("truncate-request", truncateRequest), ("delay", delay),
+            ("portal", portal), ("reset", reset), ("drop-request", dropRequest), ("truncate-request", truncateRequest), ("delay", delay),
             ("duplicate", duplicate), ("drop-response", dropResponse), ("truncate-response", truncateResponse),
         ]
         return all.filter { !(0...1).contains($0.1) }.map(\.0) + (maxDelayMilliseconds < 0 ? ["max-delay"] : [])
@@ -57,6 +62,8 @@ public struct ChaosFaults: Sendable, Hashable, Codable {
 public struct ChaosPlan: Sendable, Hashable {
     public enum Before: Sendable, Hashable {
         case forward
+        /// Answer as a captive portal with this status (200, 302 or 403).
+        case portal(status: Int)
         case reset
         case dropRequest
         case truncateRequest
@@ -82,6 +89,10 @@ public struct ChaosPlan: Sendable, Hashable {
             probability > 0 && Double.random(in: 0..<1, using: &random) < probability
         }
         var plan = ChaosPlan.passThrough
+        if chance(faults.portal) {
+            plan.before = .portal(status: [200, 302, 403][Int.random(in: 0..<3, using: &random)])
+            return plan
+        }
         if chance(faults.reset) {
             if Bool.random(using: &random) {
                 plan.before = .reset
@@ -118,6 +129,12 @@ public struct ChaosPlan: Sendable, Hashable {
 public struct ChaosStats: Sendable, Hashable, Codable {
     /// Complete requests received from clients.
     public var requests = 0
+    /// Requests to `/v1/auth/refresh` (token rotations the devices attempted).
+    public var refreshRequests = 0
+    /// Of those, answers the server gave that the device never received (dropped, truncated, reset).
+    public var refreshAnswersLost = 0
+    /// Requests answered by the proxy as a captive portal (the server never saw them).
+    public var portalAnswers = 0
     /// Requests the server answered and the client received in full.
     public var delivered = 0
     public var resets = 0
@@ -141,7 +158,7 @@ public struct ChaosStats: Sendable, Hashable, Codable {
     /// The injected faults by kind, for reports.
     public var faultsByKind: [(String, Int)] {
         [
-            ("reset", resets), ("drop request", droppedRequests), ("truncate request", truncatedRequests),
+            ("captive portal page", portalAnswers), ("reset", resets), ("drop request", droppedRequests), ("truncate request", truncatedRequests),
             ("delay", delayed), ("duplicate", duplicated), ("drop response", droppedResponses),
             ("truncate response", truncatedResponses), ("network off", offline),
             ("server down", upstreamUnavailable),

@@ -110,12 +110,18 @@ public final class ChaosProxy: Sendable {
                 abort(connection.channel)
                 return
             }
+            let isRefresh = frame.lines.first?.contains(" /v1/auth/refresh") == true
             let plan = state.withLockedValue { state in
                 state.stats.requests += 1
+                if isRefresh { state.stats.refreshRequests += 1 }
                 return ChaosPlan.draw(state.faults, using: &state.random)
             }
             let body = Array(request[frame.headLength...])
             switch plan.before {
+            case .portal(let status):
+                count { $0.portalAnswers += 1 }
+                try await outbound.write(ByteBuffer(bytes: Self.portalPage(status: status)))
+                return
             case .reset:
                 count { $0.resets += 1 }
                 abort(connection.channel)
@@ -154,6 +160,7 @@ public final class ChaosProxy: Sendable {
             }
             let head = answer.headClosingConnection()
             let answerBody = Array(response[answer.headLength...])
+            if isRefresh, plan.after != .deliver { count { $0.refreshAnswersLost += 1 } }
             switch plan.after {
             case .reset:
                 count { $0.resets += 1 }
@@ -171,6 +178,18 @@ public final class ChaosProxy: Sendable {
                 count { $0.delivered += 1 }
             }
         }
+    }
+
+    /// What a hotel or conference Wi-Fi answers instead of the server: its login page as HTML,
+    /// with a redirect to it for 302.
+    public static func portalPage(status: Int) -> [UInt8] {
+        let reason = [200: "OK", 302: "Found", 403: "Forbidden"][status] ?? "OK"
+        let body = "<!DOCTYPE html><html><head><title>Welcome to Hotel Wi-Fi</title></head>"
+            + "<body><form action=\"/login\"><input name=\"room\"><button>Connect</button></form></body></html>"
+        var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\n"
+        if status == 302 { head += "Location: http://portal.hotel.example/login\r\n" }
+        head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return Array((head + body).utf8)
     }
 
     /// Sends `bytes` to the next server that accepts a connection. With `complete` it returns the

@@ -139,6 +139,24 @@ struct ChaosProxyLiveTests {
         }
     }
 
+    @Test("a captive portal answers in the server's place with an HTML page; the server never sees the request")
+    func captivePortal() async throws {
+        try await withProxy(ChaosFaults(portal: 1)) { (proxy: ChaosProxy, world: World) async throws in
+            for _ in 0..<6 {
+                // 200 and 403 arrive as such; a 302 sends URLSession to the portal's host, which fails.
+                let status = await checkInThroughProxy(proxy, world)
+                #expect(status == nil || status == 200 || status == 403)
+            }
+            #expect(try await rows(world) == 0)
+            #expect(proxy.stats.portalAnswers == 6)
+            #expect(proxy.stats.statuses.isEmpty, "no request reached the server")
+        }
+        let page = String(decoding: ChaosProxy.portalPage(status: 302), as: UTF8.self)
+        #expect(page.hasPrefix("HTTP/1.1 302 Found\r\n"))
+        #expect(page.contains("Location: http://portal.hotel.example/login\r\n"))
+        #expect(page.contains("Content-Type: text/html"))
+    }
+
     @Test("a dropped response was applied: the server holds the row the client never heard of")
     func droppedResponse() async throws {
         try await withProxy(ChaosFaults(dropResponse: 1)) { (proxy: ChaosProxy, world: World) async throws in

@@ -99,8 +99,50 @@ struct SoakVerdictTests {
         var (devices, audit) = Self.healthy()
         audit.swapAt(0, 2)
         #expect(
-            Self.failed(Self.verdict(devices: devices, audit: audit)) == ["per-device order preserved in the audit log"]
-        )
+            Self.failed(Self.verdict(devices: devices, audit: audit))
+                == ["order preserved per device and user in the audit log"])
+    }
+
+    @Test("soak-shared-device: two users on one device may interleave, each user's own order may not break")
+    func sharedDeviceOrder() {
+        var (devices, audit) = Self.healthy()
+        // Device 1's later scan came from another user, whose kept entry was sent first.
+        audit[0].userId = "u1"
+        audit[2].userId = "u2"
+        audit.swapAt(0, 2)
+        #expect(Self.verdict(devices: devices, audit: audit).passed)
+        audit[0].userId = "u1"
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
+            "order preserved per device and user in the audit log"))
+        // A shared device forgets its answers at sign-out: a key it no longer holds is fine only
+        // when the server decided it.
+        (devices, audit) = Self.healthy()
+        devices[0].report.ledger.removeFirst()
+        devices[0].shared = true
+        #expect(Self.verdict(devices: devices, audit: audit).passed)
+        audit.removeFirst()
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit, roster: [Self.guestA, Self.guestB]))
+            .contains("  of which not in the device store"))
+    }
+
+    @Test("soak-damaged-row: a damaged row must be quarantined and shown; an undamaged one quarantined fails")
+    func damagedRows() {
+        var (devices, audit) = Self.healthy()
+        let damaged = Self.key("d1", Self.guestB, 3000)
+        devices[0].confirmed.insert(damaged)
+        devices[0].damaged = [damaged]
+        devices[0].report.ledger.append(CheckInLedgerEntry(idempotencyKey: damaged, state: .quarantined))
+        let verdict = Self.verdict(devices: devices, audit: audit)
+        #expect(verdict.passed, "\(verdict.problems)")
+        #expect(verdict.table.contains("| damaged outbox rows quarantined and shown | 1 of 1 |"))
+        // Not quarantined (e.g. dropped, or still pending): lost.
+        devices[0].report.ledger.removeLast()
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains("lost"))
+        // Quarantined without being damaged: a row the device lost on its own.
+        (devices, audit) = Self.healthy()
+        devices[1].report.ledger[0].state = .quarantined
+        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
+            "damaged outbox rows quarantined and shown"))
     }
 
     @Test("an entry left in the outbox, a refusal, a lost session, a crash and a server 5xx each fail")

@@ -373,6 +373,13 @@ public final class DeviceApp {
         for module in modules { module.sessionEnded() }
     }
 
+    /// The simulator's damaged disk (`outpost device sim damage-outbox-row`): the newest pending
+    /// entry becomes unreadable. Returns its Idempotency-Key, nil when nothing is pending.
+    public func simulateDamagedOutboxEntry() -> String? {
+        defer { commit() }
+        return try? store?.damageNewestPendingEntry()
+    }
+
     // MARK: - Lifecycle
 
     /// The app goes to the background.

@@ -191,6 +191,22 @@ extension DeviceStore {
         }
     }
 
+    /// The simulator's damaged disk: overwrites the newest pending entry's sealed request with
+    /// bytes that cannot be unsealed. Returns its Idempotency-Key (nil when nothing is pending).
+    func damageNewestPendingEntry() throws -> String? {
+        try queue.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id DESC LIMIT 1")
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE outbox SET request = ? WHERE id = ?",
+                arguments: [Data(repeating: 0x5A, count: 64), row["id"] as Int64])
+            return row["idempotency_key"]
+        }
+    }
+
     /// Deletes a refused entry staff have dismissed.
     func forgetRejected(_ id: OutboxMachine.EntryID) throws {
         try queue.write { db in

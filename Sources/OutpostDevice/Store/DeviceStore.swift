@@ -296,7 +296,8 @@ public final class DeviceStore: Sendable {
     }
 
     /// Every check-in confirmed on this device that the store still holds, answered ones first
-    /// (by key), then the outbox in replay order. Sign-out with discard forgets them.
+    /// (by key), then the outbox in replay order, damaged rows included. Sign-out forgets the
+    /// answers; with discard, the user's entries too.
     public func ledger() throws -> [CheckInLedgerEntry] {
         let answers = try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
@@ -313,20 +314,21 @@ public final class DeviceStore: Sendable {
             }
             return entry
         }
-        let answered = Set(entries.map(\.idempotencyKey))
-        for state in [OutboxEntry.State.pending, .rejected] {
-            for entry in try outbox(state: state, owner: nil) {
-                if state == .rejected, answered.contains(entry.idempotencyKey) {
-                    if let index = entries.firstIndex(where: { $0.idempotencyKey == entry.idempotencyKey }) {
-                        entries[index].state = .rejected
-                    }
-                    continue
+        // The outbox by its plaintext columns: a row that cannot be unsealed is still listed.
+        let answered = Dictionary(entries.enumerated().map { ($1.idempotencyKey, $0) }) { first, _ in first }
+        for row in try outboxRows() where row.kind == .checkIn {
+            let state: CheckInLedgerEntry.State =
+                switch row.state {
+                case .pending: .pending
+                case .rejected: .rejected
+                case .quarantined: .quarantined
                 }
-                entries.append(
-                    CheckInLedgerEntry(
-                        idempotencyKey: entry.idempotencyKey, state: state == .pending ? .pending : .rejected,
-                        error: entry.lastError))
+            if let index = answered[row.idempotencyKey] {
+                // A refusal is stored as an answer too; the entry's state says it was refused.
+                if state != .pending { entries[index].state = state }
+                continue
             }
+            entries.append(CheckInLedgerEntry(idempotencyKey: row.idempotencyKey, state: state, error: row.lastError))
         }
         return entries
     }

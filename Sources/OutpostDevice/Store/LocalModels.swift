@@ -53,6 +53,8 @@ public struct CheckInLedgerEntry: Codable, Sendable, Hashable {
         case answered
         case pending
         case rejected
+        /// The entry cannot be read (damaged on disk): kept, counted, shown, never sent.
+        case quarantined
     }
 
     public var idempotencyKey: String

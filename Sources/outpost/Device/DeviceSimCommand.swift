@@ -9,13 +9,17 @@ struct DeviceSimCommand: AsyncParsableCommand {
         abstract: "Flip a simulated platform switch.",
         discussion: """
             network on|off, camera granted|denied, battery PCT, os ios|android VERSION, \
-            clock-skew SECONDS, background, foreground, migration-failure on|off.
+            clock-skew SECONDS, background, foreground, migration-failure on|off, damage-outbox-row \
+            (the newest pending entry becomes unreadable; prints its Idempotency-Key).
             """
     )
 
     @OptionGroup var device: DeviceOptions
 
-    @Argument(help: "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure.")
+    @Argument(
+        help:
+            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row."
+    )
     var name: String
 
     @Argument(help: "Its value(s).")
@@ -24,7 +28,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
     func validate() throws {
         let expected: [String: Int] = [
             "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
-            "migration-failure": 1,
+            "migration-failure": 1, "damage-outbox-row": 0,
         ]
         guard let count = expected[name] else {
             throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
@@ -69,6 +73,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 app.background()
             case "foreground":
                 await app.foreground().value
+            case "damage-outbox-row":
+                print("damaged-outbox-entry \(app.simulateDamagedOutboxEntry() ?? "none")")
             case "network" where settings.network:
                 await app.sync()
             default:

@@ -23,7 +23,7 @@ struct ChaosProxyCommand: AsyncParsableCommand {
     @Option(help: "Seed of the fault draws.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Use the soak's mix (30% drops each way, 10% duplicates, 5% resets, some truncation and delay).")
+    @Flag(help: "Use the soak's mix (30% drops each way, 10% duplicates, 5% resets, 5% portal pages, some truncation and delay).")
     var soakFaults = false
 
     @Option(name: .customLong("drop-request"), help: "Probability of closing without forwarding.")
@@ -32,6 +32,8 @@ struct ChaosProxyCommand: AsyncParsableCommand {
     var dropResponse: Double = 0
     @Option(help: "Probability of sending the request to the server twice.")
     var duplicate: Double = 0
+    @Option(help: "Probability of answering as a captive portal (200/302/403 with an HTML page).")
+    var portal: Double = 0
     @Option(help: "Probability of a TCP reset.")
     var reset: Double = 0
     @Option(help: "Probability of a delay before forwarding.")
@@ -50,7 +52,7 @@ struct ChaosProxyCommand: AsyncParsableCommand {
         soakFaults
             ? .soak
             : ChaosFaults(
-                reset: reset, dropRequest: dropRequest, truncateRequest: truncateRequest, delay: delay,
+                portal: portal, reset: reset, dropRequest: dropRequest, truncateRequest: truncateRequest, delay: delay,
                 duplicate: duplicate, dropResponse: dropResponse, truncateResponse: truncateResponse,
                 maxDelayMilliseconds: maxDelay)
     }

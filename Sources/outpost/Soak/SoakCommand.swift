@@ -23,6 +23,13 @@ struct SoakCommand: AsyncParsableCommand {
             and restarted, the servers are SIGKILLed and restarted, the network is switched off \
             and on. At the end the faults stop, every device drains its outbox, and the checks \
             are printed as a table. Exit status 1 when any check fails.
+
+            Also: access tokens last --access-ttl seconds, so every device refreshes many times \
+            (and some refresh answers are lost); 5% of requests get a captive portal's HTML page \
+            (200, 302 or 403); a third of the scans carry a scanner's prefix or suffix; device 0 \
+            is shared by two staff who take turns with sign-out --keep; and after the faulty \
+            phase one pending outbox row per device is damaged on disk (it must be quarantined \
+            and shown, and every other entry must still land).
             """
     )
 
@@ -51,6 +58,11 @@ struct SoakCommand: AsyncParsableCommand {
     var serverKills = 2
 
     @Option(
+        name: .customLong("access-ttl"),
+        help: "Seconds an access token lasts on the soak's servers (short, so every device refreshes many times).")
+    var accessTTL = 20
+
+    @Option(
         help: ArgumentHelp("Working directory (logs, device homes); default a new temporary one.", valueName: "dir"))
     var dir: String?
 
@@ -63,6 +75,7 @@ struct SoakCommand: AsyncParsableCommand {
         guard guests >= 10 else { throw ValidationError("--guests must be at least 10.") }
         guard duration >= 5 else { throw ValidationError("the faulty phase must last at least 5 seconds.") }
         guard serverKills >= 0 else { throw ValidationError("--server-kills cannot be negative.") }
+        guard accessTTL >= 5 else { throw ValidationError("--access-ttl must be at least 5 seconds.") }
     }
 
     var duration: Double { seconds ?? minutes * 60 }
@@ -100,12 +113,14 @@ struct SoakCommand: AsyncParsableCommand {
         for index in 0..<instances {
             servers.append(
                 try await ServerHandle.launch(
-                    store: store, port: try ServerHandle.freePort(),
+                    store: store + ["--access-ttl", String(accessTTL)], port: try ServerHandle.freePort(),
                     log: work.appendingPathComponent("server-\(index).log")))
         }
         let admin = servers[0]
         admin.lastEmail = email
         let seeded = try await admin.seed(guests: guests)
+        let sharer = "soak-staff-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
+        try await admin.addStaff(email: sharer, eventId: seeded.eventId)
         let tickets = try await admin.tickets(eventId: seeded.eventId, guestIds: seeded.guestIds)
         let ticketFile = work.appendingPathComponent("tickets.txt")
         try tickets.joined(separator: "\n").write(to: ticketFile, atomically: true, encoding: .utf8)
@@ -117,22 +132,17 @@ struct SoakCommand: AsyncParsableCommand {
         let proxyTask = Task { await proxy.run() }
         defer { proxyTask.cancel() }
         var soakDevices: [SoakDevice] = []
+        let server = "http://127.0.0.1:\(proxy.port)"
         for index in 0..<devices {
-            let home = work.appendingPathComponent("device-\(index)")
-            for arguments in [
-                [
-                    "device", "signin", "--server", "http://127.0.0.1:\(proxy.port)", "--email", email,
-                    "--password", ServerHandle.password,
-                ],
-                ["device", "open", seeded.eventId],
-            ] {
-                let status = try Self.runQuietly(arguments + ["--home", home.path])
-                guard status == 0 else { throw CleanFailure("device \(index) could not \(arguments[1])") }
+            // Device 0 is shared: two staff take turns on it, signing out with --keep.
+            let device = SoakDevice(
+                index: index, home: work.appendingPathComponent("device-\(index)"), tickets: ticketFile,
+                log: work.appendingPathComponent("device-\(index).log"), hotSeed: seed,
+                users: index == 0 ? [email, sharer] : [email])
+            guard try device.signIn(user: 0, server: server, eventId: seeded.eventId) else {
+                throw CleanFailure("device \(index) could not sign in and open the event")
             }
-            soakDevices.append(
-                SoakDevice(
-                    index: index, home: home, tickets: ticketFile,
-                    log: work.appendingPathComponent("device-\(index).log"), hotSeed: seed))
+            soakDevices.append(device)
         }
 
         // 3. The faulty phase.
@@ -152,6 +162,11 @@ struct SoakCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - started
             let device = soakDevices[Int.random(in: 0..<soakDevices.count, using: &random)]
             if device.kill() { kills += 1 }
+            if device.users.count > 1, Bool.random(using: &random) {
+                guard try device.switchUser(server: server, eventId: seeded.eventId) else {
+                    throw CleanFailure("device \(device.index): the other user could not sign in")
+                }
+            }
             try device.start(seed: random.next())
             if nextServerKill < serverKillTimes.count, elapsed >= serverKillTimes[nextServerKill] {
                 let server = servers[nextServerKill % servers.count]
@@ -173,15 +188,23 @@ struct SoakCommand: AsyncParsableCommand {
         for device in soakDevices { device.finishReading() }
         say("faulty phase over: \(kills) device kills, \(serverKillCount) server kills; draining")
 
-        // 4. Faults off; every device drains; the server's view.
+        // 4. One pending row per device is damaged on disk; faults off; every device drains
+        // (every user of a shared one); the server's view.
+        var damaged: [Int: String] = [:]
+        for device in soakDevices { damaged[device.index] = try device.damageOutboxEntry() }
         let requestsWhileFaulty = proxy.stats.requests
         proxy.faults = .none
         proxy.offline = false
         var verdictDevices: [SoakVerdict.Device] = []
         for device in soakDevices {
-            let report = try device.drain()
-            verdictDevices.append(.init(deviceId: report.deviceId, confirmed: device.confirmed, report: report))
+            let report = try device.drain(server: server, eventId: seeded.eventId)
+            verdictDevices.append(
+                .init(
+                    deviceId: report.deviceId, confirmed: device.confirmed, report: report,
+                    damaged: damaged[device.index].map { [$0] } ?? [], shared: device.users.count > 1))
         }
+        // The admin's token has long expired (short access tokens): sign in again.
+        try await admin.signIn()
         let audit = try await Self.audit(admin, eventId: seeded.eventId)
         let roster = try await Self.rosterCheckedIn(admin, eventId: seeded.eventId)
         let stats = proxy.stats
@@ -190,7 +213,10 @@ struct SoakCommand: AsyncParsableCommand {
             requestsWhileFaulty: requestsWhileFaulty, kills: kills,
             minimumKills: minimumKills, serverKills: serverKillCount, minimumServerKills: serverKills,
             networkOffPeriods: offlinePeriods,
-            unexpectedExits: soakDevices.flatMap(\.unexpectedExits))
+            unexpectedExits: soakDevices.flatMap(\.unexpectedExits),
+            client: .init(
+                suffixedScans: soakDevices.map(\.suffixedScans).reduce(0, +),
+                userSwitches: soakDevices.map(\.userSwitches).reduce(0, +), accessTTL: accessTTL))
 
         print(
             "Outpost soak · \(Int(duration)) s · \(postgres == nil ? "SQLite" : "PostgreSQL") · \(instances) instance(s) · "
@@ -212,17 +238,6 @@ struct SoakCommand: AsyncParsableCommand {
         }
         say("passed")
         if dir == nil { try? FileManager.default.removeItem(at: work) }
-    }
-
-    static func runQuietly(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = ServerHandle.binary
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 
     /// The whole audit log of the event, oldest first.

@@ -13,13 +13,21 @@ final class SoakDevice: @unchecked Sendable {
     private var process: Process?
     private var launches = 0
     private let confirmedKeys = NIOLockedValueBox<Set<String>>([])
+    private let suffixed = NIOLockedValueBox(0)
+    /// The staff who share this device (one, or two taking turns with sign-out --keep).
+    let users: [String]
+    /// Whose session the device holds now.
+    private(set) var currentUser = 0
+    /// Sign-outs with --keep followed by the other user's sign-in.
+    private(set) var userSwitches = 0
     /// Entered per launch, left when that worker's stdout reaches its end.
     private let readers = DispatchGroup()
     /// Worker exits the soak did not cause (a crash), with their status.
     private(set) var unexpectedExits: [String] = []
 
-    init(index: Int, home: URL, tickets: URL, log: URL, hotSeed: UInt64) {
+    init(index: Int, home: URL, tickets: URL, log: URL, hotSeed: UInt64, users: [String]) {
         self.index = index
+        self.users = users
         self.home = home
         self.tickets = tickets
         self.log = log
@@ -28,6 +36,70 @@ final class SoakDevice: @unchecked Sendable {
 
     /// Every key a worker on this device reported as committed.
     var confirmed: Set<String> { confirmedKeys.withLockedValue { $0 } }
+
+    /// Scans the workers sent with a scanner's prefix or suffix.
+    var suffixedScans: Int { suffixed.withLockedValue { $0 } }
+
+    /// Signs `users[user]` in through `server` and opens the event, retrying while the network
+    /// is faulty (each attempt is a real `outpost device` process); true once both held.
+    func signIn(user: Int, server: String, eventId: String, attempts: Int = 60) throws -> Bool {
+        for _ in 0..<attempts {
+            let tree = try outpost([
+                "device", "signin", "--server", server, "--email", users[user], "--password", ServerHandle.password,
+            ])
+            if tree?.user == users[user] { break }
+        }
+        for _ in 0..<attempts {
+            if try outpost(["device", "open", eventId])?.event == eventId {
+                currentUser = user
+                return true
+            }
+            _ = try outpost(["device", "events"])
+        }
+        return false
+    }
+
+    /// The other user takes the device: sign-out keeping pending entries, then their sign-in.
+    func switchUser(server: String, eventId: String) throws -> Bool {
+        guard users.count > 1 else { return false }
+        _ = try outpost(["device", "signout", "--keep"])
+        userSwitches += 1
+        return try signIn(user: (currentUser + 1) % users.count, server: server, eventId: eventId)
+    }
+
+    /// The simulator's damaged disk: the newest pending entry becomes unreadable. Its key.
+    func damageOutboxEntry() throws -> String? {
+        let output = try run(["device", "sim", "damage-outbox-row", "--home", home.path])
+        let line = output.split(separator: "\n").first { $0.hasPrefix("damaged-outbox-entry ") }
+        let key = line.map { String($0.dropFirst("damaged-outbox-entry ".count)) }
+        return key == "none" ? nil : key
+    }
+
+    /// Runs an `outpost device` command on this home with `--json`; the tree it printed last.
+    private func outpost(_ arguments: [String]) throws -> UITreeSummary? {
+        let output = try run(arguments + ["--home", home.path, "--json"])
+        guard let line = output.split(separator: "\n").last else { return nil }
+        return try? OutpostJSON.decode(UITreeSummary.self, from: Data(line.utf8))
+    }
+
+    private func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = ServerHandle.binary
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try Self.appending(log)
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The parts of a printed UI tree the soak reads.
+    struct UITreeSummary: Decodable {
+        var user: String?
+        var event: String?
+    }
 
     /// Waits (bounded) until every worker's output has been read to its end.
     func finishReading() {
@@ -46,6 +118,7 @@ final class SoakDevice: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = try Self.appending(log)
         let keys = confirmedKeys
+        let suffixed = suffixed
         let readers = readers
         // A line cut short by a kill stays in this launch's `partial` and is never reported.
         let partial = NIOLockedValueBox("")
@@ -68,6 +141,7 @@ final class SoakDevice: @unchecked Sendable {
                     keys.insert(String(line.dropFirst("confirmed ".count)))
                 }
             }
+            suffixed.withLockedValue { $0 += complete.filter { $0 == "suffixed" }.count }
         }
         try process.run()
         self.process = process
@@ -93,8 +167,27 @@ final class SoakDevice: @unchecked Sendable {
         return true
     }
 
+    /// Drains every user's entries: the signed-in user's, then, on a shared device, the other
+    /// user's after they sign in again (faults are off by now). One report with both ledgers.
+    func drain(server: String, eventId: String) throws -> SoakWorkerCommand.Report {
+        var report = try drainOnce()
+        for _ in 1..<users.count {
+            guard try switchUser(server: server, eventId: eventId) else {
+                throw CleanFailure("device \(index): \(users[(currentUser + 1) % users.count]) could not sign in again")
+            }
+            let next = try drainOnce()
+            let held = Set(report.ledger.map(\.idempotencyKey))
+            report.ledger += next.ledger.filter { !held.contains($0.idempotencyKey) }
+            report.pending = next.pending
+            report.signedIn = report.signedIn && next.signedIn
+            report.pendingAtStart += next.pendingAtStart
+            report.drainSeconds += next.drainSeconds
+        }
+        return report
+    }
+
     /// Runs `soak-worker --drain` to the end and returns its report.
-    func drain() throws -> SoakWorkerCommand.Report {
+    private func drainOnce() throws -> SoakWorkerCommand.Report {
         let process = Process()
         process.executableURL = ServerHandle.binary
         process.arguments = ["soak-worker", "--home", home.path, "--drain"]

@@ -12,6 +12,18 @@ struct SoakVerdict: Codable {
         var confirmed: Set<String>
         /// What the device's store holds at the end, after draining.
         var report: SoakWorkerCommand.Report
+        /// Keys of the entries the soak damaged on disk (they must be quarantined, not sent).
+        var damaged: Set<String> = []
+        /// Two users took turns on it: a sign-out forgets the answers (not the entries), so a
+        /// key it no longer holds must be one the server decided.
+        var shared = false
+    }
+
+    /// What the clients did that the proxy cannot see.
+    struct ClientFigures: Codable {
+        var suffixedScans = 0
+        var userSwitches = 0
+        var accessTTL = 0
     }
 
     struct Row: Codable {
@@ -37,13 +49,17 @@ struct SoakVerdict: Codable {
         devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats,
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
-        unexpectedExits: [String]
+        unexpectedExits: [String], client: ClientFigures = ClientFigures()
     ) {
         let checkIns = audit.filter { $0.kind == "checked_in" }
         var rowsPerGuest: [String: Int] = [:]
         for entry in checkIns { rowsPerGuest[entry.guestId ?? "", default: 0] += 1 }
         let durableAnswers = Set(
             checkIns.map { "\($0.deviceId ?? ""):\($0.guestId ?? ""):\($0.clientAt?.millisecondsSince1970 ?? -1)" })
+        let decided = Set(
+            audit.filter { Self.decisionKinds.contains($0.kind) }.map {
+                "\($0.deviceId ?? ""):\($0.guestId ?? ""):\($0.clientAt?.millisecondsSince1970 ?? -1)"
+            })
 
         var confirmedCount = 0
         var lostLocally = 0
@@ -51,13 +67,25 @@ struct SoakVerdict: Codable {
         var notDurable = 0
         var notAnswered = 0
         var rejected = 0
+        var quarantined = 0
+        var damagedCount = 0
+        var clearedAtSignOut = 0
         for device in devices {
             let ledger = Dictionary(
                 device.report.ledger.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
             confirmedCount += device.confirmed.count
+            damagedCount += device.damaged.count
             for key in device.confirmed.sorted() where ledger[key] == nil {
+                if device.shared, decided.contains(key) {
+                    clearedAtSignOut += 1
+                    continue
+                }
                 lostLocally += 1
                 problems.append("device \(device.deviceId) reported \(key) committed, but its store does not hold it")
+            }
+            for key in device.damaged.sorted() where ledger[key]?.state != .quarantined {
+                lostLocally += 1
+                problems.append("device \(device.deviceId): the damaged entry \(key) is not shown as quarantined")
             }
             for entry in device.report.ledger {
                 guard let key = IdempotencyKey(parsing: entry.idempotencyKey) else {
@@ -73,6 +101,13 @@ struct SoakVerdict: Codable {
                 case .rejected:
                     rejected += 1
                     problems.append("\(entry.idempotencyKey) was refused: \(entry.status ?? 0) \(entry.error ?? "")")
+                case .quarantined:
+                    quarantined += 1
+                    if !device.damaged.contains(entry.idempotencyKey) {
+                        problems.append("\(entry.idempotencyKey) was quarantined but the soak did not damage it")
+                    }
+                    // Set aside on purpose: the server may never have heard of it.
+                    continue
                 case .answered:
                     if entry.result == CheckInResult.checkedIn.rawValue,
                         !durableAnswers.contains(entry.idempotencyKey)
@@ -100,27 +135,31 @@ struct SoakVerdict: Codable {
                 "roster and audit disagree on \(auditGuests.symmetricDifference(rosterCheckedIn).count) guests")
         }
 
-        // Each device's requests reach the server in the order it committed them: the device's
-        // decision rows, in the order the server appended them, have non-decreasing scan times.
+        // Each owner's requests reach the server in the order they were committed on the
+        // device: per device and user (entries of a user who signed out wait for them, so two
+        // users on one device interleave), the decision rows have non-decreasing scan times.
         var outOfOrder: [String] = []
         for device in devices {
-            var last: Int64 = .min
+            var last: [String: Int64] = [:]
             for entry in audit where entry.deviceId == device.deviceId && Self.decisionKinds.contains(entry.kind) {
                 let millis = entry.clientAt?.millisecondsSince1970 ?? .min
-                if millis < last {
+                let user = entry.userId ?? ""
+                if millis < last[user, default: .min] {
                     outOfOrder.append(device.deviceId)
                     problems.append(
-                        "device \(device.deviceId): a scan at \(millis) reached the server after one at \(last)")
+                        "device \(device.deviceId), user \(user): a scan at \(millis) reached the server after one at "
+                            + "\(last[user, default: .min])")
                     break
                 }
-                last = millis
+                last[user] = millis
             }
         }
         let signedOut = devices.filter { !$0.report.signedIn }.map(\.deviceId)
         for device in signedOut { problems.append("device \(device) lost its session") }
         problems += unexpectedExits
 
-        let lost = lostLocally + lostOnServer + notDurable + rejected
+        let unexpectedQuarantine = quarantined - damagedCount
+        let lost = lostLocally + lostOnServer + notDurable + rejected + max(0, unexpectedQuarantine)
         rows = [
             Row(check: "scans confirmed locally", value: "\(confirmedCount)", required: "> 0", ok: confirmedCount > 0),
             Row(check: "server check-in rows", value: "\(checkIns.count)", required: "", ok: true),
@@ -134,10 +173,16 @@ struct SoakVerdict: Codable {
             Row(check: "  of which refused", value: "\(rejected)", required: "0", ok: rejected == 0),
             Row(check: "duplicated", value: "\(duplicated)", required: "0", ok: duplicated == 0),
             Row(
+                check: "damaged outbox rows quarantined and shown", value: "\(quarantined) of \(damagedCount)",
+                required: "all, no others", ok: quarantined == damagedCount),
+            Row(
+                check: "answers forgotten at a shared device's sign-out, decided on the server",
+                value: "\(clearedAtSignOut)", required: "", ok: true),
+            Row(
                 check: "roster agrees with the audit log", value: rosterAgrees ? "yes" : "no", required: "yes",
                 ok: rosterAgrees),
             Row(
-                check: "per-device order preserved in the audit log", value: outOfOrder.isEmpty ? "yes" : "no",
+                check: "order preserved per device and user in the audit log", value: outOfOrder.isEmpty ? "yes" : "no",
                 required: "yes", ok: outOfOrder.isEmpty),
             Row(
                 check: "outboxes empty", value: notAnswered == 0 ? "yes" : "no (\(notAnswered) pending)",
@@ -155,6 +200,15 @@ struct SoakVerdict: Codable {
                 check: "device crashes (exits not caused by a kill)", value: "\(unexpectedExits.count)",
                 required: "0", ok: unexpectedExits.isEmpty),
             Row(check: "network switched off", value: "\(networkOffPeriods) times", required: "", ok: true),
+            Row(
+                check: "token refreshes (access tokens last \(client.accessTTL) s)", value: "\(proxy.refreshRequests)",
+                required: "", ok: true),
+            Row(
+                check: "  of which the answer was lost", value: "\(proxy.refreshAnswersLost)", required: "", ok: true),
+            Row(check: "scans with a scanner prefix or suffix", value: "\(client.suffixedScans)", required: "", ok: true),
+            Row(
+                check: "shared device: sign-outs with --keep, then the other user",
+                value: "\(client.userSwitches)", required: "", ok: true),
             Row(
                 check: "outbox entries left when the faults stopped",
                 value: "\(devices.map(\.report.pendingAtStart).reduce(0, +)) (drained in "

@@ -8,8 +8,9 @@ import OutpostProtocol
 ///
 /// It scans tickets (half of the time the guest every worker picks in the same 300 ms slot, so
 /// devices often scan one guest at nearly the same time), confirms, syncs now and then, and
-/// switches its own network off and on. After every local commit it prints `confirmed KEY`
-/// on stdout, so the soak knows exactly what the device promised. `--drain` instead syncs
+/// switches its own network off and on. A third of the scans carry a scanner's framing. After
+/// every local commit it prints `confirmed KEY` on stdout, so the soak knows exactly what the
+/// device promised, and `suffixed` after each framed scan. `--drain` instead syncs
 /// until the outbox is empty and prints the device's ledger as one JSON line.
 struct SoakWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,6 +40,12 @@ struct SoakWorkerCommand: AsyncParsableCommand {
     func validate() throws {
         if !drain, tickets == nil { throw ValidationError("--tickets is required unless --drain is given.") }
     }
+
+    /// How scanners frame what they read: suffixes (Enter, Tab, CR LF), an AIM symbology
+    /// identifier, STX/ETX, stray spaces.
+    static let scannerFramings: [(prefix: String, suffix: String)] = [
+        ("", "\n"), ("", "\r\n"), ("", "\t"), ("", " "), ("]Q1", "\r"), ("\u{02}", "\u{03}\r"), (" ", " \n"),
+    ]
 
     /// What `--drain` prints.
     struct Report: Codable {
@@ -85,7 +92,14 @@ struct SoakWorkerCommand: AsyncParsableCommand {
             } else {
                 index = Int.random(in: 0..<texts.count, using: &random)
             }
-            app.scan(texts[index])
+            // A third of the scans arrive the way keyboard-wedge and serial scanners send them.
+            if chance(0.3) {
+                let framing = Self.scannerFramings[Int.random(in: 0..<Self.scannerFramings.count, using: &random)]
+                app.scan(framing.prefix + texts[index] + framing.suffix)
+                FileHandle.standardOutput.write(Data("suffixed\n".utf8))
+            } else {
+                app.scan(texts[index])
+            }
             let visible = app.tree().visible
             if visible.contains(UIIdentifier.confirmationScreen) {
                 // A guest this device already saw checked in is re-confirmed only now and then.

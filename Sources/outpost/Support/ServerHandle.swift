@@ -157,13 +157,31 @@ final class ServerHandle: @unchecked Sendable {
         return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
-    /// An event with one access type and `guests` imported guests.
-    func seed(guests: Int) async throws -> Seed {
-        let (signIn, _) = try await request(
+    /// Signs the organizer in (again): later requests carry the new access token.
+    func signIn() async throws {
+        let (data, status) = try await request(
             "POST", "/v1/auth/signin",
             body: try OutpostJSON.encode(
                 SignInRequest(email: lastEmail ?? Self.email, password: Self.password, deviceId: "bench")))
-        token = try OutpostJSON.decode(TokenPair.self, from: signIn).accessToken
+        guard status == 200 else { throw CleanFailure("the organizer could not sign in (\(status))") }
+        token = try OutpostJSON.decode(TokenPair.self, from: data).accessToken
+    }
+
+    /// A check-in staff account with ``password``, on the staff of `eventId`.
+    func addStaff(email: String, eventId: String) async throws {
+        let (data, status) = try await request(
+            "POST", "/v1/users",
+            body: try OutpostJSON.encode(
+                CreateUserRequest(email: email, name: "Soak Staff", role: .checkinStaff, password: Self.password)))
+        guard status == 201 else { throw CleanFailure("could not create the staff user (\(status))") }
+        let user = try OutpostJSON.decode(UserInfo.self, from: data)
+        let (_, assigned) = try await request("PUT", "/v1/events/\(eventId)/staff/\(user.id)")
+        guard (200..<300).contains(assigned) else { throw CleanFailure("could not add the staff user (\(assigned))") }
+    }
+
+    /// An event with one access type and `guests` imported guests.
+    func seed(guests: Int) async throws -> Seed {
+        try await signIn()
         let now = Date()
         let (eventData, _) = try await request(
             "POST", "/v1/events",
