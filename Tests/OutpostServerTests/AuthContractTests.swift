@@ -137,6 +137,31 @@ struct AuthContractTests {
         }
     }
 
+    @Test(
+        "refresh-concurrent-duplicate: one refresh token presented twice at once (a duplicating proxy) gets one successor, never a 500",
+        arguments: StoreKind.allCases)
+    func refreshConcurrentDuplicate(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            _ = try await api.bootstrapTenant("Acme", email: "org@acme.test")
+            for _ in 0..<20 {
+                let session = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
+                let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let response = try await api.request(
+                                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+                            let pair: TokenPair? = response.status == 200 ? try response.decode() : nil
+                            return (response.status, pair?.refreshToken)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.allSatisfy { $0.0 == 200 }, "statuses \(answers.map(\.0))")
+                #expect(Set(answers.compactMap(\.1)).count == 1, "one successor for all")
+            }
+        }
+    }
+
     @Test("sign-out revokes the family: 204, then the refresh token is refused", arguments: StoreKind.allCases)
     func signOut(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in

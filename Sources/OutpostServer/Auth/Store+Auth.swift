@@ -75,9 +75,25 @@ extension Store {
             let deviceId = try row.text(2)
             try await connection.execute(
                 "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(hash)])
-            try await Self.insertRefreshToken(
-                connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId, issuedAt: now,
-                expiresAt: now + lifetime)
+            // The successor is derived from the token, so the same token presented twice at once
+            // (a duplicating proxy, a retry racing its original) derives the same successor: the
+            // one that commits second finds it inserted. Within the grace window that is the
+            // same answer again; without a window it is reuse.
+            let inserted = try await connection.queryOne(
+                """
+                INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (token_hash) DO NOTHING RETURNING family_id
+                """,
+                [
+                    .blob(successorHash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(now),
+                    .date(now + lifetime),
+                ])
+            if inserted == nil, graceWindow <= 0 {
+                try await connection.execute(
+                    "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+                    [.date(now), .uuid(familyId)])
+                return .reused
+            }
             return .rotated(userId: userId, familyId: familyId, deviceId: deviceId)
         }
     }

@@ -60,7 +60,7 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("access-ttl"),
         help: "Seconds an access token lasts on the soak's servers (short, so every device refreshes many times).")
-    var accessTTL = 20
+    var accessTTL = 10
 
     @Option(
         help: ArgumentHelp("Working directory (logs, device homes); default a new temporary one.", valueName: "dir"))

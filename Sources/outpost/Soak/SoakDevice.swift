@@ -176,8 +176,10 @@ final class SoakDevice: @unchecked Sendable {
                 throw CleanFailure("device \(index): \(users[(currentUser + 1) % users.count]) could not sign in again")
             }
             let next = try drainOnce()
-            let held = Set(report.ledger.map(\.idempotencyKey))
-            report.ledger += next.ledger.filter { !held.contains($0.idempotencyKey) }
+            // The later drain knows better about every key it holds (the other user's entries were
+            // pending before); the earlier one alone still has the answers sign-out forgot.
+            let later = Set(next.ledger.map(\.idempotencyKey))
+            report.ledger = report.ledger.filter { !later.contains($0.idempotencyKey) } + next.ledger
             report.pending = next.pending
             report.signedIn = report.signedIn && next.signedIn
             report.pendingAtStart += next.pendingAtStart
