@@ -45,13 +45,15 @@ public struct ChaosFaults: Sendable, Hashable, Codable {
     /// The soak's mix: 30% drops each way, 10% duplicates, 5% resets, 5% portal pages, plus some
     /// truncation and delay.
     public static let soak = ChaosFaults(
-        portal: 0.05, reset: 0.05, dropRequest: 0.30, truncateRequest: 0.03, delay: 0.10, duplicate: 0.10, dropResponse: 0.30,
+        portal: 0.05, reset: 0.05, dropRequest: 0.30, truncateRequest: 0.03, delay: 0.10, duplicate: 0.10,
+        dropResponse: 0.30,
         truncateResponse: 0.03, maxDelayMilliseconds: 150)
 
     /// The probabilities that are not in 0...1, by name (empty when all are valid).
     public var invalidFields: [String] {
         let all: [(String, Double)] = [
-            ("portal", portal), ("reset", reset), ("drop-request", dropRequest), ("truncate-request", truncateRequest), ("delay", delay),
+            ("portal", portal), ("reset", reset), ("drop-request", dropRequest), ("truncate-request", truncateRequest),
+            ("delay", delay),
             ("duplicate", duplicate), ("drop-response", dropResponse), ("truncate-response", truncateResponse),
         ]
         return all.filter { !(0...1).contains($0.1) }.map(\.0) + (maxDelayMilliseconds < 0 ? ["max-delay"] : [])
@@ -158,7 +160,8 @@ public struct ChaosStats: Sendable, Hashable, Codable {
     /// The injected faults by kind, for reports.
     public var faultsByKind: [(String, Int)] {
         [
-            ("captive portal page", portalAnswers), ("reset", resets), ("drop request", droppedRequests), ("truncate request", truncatedRequests),
+            ("captive portal page", portalAnswers), ("reset", resets), ("drop request", droppedRequests),
+            ("truncate request", truncatedRequests),
             ("delay", delayed), ("duplicate", duplicated), ("drop response", droppedResponses),
             ("truncate response", truncatedResponses), ("network off", offline),
             ("server down", upstreamUnavailable),

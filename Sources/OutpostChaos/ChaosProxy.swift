@@ -184,7 +184,8 @@ public final class ChaosProxy: Sendable {
     /// with a redirect to it for 302.
     public static func portalPage(status: Int) -> [UInt8] {
         let reason = [200: "OK", 302: "Found", 403: "Forbidden"][status] ?? "OK"
-        let body = "<!DOCTYPE html><html><head><title>Welcome to Hotel Wi-Fi</title></head>"
+        let body =
+            "<!DOCTYPE html><html><head><title>Welcome to Hotel Wi-Fi</title></head>"
             + "<body><form action=\"/login\"><input name=\"room\"><button>Connect</button></form></body></html>"
         var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\n"
         if status == 302 { head += "Location: http://portal.hotel.example/login\r\n" }

@@ -116,7 +116,7 @@ struct ChaosProxyLiveTests {
     /// How many check-in rows the server holds for the world's first guest (audit `checked_in`).
     func rows(_ world: World) async throws -> Int {
         try await world.api.audit(world.organizer, event: world.event)
-            .filter { $0.kind == "checked_in" && $0.guestId == world.guests[0].id }.count
+            .filter { $0.kind == .checkedIn && $0.guestId == world.guests[0].id }.count
     }
 
     @Test("with no faults the proxy is transparent")

@@ -204,7 +204,7 @@ struct CheckInProbeTests {
             let counts = try await lab.api.store.checkInCounts(
                 eventId: UUID(wire: lab.world.event.id)!, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 1)
-            #expect(try await lab.audit().map(\.kind) == ["checked_in", "reconfirmed"])
+            #expect(try await lab.audit().map(\.kind) == [.checkedIn, .reconfirmed])
         }
     }
 
@@ -263,7 +263,7 @@ struct CheckInProbeTests {
             #expect(tree.pending == 0)
             #expect(tree.element(UIIdentifier.syncRejectedBanner)?.text.contains("guest_not_admissible") == true)
             await app.sync()
-            #expect(try await lab.audit().map(\.kind) == ["rejected_not_admissible"], "sent once, not retried")
+            #expect(try await lab.audit().map(\.kind) == [.rejectedNotAdmissible], "sent once, not retried")
         }
     }
 }

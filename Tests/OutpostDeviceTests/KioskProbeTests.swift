@@ -72,7 +72,7 @@ struct KioskProbeTests {
             await app.kioskCheckIn(email: lab.world.guests[1].email.uppercased())
             #expect(app.tree().screen == UIIdentifier.kioskConfirmation)
             let audit = try await lab.audit()
-            #expect(audit.map(\.kind) == ["checked_in", "checked_in"])
+            #expect(audit.map(\.kind) == [.checkedIn, .checkedIn])
             #expect(audit.allSatisfy { $0.method == "kiosk" })
         }
     }
@@ -186,7 +186,7 @@ struct KioskProbeTests {
             let message = try #require(app.tree().element(UIIdentifier.kioskAlreadyCheckedInMessage))
             #expect(message.text == "You're already checked in. Have a great event!")
             #expect(message.attributes["dismissAfter"] == "5")
-            #expect(try await lab.audit().map(\.kind) == ["checked_in", "kiosk_already_checked_in"])
+            #expect(try await lab.audit().map(\.kind) == [.checkedIn, .kioskAlreadyCheckedIn])
             #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import OutpostCore
-@testable import OutpostDevice
 import OutpostProtocol
 import Testing
+
+@testable import OutpostDevice
 
 /// A module the shell has never heard of, written the way time tracking and activities will be:
 /// its own table (a migration), its own tab, feed, state and outbox kind. Nothing in the shell,
@@ -155,11 +156,14 @@ struct ShellModuleTests {
                 ("event shell", { _ in }),
                 ("manual entry with suggestions", { $0.lookup(String(guest.name.prefix(3))) }),
                 ("confirmation", { $0.choose(guestId: guest.id) }),
-                ("result card, offline, pending", { app in
-                    app.update { $0.online = false }
-                    app.choose(guestId: guest.id)
-                    await app.confirm()
-                }),
+                (
+                    "result card, offline, pending",
+                    { app in
+                        app.update { $0.online = false }
+                        app.choose(guestId: guest.id)
+                        await app.confirm()
+                    }
+                ),
                 ("event picker", { await $0.showEvents() }),
                 ("sign-out warning", { await $0.signOut() }),
             ]

@@ -225,7 +225,7 @@ struct AdminContractTests {
             let first: AuditPage = try await api.request(
                 .get, "/v1/events/\(world.event.id)/audit?limit=1", token: world.organizer.accessToken
             ).decode()
-            #expect(first.entries.map(\.kind) == ["checked_in"] && first.hasMore)
+            #expect(first.entries.map(\.kind) == [.checkedIn] && first.hasMore)
             #expect(first.entries[0].deviceId == "device-1")
             let rest: AuditPage = try await api.request(
                 .get, "/v1/events/\(world.event.id)/audit?since=\(first.cursor)", token: world.organizer.accessToken
@@ -248,7 +248,7 @@ struct AdminContractTests {
             await #expect(throws: (any Error).self) {
                 try await api.store.database.transaction { try await $0.execute("DELETE FROM audit_log", []) }
             }
-            #expect(try await api.audit(world.organizer, event: world.event).map(\.kind) == ["checked_in"])
+            #expect(try await api.audit(world.organizer, event: world.event).map(\.kind) == [.checkedIn])
         }
     }
 

@@ -106,7 +106,7 @@ struct CheckInContractTests {
             }
             #expect(note == "wristband swapped")
             let kinds = try await api.audit(world.organizer, event: world.event).map(\.kind)
-            #expect(kinds == ["checked_in", "reconfirmed"])
+            #expect(kinds == [.checkedIn, .reconfirmed])
         }
     }
 
@@ -163,7 +163,7 @@ struct CheckInContractTests {
                 #expect(response.errorCode == "guest_not_admissible")
             }
             let kinds = try await api.audit(world.organizer, event: world.event).map(\.kind)
-            #expect(kinds == ["rejected_not_admissible", "rejected_not_admissible"])
+            #expect(kinds == [.rejectedNotAdmissible, .rejectedNotAdmissible])
         }
     }
 
@@ -191,7 +191,7 @@ struct CheckInContractTests {
             }
             #expect(unknown.errorCode == "not_found")
             let kinds = try await api.audit(world.organizer, event: world.event).map(\.kind)
-            #expect(kinds == ["rejected_not_found", "rejected_not_found", "rejected_not_found", "rejected_not_found"])
+            #expect(kinds == [.rejectedNotFound, .rejectedNotFound, .rejectedNotFound, .rejectedNotFound])
             // The attempt against tenant B's event is recorded in tenant A's log, invisible to tenant B.
             let otherAudit = try await api.audit(world.otherOrganizer, event: world.otherEvent)
             #expect(otherAudit.isEmpty)
@@ -279,7 +279,7 @@ struct CheckInContractTests {
             #expect(first.status == 201)
             #expect(try second.decode(CheckInResponse.self).result == .alreadyCheckedIn)
             let audit = try await api.audit(world.support, event: world.event)
-            #expect(audit.map(\.kind) == ["checked_in", "kiosk_already_checked_in"])
+            #expect(audit.map(\.kind) == [.checkedIn, .kioskAlreadyCheckedIn])
             #expect(
                 audit.allSatisfy {
                     $0.method == "kiosk" && $0.deviceId == "kiosk-1" && $0.userId == world.staff1.user.id

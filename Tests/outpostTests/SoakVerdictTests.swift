@@ -16,7 +16,7 @@ struct SoakVerdictTests {
 
     static func key(_ device: String, _ guest: String, _ millis: Int64) -> String { "\(device):\(guest):\(millis)" }
 
-    static func row(_ kind: String, _ device: String, _ guest: String, _ millis: Int64) -> AuditEntry {
+    static func row(_ kind: AuditKind, _ device: String, _ guest: String, _ millis: Int64) -> AuditEntry {
         AuditEntry(
             id: UUID().uuidString, kind: kind, guestId: guest, deviceId: device, userId: "u", at: Date(),
             clientAt: Date(millisecondsSince1970: millis), method: "qr")
@@ -43,8 +43,8 @@ struct SoakVerdictTests {
                 report: .init(deviceId: "d2", signedIn: true, pending: 0, ledger: [answered(k2, .alreadyCheckedIn)])),
         ]
         let audit = [
-            row("checked_in", "d1", guestA, 1000), row("already_checked_in", "d2", guestA, 1001),
-            row("checked_in", "d1", guestB, 2000),
+            row(.checkedIn, "d1", guestA, 1000), row(.alreadyCheckedIn, "d2", guestA, 1001),
+            row(.checkedIn, "d1", guestB, 2000),
         ]
         return (devices, audit)
     }
@@ -89,7 +89,7 @@ struct SoakVerdictTests {
     @Test("two check-in rows for one guest are a duplicate")
     func duplicate() {
         var (devices, audit) = Self.healthy()
-        audit[1] = Self.row("checked_in", "d2", Self.guestA, 1001)
+        audit[1] = Self.row(.checkedIn, "d2", Self.guestA, 1001)
         devices[1].report.ledger = [Self.answered(Self.key("d2", Self.guestA, 1001), .checkedIn)]
         #expect(Self.failed(Self.verdict(devices: devices, audit: audit)) == ["duplicated"])
     }
@@ -112,8 +112,9 @@ struct SoakVerdictTests {
         audit.swapAt(0, 2)
         #expect(Self.verdict(devices: devices, audit: audit).passed)
         audit[0].userId = "u1"
-        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
-            "order preserved per device and user in the audit log"))
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
+                "order preserved per device and user in the audit log"))
         // A shared device forgets its answers at sign-out: a key it no longer holds is fine only
         // when the server decided it.
         (devices, audit) = Self.healthy()
@@ -121,8 +122,9 @@ struct SoakVerdictTests {
         devices[0].shared = true
         #expect(Self.verdict(devices: devices, audit: audit).passed)
         audit.removeFirst()
-        #expect(Self.failed(Self.verdict(devices: devices, audit: audit, roster: [Self.guestA, Self.guestB]))
-            .contains("  of which not in the device store"))
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit, roster: [Self.guestA, Self.guestB]))
+                .contains("  of which not in the device store"))
     }
 
     @Test("soak-damaged-row: a damaged row must be quarantined and shown; an undamaged one quarantined fails")
@@ -141,8 +143,9 @@ struct SoakVerdictTests {
         // Quarantined without being damaged: a row the device lost on its own.
         (devices, audit) = Self.healthy()
         devices[1].report.ledger[0].state = .quarantined
-        #expect(Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
-            "damaged outbox rows quarantined and shown"))
+        #expect(
+            Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
+                "damaged outbox rows quarantined and shown"))
     }
 
     @Test("an entry left in the outbox, a refusal, a lost session, a crash and a server 5xx each fail")

@@ -38,9 +38,11 @@ extension DeviceStore {
     func confirmCheckIn(
         guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date
     ) throws -> OutboxEntry {
+        guard let guestId = UUID(wire: request.guestId) else {
+            throw DeviceStoreError.damaged("the guest id \(request.guestId.prefix(40)) is not an id")
+        }
         let key = IdempotencyKey(
-            deviceId: request.deviceId, guestId: UUID(wire: request.guestId) ?? UUID(),
-            scannedAtMillis: request.scannedAt.millisecondsSince1970
+            deviceId: request.deviceId, guestId: guestId, scannedAtMillis: request.scannedAt.millisecondsSince1970
         ).description
         return try queue.write { db in
             var updated = guest

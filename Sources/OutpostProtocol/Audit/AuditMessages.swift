@@ -3,9 +3,7 @@ import Foundation
 /// One row of an event's append-only audit log.
 public struct AuditEntry: Codable, Sendable, Hashable {
     public var id: String
-    /// `checked_in`, `already_checked_in`, `reconfirmed`, `kiosk_already_checked_in`,
-    /// `rejected_not_found` or `rejected_not_admissible`.
-    public var kind: String
+    public var kind: AuditKind
     public var guestId: String?
     public var deviceId: String?
     public var userId: String?
@@ -14,7 +12,7 @@ public struct AuditEntry: Codable, Sendable, Hashable {
     public var method: String?
 
     public init(
-        id: String, kind: String, guestId: String?, deviceId: String?, userId: String?, at: Date, clientAt: Date?,
+        id: String, kind: AuditKind, guestId: String?, deviceId: String?, userId: String?, at: Date, clientAt: Date?,
         method: String?
     ) {
         self.id = id

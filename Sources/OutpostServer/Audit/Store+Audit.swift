@@ -44,8 +44,11 @@ extension Store {
                 ])
             let page = rows.prefix(limit)
             let entries = try page.map {
-                AuditEntry(
-                    id: String(try $0.int(0)), kind: try $0.text(1), guestId: try $0.optionalText(2),
+                guard let known = AuditKind(rawValue: try $0.text(1)) else {
+                    throw SQLError.unexpectedValue(column: 1, $0.values[1])
+                }
+                return AuditEntry(
+                    id: String(try $0.int(0)), kind: known, guestId: try $0.optionalText(2),
                     deviceId: try $0.optionalText(3), userId: try $0.optionalText(4), at: try $0.date(5),
                     clientAt: try $0.optionalDate(6), method: try $0.optionalText(7))
             }

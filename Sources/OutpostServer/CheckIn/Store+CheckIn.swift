@@ -89,7 +89,7 @@ extension Store {
         guard let event = try await Self.event(connection, command.eventId, visibleTo: command.caller),
             let seq = try await bumpSequence(connection, eventId: event.id)
         else {
-            try await appendAudit(connection, command, eventId: eventText, seq: 0, kind: "rejected_not_found")
+            try await appendAudit(connection, command, eventId: eventText, seq: 0, kind: .rejectedNotFound)
             return .notFound
         }
         let row = try await connection.queryOne(
@@ -121,10 +121,10 @@ extension Store {
         }
         switch CheckInRules.decide(guest: facts, eventId: event.id, reconfirm: request.reconfirm ?? false) {
         case .notFound:
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: "rejected_not_found")
+            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .rejectedNotFound)
             return .notFound
         case .notAdmissible:
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: "rejected_not_admissible")
+            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .rejectedNotAdmissible)
             return .notAdmissible
         case .checkIn:
             let byName = try await connection.queryOne(
@@ -146,14 +146,14 @@ extension Store {
             try await connection.execute(
                 "UPDATE guests SET seq = ? WHERE id = ? AND event_id = ?",
                 [.int(seq), .uuid(command.guestId), .uuid(event.id)])
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: "checked_in")
+            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .checkedIn)
             return .checkedIn(record)
         case .alreadyCheckedIn:
             guard let existing else { throw StoreError.notFound }
             let kind = CheckInRules.repeatKind(
                 firstAt: existing.at, now: command.now, dedupeWindow: command.dedupeWindow)
             try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: kind.rawValue)
-            let auditKind = request.method == .kiosk ? "kiosk_already_checked_in" : "already_checked_in"
+            let auditKind: AuditKind = request.method == .kiosk ? .kioskAlreadyCheckedIn : .alreadyCheckedIn
             try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: auditKind)
             return .alreadyCheckedIn(existing)
         case .reconfirm:
@@ -166,7 +166,7 @@ extension Store {
                     """,
                     [.text(note), .text("\n" + note), .text(existing.id)])
             }
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: "reconfirmed")
+            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .reconfirmed)
             return .reconfirmed(existing)
         }
     }
@@ -188,7 +188,7 @@ extension Store {
     }
 
     private func appendAudit(
-        _ connection: any SQLConnection, _ command: CheckInCommand, eventId: String, seq: Int64, kind: String
+        _ connection: any SQLConnection, _ command: CheckInCommand, eventId: String, seq: Int64, kind: AuditKind
     ) async throws {
         try await connection.execute(
             """
@@ -196,7 +196,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .uuid(command.caller.tenantId), .text(eventId), .int(seq), .text(kind), .uuid(command.guestId),
+                .uuid(command.caller.tenantId), .text(eventId), .int(seq), .text(kind.rawValue), .uuid(command.guestId),
                 .text(command.request.deviceId), .uuid(command.caller.userId), .date(command.now),
                 .date(command.request.scannedAt), .text(command.request.method.rawValue),
             ])

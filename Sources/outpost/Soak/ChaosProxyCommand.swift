@@ -23,7 +23,10 @@ struct ChaosProxyCommand: AsyncParsableCommand {
     @Option(help: "Seed of the fault draws.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Use the soak's mix (30% drops each way, 10% duplicates, 5% resets, 5% portal pages, some truncation and delay).")
+    @Flag(
+        help:
+            "Use the soak's mix (30% drops each way, 10% duplicates, 5% resets, 5% portal pages, some truncation and delay)."
+    )
     var soakFaults = false
 
     @Option(name: .customLong("drop-request"), help: "Probability of closing without forwarding.")

@@ -40,10 +40,7 @@ struct SoakVerdict: Codable {
     var passed: Bool { rows.allSatisfy(\.ok) }
 
     /// The kinds of audit row a check-in request that reached a decision appends.
-    static let decisionKinds: Set<String> = [
-        "checked_in", "already_checked_in", "reconfirmed", "kiosk_already_checked_in", "rejected_not_found",
-        "rejected_not_admissible",
-    ]
+    static let decisionKinds = Set(AuditKind.allCases)
 
     init(
         devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats,
@@ -51,15 +48,11 @@ struct SoakVerdict: Codable {
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
         unexpectedExits: [String], client: ClientFigures = ClientFigures()
     ) {
-        let checkIns = audit.filter { $0.kind == "checked_in" }
+        let checkIns = audit.filter { $0.kind == .checkedIn }
         var rowsPerGuest: [String: Int] = [:]
         for entry in checkIns { rowsPerGuest[entry.guestId ?? "", default: 0] += 1 }
-        let durableAnswers = Set(
-            checkIns.map { "\($0.deviceId ?? ""):\($0.guestId ?? ""):\($0.clientAt?.millisecondsSince1970 ?? -1)" })
-        let decided = Set(
-            audit.filter { Self.decisionKinds.contains($0.kind) }.map {
-                "\($0.deviceId ?? ""):\($0.guestId ?? ""):\($0.clientAt?.millisecondsSince1970 ?? -1)"
-            })
+        let durableAnswers = Set(checkIns.compactMap(Self.key(of:)))
+        let decided = Set(audit.filter { Self.decisionKinds.contains($0.kind) }.compactMap(Self.key(of:)))
 
         var confirmedCount = 0
         var lostLocally = 0
@@ -205,7 +198,9 @@ struct SoakVerdict: Codable {
                 required: "", ok: true),
             Row(
                 check: "  of which the answer was lost", value: "\(proxy.refreshAnswersLost)", required: "", ok: true),
-            Row(check: "scans with a scanner prefix or suffix", value: "\(client.suffixedScans)", required: "", ok: true),
+            Row(
+                check: "scans with a scanner prefix or suffix", value: "\(client.suffixedScans)", required: "", ok: true
+            ),
             Row(
                 check: "shared device: sign-outs with --keep, then the other user",
                 value: "\(client.userSwitches)", required: "", ok: true),
@@ -226,6 +221,15 @@ struct SoakVerdict: Codable {
             Row(
                 check: "server 5xx not caused by injected faults", value: "\(proxy.serverErrors)", required: "0",
                 ok: proxy.serverErrors == 0))
+    }
+
+    /// The Idempotency-Key of the request an audit row decided (device, guest, scan time).
+    static func key(of entry: AuditEntry) -> String? {
+        guard let device = entry.deviceId, let guest = entry.guestId.flatMap(UUID.init(wire:)),
+            let scanned = entry.clientAt
+        else { return nil }
+        return IdempotencyKey(deviceId: device, guestId: guest, scannedAtMillis: scanned.millisecondsSince1970)
+            .description
     }
 
     /// The checks as a Markdown table.
