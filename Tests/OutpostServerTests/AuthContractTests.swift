@@ -210,7 +210,7 @@ struct AuthContractTests {
         try await withTestServer(kind) { api in
             let session = try await api.bootstrapTenant("Acme", email: "org@acme.test")
             let stored = try await api.store.database.read {
-                try await $0.query("SELECT token_hash FROM refresh_tokens", []).map { try $0.blob(0) }
+                try await $0.query("SELECT token_hash FROM refresh_tokens", []).map { try $0.blob("token_hash") }
             }
             #expect(stored.count == 1)
             #expect(stored.first == RefreshTokens.hash(session.refreshToken))

@@ -72,14 +72,14 @@ struct CheckInContractTests {
             #expect(counts.checkIns == 1 && counts.events == 1)
             let kinds = try await api.store.database.read {
                 try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
-                    .map { try $0.text(0) }
+                    .map { try $0.text("kind") }
             }
             #expect(kinds == ["concurrent"])
             api.clock.advance(by: 60)
             _ = try await api.checkIn(world.staff2, event: world.event.id, guest: guest.id, deviceId: "phone-bea")
             let later = try await api.store.database.read {
                 try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
-                    .map { try $0.text(0) }
+                    .map { try $0.text("kind") }
             }
             #expect(later == ["concurrent", "repeat"])
         }
@@ -102,7 +102,7 @@ struct CheckInContractTests {
                 eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let note = try await api.store.database.read {
-                try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id)])?.text(0)
+                try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id)])?.text("note")
             }
             #expect(note == "wristband swapped")
             let kinds = try await api.audit(world.organizer, event: world.event).map(\.kind)
@@ -197,8 +197,8 @@ struct CheckInContractTests {
             #expect(otherAudit.isEmpty)
             let recorded = try await api.store.database.read {
                 try await $0.queryOne(
-                    "SELECT COUNT(*) FROM audit_log WHERE tenant_id = ? AND event_id = ?",
-                    [.text(world.organizer.user.tenantId), .text(world.otherEvent.id)])?.int(0)
+                    "SELECT COUNT(*) AS n FROM audit_log WHERE tenant_id = ? AND event_id = ?",
+                    [.text(world.organizer.user.tenantId), .text(world.otherEvent.id)])?.int("n")
             }
             #expect(recorded == 1)
         }
@@ -319,7 +319,7 @@ struct CheckInContractTests {
             api.clock.advance(by: 2)
             await service.purgeOnce()
             let count = try await api.store.database.read {
-                try await $0.queryOne("SELECT COUNT(*) FROM idempotency_keys", [])?.int(0)
+                try await $0.queryOne("SELECT COUNT(*) AS n FROM idempotency_keys", [])?.int("n")
             }
             #expect(count == 0)
             // Past retention a replay is decided afresh, and still never makes a second check-in.

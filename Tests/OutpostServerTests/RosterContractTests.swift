@@ -76,7 +76,7 @@ struct RosterContractTests {
                 eventId: UUID(wire: world.event.id)!, keys: [TicketKeyID(publicKey: key): key])
             #expect(payload.guestId.lowercasedString == world.guests[0].id)
             let privateKey = try await api.store.database.read {
-                try await $0.queryOne("SELECT private_key FROM event_keys", [])!.blob(0)
+                try await $0.queryOne("SELECT private_key FROM event_keys", [])!.blob("private_key")
             }
             for response in [
                 try await api.request(.get, "/v1/events/\(world.event.id)/roster", token: world.organizer.accessToken),

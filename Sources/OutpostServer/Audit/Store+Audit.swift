@@ -44,16 +44,14 @@ extension Store {
                 ])
             let page = rows.prefix(limit)
             let entries = try page.map {
-                guard let known = AuditKind(rawValue: try $0.text(1)) else {
-                    throw SQLError.unexpectedValue(column: 1, $0.values[1])
-                }
-                return AuditEntry(
-                    id: String(try $0.int(0)), kind: known, guestId: try $0.optionalText(2),
-                    deviceId: try $0.optionalText(3), userId: try $0.optionalText(4), at: try $0.date(5),
-                    clientAt: try $0.optionalDate(6), method: try $0.optionalText(7))
+                AuditEntry(
+                    id: String(try $0.int("id")), kind: try $0.enumeration("kind", as: AuditKind.self),
+                    guestId: try $0.optionalText("guest_id"), deviceId: try $0.optionalText("device_id"),
+                    userId: try $0.optionalText("user_id"), at: try $0.date("at"),
+                    clientAt: try $0.optionalDate("client_at"), method: try $0.optionalText("method"))
             }
             var next = cursor
-            if let last = page.last { next = AuditCursor(seq: try last.int(8), id: try last.int(0)) }
+            if let last = page.last { next = AuditCursor(seq: try last.int("seq"), id: try last.int("id")) }
             return AuditPage(entries: entries, cursor: next.token, hasMore: rows.count > limit)
         }
     }

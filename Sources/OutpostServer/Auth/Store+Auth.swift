@@ -54,25 +54,26 @@ extension Store {
                     """,
                     [.blob(hash)])
             else { return .invalid }
-            let familyId = try row.uuid(0)
-            if try row.optionalInt(5) != nil { return .invalid }
-            if let rotatedAt = try row.optionalDate(4) {
+            let familyId = try row.uuid("family_id")
+            if try row.optionalInt("revoked_at") != nil { return .invalid }
+            if let rotatedAt = try row.optionalDate("rotated_at") {
                 if now.timeIntervalSince(rotatedAt) <= graceWindow,
                     let successor = try await connection.queryOne(
                         "SELECT rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ? AND family_id = ?",
                         [.blob(successorHash), .uuid(familyId)]),
-                    try successor.optionalInt(0) == nil, try successor.optionalInt(1) == nil
+                    try successor.optionalInt("rotated_at") == nil, try successor.optionalInt("revoked_at") == nil
                 {
-                    return .rotated(userId: try row.uuid(1), familyId: familyId, deviceId: try row.text(2))
+                    return .rotated(
+                        userId: try row.uuid("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
                 }
                 try await connection.execute(
                     "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
                     [.date(now), .uuid(familyId)])
                 return .reused
             }
-            if try row.date(3) <= now { return .invalid }
-            let userId = try row.uuid(1)
-            let deviceId = try row.text(2)
+            if try row.date("expires_at") <= now { return .invalid }
+            let userId = try row.uuid("user_id")
+            let deviceId = try row.text("device_id")
             try await connection.execute(
                 "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(hash)])
             // The successor is derived from the token, so the same token presented twice at once
@@ -127,9 +128,9 @@ extension Store {
     func signInFailures(subject: String, since: Date) async throws -> (count: Int, oldest: Date?) {
         try await database.read { connection in
             let row = try await connection.queryOne(
-                "SELECT COUNT(*), MIN(at) FROM signin_failures WHERE subject = ? AND at >= ?",
+                "SELECT COUNT(*) AS failures, MIN(at) AS oldest FROM signin_failures WHERE subject = ? AND at >= ?",
                 [.text(subject), .date(since)])
-            return (Int(try row?.int(0) ?? 0), try row?.optionalDate(1))
+            return (Int(try row?.int("failures") ?? 0), try row?.optionalDate("oldest"))
         }
     }
 

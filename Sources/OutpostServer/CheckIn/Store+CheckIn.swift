@@ -65,8 +65,8 @@ extension Store {
                         "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
                         [.uuid(command.caller.tenantId), .text(command.idempotencyKey)])
                 else { throw StoreError.notFound }
-                guard try stored.blob(0) == command.requestHash else { return .keyReused }
-                guard let status = try stored.optionalInt(1), let body = try stored.optionalBlob(2) else {
+                guard try stored.blob("request_hash") == command.requestHash else { return .keyReused }
+                guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
                     throw StoreError.notFound
                 }
                 return .replayed(StoredAnswer(status: Int(status), body: body))
@@ -94,17 +94,19 @@ extension Store {
         }
         let row = try await connection.queryOne(
             """
-            SELECT g.status, c.id, c.at, c.client_at, c.by_name, c.device_id
+            SELECT g.status, c.id AS checkin_id, c.at, c.client_at, c.by_name, c.device_id
             FROM \(Self.guestJoin) WHERE g.id = ? AND g.event_id = ?
             """,
             [.uuid(command.guestId), .uuid(event.id)])
         var facts: GuestFacts?
         var existing: CheckInRecord?
-        if let row, let status = GuestStatus(rawValue: try row.text(0)) {
-            if let checkInId = try row.optionalText(1) {
+        if let row {
+            let status = try row.enumeration("status", as: GuestStatus.self)
+            if let checkInId = try row.optionalText("checkin_id") {
                 existing = CheckInRecord(
-                    id: checkInId, guestId: command.guestId.lowercasedString, at: try row.date(2),
-                    clientAt: try row.date(3), byName: try row.text(4), deviceId: try row.text(5))
+                    id: checkInId, guestId: command.guestId.lowercasedString, at: try row.date("at"),
+                    clientAt: try row.date("client_at"), byName: try row.text("by_name"),
+                    deviceId: try row.text("device_id"))
             }
             facts = GuestFacts(eventId: event.id, status: status, checkedInAt: existing?.at)
         }
@@ -131,7 +133,7 @@ extension Store {
                 "SELECT name FROM users WHERE id = ?", [.uuid(command.caller.userId)])
             let record = CheckInRecord(
                 id: UUID().lowercasedString, guestId: command.guestId.lowercasedString, at: command.now,
-                clientAt: request.scannedAt, byName: try byName?.text(0) ?? "", deviceId: request.deviceId)
+                clientAt: request.scannedAt, byName: try byName?.text("name") ?? "", deviceId: request.deviceId)
             let inserted = try await connection.queryOne(
                 """
                 INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
@@ -207,11 +209,11 @@ extension Store {
         try await database.read { connection in
             let rows = try await connection.queryOne(
                 """
-                SELECT (SELECT COUNT(*) FROM checkins WHERE event_id = ? AND guest_id = ?),
-                       (SELECT COUNT(*) FROM checkin_events WHERE event_id = ? AND guest_id = ?)
+                SELECT (SELECT COUNT(*) FROM checkins WHERE event_id = ? AND guest_id = ?) AS checkins,
+                       (SELECT COUNT(*) FROM checkin_events WHERE event_id = ? AND guest_id = ?) AS events
                 """,
                 [.uuid(eventId), .uuid(guestId), .uuid(eventId), .uuid(guestId)])
-            return (Int(try rows?.int(0) ?? 0), Int(try rows?.int(1) ?? 0))
+            return (Int(try rows?.int("checkins") ?? 0), Int(try rows?.int("events") ?? 0))
         }
     }
 }

@@ -17,14 +17,15 @@ extension Store {
 
     static func event(from row: SQLRow) throws -> EventRecord {
         var kiosk: KioskInfo?
-        if let hash = try row.optionalText(7), let orientation = try row.optionalText(8).flatMap(KioskOrientation.init)
+        if let hash = try row.optionalText("kiosk_passcode_hash"),
+            let orientation = try row.optionalText("kiosk_orientation").flatMap(KioskOrientation.init)
         {
             kiosk = KioskInfo(passcodeHash: hash, orientation: orientation)
         }
         return EventRecord(
-            id: try row.uuid(0), tenantId: try row.uuid(1), name: try row.text(2), startsAt: try row.date(3),
-            endsAt: try row.date(4), timeZone: try row.text(5),
-            modules: try row.text(6).split(separator: ",").map(String.init), kiosk: kiosk)
+            id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.text("name"),
+            startsAt: try row.date("starts_at"), endsAt: try row.date("ends_at"), timeZone: try row.text("time_zone"),
+            modules: try row.text("modules").split(separator: ",").map(String.init), kiosk: kiosk)
     }
 
     func createEvent(tenantId: UUID, request: CreateEventRequest) async throws -> EventRecord {
@@ -94,7 +95,9 @@ extension Store {
         try await connection.query(
             "SELECT id, name, walk_in_allowed FROM access_types WHERE event_id = ? ORDER BY created_at, id",
             [.uuid(eventId)]
-        ).map { AccessTypeInfo(id: try $0.text(0), name: try $0.text(1), walkInAllowed: try $0.bool(2)) }
+        ).map {
+            AccessTypeInfo(id: try $0.text("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
+        }
     }
 
     func setKiosk(eventId: UUID, passcodeHash: String, orientation: KioskOrientation) async throws {
@@ -115,8 +118,8 @@ extension Store {
             [.uuid(eventId), .date(now)]
         ).map {
             EventKeyRecord(
-                keyID: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int(0))), publicKey: try $0.blob(1),
-                privateKey: try $0.blob(2))
+                keyID: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int("key_id"))),
+                publicKey: try $0.blob("public_key"), privateKey: try $0.blob("private_key"))
         }
     }
 
@@ -152,21 +155,22 @@ extension Store {
             let rows = try await connection.query(
                 """
                 SELECT a.id, a.name,
-                    (SELECT COUNT(*) FROM guests g WHERE g.access_type_id = a.id AND g.status = 'confirmed'),
+                    (SELECT COUNT(*) FROM guests g WHERE g.access_type_id = a.id AND g.status = 'confirmed') AS guests,
                     (SELECT COUNT(*) FROM checkins c JOIN guests g ON g.id = c.guest_id WHERE g.access_type_id = a.id)
+                        AS checked_in
                 FROM access_types a WHERE a.event_id = ? ORDER BY a.created_at, a.id
                 """,
                 [.uuid(eventId)])
             let byType = try rows.map {
                 AccessTypeStats(
-                    accessTypeId: try $0.text(0), name: try $0.text(1), guests: Int(try $0.int(2)),
-                    checkedIn: Int(try $0.int(3)))
+                    accessTypeId: try $0.text("id"), name: try $0.text("name"), guests: Int(try $0.int("guests")),
+                    checkedIn: Int(try $0.int("checked_in")))
             }
             let last = try await connection.queryOne(
-                "SELECT MAX(at) FROM checkins WHERE event_id = ?", [.uuid(eventId)])
+                "SELECT MAX(at) AS last_at FROM checkins WHERE event_id = ?", [.uuid(eventId)])
             return EventStats(
                 guests: byType.reduce(0) { $0 + $1.guests }, checkedIn: byType.reduce(0) { $0 + $1.checkedIn },
-                byAccessType: byType, lastCheckInAt: try last?.optionalDate(0))
+                byAccessType: byType, lastCheckInAt: try last?.optionalDate("last_at"))
         }
     }
 }

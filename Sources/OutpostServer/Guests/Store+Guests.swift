@@ -13,21 +13,22 @@ struct NewGuest: Sendable {
 
 extension Store {
     static let guestColumns = """
-        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, c.at, c.by_name, c.device_id, g.seq
+        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, g.seq,
+        c.at AS checked_in_at, c.by_name AS checked_in_by, c.device_id AS checked_in_device
         """
     static let guestJoin = "guests g LEFT JOIN checkins c ON c.event_id = g.event_id AND c.guest_id = g.id"
 
     static func guest(from row: SQLRow) throws -> GuestInfo {
-        guard let status = GuestStatus(rawValue: try row.text(5)) else {
-            throw SQLError.unexpectedValue(column: 5, row.values[5])
-        }
         var checkIn: CheckInSummary?
-        if let at = try row.optionalDate(7) {
-            checkIn = CheckInSummary(at: at, byName: try row.text(8), deviceId: try row.text(9))
+        if let at = try row.optionalDate("checked_in_at") {
+            checkIn = CheckInSummary(
+                at: at, byName: try row.text("checked_in_by"), deviceId: try row.text("checked_in_device"))
         }
         return GuestInfo(
-            id: try row.text(0), accessTypeId: try row.text(1), name: try row.text(2), email: try row.text(3),
-            code: try row.text(4), status: status, notes: try row.text(6), checkIn: checkIn)
+            id: try row.text("id"), accessTypeId: try row.text("access_type_id"), name: try row.text("name"),
+            email: try row.text("email"), code: try row.text("code"),
+            status: try row.enumeration("status", as: GuestStatus.self), notes: try row.text("notes"),
+            checkIn: checkIn)
     }
 
     /// A fresh unguessable guest code: ten base32 characters (50 random bits).
@@ -114,7 +115,7 @@ extension Store {
         return try await database.transaction { connection in
             let existing = try await connection.query(
                 "SELECT name, email FROM guests WHERE event_id = ?", [.uuid(eventId)])
-            var seen = Set(try existing.map { "\(try $0.text(0))\u{0}\(try $0.text(1).lowercased())" })
+            var seen = Set(try existing.map { "\(try $0.text("name"))\u{0}\(try $0.text("email").lowercased())" })
             let fresh = guests.filter { seen.insert("\($0.name)\u{0}\($0.email.lowercased())").inserted }
             guard !fresh.isEmpty else { return (0, guests.count) }
             guard let last = try await bumpSequence(connection, eventId: eventId, by: fresh.count) else {
@@ -144,14 +145,17 @@ extension Store {
             let guests = try pageRows.map(Self.guest(from:))
             var next = cursor
             if let lastRow = pageRows.last {
-                next = RosterCursor(seq: try lastRow.int(10), guestId: try lastRow.text(0))
+                next = RosterCursor(seq: try lastRow.int("seq"), guestId: try lastRow.text("id"))
             }
             var remaining = 0
             if hasMore {
                 let count = try await connection.queryOne(
-                    "SELECT COUNT(*) FROM guests g WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))",
+                    """
+                    SELECT COUNT(*) AS remaining FROM guests g
+                    WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))
+                    """,
                     [.uuid(event.id), .int(next.seq), .int(next.seq), .text(next.guestId)])
-                remaining = Int(try count?.int(0) ?? 0)
+                remaining = Int(try count?.int("remaining") ?? 0)
             }
             let keys = try await Self.eventKeys(connection, eventId: event.id, now: now).map {
                 RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))

@@ -43,7 +43,7 @@ public enum Migrator {
 
     /// The highest applied migration version, 0 for an empty database.
     public static func currentVersion(_ connection: any SQLConnection) async throws -> Int {
-        let row = try await connection.queryOne("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-        return Int(try row?.int(0) ?? 0)
+        let row = try await connection.queryOne("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations")
+        return Int(try row?.int("version") ?? 0)
     }
 }

@@ -114,7 +114,7 @@ public final class PostgresDatabase: SQLDatabase, Service {
                 PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings), logger: logger)
             var result: [SQLRow] = []
             for try await row in rows {
-                result.append(SQLRow(try row.map(Self.value(of:))))
+                result.append(SQLRow(columns: row.map(\.columnName), values: try row.map(Self.value(of:))))
             }
             return result
         }

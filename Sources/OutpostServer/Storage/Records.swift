@@ -15,7 +15,7 @@ public struct Caller: Sendable, Hashable {
     }
 }
 
-struct UserRecord: Sendable {
+struct UserRecord: Sendable, Hashable {
     var id: UUID
     var tenantId: UUID
     var email: String

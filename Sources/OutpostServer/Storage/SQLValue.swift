@@ -24,72 +24,93 @@ extension SQLValue {
     static func bool(_ value: Bool) -> SQLValue { .int(value ? 1 : 0) }
 }
 
-/// A row of a result, read by column position.
+/// A row of a result, read by column name (as the query's SELECT names or aliases them), so a
+/// reordered SELECT cannot silently read the wrong column.
 public struct SQLRow: Sendable {
+    public var columns: [String]
     public var values: [SQLValue]
 
-    public init(_ values: [SQLValue]) { self.values = values }
-
-    func int(_ index: Int) throws -> Int64 {
-        guard case .int(let value) = values[index] else { throw SQLError.unexpectedValue(column: index, values[index]) }
-        return value
+    public init(columns: [String], values: [SQLValue]) {
+        self.columns = columns
+        self.values = values
     }
 
-    func optionalInt(_ index: Int) throws -> Int64? {
-        if case .null = values[index] { return nil }
-        return try int(index)
+    /// The value of column `name`; throws when the query has no such column.
+    public func value(_ name: String) throws -> SQLValue {
+        guard let index = columns.firstIndex(of: name) else { throw SQLError.noSuchColumn(name) }
+        return values[index]
     }
 
-    func text(_ index: Int) throws -> String {
-        guard case .text(let value) = values[index] else {
-            throw SQLError.unexpectedValue(column: index, values[index])
+    func int(_ name: String) throws -> Int64 {
+        let value = try value(name)
+        guard case .int(let int) = value else { throw SQLError.unexpectedValue(column: name, value) }
+        return int
+    }
+
+    func optionalInt(_ name: String) throws -> Int64? {
+        if case .null = try value(name) { return nil }
+        return try int(name)
+    }
+
+    func text(_ name: String) throws -> String {
+        let value = try value(name)
+        guard case .text(let text) = value else { throw SQLError.unexpectedValue(column: name, value) }
+        return text
+    }
+
+    func optionalText(_ name: String) throws -> String? {
+        if case .null = try value(name) { return nil }
+        return try text(name)
+    }
+
+    func blob(_ name: String) throws -> [UInt8] {
+        let value = try value(name)
+        guard case .blob(let blob) = value else { throw SQLError.unexpectedValue(column: name, value) }
+        return blob
+    }
+
+    func optionalBlob(_ name: String) throws -> [UInt8]? {
+        if case .null = try value(name) { return nil }
+        return try blob(name)
+    }
+
+    func uuid(_ name: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: try text(name)) else {
+            throw SQLError.unexpectedValue(column: name, try value(name))
+        }
+        return uuid
+    }
+
+    func optionalUUID(_ name: String) throws -> UUID? {
+        try optionalText(name).flatMap(UUID.init(uuidString:))
+    }
+
+    func date(_ name: String) throws -> Date { Date(millisecondsSince1970: try int(name)) }
+
+    func optionalDate(_ name: String) throws -> Date? { try optionalInt(name).map(Date.init(millisecondsSince1970:)) }
+
+    func bool(_ name: String) throws -> Bool { try int(name) != 0 }
+
+    /// A text column holding one of `T`'s raw values; anything else is a damaged row.
+    func enumeration<T: RawRepresentable>(_ name: String, as type: T.Type) throws -> T where T.RawValue == String {
+        guard let value = T(rawValue: try text(name)) else {
+            throw SQLError.unexpectedValue(column: name, try value(name))
         }
         return value
     }
-
-    func optionalText(_ index: Int) throws -> String? {
-        if case .null = values[index] { return nil }
-        return try text(index)
-    }
-
-    func blob(_ index: Int) throws -> [UInt8] {
-        guard case .blob(let value) = values[index] else {
-            throw SQLError.unexpectedValue(column: index, values[index])
-        }
-        return value
-    }
-
-    func optionalBlob(_ index: Int) throws -> [UInt8]? {
-        if case .null = values[index] { return nil }
-        return try blob(index)
-    }
-
-    func uuid(_ index: Int) throws -> UUID {
-        let string = try text(index)
-        guard let value = UUID(uuidString: string) else { throw SQLError.unexpectedValue(column: index, values[index]) }
-        return value
-    }
-
-    func optionalUUID(_ index: Int) throws -> UUID? {
-        try optionalText(index).flatMap(UUID.init(uuidString:))
-    }
-
-    func date(_ index: Int) throws -> Date { Date(millisecondsSince1970: try int(index)) }
-
-    func optionalDate(_ index: Int) throws -> Date? { try optionalInt(index).map(Date.init(millisecondsSince1970:)) }
-
-    func bool(_ index: Int) throws -> Bool { try int(index) != 0 }
 }
 
 /// A failure of the SQL layer itself (not of a business rule).
 public enum SQLError: Error, CustomStringConvertible {
-    case unexpectedValue(column: Int, SQLValue)
+    case unexpectedValue(column: String, SQLValue)
+    case noSuchColumn(String)
     case migrationFailed(version: Int, name: String, underlying: any Error)
     case newerSchema(found: Int, known: Int)
 
     public var description: String {
         switch self {
         case .unexpectedValue(let column, let value): "unexpected value \(value) in column \(column)"
+        case .noSuchColumn(let name): "the query has no column \(name)"
         case .migrationFailed(let version, let name, let underlying):
             "migration \(version) (\(name)) failed: \(underlying)"
         case .newerSchema(let found, let known):

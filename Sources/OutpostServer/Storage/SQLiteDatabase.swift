@@ -63,7 +63,8 @@ public final class SQLiteDatabase: SQLDatabase {
             let arguments = StatementArguments(binds.map(\.databaseValue))
             return try await queue.writeWithoutTransaction { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    SQLRow(row.databaseValues.map(SQLValue.init(databaseValue:)))
+                    SQLRow(
+                        columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init(databaseValue:)))
                 }
             }
         }

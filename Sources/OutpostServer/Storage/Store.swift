@@ -26,7 +26,7 @@ public final class Store: Sendable {
     func bumpSequence(_ connection: any SQLConnection, eventId: UUID, by count: Int = 1) async throws -> Int64? {
         let row = try await connection.queryOne(
             "UPDATE events SET seq = seq + ? WHERE id = ? RETURNING seq", [.int(Int64(count)), .uuid(eventId)])
-        return try row?.int(0)
+        return try row?.int("seq")
     }
 
     /// A named random secret shared by every server instance on this database, created on first use.
@@ -34,7 +34,7 @@ public final class Store: Sendable {
         if let row = try await database.read({
             try await $0.queryOne("SELECT value FROM server_secrets WHERE name = ?", [.text(name)])
         }) {
-            return try row.blob(0)
+            return try row.blob("value")
         }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         return try await database.transaction { connection in
@@ -45,7 +45,7 @@ public final class Store: Sendable {
                 let row = try await connection.queryOne(
                     "SELECT value FROM server_secrets WHERE name = ?", [.text(name)])
             else { throw StoreError.notFound }
-            return try row.blob(0)
+            return try row.blob("value")
         }
     }
 }

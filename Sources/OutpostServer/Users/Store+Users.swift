@@ -6,12 +6,10 @@ extension Store {
     static let userColumns = "id, tenant_id, email, name, role, password_hash"
 
     static func user(from row: SQLRow) throws -> UserRecord {
-        guard let role = UserRole(rawValue: try row.text(4)) else {
-            throw SQLError.unexpectedValue(column: 4, row.values[4])
-        }
-        return UserRecord(
-            id: try row.uuid(0), tenantId: try row.uuid(1), email: try row.text(2), name: try row.text(3), role: role,
-            passwordHash: try row.text(5))
+        UserRecord(
+            id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), email: try row.text("email"),
+            name: try row.text("name"), role: try row.enumeration("role", as: UserRole.self),
+            passwordHash: try row.text("password_hash"))
     }
 
     /// Normalises an e-mail address for lookups: trimmed, lower-cased.

@@ -135,7 +135,13 @@ final class ServerHandle: @unchecked Sendable {
     }
 
     var lastEmail: String?
-    var token = ""
+    /// The organizer's access token (guarded: ticket downloads run eight at a time).
+    var token: String {
+        get { tokenLock.withLock { storedToken } }
+        set { tokenLock.withLock { storedToken = newValue } }
+    }
+    private var storedToken = ""
+    private let tokenLock = NSLock()
 
     func stop() {
         if process.isRunning {
@@ -144,8 +150,19 @@ final class ServerHandle: @unchecked Sendable {
         }
     }
 
+    /// One request as the organizer. Access tokens may be short (the soak's `--access-ttl`): a
+    /// 401 signs the organizer in again and the request is sent once more.
     func request(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (Data, Int) {
+        let answer = try await send(method, path, body: body, headers: headers)
+        guard answer.1 == 401, !path.hasPrefix("/v1/auth/"), !token.isEmpty else { return answer }
+        try await signIn()
+        return try await send(method, path, body: body, headers: headers)
+    }
+
+    private func send(
+        _ method: String, _ path: String, body: Data?, headers: [String: String]
     ) async throws -> (Data, Int) {
         var request = URLRequest(url: URL(string: url.absoluteString + path)!)
         request.httpMethod = method
