@@ -58,7 +58,8 @@ struct MultiInstanceTests {
                 #expect(checkedIn.count == 20)
                 #expect(Set(checkedIn.map(\.0)).count == 20)
                 let rows = try await partsB.store.database.read {
-                    try await $0.queryOne("SELECT COUNT(*) AS rows_, COUNT(DISTINCT guest_id) AS guests FROM checkins", [])
+                    try await $0.queryOne(
+                        "SELECT COUNT(*) AS rows_, COUNT(DISTINCT guest_id) AS guests FROM checkins", [])
                 }
                 #expect(try rows?.int("rows_") == 20 && rows?.int("guests") == 20)
                 let audit = try await apiB.audit(world.organizer, event: world.event)

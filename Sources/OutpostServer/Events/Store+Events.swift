@@ -96,7 +96,8 @@ extension Store {
             "SELECT id, name, walk_in_allowed FROM access_types WHERE event_id = ? ORDER BY created_at, id",
             [.uuid(eventId)]
         ).map {
-            AccessTypeInfo(id: try $0.text("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
+            AccessTypeInfo(
+                id: try $0.text("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
         }
     }
 

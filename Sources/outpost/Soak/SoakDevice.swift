@@ -82,7 +82,12 @@ final class SoakDevice: @unchecked Sendable {
         return try? OutpostJSON.decode(UITreeSummary.self, from: Data(line.utf8))
     }
 
+    /// Runs `outpost ARGUMENTS` to its end, its stderr appended to the device's log; its stdout.
     private func run(_ arguments: [String]) throws -> String {
+        try runWithStatus(arguments).output
+    }
+
+    private func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = ServerHandle.binary
         process.arguments = arguments
@@ -92,7 +97,7 @@ final class SoakDevice: @unchecked Sendable {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 
     /// The parts of a printed UI tree the soak reads.
@@ -190,18 +195,8 @@ final class SoakDevice: @unchecked Sendable {
 
     /// Runs `soak-worker --drain` to the end and returns its report.
     private func drainOnce() throws -> SoakWorkerCommand.Report {
-        let process = Process()
-        process.executableURL = ServerHandle.binary
-        process.arguments = ["soak-worker", "--home", home.path, "--drain"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try Self.appending(log)
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last
-        else {
+        let (output, status) = try runWithStatus(["soak-worker", "--home", home.path, "--drain"])
+        guard status == 0, let line = output.split(separator: "\n").last else {
             throw CleanFailure("device \(index) could not drain its outbox (see \(log.path))")
         }
         return try OutpostJSON.decode(SoakWorkerCommand.Report.self, from: Data(line.utf8))
