@@ -71,6 +71,8 @@ struct DemoCommand: AsyncParsableCommand {
                 try await Self.waitForHealth(server)
                 try await seedAndPrint(server: server, directory: directory)
                 print("Serving on \(server.absoluteString); Ctrl-C or SIGTERM stops it.")
+                // Piped (a script or a test waiting for this line), stdout is block-buffered.
+                fflush(nil)
                 try await group.next()
             }
             return
@@ -151,16 +153,12 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     static func waitForHealth(_ server: URL) async throws {
-        for _ in 0..<200 {
-            if let (_, response) = try? await URLSession.shared.data(from: server.appendingPathComponent("health")),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            try await HealthCheck.wait(for: server, limit: .seconds(30))
+        } catch is HealthCheck.NotHealthy {
+            throw ValidationError(
+                "The demo server did not start on \(server.absoluteString); is the port in use? Try --port.")
         }
-        throw ValidationError(
-            "The demo server did not start on \(server.absoluteString); is the port in use? Try --port.")
     }
 }
 

@@ -141,20 +141,9 @@ enum CLI {
         return process
     }
 
-    /// Polls /health until the server answers (each attempt is a real request, not a sleep).
+    /// Waits until the server on `port` answers /health (the one wait `outpost` itself uses).
     static func waitForHealth(port: Int) async throws -> String {
-        let url = URL(string: "http://127.0.0.1:\(port)/health")!
-        var lastError: (any Error)?
-        for _ in 0..<600 {
-            do {
-                let (data, _) = try await URLSession.shared.data(from: url)
-                return String(decoding: data, as: UTF8.self)
-            } catch {
-                lastError = error
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        throw lastError ?? URLError(.timedOut)
+        try await HealthCheck.wait(for: URL(string: "http://127.0.0.1:\(port)")!)
     }
 
     /// A free loopback port: the same helper `outpost bench` and `outpost soak` use.

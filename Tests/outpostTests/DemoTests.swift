@@ -19,11 +19,15 @@ struct DemoTests {
         demo.standardError = FileHandle.nullDevice
         try demo.run()
         defer { if demo.isRunning { demo.terminate() } }
-        // The sample tickets file is written last, once the device is signed in and synced.
-        let tickets = directory + "/sample-tickets.txt"
-        for _ in 0..<600 where !FileManager.default.fileExists(atPath: tickets) {
-            try await Task.sleep(for: .milliseconds(50))
+        // "Serving on …" comes once the device is signed in and synced and the sample tickets are
+        // written: read the demo's output up to it (no time bound: a demo that dies ends it).
+        var printed = Data()
+        while !String(decoding: printed, as: UTF8.self).contains("Serving on ") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the demo ended before serving: \(String(decoding: printed, as: UTF8.self))")
+            printed += chunk
         }
+        let tickets = directory + "/sample-tickets.txt"
         let lines = try String(contentsOfFile: tickets, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { $0.hasPrefix("OP1") && $0.count == 197 })
@@ -63,9 +67,10 @@ struct DemoTests {
         kill(demo.processIdentifier, SIGTERM)
         demo.waitUntilExit()
         #expect(demo.terminationReason == .exit && demo.terminationStatus == 0)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(printed.contains("with 500 guests"))
-        #expect(printed.contains("▀") || printed.contains("▄"), "tickets are drawn as terminal QR codes")
+        printed += output.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: printed, as: UTF8.self)
+        #expect(text.contains("with 500 guests"))
+        #expect(text.contains("▀") || text.contains("▄"), "tickets are drawn as terminal QR codes")
     }
 
     static func post(_ port: Int, _ path: String, _ body: String) async throws -> [String: Any] {

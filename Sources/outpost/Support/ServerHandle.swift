@@ -113,12 +113,12 @@ final class ServerHandle: @unchecked Sendable {
     }
 
     private func waitUntilHealthy() async throws {
-        for _ in 0..<400 {
-            if (try? await session.data(from: url.appendingPathComponent("health"))) != nil { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(25))
+        let process = process
+        do {
+            try await HealthCheck.wait(for: url, while: { process.isRunning })
+        } catch let failure as HealthCheck.NotHealthy {
+            throw CleanFailure("\(failure)")
         }
-        throw CleanFailure("the server on port \(port) did not start")
     }
 
     /// SIGKILLs the server (no drain, no clean shutdown) and waits for it to be gone.

@@ -1,0 +1,35 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one wait for a server to come up, shared by the demo, the bench, the soak and the tests:
+/// `GET /health` until it answers 200, as long as the server can still come up (its process
+/// runs) and at most `limit`. Each attempt is a real request; there is no fixed sleep to wait out.
+enum HealthCheck {
+    struct NotHealthy: Error, CustomStringConvertible {
+        var server: URL
+        var reason: String
+        var description: String { "the server at \(server.absoluteString) \(reason)" }
+    }
+
+    /// Returns the body of the first 200 answer.
+    @discardableResult
+    static func wait(
+        for server: URL, while alive: () -> Bool = { true }, limit: Duration = .seconds(120)
+    ) async throws -> String {
+        let url = server.appendingPathComponent("health")
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let (data, response) = try? await URLSession.shared.data(from: url),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return String(decoding: data, as: UTF8.self)
+            }
+            guard alive() else { throw NotHealthy(server: server, reason: "exited before it answered /health") }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw NotHealthy(server: server, reason: "did not answer /health within \(limit)")
+    }
+}
