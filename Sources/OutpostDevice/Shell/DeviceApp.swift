@@ -117,12 +117,9 @@ public final class DeviceApp {
 
     /// Recounts the outbox and lets every module rebuild its screen models.
     private func reload() {
-        guard let store else { return }
-        let own = (try? store.pendingCount(owner: sessionKeeper.userId)) ?? 0
-        let all = sessionKeeper.userId == nil ? own : ((try? store.pendingCount(owner: nil)) ?? 0)
-        status.pending = own
-        status.pendingForOtherUsers = all - own
-        status.quarantined = (try? store.quarantinedCount()) ?? 0
+        status.pending = pendingCount
+        status.pendingForOtherUsers = pendingForOtherUsers
+        status.quarantined = quarantinedCount
         for module in modules { module.reload() }
     }
 

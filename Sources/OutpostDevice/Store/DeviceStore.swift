@@ -69,12 +69,14 @@ public final class DeviceStore: Sendable {
     }
 
     func setPlainMeta(_ key: String, _ value: String) throws {
-        try queue.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [key, Data(value.utf8)])
-        }
+        try queue.write { db in try putMeta(db, key, Data(value.utf8)) }
+    }
+
+    /// Writes (or replaces) one meta row.
+    private func putMeta(_ db: Database, _ key: String, _ value: Data) throws {
+        try db.execute(
+            sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
     }
 
     func sealedMeta<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
@@ -92,12 +94,7 @@ public final class DeviceStore: Sendable {
 
     func setSealedBlob(_ key: String, _ value: Data) throws {
         let box = try sealer.seal(value)
-        try queue.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [key, box])
-        }
+        try queue.write { db in try putMeta(db, key, box) }
     }
 
     func setSealedMeta<T: Encodable>(_ key: String, _ value: T?) throws {
@@ -106,10 +103,7 @@ public final class DeviceStore: Sendable {
 
     func setSealedMeta<T: Encodable>(_ db: Database, _ key: String, _ value: T?) throws {
         if let value {
-            try db.execute(
-                sql:
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [key, try sealer.seal(json: value)])
+            try putMeta(db, key, try sealer.seal(json: value))
         } else {
             try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
         }

@@ -23,16 +23,33 @@ extension Store {
         }
     }
 
+    /// Inserts a refresh token row. With `ifAbsent`, a row already holding `hash` is left as it is
+    /// and false comes back; without it, that is a constraint error.
+    @discardableResult
     private static func insertRefreshToken(
         _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String,
-        issuedAt: Date, expiresAt: Date
-    ) async throws {
-        try await connection.execute(
-            """
+        issuedAt: Date, expiresAt: Date, ifAbsent: Bool = false
+    ) async throws -> Bool {
+        let insert = """
             INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            [.blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
+            """
+        let binds: [SQLValue] = [
+            .blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt),
+        ]
+        guard ifAbsent else {
+            try await connection.execute(insert, binds)
+            return true
+        }
+        return try await connection.queryOne(
+            insert + " ON CONFLICT (token_hash) DO NOTHING RETURNING family_id", binds) != nil
+    }
+
+    /// Revokes every token of a family still live (reuse of a rotated token).
+    private static func revokeFamily(_ connection: any SQLConnection, familyId: UUID, now: Date) async throws {
+        try await connection.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+            [.date(now), .uuid(familyId)])
     }
 
     /// Rotates a refresh token in one transaction: the presented token is marked rotated and its
@@ -66,9 +83,7 @@ extension Store {
                     return .rotated(
                         userId: try row.uuid("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
                 }
-                try await connection.execute(
-                    "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
-                    [.date(now), .uuid(familyId)])
+                try await Self.revokeFamily(connection, familyId: familyId, now: now)
                 return .reused
             }
             if try row.date("expires_at") <= now { return .invalid }
@@ -80,19 +95,11 @@ extension Store {
             // (a duplicating proxy, a retry racing its original) derives the same successor: the
             // one that commits second finds it inserted. Within the grace window that is the
             // same answer again; without a window it is reuse.
-            let inserted = try await connection.queryOne(
-                """
-                INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (token_hash) DO NOTHING RETURNING family_id
-                """,
-                [
-                    .blob(successorHash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(now),
-                    .date(now + lifetime),
-                ])
-            if inserted == nil, graceWindow <= 0 {
-                try await connection.execute(
-                    "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
-                    [.date(now), .uuid(familyId)])
+            let inserted = try await Self.insertRefreshToken(
+                connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId, issuedAt: now,
+                expiresAt: now + lifetime, ifAbsent: true)
+            if !inserted, graceWindow <= 0 {
+                try await Self.revokeFamily(connection, familyId: familyId, now: now)
                 return .reused
             }
             return .rotated(userId: userId, familyId: familyId, deviceId: deviceId)

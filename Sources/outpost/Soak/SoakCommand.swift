@@ -113,7 +113,7 @@ struct SoakCommand: AsyncParsableCommand {
         for index in 0..<instances {
             servers.append(
                 try await ServerHandle.launch(
-                    store: store + ["--access-ttl", String(accessTTL)], port: try ServerHandle.freePort(),
+                    store: store, options: ["--access-ttl", String(accessTTL)], port: try ServerHandle.freePort(),
                     log: work.appendingPathComponent("server-\(index).log")))
         }
         let admin = servers[0]

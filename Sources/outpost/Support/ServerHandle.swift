@@ -18,6 +18,8 @@ final class ServerHandle: @unchecked Sendable {
     let session: URLSession
     /// `--sqlite PATH` or `--postgres URL`.
     let storeArguments: [String]
+    /// Further `serve` options, kept for restarts (e.g. the soak's `--access-ttl`).
+    let options: [String]
     /// Where the server's output goes (appended across restarts); nil discards it.
     let log: URL?
 
@@ -35,10 +37,11 @@ final class ServerHandle: @unchecked Sendable {
         var errors: Int
     }
 
-    private init(process: Process, port: Int, storeArguments: [String], log: URL?) {
+    private init(process: Process, port: Int, storeArguments: [String], options: [String], log: URL?) {
         self.process = process
         self.port = port
         self.storeArguments = storeArguments
+        self.options = options
         self.log = log
         url = URL(string: "http://127.0.0.1:\(port)")!
         let configuration = URLSessionConfiguration.ephemeral
@@ -81,19 +84,20 @@ final class ServerHandle: @unchecked Sendable {
         }
     }
 
-    /// Starts `outpost serve` on `store` at `port` and waits until it answers /health.
-    static func launch(store: [String], port: Int, log: URL?) async throws -> ServerHandle {
+    /// Starts `outpost serve` on `store` at `port` (with `options`) and waits until it answers /health.
+    static func launch(store: [String], options: [String] = [], port: Int, log: URL?) async throws -> ServerHandle {
         let server = ServerHandle(
-            process: try spawn(store: store, port: port, log: log), port: port, storeArguments: store, log: log)
+            process: try spawn(store: store, options: options, port: port, log: log), port: port,
+            storeArguments: store, options: options, log: log)
         try await server.waitUntilHealthy()
         return server
     }
 
-    private static func spawn(store: [String], port: Int, log: URL?) throws -> Process {
+    private static func spawn(store: [String], options: [String], port: Int, log: URL?) throws -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments =
-            ["serve"] + store + [
+            ["serve"] + store + options + [
                 "--port", String(port), "--bcrypt-cost", "4", "--log-level", log == nil ? "error" : "warning",
             ]
         if let log {
@@ -130,7 +134,7 @@ final class ServerHandle: @unchecked Sendable {
 
     /// Starts the server again on the same port and store.
     func restart() async throws {
-        process = try Self.spawn(store: storeArguments, port: port, log: log)
+        process = try Self.spawn(store: storeArguments, options: options, port: port, log: log)
         try await waitUntilHealthy()
     }
 

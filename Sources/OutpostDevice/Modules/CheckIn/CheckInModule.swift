@@ -158,22 +158,31 @@ final class CheckInModule: DeviceModule {
     /// A scanned QR text: verified locally (no network call), then the confirmation screen or
     /// a banner. Wrong-event and forged tickets get banners of identical structure.
     func scan(_ text: String) {
-        guard let event = shell.currentEvent, let tenant = shell.session.flatMap({ UUID(wire: $0.user.tenantId) }),
-            let eventUUID = UUID(wire: event.id)
-        else { return }
+        guard let (ticket, verified) = verify(text) else { return }
         clearTransient()
         state.confirmation = nil
-        let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
-        // What is verified here is byte for byte what is sent: the scanner's framing goes first.
-        let ticket = ScannedText.normalized(text)
-        do {
-            let payload = try TicketCodec.verify(ticket, tenantId: tenant, eventId: eventUUID, keys: keys)
-            present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
-        } catch TicketError.otherEvent {
-            state.banner = .crossEvent
-        } catch {
-            state.banner = .tampered
+        switch verified {
+        case .success(let payload): present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
+        case .failure(.otherEvent): state.banner = .crossEvent
+        case .failure: state.banner = .tampered
         }
+    }
+
+    /// Verifies scanned text offline against the open event's keys (also the kiosk's check).
+    /// What is verified is byte for byte what is sent: the scanner's framing goes first, and the
+    /// normalised ticket comes back with the outcome. Nil without an open event and a session.
+    func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)? {
+        guard let event = shell.currentEvent, let tenant = shell.session.flatMap({ UUID(wire: $0.user.tenantId) }),
+            let eventUUID = UUID(wire: event.id)
+        else { return nil }
+        let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
+        let ticket = ScannedText.normalized(scanned)
+        return (
+            ticket,
+            Result { () throws(TicketError) in
+                try TicketCodec.verify(ticket, tenantId: tenant, eventId: eventUUID, keys: keys)
+            }
+        )
     }
 
     /// Manual entry: autocomplete over the local roster.

@@ -110,15 +110,13 @@ final class KioskModule: DeviceModule {
         kiosk.setupMessage = nil
     }
 
-    /// The guest a scanned ticket names, if it verifies for the open event.
+    /// The guest a scanned ticket names, if it verifies for the open event (the check-in
+    /// module's offline verification), and the ticket as it will be sent.
     func guest(ticket: String) -> (LocalGuest?, ticket: String) {
-        let ticket = ScannedText.normalized(ticket)
-        guard let eventId = shell.eventId, let event = shell.currentEvent,
-            let tenant = shell.session.flatMap({ UUID(wire: $0.user.tenantId) }), let eventUUID = UUID(wire: event.id)
-        else { return (nil, ticket) }
-        let keys = (try? store.ticketKeys(eventId: eventId)) ?? [:]
-        let payload = try? TicketCodec.verify(ticket, tenantId: tenant, eventId: eventUUID, keys: keys)
-        return (payload.flatMap { try? store.guest(eventId: eventId, id: $0.guestId.lowercasedString) }, ticket)
+        guard let eventId = shell.eventId, let (normalized, verified) = shell.module(CheckInModule.self)?.verify(ticket)
+        else { return (nil, ScannedText.normalized(ticket)) }
+        let payload = try? verified.get()
+        return (payload.flatMap { try? store.guest(eventId: eventId, id: $0.guestId.lowercasedString) }, normalized)
     }
 
     /// The guest an attendee's e-mail names: admissible, not yet checked in first.
