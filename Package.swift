@@ -90,6 +90,8 @@ let package = Package(
             name: "OutpostTestSupport",
             dependencies: [
                 "OutpostServer",
+                "OutpostDevice",
+                "OutpostLab",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,6 +171,7 @@ let package = Package(
                 "OutpostDevice",
                 "OutpostTerminal",
                 "OutpostChaos",
+                "OutpostLab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -178,9 +181,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OutpostLab",
+            dependencies: [
+                "OutpostCore",
+                "OutpostProtocol",
+                "OutpostDevice",
+                "OutpostChaos",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "outpostTests",
-            dependencies: ["outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostProtocol"],
+            dependencies: ["outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostLab", "OutpostProtocol"],
             swiftSettings: swiftSettings
         ),
     ]

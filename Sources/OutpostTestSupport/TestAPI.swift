@@ -1,9 +1,12 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
 import OutpostCore
+import OutpostDevice
+import OutpostLab
 import OutpostProtocol
 import OutpostServer
 
@@ -55,6 +58,15 @@ public struct TestAPI: Sendable {
             status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body))
     }
 
+    /// The lab's client (the device's `APIClient`) over this server's test client, as `session`.
+    package func lab(_ session: Session? = nil) -> LabClient {
+        LabClient(
+            transport: RouterTransport(client: client),
+            pair: session.map {
+                TokenPair(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiresIn: 0, user: $0.user)
+            })
+    }
+
     /// Creates a tenant and its organizer directly in the store, returning a signed-in token.
     public func bootstrapTenant(
         _ name: String, email: String, password: String = "organizer-pass"
@@ -65,18 +77,16 @@ public struct TestAPI: Sendable {
     }
 
     public func signIn(email: String, password: String, deviceId: String = "test-device") async throws -> Session {
-        let response = try await request(
-            .post, "/v1/auth/signin", json: SignInRequest(email: email, password: password, deviceId: deviceId))
-        try check(response.status == 200, "sign-in of \(email) answered \(response.status) \(response.text)")
-        let pair: TokenPair = try response.decode()
+        let pair = try await LabClient(
+            transport: RouterTransport(client: client),
+            credentials: LabClient.Credentials(email: email, password: password, deviceId: deviceId)
+        ).signIn()
         return Session(accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: pair.user)
     }
 
     public func createUser(_ organizer: Session, email: String, role: UserRole, name: String) async throws -> Session {
-        let created = try await request(
-            .post, "/v1/users", token: organizer.accessToken,
-            json: CreateUserRequest(email: email, name: name, role: role, password: "staff-password"))
-        try check(created.status == 201, "creating \(email): \(created.status) \(created.text)")
+        _ = try await lab(organizer).createUser(
+            CreateUserRequest(email: email, name: name, role: role, password: "staff-password"))
         return try await signIn(email: email, password: "staff-password")
     }
 
@@ -84,42 +94,33 @@ public struct TestAPI: Sendable {
         _ organizer: Session, name: String = "Gala", startsAt: Date? = nil
     ) async throws -> EventInfo {
         let start = startsAt ?? clock.now
-        let response = try await request(
-            .post, "/v1/events", token: organizer.accessToken,
-            json: CreateEventRequest(name: name, startsAt: start, endsAt: start + 6 * 3600, timeZone: "Europe/Oslo"))
-        try check(response.status == 201, "creating event: \(response.status) \(response.text)")
-        return try response.decode()
+        return try await lab(organizer).createEvent(
+            CreateEventRequest(name: name, startsAt: start, endsAt: start + 6 * 3600, timeZone: "Europe/Oslo"))
     }
 
     public func createAccessType(
         _ organizer: Session, event: EventInfo, name: String = "General"
     ) async throws -> AccessTypeInfo {
-        let response = try await request(
-            .post, "/v1/events/\(event.id)/access-types", token: organizer.accessToken,
-            json: CreateAccessTypeRequest(name: name, walkInAllowed: true))
-        try check(response.status == 201, "creating access type: \(response.status) \(response.text)")
-        return try response.decode()
+        try await lab(organizer).createAccessType(
+            event: event.id, CreateAccessTypeRequest(name: name, walkInAllowed: true))
     }
 
     public func createGuest(
         _ organizer: Session, event: EventInfo, accessType: AccessTypeInfo, name: String, email: String? = nil
     ) async throws -> GuestInfo {
-        let response = try await request(
-            .post, "/v1/events/\(event.id)/guests", token: organizer.accessToken,
-            json: CreateGuestRequest(
+        try await lab(organizer).createGuest(
+            event: event.id,
+            CreateGuestRequest(
                 name: name, email: email ?? "\(name.lowercased().filter(\.isLetter))@example.org",
                 accessTypeId: accessType.id, notes: "note for \(name)"))
-        try check(response.status == 201, "creating guest: \(response.status) \(response.text)")
-        return try response.decode()
     }
 
     public func assign(_ organizer: Session, staff: Session, to event: EventInfo) async throws {
-        let response = try await request(
-            .put, "/v1/events/\(event.id)/staff/\(staff.user.id)", token: organizer.accessToken)
-        try check(response.status == 204, "assigning staff: \(response.status) \(response.text)")
+        try await lab(organizer).assignStaff(user: staff.user.id, event: event.id)
     }
 
-    /// Sends a check-in with a correct Idempotency-Key for its body.
+    /// Sends a check-in with the Idempotency-Key ``IdempotencyKey`` makes of its body (a guest
+    /// id that is not an id is sent with its text in the key's place, for the server to refuse).
     public func checkIn(
         _ session: Session, event: String, guest: String, deviceId: String = "device-1", scannedAt: Date? = nil,
         method: CheckInMethod = .qr, ticket: String? = nil, reconfirm: Bool? = nil, note: String? = nil
@@ -128,9 +129,13 @@ public struct TestAPI: Sendable {
         let body = CheckInRequest(
             guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm,
             note: note)
+        let key =
+            UUID(wire: guest).map {
+                IdempotencyKey(deviceId: deviceId, guestId: $0, scannedAtMillis: at.millisecondsSince1970).description
+            } ?? "\(deviceId):\(guest):\(at.millisecondsSince1970)"
         return try await request(
             .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
-            headers: [.init("Idempotency-Key")!: "\(deviceId):\(guest):\(at.millisecondsSince1970)"])
+            headers: [.init("Idempotency-Key")!: key])
     }
 
     /// Pages through the whole roster from `since`, returning the pages.
@@ -138,23 +143,36 @@ public struct TestAPI: Sendable {
         _ session: Session, event: EventInfo, since: String? = nil, limit: Int = 1000
     ) async throws -> [RosterPage] {
         var pages: [RosterPage] = []
-        var cursor = since
-        repeat {
-            var path = "/v1/events/\(event.id)/roster?limit=\(limit)"
-            if let cursor { path += "&since=\(cursor)" }
-            let response = try await request(.get, path, token: session.accessToken)
-            try check(response.status == 200, "roster: \(response.status) \(response.text)")
-            let page: RosterPage = try response.decode()
-            pages.append(page)
-            cursor = page.cursor
-        } while pages.last?.hasMore == true
+        try await lab(session).roster(event: event.id, limit: limit, since: since) { pages.append($0) }
         return pages
     }
 
     public func audit(_ session: Session, event: EventInfo) async throws -> [AuditEntry] {
-        let response = try await request(.get, "/v1/events/\(event.id)/audit", token: session.accessToken)
-        try check(response.status == 200, "audit: \(response.status) \(response.text)")
-        return try response.decode(AuditPage.self).entries
+        try await lab(session).audit(event: event.id)
+    }
+}
+
+/// The test server's client (router or live loopback) as the device's ``Transport``, so the
+/// tests drive it through the same ``APIClient`` as the lab and the device.
+public struct RouterTransport: Transport {
+    public let client: any TestClientProtocol
+
+    public init(client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let method = HTTPRequest.Method(request.method) else {
+            throw TransportError.connectionFailed("no such method \(request.method)")
+        }
+        var headers = HTTPFields()
+        for (name, value) in request.headers {
+            guard let field = HTTPField.Name(name) else { continue }
+            headers[field] = value
+        }
+        let response = try await client.execute(
+            uri: request.path, method: method, headers: headers, body: request.body.map { ByteBuffer(bytes: $0) })
+        return TransportResponse(status: Int(response.status.code), body: Data(response.body.readableBytesView))
     }
 }
 
@@ -192,16 +210,6 @@ public enum TestSupport {
         logger.logLevel = .warning
         return logger
     }
-}
-
-/// A set-up step that did not go as a test needs.
-public struct TestSetUpFailure: Error, CustomStringConvertible {
-    public let description: String
-}
-
-/// Throws ``TestSetUpFailure`` with `message` unless `condition` holds.
-public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    if !condition { throw TestSetUpFailure(description: message()) }
 }
 
 /// The usual world: tenant A with an organizer, a support user, two assigned staff, one event

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import OutpostCore
 import OutpostDevice
+import OutpostLab
 import OutpostProtocol
 import OutpostServer
 import OutpostTerminal
@@ -92,44 +93,32 @@ struct DemoCommand: AsyncParsableCommand {
     @MainActor
     @discardableResult
     func seedAndPrint(server: URL, directory: URL) async throws -> DeviceApp {
-        let client = DemoClient(base: server)
-        let organizerToken = try await client.signIn(Self.organizer.email, Self.organizer.password)
+        let organizer = try await LabClient.signedIn(
+            transport: URLSessionTransport(baseURL: server),
+            LabClient.Credentials(
+                email: Self.organizer.email, password: Self.organizer.password, deviceId: "outpost-demo"))
         let now = Date()
-        let event: EventInfo = try await client.post(
-            "/v1/events", token: organizerToken,
-            CreateEventRequest(
-                name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
-                modules: ["checkin", "kiosk"]))
-        let general: AccessTypeInfo = try await client.post(
-            "/v1/events/\(event.id)/access-types", token: organizerToken,
-            CreateAccessTypeRequest(name: "General", walkInAllowed: true))
-        let vip: AccessTypeInfo = try await client.post(
-            "/v1/events/\(event.id)/access-types", token: organizerToken,
-            CreateAccessTypeRequest(name: "VIP", walkInAllowed: false))
-        let staff: UserInfo = try await client.post(
-            "/v1/users", token: organizerToken,
-            CreateUserRequest(
-                email: Self.staff.email, name: Self.staff.name, role: .checkinStaff, password: Self.staff.password))
-        _ = try await client.send("PUT", "/v1/events/\(event.id)/staff/\(staff.id)", token: organizerToken, body: nil)
-        _ = try await client.send(
-            "PUT", "/v1/events/\(event.id)/kiosk", token: organizerToken,
-            body: try OutpostJSON.encode(KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
-        let csv = DemoNames.csv(count: guests, accessTypes: [general.name, vip.name])
-        let imported = try await client.send(
-            "POST", "/v1/events/\(event.id)/guests:import", token: organizerToken, body: Data(csv.utf8),
-            contentType: "text/csv")
-        let result = try OutpostJSON.decode(ImportResult.self, from: imported)
-        let roster = try OutpostJSON.decode(
-            RosterPage.self,
-            from: try await client.send(
-                "GET", "/v1/events/\(event.id)/roster?limit=3", token: organizerToken, body: nil))
+        let seeded = try await Seeder(client: organizer).seed(
+            Seeder.Plan(
+                event: CreateEventRequest(
+                    name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
+                    modules: ["checkin", "kiosk"]),
+                accessTypes: [
+                    CreateAccessTypeRequest(name: "General", walkInAllowed: true),
+                    CreateAccessTypeRequest(name: "VIP", walkInAllowed: false),
+                ],
+                guests: guests,
+                staff: [
+                    CreateUserRequest(
+                        email: Self.staff.email, name: Self.staff.name, role: .checkinStaff,
+                        password: Self.staff.password)
+                ],
+                kiosk: KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
+        let event = seeded.event
+        let result = seeded.imported
         var tickets: [(GuestInfo, String)] = []
-        for guest in roster.guests {
-            let text = String(
-                decoding: try await client.send(
-                    "GET", "/v1/events/\(event.id)/guests/\(guest.id)/ticket", token: organizerToken, body: nil),
-                as: UTF8.self)
-            tickets.append((guest, text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        for guest in seeded.guests.prefix(3) {
+            tickets.append((guest, try await organizer.ticket(event: event.id, guest: guest.id)))
         }
         let home = directory.appendingPathComponent("device")
         let ports = DevicePorts(
@@ -159,39 +148,5 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError(
                 "The demo server did not start on \(server.absoluteString); is the port in use? Try --port.")
         }
-    }
-}
-
-/// The few API calls the demo makes, over URLSession.
-struct DemoClient {
-    let base: URL
-
-    func send(
-        _ method: String, _ path: String, token: String?, body: Data?, contentType: String = "application/json"
-    ) async throws -> Data {
-        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            throw ValidationError(
-                "The demo server refused \(method) \(path) (\(status)): \(String(decoding: data, as: UTF8.self))")
-        }
-        return data
-    }
-
-    func post<Body: Encodable, Answer: Decodable>(_ path: String, token: String, _ body: Body) async throws -> Answer {
-        try OutpostJSON.decode(
-            Answer.self, from: try await send("POST", path, token: token, body: try OutpostJSON.encode(body)))
-    }
-
-    func signIn(_ email: String, _ password: String) async throws -> String {
-        let data = try await send(
-            "POST", "/v1/auth/signin", token: nil,
-            body: try OutpostJSON.encode(SignInRequest(email: email, password: password, deviceId: "outpost-demo")))
-        return try OutpostJSON.decode(TokenPair.self, from: data).accessToken
     }
 }

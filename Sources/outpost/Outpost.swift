@@ -47,9 +47,3 @@ struct Outpost: AsyncParsableCommand {
         }
     }
 }
-
-/// A failure to report as one sentence (exit status 1).
-struct CleanFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 import Testing
 
 @testable import outpost

@@ -2,10 +2,9 @@ import Foundation
 import OutpostChaos
 import OutpostCore
 import OutpostDevice
+import OutpostLab
 import OutpostProtocol
 import Testing
-
-@testable import outpost
 
 /// The soak's checks fail when they should: each defect the soak hunts for, planted in made-up
 /// inputs, turns its row red.

@@ -51,9 +51,12 @@ public struct URLSessionTransport: Transport {
     public let baseURL: URL
     private let session: URLSession
 
-    public init(baseURL: URL, timeout: TimeInterval = 10) {
+    /// `connections`: at most this many connections to the server at once (the lab's load
+    /// generators raise it).
+    public init(baseURL: URL, timeout: TimeInterval = 10, connections: Int? = nil) {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
+        if let connections { configuration.httpMaximumConnectionsPerHost = connections }
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.httpCookieStorage = nil

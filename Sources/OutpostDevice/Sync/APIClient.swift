@@ -23,11 +23,16 @@ public enum APIClientError: Error, Sendable, Equatable {
 }
 
 /// The API of API.md over a ``Transport``: sign-in, refresh, sign-out and the shared decoding.
-/// Authenticated calls go through ``SessionKeeper``, which rotates an expired token silently.
-struct APIClient: Sendable {
-    let transport: any Transport
+/// The device's authenticated calls go through ``SessionKeeper``, which rotates an expired token
+/// silently; the lab (bench, soak, demo, tests) drives the same client with a bearer token.
+public struct APIClient: Sendable {
+    public let transport: any Transport
 
-    func signIn(email: String, password: String, deviceId: String) async throws -> TokenPair {
+    public init(transport: any Transport) {
+        self.transport = transport
+    }
+
+    public func signIn(email: String, password: String, deviceId: String) async throws -> TokenPair {
         let response = try await send(
             TransportRequest(
                 method: "POST", path: "/v1/auth/signin", headers: ["Content-Type": "application/json"],
@@ -35,11 +40,11 @@ struct APIClient: Sendable {
         return try Self.decode(TokenPair.self, response)
     }
 
-    func clientPolicy() async throws -> ClientPolicy {
+    public func clientPolicy() async throws -> ClientPolicy {
         try Self.decode(ClientPolicy.self, try await send(TransportRequest(method: "GET", path: "/v1/client-policy")))
     }
 
-    func signOut(refreshToken: String) async {
+    public func signOut(refreshToken: String) async {
         _ = try? await send(
             TransportRequest(
                 method: "POST", path: "/v1/auth/signout", headers: ["Content-Type": "application/json"],
@@ -48,7 +53,7 @@ struct APIClient: Sendable {
 
     /// Rotates the refresh token. Only the server's own 401 ends the session; a portal's page,
     /// a 5xx or no answer at all keeps it (the caller tries again later).
-    func refreshed(_ session: SessionState) async throws -> SessionState {
+    public func refreshed(_ session: SessionState) async throws -> SessionState {
         let response = try await send(
             TransportRequest(
                 method: "POST", path: "/v1/auth/refresh", headers: ["Content-Type": "application/json"],
@@ -65,7 +70,31 @@ struct APIClient: Sendable {
         return updated
     }
 
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
+    /// One request with `token` as its bearer and `json` (or `body`) as its body; the raw answer.
+    public func request(
+        _ method: String, _ path: String, token: String?, json: (any Encodable & Sendable)? = nil,
+        body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> TransportResponse {
+        var headers = headers
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        var payload = body
+        if let json {
+            headers["Content-Type"] = "application/json"
+            payload = try OutpostJSON.encode(json)
+        }
+        return try await send(TransportRequest(method: method, path: path, headers: headers, body: payload))
+    }
+
+    /// ``request(_:_:token:json:body:headers:)`` decoded as `Answer`; an API error or an
+    /// unreadable body throws.
+    public func call<Answer: Decodable>(
+        _ method: String, _ path: String, token: String?, json: (any Encodable & Sendable)? = nil,
+        as answer: Answer.Type = Answer.self
+    ) async throws -> Answer {
+        try Self.decode(answer, try await request(method, path, token: token, json: json))
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
             return try await transport.send(request)
         } catch let error as TransportError {
@@ -77,7 +106,7 @@ struct APIClient: Sendable {
         }
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ response: TransportResponse) throws -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, _ response: TransportResponse) throws -> T {
         guard (200..<300).contains(response.status) else {
             throw APIClientError.http(status: response.status, code: errorCode(response.body))
         }
@@ -88,7 +117,7 @@ struct APIClient: Sendable {
         }
     }
 
-    static func errorCode(_ body: Data) -> String? {
+    public static func errorCode(_ body: Data) -> String? {
         (try? OutpostJSON.decode(ErrorBody.self, from: body))?.error
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 
 extension BenchCommand {
     /// `--peer pretix`: pretix's check-in endpoint and position download beside Outpost's ingest
@@ -25,14 +26,14 @@ extension BenchCommand {
             let server = try await ServerHandle.start(
                 directory: work.appendingPathComponent(db), sqlite: db == "sqlite", postgres: postgres)
             let seeded = try await server.seed(guests: PretixPeer.positions)
-            var outpostIngest: [Int: ServerHandle.Ingest] = [:]
+            var outpostIngest: [Int: IngestLoad.Result] = [:]
             for (index, concurrency) in concurrencies.enumerated() {
                 let ids = Array(seeded.guestIds.dropFirst(index * perConcurrency).prefix(perConcurrency))
-                outpostIngest[concurrency] = try await server.ingest(
-                    eventId: seeded.eventId, guestIds: ids, concurrency: concurrency)
+                outpostIngest[concurrency] = try await IngestLoad.run(
+                    server.organizer, event: seeded.eventId, guestIds: ids, concurrency: concurrency)
             }
-            let small = try await server.downloadRoster(eventId: seeded.eventId, limit: 50)
-            let large = try await server.downloadRoster(eventId: seeded.eventId, limit: 2000)
+            let small = try await server.organizer.roster(event: seeded.eventId, limit: 50)
+            let large = try await server.organizer.roster(event: seeded.eventId, limit: 2000)
             server.stop()
 
             // Then pretix, alone on the machine.

@@ -5,6 +5,7 @@ import GRDB
 import Logging
 import OutpostCore
 import OutpostDevice
+import OutpostLab
 import OutpostProtocol
 import OutpostServer
 
@@ -91,8 +92,8 @@ struct BenchCommand: AsyncParsableCommand {
                 note: "\(synced) rows synced; peak RSS \(Int(peakResidentMiB())) MiB"))
 
         // 2. Scan to decision (verify, look up, decide, show), against raw Ed25519 verification.
-        let tickets = try await server.tickets(
-            eventId: seeded.eventId, guestIds: Array(seeded.guestIds.prefix(samples)))
+        let tickets = try await server.organizer.tickets(
+            event: seeded.eventId, guests: Array(seeded.guestIds.prefix(samples)))
         var scan = Samples()
         for ticket in tickets {
             scan.time { app.scan(ticket) }
@@ -174,8 +175,8 @@ struct BenchCommand: AsyncParsableCommand {
                 let count = quick ? 600 : 3_000
                 let ids = Array(ingestSeed.guestIds.dropFirst(offset).prefix(count))
                 offset += count
-                let result = try await ingestServer.ingest(
-                    eventId: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
+                let result = try await IngestLoad.run(
+                    ingestServer.organizer, event: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
                 report(
                     BenchFigure(
                         name: "server ingest \(label), concurrency \(concurrency)", median: result.rate,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OutpostLab
 import OutpostTerminal
 
 struct DeviceScanCommand: AsyncParsableCommand {

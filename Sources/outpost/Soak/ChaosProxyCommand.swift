@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OutpostChaos
+import OutpostLab
 
 /// `outpost chaos-proxy`: the soak's fault-injecting proxy on its own, for trying a device or a
 /// station against a bad network by hand.

@@ -2,11 +2,8 @@ import ArgumentParser
 import Foundation
 import OutpostChaos
 import OutpostCore
+import OutpostLab
 import OutpostProtocol
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `outpost soak`: devices as processes, scanning through a fault-injecting proxy while they and
 /// the server are SIGKILLed; then every device drains and the soak checks that nothing was lost
@@ -117,11 +114,12 @@ struct SoakCommand: AsyncParsableCommand {
                     log: work.appendingPathComponent("server-\(index).log")))
         }
         let admin = servers[0]
-        admin.lastEmail = email
+        try await admin.signIn(as: email)
         let seeded = try await admin.seed(guests: guests)
         let sharer = "soak-staff-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
-        try await admin.addStaff(email: sharer, eventId: seeded.eventId)
-        let tickets = try await admin.tickets(eventId: seeded.eventId, guestIds: seeded.guestIds)
+        try await admin.organizer.addStaff(
+            email: sharer, name: "Soak Staff", password: ServerHandle.password, event: seeded.eventId)
+        let tickets = try await admin.organizer.tickets(event: seeded.eventId, guests: seeded.guestIds)
         let ticketFile = work.appendingPathComponent("tickets.txt")
         try tickets.joined(separator: "\n").write(to: ticketFile, atomically: true, encoding: .utf8)
         say("\(guests) guests on \(instances) server instance(s), \(postgres == nil ? "SQLite" : "PostgreSQL")")
@@ -203,10 +201,12 @@ struct SoakCommand: AsyncParsableCommand {
                     deviceId: report.deviceId, confirmed: device.confirmed, report: report,
                     damaged: damaged[device.index].map { [$0] } ?? [], shared: device.users.count > 1))
         }
-        // The admin's token has long expired (short access tokens): sign in again.
-        try await admin.signIn()
-        let audit = try await Self.audit(admin, eventId: seeded.eventId)
-        let roster = try await Self.rosterCheckedIn(admin, eventId: seeded.eventId)
+        // The organizer's token has long expired (short access tokens): the client signs in again.
+        let audit = try await admin.organizer.audit(event: seeded.eventId)
+        var roster: Set<String> = []
+        try await admin.organizer.roster(event: seeded.eventId, limit: 2000) { page in
+            for guest in page.guests where guest.checkIn != nil { roster.insert(guest.id) }
+        }
         let stats = proxy.stats
         let verdict = SoakVerdict(
             devices: verdictDevices, audit: audit, rosterCheckedIn: roster, proxy: stats,
@@ -238,29 +238,5 @@ struct SoakCommand: AsyncParsableCommand {
         }
         say("passed")
         if dir == nil { try? FileManager.default.removeItem(at: work) }
-    }
-
-    /// The whole audit log of the event, oldest first.
-    static func audit(_ server: ServerHandle, eventId: String) async throws -> [AuditEntry] {
-        var entries: [AuditEntry] = []
-        var cursor: String?
-        repeat {
-            let path = "/v1/events/\(eventId)/audit?limit=1000" + (cursor.map { "&since=\($0)" } ?? "")
-            let (data, status) = try await server.request("GET", path)
-            guard status == 200 else { throw CleanFailure("the audit log answered \(status)") }
-            let page = try OutpostJSON.decode(AuditPage.self, from: data)
-            entries += page.entries
-            cursor = page.hasMore ? page.cursor : nil
-        } while cursor != nil
-        return entries
-    }
-
-    /// The guests the server's roster shows as checked in.
-    static func rosterCheckedIn(_ server: ServerHandle, eventId: String) async throws -> Set<String> {
-        var checkedIn: Set<String> = []
-        _ = try await server.downloadRoster(eventId: eventId, limit: 2000) { page in
-            for guest in page.guests where guest.checkIn != nil { checkedIn.insert(guest.id) }
-        }
-        return checkedIn
     }
 }

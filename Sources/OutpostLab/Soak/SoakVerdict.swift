@@ -5,44 +5,61 @@ import OutpostProtocol
 
 /// What the soak saw, and the checks it makes of it. Pure: the inputs are what the devices
 /// reported, what they hold at the end, and the server's audit log and roster.
-struct SoakVerdict: Codable {
-    struct Device: Codable {
-        var deviceId: String
+package struct SoakVerdict: Codable {
+    package struct Device: Codable {
+        package var deviceId: String
         /// Keys the workers printed after a local commit.
-        var confirmed: Set<String>
+        package var confirmed: Set<String>
         /// What the device's store holds at the end, after draining.
-        var report: SoakWorkerCommand.Report
+        package var report: SoakWorker.Report
         /// Keys of the entries the soak damaged on disk (they must be quarantined, not sent).
-        var damaged: Set<String> = []
+        package var damaged: Set<String> = []
         /// Two users took turns on it: a sign-out forgets the answers (not the entries), so a
         /// key it no longer holds must be one the server decided.
-        var shared = false
+        package var shared = false
+
+        package init(
+            deviceId: String, confirmed: Set<String>, report: SoakWorker.Report, damaged: Set<String> = [],
+            shared: Bool = false
+        ) {
+            self.deviceId = deviceId
+            self.confirmed = confirmed
+            self.report = report
+            self.damaged = damaged
+            self.shared = shared
+        }
     }
 
     /// What the clients did that the proxy cannot see.
-    struct ClientFigures: Codable {
-        var suffixedScans = 0
-        var userSwitches = 0
-        var accessTTL = 0
+    package struct ClientFigures: Codable {
+        package var suffixedScans = 0
+        package var userSwitches = 0
+        package var accessTTL = 0
+
+        package init(suffixedScans: Int = 0, userSwitches: Int = 0, accessTTL: Int = 0) {
+            self.suffixedScans = suffixedScans
+            self.userSwitches = userSwitches
+            self.accessTTL = accessTTL
+        }
     }
 
-    struct Row: Codable {
-        var check: String
-        var value: String
-        var required: String
-        var ok: Bool
+    package struct Row: Codable {
+        package var check: String
+        package var value: String
+        package var required: String
+        package var ok: Bool
     }
 
-    var rows: [Row] = []
+    package var rows: [Row] = []
     /// Details of every failed check, for the log.
-    var problems: [String] = []
+    package var problems: [String] = []
 
-    var passed: Bool { rows.allSatisfy(\.ok) }
+    package var passed: Bool { rows.allSatisfy(\.ok) }
 
     /// The kinds of audit row a check-in request that reached a decision appends.
-    static let decisionKinds = Set(AuditKind.allCases)
+    package static let decisionKinds = Set(AuditKind.allCases)
 
-    init(
+    package init(
         devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats,
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
@@ -224,7 +241,7 @@ struct SoakVerdict: Codable {
     }
 
     /// The Idempotency-Key of the request an audit row decided (device, guest, scan time).
-    static func key(of entry: AuditEntry) -> String? {
+    package static func key(of entry: AuditEntry) -> String? {
         guard let device = entry.deviceId, let guest = entry.guestId.flatMap(UUID.init(wire:)),
             let scanned = entry.clientAt
         else { return nil }
@@ -233,7 +250,7 @@ struct SoakVerdict: Codable {
     }
 
     /// The checks as a Markdown table.
-    var table: String {
+    package var table: String {
         var lines = ["| check | value | required | ok |", "|---|---|---|---|"]
         for row in rows {
             lines.append(

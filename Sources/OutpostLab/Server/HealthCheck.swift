@@ -7,16 +7,16 @@ import FoundationNetworking
 /// The one wait for a server to come up, shared by the demo, the bench, the soak and the tests:
 /// `GET /health` until it answers 200, as long as the server can still come up (its process
 /// runs) and at most `limit`. Each attempt is a real request; there is no fixed sleep to wait out.
-enum HealthCheck {
-    struct NotHealthy: Error, CustomStringConvertible {
-        var server: URL
-        var reason: String
-        var description: String { "the server at \(server.absoluteString) \(reason)" }
+package enum HealthCheck {
+    package struct NotHealthy: Error, CustomStringConvertible {
+        package var server: URL
+        package var reason: String
+        package var description: String { "the server at \(server.absoluteString) \(reason)" }
     }
 
     /// Returns the body of the first 200 answer.
     @discardableResult
-    static func wait(
+    package static func wait(
         for server: URL, while alive: () -> Bool = { true }, limit: Duration = .seconds(120)
     ) async throws -> String {
         let url = server.appendingPathComponent("health")

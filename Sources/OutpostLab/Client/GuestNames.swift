@@ -1,8 +1,9 @@
 import Foundation
 import OutpostCore
 
-/// Realistic, varied guest names for the demo: many languages, diacritics and scripts.
-enum DemoNames {
+/// Realistic, varied guest names for the demo, the bench and the soak: many languages,
+/// diacritics and scripts, the same every run.
+package enum GuestNames {
     static let first = [
         "Åse", "Bjørn", "Zoë", "José", "Chloé", "Søren", "Łukasz", "Antonín", "Nguyễn Văn", "Ayşe", "Mohammed", "Aarav",
         "Mei", "Olúwadámilọ́lá", "Siobhán", "Jürgen", "Noémie", "Grzegorz", "Eleni", "Kwame", "Yuki", "Ingrid", "Mateo",
@@ -23,7 +24,7 @@ enum DemoNames {
     static let notes = ["", "", "", "", "VIP", "wheelchair access", "vegetarian", "press", "speaker", "plus one"]
 
     /// `count` guests as CSV rows, the same every run.
-    static func csv(count: Int, accessTypes: [String]) -> String {
+    package static func csv(count: Int, accessTypes: [String]) -> String {
         var random = SeededRandom(seed: 0x0D3_0500)
         var rows = ["name,email,access_type,notes"]
         for index in 0..<count {

@@ -4,32 +4,32 @@ import Foundation
 /// venv, seed 10,000 paid tickets, serve it under gunicorn on 127.0.0.1:8345 and time its
 /// check-in endpoint and its paged position download (`bench.py`). This runs them and reads the
 /// figures back; nothing of pretix is part of Outpost.
-struct PretixPeer {
+package struct PretixPeer {
     /// Where the scripts run (a writable copy of the peer folder).
-    let directory: URL
-    let say: (String) -> Void
+    package let directory: URL
+    package let say: (String) -> Void
 
     /// The peer's positions (its `setup.sh` default, and the size Outpost is compared at).
-    static let positions = 10_000
+    package static let positions = 10_000
 
-    struct Redeem {
-        var concurrency: Int
-        var requestsPerSecond: Double
-        var p99Milliseconds: Double
-        var ok: Int
-        var completed: Int
+    package struct Redeem {
+        package var concurrency: Int
+        package var requestsPerSecond: Double
+        package var p99Milliseconds: Double
+        package var ok: Int
+        package var completed: Int
     }
 
-    struct Download {
-        var positions: Int
-        var seconds: Double
-        var positionsPerSecond: Double
-        var pages: Int
+    package struct Download {
+        package var positions: Int
+        package var seconds: Double
+        package var positionsPerSecond: Double
+        package var pages: Int
     }
 
     /// Finds the peer's scripts; a read-only folder is copied to `.build-peer/pretix` first
     /// (without its venv and data), since the scripts write next to themselves.
-    static func prepare(source: URL, say: @escaping (String) -> Void) throws -> PretixPeer {
+    package static func prepare(source: URL, say: @escaping (String) -> Void) throws -> PretixPeer {
         let manager = FileManager.default
         guard manager.fileExists(atPath: source.appendingPathComponent("bench.py").path) else {
             throw CleanFailure("no pretix peer scripts at \(source.path) (give --peer-dir)")
@@ -53,18 +53,18 @@ struct PretixPeer {
 
     /// Runs `script` in the peer folder with `DB=db`; its output goes to the peer's log.
     @discardableResult
-    func run(_ command: String, db: String, allowFailedChecks: Bool = false) throws -> String {
+    package func run(_ command: String, db: String, allowFailedChecks: Bool = false) throws -> String {
         var environment = ProcessInfo.processInfo.environment
         environment["DB"] = db
         environment["POSITIONS"] = String(Self.positions)
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("pretix-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: capture) }
-        let status = try Self.spawnAndWait(
+        let status = try LabProcess.spawnAndWait(
             ["/bin/bash", "-c", "cd '\(directory.path)' && \(command)"], environment: environment, output: capture.path)
         let data = (try? Data(contentsOf: capture)) ?? Data()
         let text = String(decoding: data, as: UTF8.self)
         let log = directory.appendingPathComponent("outpost-bench.log")
-        if let handle = try? SoakDevice.appending(log) {
+        if let handle = try? LabProcess.appending(log) {
             handle.write(Data("$ DB=\(db) \(command)\n".utf8) + data)
             try? handle.close()
         }
@@ -77,42 +77,16 @@ struct PretixPeer {
         return text
     }
 
-    /// Runs a program with its output to a file and waits for it. posix_spawn, not Foundation's
-    /// Process: `serve.sh start` leaves gunicorn running as a daemon, which inherits whatever the
-    /// parent handed down, and Foundation's Process waits until every inheritor of its
-    /// end-of-process channel is gone (so it would wait for gunicorn to stop).
-    static func spawnAndWait(_ arguments: [String], environment: [String: String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
-        guard spawned == 0 else { throw CleanFailure("could not start \(arguments[0]) (error \(spawned))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS by hand (the C macros are not imported).
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
     /// Set-up (idempotent: about 11 minutes the first time per database, seconds after), a
     /// reset to zero check-ins, then the server.
-    func start(db: String) throws {
+    package func start(db: String) throws {
         say("pretix peer (\(db)): set-up (first time per database: about 11 minutes)")
         try run("./setup.sh", db: db)
         try run("./reset.sh", db: db)
         try run("./serve.sh start", db: db)
     }
 
-    func stop(db: String) {
+    package func stop(db: String) {
         _ = try? run("./serve.sh stop", db: db)
         // gunicorn's graceful stop can outlast serve.sh's 30 s wait; make sure it is gone.
         _ = try? run(
@@ -122,7 +96,7 @@ struct PretixPeer {
     }
 
     /// The check-in endpoint at one concurrency: `count` distinct tickets, each with a new nonce.
-    func redeem(db: String, concurrency: Int, count: Int) throws -> Redeem {
+    package func redeem(db: String, concurrency: Int, count: Int) throws -> Redeem {
         let object = try results(
             run(
                 "./venv/bin/python bench.py -k \(count) -c \(concurrency) --replay 0 --dup 0 --race 0 --skip-sync "
@@ -138,7 +112,7 @@ struct PretixPeer {
     }
 
     /// The full check-in-list position download (pages of 50, pretix's maximum).
-    func download(db: String) throws -> Download {
+    package func download(db: String) throws -> Download {
         let object = try results(
             run("./venv/bin/python bench.py --sync-only --label outpost-bench-sync", db: db, allowFailedChecks: true))
         guard let sync = object["d_checkinlist_positions"] as? [String: Any],

@@ -4,28 +4,28 @@ import OutpostProtocol
 
 /// One soak device: its state directory and the `outpost soak-worker` process now running on it.
 /// It collects the keys the worker printed after each local commit.
-final class SoakDevice: @unchecked Sendable {
-    let index: Int
-    let home: URL
-    let tickets: URL
-    let log: URL
+package final class SoakDevice: @unchecked Sendable {
+    package let index: Int
+    package let home: URL
+    package let tickets: URL
+    package let log: URL
     private let hotSeed: UInt64
     private var process: Process?
     private var launches = 0
     private let confirmedKeys = NIOLockedValueBox<Set<String>>([])
     private let suffixed = NIOLockedValueBox(0)
     /// The staff who share this device (one, or two taking turns with sign-out --keep).
-    let users: [String]
+    package let users: [String]
     /// Whose session the device holds now.
-    private(set) var currentUser = 0
+    package private(set) var currentUser = 0
     /// Sign-outs with --keep followed by the other user's sign-in.
-    private(set) var userSwitches = 0
+    package private(set) var userSwitches = 0
     /// Entered per launch, left when that worker's stdout reaches its end.
     private let readers = DispatchGroup()
     /// Worker exits the soak did not cause (a crash), with their status.
-    private(set) var unexpectedExits: [String] = []
+    package private(set) var unexpectedExits: [String] = []
 
-    init(index: Int, home: URL, tickets: URL, log: URL, hotSeed: UInt64, users: [String]) {
+    package init(index: Int, home: URL, tickets: URL, log: URL, hotSeed: UInt64, users: [String]) {
         self.index = index
         self.users = users
         self.home = home
@@ -35,14 +35,14 @@ final class SoakDevice: @unchecked Sendable {
     }
 
     /// Every key a worker on this device reported as committed.
-    var confirmed: Set<String> { confirmedKeys.withLockedValue { $0 } }
+    package var confirmed: Set<String> { confirmedKeys.withLockedValue { $0 } }
 
     /// Scans the workers sent with a scanner's prefix or suffix.
-    var suffixedScans: Int { suffixed.withLockedValue { $0 } }
+    package var suffixedScans: Int { suffixed.withLockedValue { $0 } }
 
     /// Signs `users[user]` in through `server` and opens the event, retrying while the network
     /// is faulty (each attempt is a real `outpost device` process); true once both held.
-    func signIn(user: Int, server: String, eventId: String, attempts: Int = 60) throws -> Bool {
+    package func signIn(user: Int, server: String, eventId: String, attempts: Int = 60) throws -> Bool {
         for _ in 0..<attempts {
             let tree = try outpost([
                 "device", "signin", "--server", server, "--email", users[user], "--password", ServerHandle.password,
@@ -60,7 +60,7 @@ final class SoakDevice: @unchecked Sendable {
     }
 
     /// The other user takes the device: sign-out keeping pending entries, then their sign-in.
-    func switchUser(server: String, eventId: String) throws -> Bool {
+    package func switchUser(server: String, eventId: String) throws -> Bool {
         guard users.count > 1 else { return false }
         _ = try outpost(["device", "signout", "--keep"])
         userSwitches += 1
@@ -68,7 +68,7 @@ final class SoakDevice: @unchecked Sendable {
     }
 
     /// The simulator's damaged disk: the newest pending entry becomes unreadable. Its key.
-    func damageOutboxEntry() throws -> String? {
+    package func damageOutboxEntry() throws -> String? {
         let output = try run(["device", "sim", "damage-outbox-row", "--home", home.path])
         let line = output.split(separator: "\n").first { $0.hasPrefix("damaged-outbox-entry ") }
         let key = line.map { String($0.dropFirst("damaged-outbox-entry ".count)) }
@@ -88,40 +88,24 @@ final class SoakDevice: @unchecked Sendable {
     }
 
     private func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = ServerHandle.binary
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try Self.appending(log)
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let (output, status) = try LabProcess.run(arguments, output: .append(log))
+        return (output, status)
     }
 
     /// The parts of a printed UI tree the soak reads.
-    struct UITreeSummary: Decodable {
+    package struct UITreeSummary: Decodable {
         var user: String?
         var event: String?
     }
 
     /// Waits (bounded) until every worker's output has been read to its end.
-    func finishReading() {
+    package func finishReading() {
         _ = readers.wait(timeout: .now() + 10)
     }
 
-    func start(seed: UInt64) throws {
+    package func start(seed: UInt64) throws {
         launches += 1
-        let process = Process()
-        process.executableURL = ServerHandle.binary
-        process.arguments = [
-            "soak-worker", "--home", home.path, "--tickets", tickets.path, "--seed",
-            String(seed &+ UInt64(launches) &* 7919), "--hot-seed", String(hotSeed),
-        ]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try Self.appending(log)
         let keys = confirmedKeys
         let suffixed = suffixed
         let readers = readers
@@ -148,14 +132,17 @@ final class SoakDevice: @unchecked Sendable {
             }
             suffixed.withLockedValue { $0 += complete.filter { $0 == "suffixed" }.count }
         }
-        try process.run()
-        self.process = process
+        process = try LabProcess.start(
+            [
+                "soak-worker", "--home", home.path, "--tickets", tickets.path, "--seed",
+                String(seed &+ UInt64(launches) &* 7919), "--hot-seed", String(hotSeed),
+            ], output: .append(log), stdout: output)
     }
 
     /// SIGKILLs the worker; true when it was running (a kill landed). A worker that had already
     /// ended on its own is recorded as an unexpected exit.
     @discardableResult
-    func kill() -> Bool {
+    package func kill() -> Bool {
         guard let process else { return false }
         self.process = nil
         guard process.isRunning else {
@@ -174,7 +161,7 @@ final class SoakDevice: @unchecked Sendable {
 
     /// Drains every user's entries: the signed-in user's, then, on a shared device, the other
     /// user's after they sign in again (faults are off by now). One report with both ledgers.
-    func drain(server: String, eventId: String) throws -> SoakWorkerCommand.Report {
+    package func drain(server: String, eventId: String) throws -> SoakWorker.Report {
         var report = try drainOnce()
         for _ in 1..<users.count {
             guard try switchUser(server: server, eventId: eventId) else {
@@ -194,20 +181,11 @@ final class SoakDevice: @unchecked Sendable {
     }
 
     /// Runs `soak-worker --drain` to the end and returns its report.
-    private func drainOnce() throws -> SoakWorkerCommand.Report {
+    private func drainOnce() throws -> SoakWorker.Report {
         let (output, status) = try runWithStatus(["soak-worker", "--home", home.path, "--drain"])
         guard status == 0, let line = output.split(separator: "\n").last else {
             throw CleanFailure("device \(index) could not drain its outbox (see \(log.path))")
         }
-        return try OutpostJSON.decode(SoakWorkerCommand.Report.self, from: Data(line.utf8))
-    }
-
-    static func appending(_ url: URL) throws -> FileHandle {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        handle.seekToEndOfFile()
-        return handle
+        return try OutpostJSON.decode(SoakWorker.Report.self, from: Data(line.utf8))
     }
 }

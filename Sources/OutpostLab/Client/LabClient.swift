@@ -1,0 +1,228 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+
+/// One user's calls to a server, for the lab (bench, soak, demo) and the server tests: the
+/// device's ``APIClient`` over any ``Transport`` (URLSession to a real server, or the test
+/// router), with the user's bearer token. Given credentials, an expired access token (the soak's
+/// `--access-ttl`) signs the user in again and the request is sent once more.
+package final class LabClient: @unchecked Sendable {
+    package struct Credentials: Sendable {
+        package var email: String
+        package var password: String
+        package var deviceId: String
+
+        package init(email: String, password: String, deviceId: String = "outpost-lab") {
+            self.email = email
+            self.password = password
+            self.deviceId = deviceId
+        }
+    }
+
+    package let api: APIClient
+    package let credentials: Credentials?
+    private var storedPair: TokenPair?
+    private let lock = NSLock()
+
+    /// A client holding `pair` (nil: not signed in yet).
+    package init(transport: any Transport, credentials: Credentials? = nil, pair: TokenPair? = nil) {
+        api = APIClient(transport: transport)
+        self.credentials = credentials
+        storedPair = pair
+    }
+
+    /// Signs in with `credentials` and returns the signed-in client.
+    package static func signedIn(transport: any Transport, _ credentials: Credentials) async throws -> LabClient {
+        let client = LabClient(transport: transport, credentials: credentials)
+        try await client.signIn()
+        return client
+    }
+
+    /// The signed-in pair, if any (guarded: requests run concurrently).
+    package var pair: TokenPair? { lock.withLock { storedPair } }
+
+    /// Signs in (again) with the credentials; later requests carry the new access token.
+    @discardableResult
+    package func signIn() async throws -> TokenPair {
+        guard let credentials else { throw CleanFailure("this client has no credentials to sign in with") }
+        let response = try await api.request(
+            "POST", "/v1/auth/signin", token: nil,
+            json: SignInRequest(
+                email: credentials.email, password: credentials.password, deviceId: credentials.deviceId))
+        guard response.status == 200 else {
+            throw CleanFailure("sign-in of \(credentials.email) answered \(Self.describe(response))")
+        }
+        let pair = try OutpostJSON.decode(TokenPair.self, from: response.body)
+        lock.withLock { storedPair = pair }
+        return pair
+    }
+
+    /// One request as this user: the raw answer, whatever its status.
+    package func request(
+        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> TransportResponse {
+        let answer = try await api.request(
+            method, path, token: pair?.accessToken, json: json, body: body, headers: headers)
+        guard answer.status == 401, credentials != nil, pair != nil, !path.hasPrefix("/v1/auth/") else { return answer }
+        try await signIn()
+        return try await api.request(method, path, token: pair?.accessToken, json: json, body: body, headers: headers)
+    }
+
+    /// A request that must succeed (2xx), decoded as `Answer`; `what` names it in the failure.
+    package func call<Answer: Decodable>(
+        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        headers: [String: String] = [:], what: String, as answer: Answer.Type = Answer.self
+    ) async throws -> Answer {
+        let response = try await expect(method, path, json: json, body: body, headers: headers, what: what)
+        do {
+            return try OutpostJSON.decode(answer, from: response.body)
+        } catch {
+            throw CleanFailure("\(what): the answer is not \(Answer.self): \(error)")
+        }
+    }
+
+    /// A request that must succeed (2xx); its answer.
+    @discardableResult
+    package func expect(
+        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        headers: [String: String] = [:], what: String
+    ) async throws -> TransportResponse {
+        let response = try await request(method, path, json: json, body: body, headers: headers)
+        guard (200..<300).contains(response.status) else { throw CleanFailure("\(what): \(Self.describe(response))") }
+        return response
+    }
+
+    static func describe(_ response: TransportResponse) -> String {
+        "\(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))"
+    }
+
+    // MARK: The API calls the lab and the tests make
+
+    package func createEvent(_ event: CreateEventRequest) async throws -> EventInfo {
+        try await call("POST", "/v1/events", json: event, what: "creating event \(event.name)")
+    }
+
+    package func createAccessType(event: String, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
+        try await call(
+            "POST", "/v1/events/\(event)/access-types", json: type, what: "creating access type \(type.name)")
+    }
+
+    package func createGuest(event: String, _ guest: CreateGuestRequest) async throws -> GuestInfo {
+        try await call("POST", "/v1/events/\(event)/guests", json: guest, what: "creating guest \(guest.name)")
+    }
+
+    /// `POST …/guests:import` with a CSV body.
+    package func importGuests(event: String, csv: String) async throws -> ImportResult {
+        try await call(
+            "POST", "/v1/events/\(event)/guests:import", body: Data(csv.utf8), headers: ["Content-Type": "text/csv"],
+            what: "importing guests")
+    }
+
+    package func createUser(_ user: CreateUserRequest) async throws -> UserInfo {
+        try await call("POST", "/v1/users", json: user, what: "creating user \(user.email)")
+    }
+
+    package func assignStaff(user: String, event: String) async throws {
+        try await expect("PUT", "/v1/events/\(event)/staff/\(user)", what: "assigning staff \(user)")
+    }
+
+    /// A check-in staff account (role `checkin_staff`) on the staff of `event`.
+    @discardableResult
+    package func addStaff(email: String, name: String, password: String, event: String) async throws -> UserInfo {
+        let user = try await createUser(
+            CreateUserRequest(email: email, name: name, role: .checkinStaff, password: password))
+        try await assignStaff(user: user.id, event: event)
+        return user
+    }
+
+    package func setUpKiosk(event: String, _ setup: KioskSetupRequest) async throws {
+        try await expect("PUT", "/v1/events/\(event)/kiosk", json: setup, what: "setting up the kiosk")
+    }
+
+    package func rosterPage(event: String, limit: Int, since cursor: String? = nil) async throws -> RosterPage {
+        try await call(
+            "GET", "/v1/events/\(event)/roster?limit=\(limit)" + (cursor.map { "&since=\($0)" } ?? ""),
+            what: "the roster")
+    }
+
+    /// The whole roster from `since`, page by page as a device's sync reads it: guests, pages, seconds.
+    @discardableResult
+    package func roster(
+        event: String, limit: Int, since: String? = nil, onPage: (RosterPage) -> Void = { _ in }
+    ) async throws -> (guests: Int, pages: Int, seconds: Double) {
+        let start = ContinuousClock.now
+        var guests = 0
+        var pages = 0
+        var cursor = since
+        var more = true
+        while more {
+            let page = try await rosterPage(event: event, limit: limit, since: cursor)
+            onPage(page)
+            guests += page.guests.count
+            pages += 1
+            cursor = page.cursor
+            more = page.hasMore
+        }
+        return (guests, pages, (ContinuousClock.now - start).seconds)
+    }
+
+    /// The ticket text (QR contents) of one guest.
+    package func ticket(event: String, guest: String) async throws -> String {
+        let response = try await expect("GET", "/v1/events/\(event)/guests/\(guest)/ticket", what: "a ticket")
+        return String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The ticket text of each guest, in the order given (fetched eight at a time).
+    package func tickets(event: String, guests: [String]) async throws -> [String] {
+        try await concurrentMap(guests, width: 8) { try await self.ticket(event: event, guest: $0) }
+    }
+
+    /// The whole audit log of the event, oldest first.
+    package func audit(event: String) async throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        var cursor: String?
+        repeat {
+            let page: AuditPage = try await call(
+                "GET", "/v1/events/\(event)/audit?limit=1000" + (cursor.map { "&since=\($0)" } ?? ""),
+                what: "the audit log")
+            entries += page.entries
+            cursor = page.hasMore ? page.cursor : nil
+        } while cursor != nil
+        return entries
+    }
+
+    /// `POST …/checkins` with the Idempotency-Key ``IdempotencyKey`` builds for its body; the raw answer.
+    package func checkIn(event: String, _ checkIn: CheckInRequest) async throws -> TransportResponse {
+        guard let guest = UUID(wire: checkIn.guestId) else {
+            // Not a guest id: sent as it is, for the server to refuse.
+            return try await request("POST", "/v1/events/\(event)/checkins", json: checkIn)
+        }
+        let key = IdempotencyKey(
+            deviceId: checkIn.deviceId, guestId: guest, scannedAtMillis: checkIn.scannedAt.millisecondsSince1970)
+        return try await request(
+            "POST", "/v1/events/\(event)/checkins", json: checkIn, headers: ["Idempotency-Key": key.description])
+    }
+}
+
+/// `transform` over `items`, at most `width` at a time, results in the order of `items`.
+package func concurrentMap<Item: Sendable, Result: Sendable>(
+    _ items: [Item], width: Int, _ transform: @escaping @Sendable (Item) async throws -> Result
+) async throws -> [Result] {
+    var results = [Result?](repeating: nil, count: items.count)
+    try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+        var next = 0
+        func launch() {
+            let index = next
+            next += 1
+            group.addTask { (index, try await transform(items[index])) }
+        }
+        for _ in 0..<min(width, items.count) { launch() }
+        while let (index, result) = try await group.next() {
+            results[index] = result
+            if next < items.count { launch() }
+        }
+    }
+    return results.map { $0! }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import OutpostProtocol
+
+/// The one seeder: an event with its access types, imported guests, staff and kiosk, through the
+/// API as an organizer would (bench, soak and demo all seed through it).
+package struct Seeder: Sendable {
+    package let client: LabClient
+
+    package init(client: LabClient) {
+        self.client = client
+    }
+
+    package struct Plan: Sendable {
+        package var event: CreateEventRequest
+        /// The first is the guests' usual type; every tenth guest gets the last.
+        package var accessTypes: [CreateAccessTypeRequest]
+        /// How many guests to import (names from ``GuestNames``).
+        package var guests: Int
+        /// Check-in staff to create and put on the event's staff.
+        package var staff: [CreateUserRequest] = []
+        package var kiosk: KioskSetupRequest?
+
+        package init(
+            event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
+            staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil
+        ) {
+            self.event = event
+            self.accessTypes = accessTypes
+            self.guests = guests
+            self.staff = staff
+            self.kiosk = kiosk
+        }
+    }
+
+    /// What was seeded: the event, its types, the import's result, and every guest in roster order.
+    package struct Seed: Sendable {
+        package var event: EventInfo
+        package var accessTypes: [AccessTypeInfo]
+        package var imported: ImportResult
+        package var guests: [GuestInfo]
+
+        package var eventId: String { event.id }
+        package var guestIds: [String] { guests.map(\.id) }
+        package var names: [String] { guests.map(\.name) }
+        package var codes: [String] { guests.map(\.code) }
+    }
+
+    package func seed(_ plan: Plan) async throws -> Seed {
+        guard !plan.accessTypes.isEmpty else { throw CleanFailure("a seed needs at least one access type") }
+        let event = try await client.createEvent(plan.event)
+        var types: [AccessTypeInfo] = []
+        for type in plan.accessTypes { types.append(try await client.createAccessType(event: event.id, type)) }
+        for user in plan.staff {
+            let created = try await client.createUser(user)
+            try await client.assignStaff(user: created.id, event: event.id)
+        }
+        if let kiosk = plan.kiosk { try await client.setUpKiosk(event: event.id, kiosk) }
+        let imported = try await client.importGuests(
+            event: event.id, csv: GuestNames.csv(count: plan.guests, accessTypes: types.map(\.name)))
+        guard imported.imported == plan.guests else {
+            throw CleanFailure("imported \(imported.imported) of \(plan.guests) guests: \(imported.errors.prefix(3))")
+        }
+        var guests: [GuestInfo] = []
+        try await client.roster(event: event.id, limit: 2000) { guests += $0.guests }
+        return Seed(event: event, accessTypes: types, imported: imported, guests: guests)
+    }
+}
