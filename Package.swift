@@ -193,6 +193,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "OutpostLabTests",
+            dependencies: ["OutpostLab", "OutpostTestSupport", "OutpostServer", "OutpostChaos"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "outpostTests",
             dependencies: ["outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostLab", "OutpostProtocol"],
             swiftSettings: swiftSettings

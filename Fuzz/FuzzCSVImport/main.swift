@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 @testable import OutpostServer
@@ -14,7 +15,9 @@ public func fuzzCSVImport(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 enum FuzzCSVImport {
     static let accessTypes = [
-        AccessTypeInfo(id: "5c3d1e2f-0a1b-4c2d-8e3f-405162738495", name: "General", walkInAllowed: true),
-        AccessTypeInfo(id: "6d4e2f30-1b2c-4d3e-9f40-516273849506", name: "VIP Ø", walkInAllowed: false),
+        AccessTypeInfo(
+            id: AccessTypeID(wire: "5c3d1e2f-0a1b-4c2d-8e3f-405162738495")!, name: "General", walkInAllowed: true),
+        AccessTypeInfo(
+            id: AccessTypeID(wire: "6d4e2f30-1b2c-4d3e-9f40-516273849506")!, name: "VIP Ø", walkInAllowed: false),
     ]
 }

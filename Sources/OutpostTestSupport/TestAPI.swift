@@ -119,23 +119,19 @@ public struct TestAPI: Sendable {
         try await lab(organizer).assignStaff(user: staff.user.id, event: event.id)
     }
 
-    /// Sends a check-in with the Idempotency-Key ``IdempotencyKey`` makes of its body (a guest
-    /// id that is not an id is sent with its text in the key's place, for the server to refuse).
+    /// Sends a check-in with the Idempotency-Key ``IdempotencyKey`` makes of its body.
     public func checkIn(
-        _ session: Session, event: String, guest: String, deviceId: String = "device-1", scannedAt: Date? = nil,
+        _ session: Session, event: EventID, guest: GuestID, deviceId: String = "device-1", scannedAt: Date? = nil,
         method: CheckInMethod = .qr, ticket: String? = nil, reconfirm: Bool? = nil, note: String? = nil
     ) async throws -> APIResponse {
         let at = Date(millisecondsSince1970: (scannedAt ?? clock.now).millisecondsSince1970)
         let body = CheckInRequest(
             guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm,
             note: note)
-        let key =
-            UUID(wire: guest).map {
-                IdempotencyKey(deviceId: deviceId, guestId: $0, scannedAtMillis: at.millisecondsSince1970).description
-            } ?? "\(deviceId):\(guest):\(at.millisecondsSince1970)"
+        let key = IdempotencyKey(deviceId: deviceId, guestId: guest.uuid, scannedAtMillis: at.millisecondsSince1970)
         return try await request(
             .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
-            headers: [.init("Idempotency-Key")!: key])
+            headers: [.init("Idempotency-Key")!: key.description])
     }
 
     /// Pages through the whole roster from `since`, returning the pages.

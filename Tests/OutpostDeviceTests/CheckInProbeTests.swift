@@ -109,7 +109,7 @@ struct CheckInProbeTests {
             let guest = lab.world.guests[2]
             app.lookup(String(guest.name.prefix(7)).lowercased())
             let suggestion = try #require(app.tree().elements(UIIdentifier.manualEntrySuggestion).first)
-            #expect(suggestion.attributes["guestId"] == guest.id)
+            #expect(suggestion.attributes["guestId"] == guest.id.wire)
             app.choose(guestId: guest.id)
             #expect(app.tree().screen == UIIdentifier.confirmationScreen)
             await app.confirm()
@@ -196,13 +196,13 @@ struct CheckInProbeTests {
             app.cancel()  // dismiss: nothing written
             #expect(
                 try await lab.api.store.checkInCounts(
-                    eventId: UUID(wire: lab.world.event.id)!, guestId: UUID(wire: guest.id)!) == (1, 0))
+                    eventId: lab.world.event.id.uuid, guestId: guest.id.uuid) == (1, 0))
             app.scan(ticket)
             await app.confirm(note: "lost wristband")
             tree = app.tree()
             #expect(tree.pending == 0)
             let counts = try await lab.api.store.checkInCounts(
-                eventId: UUID(wire: lab.world.event.id)!, guestId: UUID(wire: guest.id)!)
+                eventId: lab.world.event.id.uuid, guestId: guest.id.uuid)
             #expect(counts.checkIns == 1 && counts.events == 1)
             #expect(try await lab.audit().map(\.kind) == [.checkedIn, .reconfirmed])
         }

@@ -7,9 +7,12 @@ import Testing
 
 @Suite("Roster index")
 struct RosterIndexTests {
+    static let event = EventID.random()
+    static let accessType = AccessTypeID.random()
+
     static func guest(_ name: String, _ email: String, _ code: String) -> LocalGuest {
         LocalGuest(
-            id: UUID().lowercasedString, eventId: "e", accessTypeId: "a", name: name, email: email, code: code,
+            id: .random(), eventId: Self.event, accessTypeId: Self.accessType, name: name, email: email, code: code,
             notes: "",
             status: .confirmed, checkIn: nil)
     }
@@ -108,7 +111,7 @@ struct RosterIndexPropertyTests {
     }
 
     /// The ranking the index promises, computed the slow way: a scan of every guest.
-    static func expected(_ guests: [Folded], _ query: String) -> [String] {
+    static func expected(_ guests: [Folded], _ query: String) -> [GuestID] {
         let needle = RosterIndex.fold(query)
         func rank(_ guest: Folded) -> Int? {
             if guest.code == needle { return 0 }
@@ -130,7 +133,9 @@ struct RosterIndexPropertyTests {
         let last = ["Nordmann", "Ødegård", "García", "Chen", "Mensah", "Larsen", "Lars", "An", "Dubois", "Müller"]
         let guests = (0..<3_000).map { index in
             LocalGuest(
-                id: String(format: "g%05d", index), eventId: "e", accessTypeId: "a",
+                id: GuestID(wire: String(format: "00000000-0000-4000-8000-%012d", index))!,
+                eventId: RosterIndexTests.event,
+                accessTypeId: RosterIndexTests.accessType,
                 name: "\(first.randomElement(using: &random)!) \(last.randomElement(using: &random)!)",
                 email: "\(["ann", "jo", "x", "ole"].randomElement(using: &random)!)\(index)@example.org",
                 code: String(format: "C%04X", index), notes: "", status: .confirmed, checkIn: nil)
@@ -156,16 +161,21 @@ struct RosterIndexPropertyTests {
 
 @Suite("Guest coding")
 struct GuestCodingTests {
+    static let event = EventID.random()
+    static let accessType = AccessTypeID.random()
     static let guests: [LocalGuest] = [
         LocalGuest(
-            id: "3f0c", eventId: "e", accessTypeId: "a", name: "Åse Ødegård 🎟️", email: "ase@example.org", code: "K7Q2",
+            id: .random(), eventId: event, accessTypeId: accessType, name: "Åse Ødegård 🎟️", email: "ase@example.org",
+            code: "K7Q2",
             notes: String(repeating: "long note ", count: 40), status: .confirmed, checkIn: nil),
         LocalGuest(
-            id: "9a1b", eventId: "e", accessTypeId: "a", name: "", email: "", code: "", notes: "", status: .revoked,
+            id: .random(), eventId: event, accessTypeId: accessType, name: "", email: "", code: "", notes: "",
+            status: .revoked,
             checkIn: LocalCheckIn(
                 at: Date(millisecondsSince1970: -1_234), byName: "Sam", deviceId: "device:with:colons", pending: true)),
         LocalGuest(
-            id: "x", eventId: "e", accessTypeId: "a", name: "Zoë", email: "z@e.org", code: "C", notes: "",
+            id: .random(), eventId: event, accessTypeId: accessType, name: "Zoë", email: "z@e.org", code: "C",
+            notes: "",
             status: .cancelled,
             checkIn: LocalCheckIn(
                 at: Date(millisecondsSince1970: 1_795_000_000_123), byName: "", deviceId: "d", pending: false)),
@@ -186,7 +196,7 @@ struct GuestCodingTests {
         #expect(try sealer.openGuest(try sealer.seal(json: Self.guests[0])) == Self.guests[0])
     }
 
-    @Test("every truncation and a bad flag are refused with an error, never a crash")
+    @Test("every truncation, a bad flag and a stored id that is not an id are refused with an error, never a crash")
     func damagedInput() {
         let decoder = JSONDecoder.outpostDevice
         for guest in Self.guests {
@@ -201,5 +211,10 @@ struct GuestCodingTests {
         #expect(throws: GuestCoding.Failure.malformed("check-in flag")) {
             try GuestCoding.decode(Data(flagged), json: decoder)
         }
+        // typed-ids-strict: a stored id that is no longer an id is an error, never a made-up id.
+        var renamed = GuestCoding.encode(Self.guests[0])
+        #expect(renamed[1] == 36, "the id is the first string: its length, then its 36 characters")
+        renamed[2] = UInt8(ascii: "z")
+        #expect(throws: GuestCoding.Failure.malformed("id")) { try GuestCoding.decode(Data(renamed), json: decoder) }
     }
 }

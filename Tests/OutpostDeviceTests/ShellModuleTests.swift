@@ -25,7 +25,7 @@ final class NotesProbeModule: DeviceModule {
     /// Saved and restored by the shell.
     var drafts: [String] = []
     /// Events whose feed the shell pulled, in order.
-    var pulled: [String] = []
+    var pulled: [EventID] = []
     private var noteCount = 0
 
     init(shell: DeviceApp) {
@@ -70,7 +70,7 @@ final class NotesProbeModule: DeviceModule {
     func add(_ text: String) throws {
         guard let eventId = shell.eventId, let owner = shell.sessionKeeper.userId else { return }
         try store.queue.write { db in
-            try db.execute(sql: "INSERT INTO notes (event_id, text) VALUES (?, ?)", arguments: [eventId, text])
+            try db.execute(sql: "INSERT INTO notes (event_id, text) VALUES (?, ?)", arguments: [eventId.wire, text])
             _ = try store.enqueue(
                 db, kind: Self.kind, eventId: eventId, idempotencyKey: UUID().uuidString, request: ["text": text],
                 owner: owner, now: Date())

@@ -108,13 +108,13 @@ struct ShellProbeTests {
             await organizerDevice.signIn(server: lab.serverURL, email: "org@acme.test", password: "organizer-pass")
             let rows = organizerDevice.tree().elements(UIIdentifier.eventRow)
             #expect(rows.count == 3)
-            #expect(rows.compactMap { $0.attributes["eventId"] }.contains(lab.world.event.id))
+            #expect(rows.compactMap { $0.attributes["eventId"] }.contains(lab.world.event.id.wire))
             // Staff see only the event they are assigned to.
             let staffDevice = lab.launch("staff")
             await staffDevice.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(
                 staffDevice.tree().elements(UIIdentifier.eventRow).map { $0.attributes["eventId"] } == [
-                    lab.world.event.id
+                    lab.world.event.id.wire
                 ])
         }
     }

@@ -31,7 +31,8 @@ struct OutpostJSONTests {
     @Test("a guest without a check-in and a page without a kiosk write explicit nulls; keys are sorted")
     func explicitNulls() throws {
         let guest = GuestInfo(
-            id: "g", accessTypeId: "a", name: "Åse", email: "a@b.c", code: "C", status: .confirmed, notes: "",
+            id: .random(), accessTypeId: .random(), name: "Åse", email: "a@b.c", code: "C", status: .confirmed,
+            notes: "",
             checkIn: nil)
         let page = RosterPage(
             accessTypes: [], guests: [guest], keys: [], kiosk: nil, cursor: "R", hasMore: false, remaining: 0,
@@ -47,11 +48,27 @@ struct OutpostJSONTests {
     @Test("a check-in request round-trips and encodes identically every time")
     func deterministic() throws {
         let request = CheckInRequest(
-            guestId: UUID().lowercasedString, deviceId: "ipad",
+            guestId: .random(), deviceId: "ipad",
             scannedAt: Date(millisecondsSince1970: 1_795_000_000_001),
             method: .manual, note: "late")
         let first = try OutpostJSON.encode(request)
         #expect(try OutpostJSON.encode(request) == first)
         #expect(try OutpostJSON.decode(CheckInRequest.self, from: first) == request)
+    }
+
+    @Test("typed-ids-strict: ids decode only from their canonical UUID text, never to a made-up id")
+    func typedIdsStrict() throws {
+        let guest = GuestID.random()
+        let valid = #"{"guestId":"\#(guest.wire)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#
+        #expect(try OutpostJSON.decode(CheckInRequest.self, from: Data(valid.utf8)).guestId == guest)
+        for bad in ["", "g", "not-a-uuid", String(guest.wire.dropLast()), guest.wire + "0", " " + guest.wire] {
+            let body = #"{"guestId":"\#(bad)","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#
+            #expect(throws: DecodingError.self, "\(bad)") {
+                try OutpostJSON.decode(CheckInRequest.self, from: Data(body.utf8))
+            }
+        }
+        let user =
+            #"{"id":"u1","name":"A","email":"a@b.c","role":"organizer","tenantId":"\#(UUID().lowercasedString)"}"#
+        #expect(throws: DecodingError.self) { try OutpostJSON.decode(UserInfo.self, from: Data(user.utf8)) }
     }
 }

@@ -24,7 +24,7 @@ struct CheckInContractTests {
             #expect(body.checkIn.deviceId == "device-1")
             #expect(body.checkIn.at == api.clock.now)
             let counts = try await api.store.checkInCounts(
-                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+                eventId: world.event.id.uuid, guestId: guest.id.uuid)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }
@@ -67,19 +67,23 @@ struct CheckInContractTests {
             #expect(body.result == .alreadyCheckedIn)
             #expect(body.checkIn == (try first.decode(CheckInResponse.self)).checkIn)
             #expect(body.checkIn.byName == "Alex")
-            let eventId = UUID(wire: world.event.id)!
-            let counts = try await api.store.checkInCounts(eventId: eventId, guestId: UUID(wire: guest.id)!)
+            let eventId = world.event.id.uuid
+            let counts = try await api.store.checkInCounts(eventId: eventId, guestId: guest.id.uuid)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let kinds = try await api.store.database.read {
-                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
-                    .map { try $0.text("kind") }
+                try await $0.query(
+                    "SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id.wire)]
+                )
+                .map { try $0.text("kind") }
             }
             #expect(kinds == ["concurrent"])
             api.clock.advance(by: 60)
             _ = try await api.checkIn(world.staff2, event: world.event.id, guest: guest.id, deviceId: "phone-bea")
             let later = try await api.store.database.read {
-                try await $0.query("SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id)])
-                    .map { try $0.text("kind") }
+                try await $0.query(
+                    "SELECT kind FROM checkin_events WHERE guest_id = ? ORDER BY at", [.text(guest.id.wire)]
+                )
+                .map { try $0.text("kind") }
             }
             #expect(later == ["concurrent", "repeat"])
         }
@@ -99,10 +103,11 @@ struct CheckInContractTests {
             #expect(again.status == 200)
             #expect(try again.decode(CheckInResponse.self).result == .reconfirmed)
             let counts = try await api.store.checkInCounts(
-                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+                eventId: world.event.id.uuid, guestId: guest.id.uuid)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let note = try await api.store.database.read {
-                try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id)])?.text("note")
+                try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id.wire)])?.text(
+                    "note")
             }
             #expect(note == "wristband swapped")
             let kinds = try await api.audit(world.organizer, event: world.event).map(\.kind)
@@ -126,7 +131,7 @@ struct CheckInContractTests {
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.count == 1)
             let counts = try await api.store.checkInCounts(
-                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest.id)!)
+                eventId: world.event.id.uuid, guestId: guest.id.uuid)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }
@@ -177,7 +182,7 @@ struct CheckInContractTests {
             let type2 = try await api.createAccessType(world.organizer, event: secondEvent)
             let otherEventGuest = try await api.createGuest(
                 world.organizer, event: secondEvent, accessType: type2, name: "Elsewhere")
-            let unknown = try await api.checkIn(world.organizer, event: world.event.id, guest: UUID().lowercasedString)
+            let unknown = try await api.checkIn(world.organizer, event: world.event.id, guest: .random())
             let otherEvent = try await api.checkIn(world.organizer, event: world.event.id, guest: otherEventGuest.id)
             let otherTenant = try await api.checkIn(world.organizer, event: world.event.id, guest: world.otherGuest.id)
             let otherTenantEvent = try await api.checkIn(
@@ -198,7 +203,7 @@ struct CheckInContractTests {
             let recorded = try await api.store.database.read {
                 try await $0.queryOne(
                     "SELECT COUNT(*) AS n FROM audit_log WHERE tenant_id = ? AND event_id = ?",
-                    [.text(world.organizer.user.tenantId), .text(world.otherEvent.id)])?.int("n")
+                    [.text(world.organizer.user.tenantId.wire), .text(world.otherEvent.id.wire)])?.int("n")
             }
             #expect(recorded == 1)
         }
@@ -249,8 +254,9 @@ struct CheckInContractTests {
                 ),
                 (
                     [key: "d:\(guest):1795000000000"],
+                    // An id is decoded strictly, like every other field: a body with a malformed one is malformed.
                     #"{"guestId":"not-a-uuid","deviceId":"d","scannedAt":"2026-11-18T08:26:40.000Z","method":"qr"}"#,
-                    422
+                    400
                 ),
                 ([key: "other:\(guest):1795000000000"], validBody, 422),  // key does not match the body
             ]

@@ -31,7 +31,7 @@ struct ConcurrencyTests {
             #expect(results.filter { $0.result == .alreadyCheckedIn }.count == 31)
             #expect(Set(results.map(\.checkIn.id)).count == 1)
             let counts = try await api.store.checkInCounts(
-                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
+                eventId: world.event.id.uuid, guestId: guest.uuid)
             #expect(counts.checkIns == 1 && counts.events == 31)
             #expect(try await api.audit(world.organizer, event: world.event).count == 32)
         }
@@ -56,7 +56,7 @@ struct ConcurrencyTests {
             #expect(Set(responses.map(\.body)).count == 1)
             #expect(responses.allSatisfy { $0.status == 201 })
             let counts = try await api.store.checkInCounts(
-                eventId: UUID(wire: world.event.id)!, guestId: UUID(wire: guest)!)
+                eventId: world.event.id.uuid, guestId: guest.uuid)
             #expect(counts.checkIns == 1 && counts.events == 0)
             #expect(try await api.audit(world.organizer, event: world.event).count == 1)
             let metrics = try await api.request(.get, "/metrics").text

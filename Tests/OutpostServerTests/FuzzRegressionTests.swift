@@ -56,8 +56,10 @@ struct FuzzRegressionTests {
     @Test("CSV importer: the seed corpus and every crash input")
     func csvImport() throws {
         let types = [
-            AccessTypeInfo(id: "5c3d1e2f-0a1b-4c2d-8e3f-405162738495", name: "General", walkInAllowed: true),
-            AccessTypeInfo(id: "6d4e2f30-1b2c-4d3e-9f40-516273849506", name: "VIP Ø", walkInAllowed: false),
+            AccessTypeInfo(
+                id: AccessTypeID(wire: "5c3d1e2f-0a1b-4c2d-8e3f-405162738495")!, name: "General", walkInAllowed: true),
+            AccessTypeInfo(
+                id: AccessTypeID(wire: "6d4e2f30-1b2c-4d3e-9f40-516273849506")!, name: "VIP Ø", walkInAllowed: false),
         ]
         let inputs = try Self.inputs("FuzzCSVImport")
         #expect(inputs.count >= 5)

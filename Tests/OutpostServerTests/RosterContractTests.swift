@@ -72,9 +72,9 @@ struct RosterContractTests {
                 token: world.organizer.accessToken)
             #expect(ticket.status == 200)
             let payload = try TicketCodec.verify(
-                ticket.text.trimmingCharacters(in: .newlines), tenantId: UUID(wire: world.organizer.user.tenantId)!,
-                eventId: UUID(wire: world.event.id)!, keys: [TicketKeyID(publicKey: key): key])
-            #expect(payload.guestId.lowercasedString == world.guests[0].id)
+                ticket.text.trimmingCharacters(in: .newlines), tenantId: world.organizer.user.tenantId.uuid,
+                eventId: world.event.id.uuid, keys: [TicketKeyID(publicKey: key): key])
+            #expect(GuestID(payload.guestId) == world.guests[0].id)
             let privateKey = try await api.store.database.read {
                 try await $0.queryOne("SELECT private_key FROM event_keys", [])!.blob("private_key")
             }

@@ -32,7 +32,7 @@ struct TenantIsolationTests {
             for (method, path, json, headers) in routes {
                 let crossTenant = try await api.request(
                     method, path, token: world.otherOrganizer.accessToken, json: json, headers: headers)
-                if path.contains(world.otherEvent.id) {
+                if path.contains(world.otherEvent.id.wire) {
                     #expect(crossTenant.status == 404, "user of another tenant on \(path)")
                 } else {
                     #expect(crossTenant.status == 404, "\(method) \(path)")
@@ -58,8 +58,8 @@ struct TenantIsolationTests {
 
     /// The security table: every route that names an event, with another tenant's ids filled in.
     static func table(
-        event: String, guest: String, user: String, otherEvent: String, key: HTTPField.Name,
-        checkInBody: CheckInRequest, accessType: String
+        event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
+        checkInBody: CheckInRequest, accessType: AccessTypeID
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         [
             (.get, "/v1/events/\(event)/roster", nil, [:]),
@@ -99,18 +99,18 @@ struct TenantIsolationTests {
                     .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
                 return "\(route.method.rawValue) /\(path)"
             })
-        let ids = (event: "E", guest: "G", user: "U")
+        let ids = (event: EventID.random(), guest: GuestID.random(), user: UserID.random())
         let tabled = Set(
             Self.table(
                 event: ids.event, guest: ids.guest, user: ids.user, otherEvent: ids.event,
                 key: HTTPField.Name("Idempotency-Key")!,
-                checkInBody: CheckInRequest(guestId: "G", deviceId: "d", scannedAt: Date(), method: .qr),
-                accessType: "A"
+                checkInBody: CheckInRequest(guestId: ids.guest, deviceId: "d", scannedAt: Date(), method: .qr),
+                accessType: .random()
             ).map { method, path, _, _ in
                 "\(method.rawValue) "
-                    + path.replacingOccurrences(of: "/E", with: "/{eventId}").replacingOccurrences(
-                        of: "/G", with: "/{guestId}"
-                    ).replacingOccurrences(of: "/U", with: "/{userId}")
+                    + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}").replacingOccurrences(
+                        of: ids.guest.wire, with: "{guestId}"
+                    ).replacingOccurrences(of: ids.user.wire, with: "{userId}")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
         #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")

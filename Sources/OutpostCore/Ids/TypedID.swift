@@ -49,6 +49,7 @@ public enum TenantIDKind: IDKind {}
 public enum EventIDKind: IDKind {}
 public enum GuestIDKind: IDKind {}
 public enum AccessTypeIDKind: IDKind {}
+public enum CheckInIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -60,3 +61,5 @@ public typealias EventID = TypedID<EventIDKind>
 public typealias GuestID = TypedID<GuestIDKind>
 /// An access type of an event.
 public typealias AccessTypeID = TypedID<AccessTypeIDKind>
+/// One accepted check-in (the first of a guest, or a re-confirmation).
+public typealias CheckInID = TypedID<CheckInIDKind>

@@ -24,7 +24,7 @@ extension DeviceApp {
         status.online = ports.online
         frame.banners = status.elements(modules: modules.flatMap(\.statusElements))
         guard session != nil else { return frame.tree(SignInScreen(error: state.signInError)) }
-        frame.event = state.eventId
+        frame.event = state.eventId?.wire
         switch state.screen {
         case .signIn:
             return frame.tree(SignInScreen(error: state.signInError))

@@ -165,8 +165,8 @@ public final class DeviceApp {
     public var ledger: [CheckInLedgerEntry] { (try? store?.ledger()) ?? [] }
 
     /// The open event, if any.
-    public var currentEventId: String? { state.eventId }
-    var eventId: String? { state.eventId }
+    public var currentEventId: EventID? { state.eventId }
+    var eventId: EventID? { state.eventId }
 
     var currentEvent: EventInfo? {
         guard let eventId = state.eventId else { return nil }
@@ -192,9 +192,7 @@ public final class DeviceApp {
         let client = APIClient(transport: transport(for: server))
         do {
             let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
-            guard let user = UserID(wire: pair.user.id) else {
-                throw APIClientError.undecodable("the server's user id \(pair.user.id.prefix(40))")
-            }
+            let user = pair.user.id
             if let previous = session, previous.user.id != pair.user.id || previous.serverURL != server.absoluteString {
                 await endSession(revoking: previous, discardingOutbox: false)
             }
@@ -250,7 +248,7 @@ public final class DeviceApp {
 
     /// Enters an event: pulls every module's feeds (the roster: full the first time, then
     /// deltas, resuming from the stored cursor), then shows the event shell with its tabs.
-    public func openEvent(_ eventId: String) async {
+    public func openEvent(_ eventId: EventID) async {
         guard session != nil, events.contains(where: { $0.id == eventId }) else { return }
         state.eventId = eventId
         state.screen = .event
@@ -362,7 +360,7 @@ public final class DeviceApp {
         if let url = URL(string: current.serverURL) {
             await APIClient(transport: transport(for: url)).signOut(refreshToken: current.refreshToken)
         }
-        let user = UserID(wire: current.user.id)
+        let user = current.user.id
         try? store.clearForSignOut(discarding: discardingOutbox ? user : nil)
         sessionKeeper.end()
         events = []

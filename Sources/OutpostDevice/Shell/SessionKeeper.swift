@@ -24,8 +24,8 @@ final class SessionKeeper {
         self.persist = persist
     }
 
-    /// The signed-in user's id; nil when signed out (or the stored id is not an id).
-    var userId: UserID? { current.flatMap { UserID(wire: $0.user.id) } }
+    /// The signed-in user's id; nil when signed out.
+    var userId: UserID? { current?.user.id }
 
     /// Starts a session (a sign-in) and saves it.
     func begin(_ session: SessionState) throws {

@@ -22,7 +22,7 @@ struct ShellState: Codable, Sendable {
     }
 
     var screen: Screen = .signIn
-    var eventId: String?
+    var eventId: EventID?
     var eventRange: String = "all"
     var signInError: String?
     /// A message on the sign-out warning, or a failure to save shown on the event shell.

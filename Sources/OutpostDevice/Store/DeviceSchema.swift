@@ -62,14 +62,15 @@ enum DeviceSchema {
             let rows = try Row.fetchAll(db, sql: "SELECT id, payload FROM outbox ORDER BY id")
             for row in rows {
                 let legacy = try sealer.open(json: row["payload"] as Data, as: LegacyOutboxV1.Payload.self)
-                let entry = legacy.migrated()
+                let entry = try legacy.migrated()
                 try db.execute(
                     sql: """
                         INSERT INTO outbox_v2 (id, event_id, idempotency_key, request, created_at)
                         VALUES (?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        row["id"] as Int64, entry.eventId, entry.idempotencyKey, try sealer.seal(json: entry.request),
+                        row["id"] as Int64, entry.eventId.wire, entry.idempotencyKey,
+                        try sealer.seal(json: entry.request),
                         legacy.scannedAtMillis,
                     ])
             }

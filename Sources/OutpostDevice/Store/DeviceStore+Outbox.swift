@@ -7,7 +7,8 @@ import OutpostProtocol
 /// where a damaged row shows, so the replayer does it one row at a time and quarantines it).
 struct OutboxRow: Sendable, Hashable {
     var id: OutboxMachine.EntryID
-    var eventId: String
+    /// Nil when the stored column is not an event id: a damaged row, quarantined when its turn comes.
+    var eventId: EventID?
     var idempotencyKey: String
     var kind: OutboxKind
     /// The user who made the entry; nil for a row written before entries had owners and not yet
@@ -38,11 +39,9 @@ extension DeviceStore {
     func confirmCheckIn(
         guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date
     ) throws -> OutboxEntry {
-        guard let guestId = UUID(wire: request.guestId) else {
-            throw DeviceStoreError.damaged("the guest id \(request.guestId.prefix(40)) is not an id")
-        }
         let key = IdempotencyKey(
-            deviceId: request.deviceId, guestId: guestId, scannedAtMillis: request.scannedAt.millisecondsSince1970
+            deviceId: request.deviceId, guestId: request.guestId.uuid,
+            scannedAtMillis: request.scannedAt.millisecondsSince1970
         ).description
         return try queue.write { db in
             var updated = guest
@@ -64,7 +63,7 @@ extension DeviceStore {
     /// local write and its entry commit together): its request sealed exactly as it will be
     /// sent, its Idempotency-Key fixed now, owned by the user who made it.
     func enqueue(
-        _ db: Database, kind: OutboxKind, eventId: String, idempotencyKey: String, request: some Encodable,
+        _ db: Database, kind: OutboxKind, eventId: EventID, idempotencyKey: String, request: some Encodable,
         owner: UserID, now: Date
     ) throws -> OutboxMachine.EntryID {
         try db.execute(
@@ -73,7 +72,7 @@ extension DeviceStore {
                 VALUES (?, ?, ?, ?, 0, ?, ?)
                 """,
             arguments: [
-                eventId, idempotencyKey, try sealer.seal(json: request), now.millisecondsSince1970, kind.rawValue,
+                eventId.wire, idempotencyKey, try sealer.seal(json: request), now.millisecondsSince1970, kind.rawValue,
                 owner.wire,
             ])
         return OutboxMachine.EntryID(db.lastInsertedRowID)
@@ -95,7 +94,8 @@ extension DeviceStore {
                     """
             ).map { row in
                 OutboxRow(
-                    id: OutboxMachine.EntryID(row["id"]), eventId: row["event_id"],
+                    id: OutboxMachine.EntryID(row["id"]),
+                    eventId: (row["event_id"] as String?).flatMap(EventID.init(wire:)),
                     idempotencyKey: row["idempotency_key"],
                     kind: OutboxKind(rawValue: row["kind"]),
                     owner: (row["owner"] as String?).flatMap(UserID.init(wire:)),
@@ -115,9 +115,11 @@ extension DeviceStore {
     /// A row that cannot be unsealed is left out here; the replayer quarantines it.
     func outbox(state: OutboxEntry.State = .pending, owner: UserID?) throws -> [OutboxEntry] {
         try outboxRows().filter { $0.state == state && (owner == nil || $0.owner == owner) }.compactMap { row in
-            guard row.kind == .checkIn, let request = try? checkInRequest(of: row) else { return nil }
+            guard row.kind == .checkIn, let eventId = row.eventId, let request = try? checkInRequest(of: row) else {
+                return nil
+            }
             return OutboxEntry(
-                id: row.id.rawValue, eventId: row.eventId, idempotencyKey: row.idempotencyKey, request: request,
+                id: row.id.rawValue, eventId: eventId, idempotencyKey: row.idempotencyKey, request: request,
                 attempts: row.attempts, nextAttemptAt: row.nextAttemptAt, state: row.state, lastError: row.lastError)
         }
     }

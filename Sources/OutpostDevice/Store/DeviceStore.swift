@@ -125,7 +125,7 @@ public final class DeviceStore: Sendable {
             for (position, event) in events.enumerated() {
                 try db.execute(
                     sql: "INSERT INTO events (id, position, sealed) VALUES (?, ?, ?)",
-                    arguments: [event.id, position, try sealer.seal(json: event)])
+                    arguments: [event.id.wire, position, try sealer.seal(json: event)])
             }
         }
     }
@@ -140,19 +140,20 @@ public final class DeviceStore: Sendable {
 
     /// Applies one roster page and its cursor in one transaction. A check-in this device made
     /// that the server has not answered yet survives a page that does not know of it.
-    func applyRosterPage(eventId: String, page: RosterPage) throws {
+    func applyRosterPage(eventId: EventID, page: RosterPage) throws {
         try queue.write { db in
             let pendingHere = Set(
                 try String.fetchAll(
-                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId]))
+                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.wire]
+                ))
             for guest in page.guests {
                 var checkIn = guest.checkIn.map {
                     LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
                 }
-                if checkIn == nil, pendingHere.contains(guest.id),
+                if checkIn == nil, pendingHere.contains(guest.id.wire),
                     let local = try Data.fetchOne(
                         db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?",
-                        arguments: [eventId, guest.id]
+                        arguments: [eventId.wire, guest.id.wire]
                     ).map({ try sealer.openGuest($0) })?.checkIn, local.pending
                 {
                     checkIn = local
@@ -163,18 +164,18 @@ public final class DeviceStore: Sendable {
                     code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn)
                 try upsert(db, local)
             }
-            try db.execute(sql: "DELETE FROM access_types WHERE event_id = ?", arguments: [eventId])
+            try db.execute(sql: "DELETE FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
             for type in page.accessTypes {
                 try db.execute(
                     sql: "INSERT INTO access_types (event_id, id, sealed) VALUES (?, ?, ?)",
-                    arguments: [eventId, type.id, try sealer.seal(json: type)])
+                    arguments: [eventId.wire, type.id.wire, try sealer.seal(json: type)])
             }
-            try db.execute(sql: "DELETE FROM event_keys WHERE event_id = ?", arguments: [eventId])
+            try db.execute(sql: "DELETE FROM event_keys WHERE event_id = ?", arguments: [eventId.wire])
             for key in page.keys {
                 guard let raw = Base64URL.decode(key.publicKey) else { continue }
                 try db.execute(
                     sql: "INSERT INTO event_keys (event_id, key_id, public_key) VALUES (?, ?, ?)",
-                    arguments: [eventId, key.keyId, Data(raw)])
+                    arguments: [eventId.wire, key.keyId, Data(raw)])
             }
             try db.execute(
                 sql: """
@@ -183,7 +184,7 @@ public final class DeviceStore: Sendable {
                         kiosk = excluded.kiosk
                     """,
                 arguments: [
-                    eventId, page.cursor, page.serverTime.millisecondsSince1970,
+                    eventId.wire, page.cursor, page.serverTime.millisecondsSince1970,
                     try page.kiosk.map { try sealer.seal(json: $0) },
                 ])
         }
@@ -201,55 +202,56 @@ public final class DeviceStore: Sendable {
                     sealed = excluded.sealed
                 """)
         try statement.execute(arguments: [
-            guest.eventId, guest.id, sealer.blind(guest.code), sealer.blind(guest.email), guest.status.rawValue,
+            guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
+            guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
             try sealer.seal(guest: guest),
         ])
     }
 
     /// The stored cursor of an event's roster; nil before the first page.
-    func cursor(eventId: String) throws -> String? {
+    func cursor(eventId: EventID) throws -> String? {
         try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE event_id = ?", arguments: [eventId])
+            try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
         }
     }
 
-    func kiosk(eventId: String) throws -> KioskInfo? {
+    func kiosk(eventId: EventID) throws -> KioskInfo? {
         try queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId])
+            try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
         }.map { try sealer.open(json: $0, as: KioskInfo.self) }
     }
 
-    func guest(eventId: String, id: String) throws -> LocalGuest? {
+    func guest(eventId: EventID, id: GuestID) throws -> LocalGuest? {
         try queue.read { db in
             try Data.fetchOne(
-                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId, id])
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
         }.map { try sealer.openGuest($0) }
     }
 
     /// Exact lookup by confirmation code (blind index; case-insensitive).
-    func guest(eventId: String, code: String) throws -> LocalGuest? {
+    func guest(eventId: EventID, code: String) throws -> LocalGuest? {
         try queue.read { db in
             try Data.fetchOne(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
-                arguments: [eventId, sealer.blind(code)])
+                arguments: [eventId.wire, sealer.blind(code)])
         }.map { try sealer.openGuest($0) }
     }
 
     /// Exact lookup by e-mail (blind index); every guest with that e-mail.
-    func guests(eventId: String, email: String) throws -> [LocalGuest] {
+    func guests(eventId: EventID, email: String) throws -> [LocalGuest] {
         try queue.read { db in
             try Data.fetchAll(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
-                arguments: [eventId, sealer.blind(email)])
+                arguments: [eventId.wire, sealer.blind(email)])
         }.map { try sealer.openGuest($0) }
     }
 
     /// Every guest of the event, unsealed (to build the in-memory search index). The boxes are
     /// opened on every core: this is the cold-open path.
-    func guests(eventId: String) throws -> [LocalGuest] {
+    func guests(eventId: EventID) throws -> [LocalGuest] {
         let boxes = try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId])
+            try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
         }
         let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
         let results = ChunkResults(count: chunks)
@@ -261,23 +263,23 @@ public final class DeviceStore: Sendable {
         return try results.all().flatMap { try $0.get() }
     }
 
-    func guestCount(eventId: String) throws -> Int {
+    func guestCount(eventId: EventID) throws -> Int {
         try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
         }
     }
 
-    func accessTypes(eventId: String) throws -> [AccessTypeInfo] {
+    func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
         try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId])
+            try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
         }.map { try sealer.open(json: $0, as: AccessTypeInfo.self) }
     }
 
     /// The event's ticket keys, for offline verification.
-    func ticketKeys(eventId: String) throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
+    func ticketKeys(eventId: EventID) throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
         let rows = try queue.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT key_id, public_key FROM event_keys WHERE event_id = ?", arguments: [eventId])
+                db, sql: "SELECT key_id, public_key FROM event_keys WHERE event_id = ?", arguments: [eventId.wire])
         }
         var keys: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
         for row in rows {

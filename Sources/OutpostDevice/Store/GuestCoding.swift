@@ -25,7 +25,8 @@ enum GuestCoding {
         bytes.reserveCapacity(
             64 + guest.name.utf8.count + guest.email.utf8.count + guest.notes.utf8.count + guest.code.utf8.count)
         for text in [
-            guest.id, guest.eventId, guest.accessTypeId, guest.name, guest.email, guest.code, guest.notes,
+            guest.id.wire, guest.eventId.wire, guest.accessTypeId.wire, guest.name, guest.email, guest.code,
+            guest.notes,
             guest.status.rawValue,
         ] {
             append(text, to: &bytes)
@@ -50,9 +51,11 @@ enum GuestCoding {
         guard data.first == tag else { return try decoder.decode(LocalGuest.self, from: data) }
         return try data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 1)
-            let id = try reader.string()
-            let eventId = try reader.string()
-            let accessTypeId = try reader.string()
+            guard let id = GuestID(wire: try reader.string()) else { throw Failure.malformed("id") }
+            guard let eventId = EventID(wire: try reader.string()) else { throw Failure.malformed("eventId") }
+            guard let accessTypeId = AccessTypeID(wire: try reader.string()) else {
+                throw Failure.malformed("accessTypeId")
+            }
             let name = try reader.string()
             let email = try reader.string()
             let code = try reader.string()

@@ -16,11 +16,15 @@ enum LegacyOutboxV1 {
         var note: String?
 
         /// The v2 form of this entry.
-        func migrated() -> (eventId: String, idempotencyKey: String, request: CheckInRequest) {
+        func migrated() throws -> (eventId: EventID, idempotencyKey: String, request: CheckInRequest) {
+            guard let event = EventID(wire: eventId), let guest = GuestID(wire: guestId) else {
+                throw DeviceStoreError.damaged("a v1 outbox entry names an event or guest that is not an id")
+            }
             let request = CheckInRequest(
-                guestId: guestId, deviceId: deviceId, scannedAt: Date(millisecondsSince1970: scannedAtMillis),
+                guestId: guest, deviceId: deviceId, scannedAt: Date(millisecondsSince1970: scannedAtMillis),
                 method: CheckInMethod(rawValue: method) ?? .qr, ticket: ticket, note: note)
-            return (eventId, "\(deviceId):\(guestId):\(scannedAtMillis)", request)
+            let key = IdempotencyKey(deviceId: deviceId, guestId: guest.uuid, scannedAtMillis: scannedAtMillis)
+            return (event, key.description, request)
         }
     }
 

@@ -4,9 +4,9 @@ import OutpostProtocol
 
 /// A guest as the device keeps it (sealed at rest).
 public struct LocalGuest: Codable, Sendable, Hashable {
-    public var id: String
-    public var eventId: String
-    public var accessTypeId: String
+    public var id: GuestID
+    public var eventId: EventID
+    public var accessTypeId: AccessTypeID
     public var name: String
     public var email: String
     public var code: String
@@ -28,7 +28,7 @@ public struct LocalCheckIn: Codable, Sendable, Hashable {
 /// A check-in waiting in the outbox.
 public struct OutboxEntry: Sendable, Hashable {
     public var id: Int64
-    public var eventId: String
+    public var eventId: EventID
     public var idempotencyKey: String
     public var request: CheckInRequest
     public var attempts: Int

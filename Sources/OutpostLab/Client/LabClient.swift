@@ -104,17 +104,17 @@ package final class LabClient: @unchecked Sendable {
         try await call("POST", "/v1/events", json: event, what: "creating event \(event.name)")
     }
 
-    package func createAccessType(event: String, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
+    package func createAccessType(event: EventID, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
         try await call(
             "POST", "/v1/events/\(event)/access-types", json: type, what: "creating access type \(type.name)")
     }
 
-    package func createGuest(event: String, _ guest: CreateGuestRequest) async throws -> GuestInfo {
+    package func createGuest(event: EventID, _ guest: CreateGuestRequest) async throws -> GuestInfo {
         try await call("POST", "/v1/events/\(event)/guests", json: guest, what: "creating guest \(guest.name)")
     }
 
     /// `POST …/guests:import` with a CSV body.
-    package func importGuests(event: String, csv: String) async throws -> ImportResult {
+    package func importGuests(event: EventID, csv: String) async throws -> ImportResult {
         try await call(
             "POST", "/v1/events/\(event)/guests:import", body: Data(csv.utf8), headers: ["Content-Type": "text/csv"],
             what: "importing guests")
@@ -124,24 +124,24 @@ package final class LabClient: @unchecked Sendable {
         try await call("POST", "/v1/users", json: user, what: "creating user \(user.email)")
     }
 
-    package func assignStaff(user: String, event: String) async throws {
+    package func assignStaff(user: UserID, event: EventID) async throws {
         try await expect("PUT", "/v1/events/\(event)/staff/\(user)", what: "assigning staff \(user)")
     }
 
     /// A check-in staff account (role `checkin_staff`) on the staff of `event`.
     @discardableResult
-    package func addStaff(email: String, name: String, password: String, event: String) async throws -> UserInfo {
+    package func addStaff(email: String, name: String, password: String, event: EventID) async throws -> UserInfo {
         let user = try await createUser(
             CreateUserRequest(email: email, name: name, role: .checkinStaff, password: password))
         try await assignStaff(user: user.id, event: event)
         return user
     }
 
-    package func setUpKiosk(event: String, _ setup: KioskSetupRequest) async throws {
+    package func setUpKiosk(event: EventID, _ setup: KioskSetupRequest) async throws {
         try await expect("PUT", "/v1/events/\(event)/kiosk", json: setup, what: "setting up the kiosk")
     }
 
-    package func rosterPage(event: String, limit: Int, since cursor: String? = nil) async throws -> RosterPage {
+    package func rosterPage(event: EventID, limit: Int, since cursor: String? = nil) async throws -> RosterPage {
         try await call(
             "GET", "/v1/events/\(event)/roster?limit=\(limit)" + (cursor.map { "&since=\($0)" } ?? ""),
             what: "the roster")
@@ -150,7 +150,7 @@ package final class LabClient: @unchecked Sendable {
     /// The whole roster from `since`, page by page as a device's sync reads it: guests, pages, seconds.
     @discardableResult
     package func roster(
-        event: String, limit: Int, since: String? = nil, onPage: (RosterPage) -> Void = { _ in }
+        event: EventID, limit: Int, since: String? = nil, onPage: (RosterPage) -> Void = { _ in }
     ) async throws -> (guests: Int, pages: Int, seconds: Double) {
         let start = ContinuousClock.now
         var guests = 0
@@ -169,18 +169,18 @@ package final class LabClient: @unchecked Sendable {
     }
 
     /// The ticket text (QR contents) of one guest.
-    package func ticket(event: String, guest: String) async throws -> String {
+    package func ticket(event: EventID, guest: GuestID) async throws -> String {
         let response = try await expect("GET", "/v1/events/\(event)/guests/\(guest)/ticket", what: "a ticket")
         return String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The ticket text of each guest, in the order given (fetched eight at a time).
-    package func tickets(event: String, guests: [String]) async throws -> [String] {
+    package func tickets(event: EventID, guests: [GuestID]) async throws -> [String] {
         try await concurrentMap(guests, width: 8) { try await self.ticket(event: event, guest: $0) }
     }
 
     /// The whole audit log of the event, oldest first.
-    package func audit(event: String) async throws -> [AuditEntry] {
+    package func audit(event: EventID) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
         var cursor: String?
         repeat {
@@ -194,13 +194,10 @@ package final class LabClient: @unchecked Sendable {
     }
 
     /// `POST …/checkins` with the Idempotency-Key ``IdempotencyKey`` builds for its body; the raw answer.
-    package func checkIn(event: String, _ checkIn: CheckInRequest) async throws -> TransportResponse {
-        guard let guest = UUID(wire: checkIn.guestId) else {
-            // Not a guest id: sent as it is, for the server to refuse.
-            return try await request("POST", "/v1/events/\(event)/checkins", json: checkIn)
-        }
+    package func checkIn(event: EventID, _ checkIn: CheckInRequest) async throws -> TransportResponse {
         let key = IdempotencyKey(
-            deviceId: checkIn.deviceId, guestId: guest, scannedAtMillis: checkIn.scannedAt.millisecondsSince1970)
+            deviceId: checkIn.deviceId, guestId: checkIn.guestId.uuid,
+            scannedAtMillis: checkIn.scannedAt.millisecondsSince1970)
         return try await request(
             "POST", "/v1/events/\(event)/checkins", json: checkIn, headers: ["Idempotency-Key": key.description])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 /// The one seeder: an event with its access types, imported guests, staff and kiosk, through the
@@ -39,8 +40,8 @@ package struct Seeder: Sendable {
         package var imported: ImportResult
         package var guests: [GuestInfo]
 
-        package var eventId: String { event.id }
-        package var guestIds: [String] { guests.map(\.id) }
+        package var eventId: EventID { event.id }
+        package var guestIds: [GuestID] { guests.map(\.id) }
         package var names: [String] { guests.map(\.name) }
         package var codes: [String] { guests.map(\.code) }
     }

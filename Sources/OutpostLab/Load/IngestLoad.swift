@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 /// The server's check-in ingest under load: one check-in per guest, `concurrency` in flight.
@@ -12,7 +13,7 @@ package enum IngestLoad {
 
     /// Posts one check-in per guest of `event` as `client`; throughput and p99 latency (seconds).
     package static func run(
-        _ client: LabClient, event: String, guestIds: [String], concurrency: Int
+        _ client: LabClient, event: EventID, guestIds: [GuestID], concurrency: Int
     ) async throws -> Result {
         let start = ContinuousClock.now
         let indexed = Array(guestIds.enumerated())

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import OutpostCore
 import OutpostProtocol
 
 /// One soak device: its state directory and the `outpost soak-worker` process now running on it.
@@ -42,7 +43,7 @@ package final class SoakDevice: @unchecked Sendable {
 
     /// Signs `users[user]` in through `server` and opens the event, retrying while the network
     /// is faulty (each attempt is a real `outpost device` process); true once both held.
-    package func signIn(user: Int, server: String, eventId: String, attempts: Int = 60) throws -> Bool {
+    package func signIn(user: Int, server: String, eventId: EventID, attempts: Int = 60) throws -> Bool {
         for _ in 0..<attempts {
             let tree = try outpost([
                 "device", "signin", "--server", server, "--email", users[user], "--password", ServerHandle.password,
@@ -50,7 +51,7 @@ package final class SoakDevice: @unchecked Sendable {
             if tree?.user == users[user] { break }
         }
         for _ in 0..<attempts {
-            if try outpost(["device", "open", eventId])?.event == eventId {
+            if try outpost(["device", "open", eventId.wire])?.event == eventId.wire {
                 currentUser = user
                 return true
             }
@@ -60,7 +61,7 @@ package final class SoakDevice: @unchecked Sendable {
     }
 
     /// The other user takes the device: sign-out keeping pending entries, then their sign-in.
-    package func switchUser(server: String, eventId: String) throws -> Bool {
+    package func switchUser(server: String, eventId: EventID) throws -> Bool {
         guard users.count > 1 else { return false }
         _ = try outpost(["device", "signout", "--keep"])
         userSwitches += 1
@@ -161,7 +162,7 @@ package final class SoakDevice: @unchecked Sendable {
 
     /// Drains every user's entries: the signed-in user's, then, on a shared device, the other
     /// user's after they sign in again (faults are off by now). One report with both ledgers.
-    package func drain(server: String, eventId: String) throws -> SoakWorker.Report {
+    package func drain(server: String, eventId: EventID) throws -> SoakWorker.Report {
         var report = try drainOnce()
         for _ in 1..<users.count {
             guard try switchUser(server: server, eventId: eventId) else {

@@ -60,14 +60,17 @@ package struct SoakVerdict: Codable {
     package static let decisionKinds = Set(AuditKind.allCases)
 
     package init(
-        devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<String>, proxy: ChaosStats,
+        devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<GuestID>, proxy: ChaosStats,
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
         unexpectedExits: [String], client: ClientFigures = ClientFigures()
     ) {
         let checkIns = audit.filter { $0.kind == .checkedIn }
-        var rowsPerGuest: [String: Int] = [:]
-        for entry in checkIns { rowsPerGuest[entry.guestId ?? "", default: 0] += 1 }
+        var rowsPerGuest: [GuestID: Int] = [:]
+        for entry in checkIns {
+            guard let guest = entry.guestId else { continue }
+            rowsPerGuest[guest, default: 0] += 1
+        }
         let durableAnswers = Set(checkIns.compactMap(Self.key(of:)))
         let decided = Set(audit.filter { Self.decisionKinds.contains($0.kind) }.compactMap(Self.key(of:)))
 
@@ -103,7 +106,7 @@ package struct SoakVerdict: Codable {
                     lostOnServer += 1
                     continue
                 }
-                let guest = key.guestId.lowercasedString
+                let guest = GuestID(key.guestId)
                 switch entry.state {
                 case .pending:
                     notAnswered += 1
@@ -153,7 +156,7 @@ package struct SoakVerdict: Codable {
             var last: [String: Int64] = [:]
             for entry in audit where entry.deviceId == device.deviceId && Self.decisionKinds.contains(entry.kind) {
                 let millis = entry.clientAt?.millisecondsSince1970 ?? .min
-                let user = entry.userId ?? ""
+                let user = entry.userId?.wire ?? ""
                 if millis < last[user, default: .min] {
                     outOfOrder.append(device.deviceId)
                     problems.append(
@@ -242,10 +245,8 @@ package struct SoakVerdict: Codable {
 
     /// The Idempotency-Key of the request an audit row decided (device, guest, scan time).
     package static func key(of entry: AuditEntry) -> String? {
-        guard let device = entry.deviceId, let guest = entry.guestId.flatMap(UUID.init(wire:)),
-            let scanned = entry.clientAt
-        else { return nil }
-        return IdempotencyKey(deviceId: device, guestId: guest, scannedAtMillis: scanned.millisecondsSince1970)
+        guard let device = entry.deviceId, let guest = entry.guestId, let scanned = entry.clientAt else { return nil }
+        return IdempotencyKey(deviceId: device, guestId: guest.uuid, scannedAtMillis: scanned.millisecondsSince1970)
             .description
     }
 

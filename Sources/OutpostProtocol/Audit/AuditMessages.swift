@@ -1,18 +1,19 @@
 import Foundation
+import OutpostCore
 
 /// One row of an event's append-only audit log.
 public struct AuditEntry: Codable, Sendable, Hashable {
     public var id: String
     public var kind: AuditKind
-    public var guestId: String?
+    public var guestId: GuestID?
     public var deviceId: String?
-    public var userId: String?
+    public var userId: UserID?
     public var at: Date
     public var clientAt: Date?
     public var method: String?
 
     public init(
-        id: String, kind: AuditKind, guestId: String?, deviceId: String?, userId: String?, at: Date, clientAt: Date?,
+        id: String, kind: AuditKind, guestId: GuestID?, deviceId: String?, userId: UserID?, at: Date, clientAt: Date?,
         method: String?
     ) {
         self.id = id
@@ -41,12 +42,12 @@ public struct AuditPage: Codable, Sendable, Hashable {
 
 /// Check-in counts of one access type.
 public struct AccessTypeStats: Codable, Sendable, Hashable {
-    public var accessTypeId: String
+    public var accessTypeId: AccessTypeID
     public var name: String
     public var guests: Int
     public var checkedIn: Int
 
-    public init(accessTypeId: String, name: String, guests: Int, checkedIn: Int) {
+    public init(accessTypeId: AccessTypeID, name: String, guests: Int, checkedIn: Int) {
         self.accessTypeId = accessTypeId
         self.name = name
         self.guests = guests
@@ -81,10 +82,10 @@ public struct EventStats: Codable, Sendable, Hashable {
 
 /// `outpost admin bootstrap` prints this.
 public struct BootstrapResult: Codable, Sendable, Hashable {
-    public var tenantId: String
-    public var userId: String
+    public var tenantId: TenantID
+    public var userId: UserID
 
-    public init(tenantId: String, userId: String) {
+    public init(tenantId: TenantID, userId: UserID) {
         self.tenantId = tenantId
         self.userId = userId
     }

@@ -1,3 +1,5 @@
+import OutpostCore
+
 /// A user role. No anonymous or guest use exists.
 public enum UserRole: String, Codable, Sendable, CaseIterable {
     case organizer
@@ -26,13 +28,13 @@ public struct RefreshRequest: Codable, Sendable, Hashable {
 
 /// A user as the API shows it.
 public struct UserInfo: Codable, Sendable, Hashable {
-    public var id: String
+    public var id: UserID
     public var name: String
     public var email: String
     public var role: UserRole
-    public var tenantId: String
+    public var tenantId: TenantID
 
-    public init(id: String, name: String, email: String, role: UserRole, tenantId: String) {
+    public init(id: UserID, name: String, email: String, role: UserRole, tenantId: TenantID) {
         self.id = id
         self.name = name
         self.email = email

@@ -3,7 +3,7 @@ import OutpostCore
 
 /// `POST /v1/events/{eventId}/checkins`.
 public struct CheckInRequest: Codable, Sendable, Hashable {
-    public var guestId: String
+    public var guestId: GuestID
     public var deviceId: String
     /// The device clock when the guest was scanned (kept as `clientAt`).
     public var scannedAt: Date
@@ -13,7 +13,7 @@ public struct CheckInRequest: Codable, Sendable, Hashable {
     public var note: String?
 
     public init(
-        guestId: String, deviceId: String, scannedAt: Date, method: CheckInMethod, ticket: String? = nil,
+        guestId: GuestID, deviceId: String, scannedAt: Date, method: CheckInMethod, ticket: String? = nil,
         reconfirm: Bool? = nil, note: String? = nil
     ) {
         self.guestId = guestId
@@ -28,8 +28,8 @@ public struct CheckInRequest: Codable, Sendable, Hashable {
 
 /// A check-in row.
 public struct CheckInRecord: Codable, Sendable, Hashable {
-    public var id: String
-    public var guestId: String
+    public var id: CheckInID
+    public var guestId: GuestID
     /// Server time when the check-in was first accepted; what the UI shows.
     public var at: Date
     /// The device's `scannedAt`.
@@ -37,7 +37,7 @@ public struct CheckInRecord: Codable, Sendable, Hashable {
     public var byName: String
     public var deviceId: String
 
-    public init(id: String, guestId: String, at: Date, clientAt: Date, byName: String, deviceId: String) {
+    public init(id: CheckInID, guestId: GuestID, at: Date, clientAt: Date, byName: String, deviceId: String) {
         self.id = id
         self.guestId = guestId
         self.at = at

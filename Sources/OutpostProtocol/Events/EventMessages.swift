@@ -1,15 +1,16 @@
 import Foundation
+import OutpostCore
 
 /// An event as the event picker lists it.
 public struct EventInfo: Codable, Sendable, Hashable {
-    public var id: String
+    public var id: EventID
     public var name: String
     public var startsAt: Date
     public var endsAt: Date
     public var timeZone: String
     public var modules: [String]
 
-    public init(id: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String]) {
+    public init(id: EventID, name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String]) {
         self.id = id
         self.name = name
         self.startsAt = startsAt

@@ -3,11 +3,11 @@ import OutpostCore
 
 /// An access type (ticket class) of an event.
 public struct AccessTypeInfo: Codable, Sendable, Hashable {
-    public var id: String
+    public var id: AccessTypeID
     public var name: String
     public var walkInAllowed: Bool
 
-    public init(id: String, name: String, walkInAllowed: Bool) {
+    public init(id: AccessTypeID, name: String, walkInAllowed: Bool) {
         self.id = id
         self.name = name
         self.walkInAllowed = walkInAllowed
@@ -30,8 +30,8 @@ public struct CheckInSummary: Codable, Sendable, Hashable {
 
 /// A guest as the roster, create and update answers show it.
 public struct GuestInfo: Codable, Sendable, Hashable {
-    public var id: String
-    public var accessTypeId: String
+    public var id: GuestID
+    public var accessTypeId: AccessTypeID
     public var name: String
     public var email: String
     public var code: String
@@ -41,7 +41,7 @@ public struct GuestInfo: Codable, Sendable, Hashable {
     public var checkIn: CheckInSummary?
 
     public init(
-        id: String, accessTypeId: String, name: String, email: String, code: String, status: GuestStatus,
+        id: GuestID, accessTypeId: AccessTypeID, name: String, email: String, code: String, status: GuestStatus,
         notes: String, checkIn: CheckInSummary?
     ) {
         self.id = id
@@ -152,10 +152,10 @@ public struct RosterPage: Codable, Sendable, Hashable {
 public struct CreateGuestRequest: Codable, Sendable, Hashable {
     public var name: String
     public var email: String
-    public var accessTypeId: String
+    public var accessTypeId: AccessTypeID
     public var notes: String?
 
-    public init(name: String, email: String, accessTypeId: String, notes: String? = nil) {
+    public init(name: String, email: String, accessTypeId: AccessTypeID, notes: String? = nil) {
         self.name = name
         self.email = email
         self.accessTypeId = accessTypeId
@@ -169,11 +169,11 @@ public struct UpdateGuestRequest: Codable, Sendable, Hashable {
     public var name: String?
     public var email: String?
     public var notes: String?
-    public var accessTypeId: String?
+    public var accessTypeId: AccessTypeID?
 
     public init(
         status: GuestStatus? = nil, name: String? = nil, email: String? = nil, notes: String? = nil,
-        accessTypeId: String? = nil
+        accessTypeId: AccessTypeID? = nil
     ) {
         self.status = status
         self.name = name

@@ -84,7 +84,7 @@ public enum OutpostServer {
         let hash = try await PasswordHasher(cost: bcryptCost).hash(password)
         do {
             let created = try await store.bootstrap(tenantName: tenant, email: email, name: name, passwordHash: hash)
-            return BootstrapResult(tenantId: created.tenantId.lowercasedString, userId: created.userId.lowercasedString)
+            return BootstrapResult(tenantId: TenantID(created.tenantId), userId: UserID(created.userId))
         } catch StoreError.emailTaken {
             throw BootstrapError.emailTaken(email)
         }

@@ -46,8 +46,8 @@ extension Store {
             let entries = try page.map {
                 AuditEntry(
                     id: String(try $0.int("id")), kind: try $0.enumeration("kind", as: AuditKind.self),
-                    guestId: try $0.optionalText("guest_id"), deviceId: try $0.optionalText("device_id"),
-                    userId: try $0.optionalText("user_id"), at: try $0.date("at"),
+                    guestId: try $0.optionalID("guest_id"), deviceId: try $0.optionalText("device_id"),
+                    userId: try $0.optionalID("user_id"), at: try $0.date("at"),
                     clientAt: try $0.optionalDate("client_at"), method: try $0.optionalText("method"))
             }
             var next = cursor

@@ -22,9 +22,7 @@ struct CheckInRoutes {
             throw APIError.invalidRequest("The Idempotency-Key header must be deviceId:guestId:scannedAtMillis.")
         }
         let body = try await HTTPHelpers.decode(CheckInRequest.self, from: request)
-        guard let guestId = UUID(wire: body.guestId) else {
-            throw APIError.invalidRequest("'guestId' must be a UUID.", status: .unprocessableContent)
-        }
+        let guestId = body.guestId.uuid
         guard key.deviceId == body.deviceId, key.guestId == guestId,
             key.scannedAtMillis == body.scannedAt.millisecondsSince1970
         else {

@@ -102,9 +102,9 @@ extension Store {
         var existing: CheckInRecord?
         if let row {
             let status = try row.enumeration("status", as: GuestStatus.self)
-            if let checkInId = try row.optionalText("checkin_id") {
+            if let checkInId = try row.optionalID("checkin_id", as: CheckInID.self) {
                 existing = CheckInRecord(
-                    id: checkInId, guestId: command.guestId.lowercasedString, at: try row.date("at"),
+                    id: checkInId, guestId: GuestID(command.guestId), at: try row.date("at"),
                     clientAt: try row.date("client_at"), byName: try row.text("by_name"),
                     deviceId: try row.text("device_id"))
             }
@@ -132,7 +132,7 @@ extension Store {
             let byName = try await connection.queryOne(
                 "SELECT name FROM users WHERE id = ?", [.uuid(command.caller.userId)])
             let record = CheckInRecord(
-                id: UUID().lowercasedString, guestId: command.guestId.lowercasedString, at: command.now,
+                id: .random(), guestId: GuestID(command.guestId), at: command.now,
                 clientAt: request.scannedAt, byName: try byName?.text("name") ?? "", deviceId: request.deviceId)
             let inserted = try await connection.queryOne(
                 """
@@ -140,7 +140,7 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """,
                 [
-                    .text(record.id), .uuid(event.id), .uuid(command.guestId), .date(record.at), .date(record.clientAt),
+                    .id(record.id), .uuid(event.id), .uuid(command.guestId), .date(record.at), .date(record.clientAt),
                     .text(record.deviceId), .uuid(command.caller.userId), .text(record.byName),
                     .text(request.method.rawValue), .text(request.note ?? ""),
                 ])
@@ -166,7 +166,7 @@ extension Store {
                     """
                     UPDATE checkins SET note = CASE WHEN note = '' THEN ? ELSE note || ? END WHERE id = ?
                     """,
-                    [.text(note), .text("\n" + note), .text(existing.id)])
+                    [.text(note), .text("\n" + note), .id(existing.id)])
             }
             try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .reconfirmed)
             return .reconfirmed(existing)
@@ -174,7 +174,7 @@ extension Store {
     }
 
     private func appendCheckInEvent(
-        _ connection: any SQLConnection, _ command: CheckInCommand, checkInId: String, kind: String
+        _ connection: any SQLConnection, _ command: CheckInCommand, checkInId: CheckInID, kind: String
     ) async throws {
         try await connection.execute(
             """
@@ -182,7 +182,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .uuid(UUID()), .text(checkInId), .uuid(command.eventId), .uuid(command.guestId), .text(kind),
+                .uuid(UUID()), .id(checkInId), .uuid(command.eventId), .uuid(command.guestId), .text(kind),
                 .date(command.now), .date(command.request.scannedAt), .text(command.request.deviceId),
                 .uuid(command.caller.userId), .text(command.request.method.rawValue),
                 .optionalText(command.request.note),

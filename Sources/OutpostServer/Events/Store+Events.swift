@@ -88,7 +88,7 @@ extension Store {
                 "INSERT INTO access_types (id, event_id, name, walk_in_allowed, created_at) VALUES (?, ?, ?, ?, ?)",
                 [.uuid(id), .uuid(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
         }
-        return AccessTypeInfo(id: id.lowercasedString, name: name, walkInAllowed: walkInAllowed)
+        return AccessTypeInfo(id: AccessTypeID(id), name: name, walkInAllowed: walkInAllowed)
     }
 
     static func accessTypes(_ connection: any SQLConnection, eventId: UUID) async throws -> [AccessTypeInfo] {
@@ -97,7 +97,7 @@ extension Store {
             [.uuid(eventId)]
         ).map {
             AccessTypeInfo(
-                id: try $0.text("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
+                id: try $0.id("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
         }
     }
 
@@ -164,7 +164,7 @@ extension Store {
                 [.uuid(eventId)])
             let byType = try rows.map {
                 AccessTypeStats(
-                    accessTypeId: try $0.text("id"), name: try $0.text("name"), guests: Int(try $0.int("guests")),
+                    accessTypeId: try $0.id("id"), name: try $0.text("name"), guests: Int(try $0.int("guests")),
                     checkedIn: Int(try $0.int("checked_in")))
             }
             let last = try await connection.queryOne(

@@ -17,7 +17,7 @@ struct GuestRoutes {
         try context.require([.organizer])
         let event = try await EventRoutes.event(context, dependencies)
         let body = try await HTTPHelpers.decode(CreateGuestRequest.self, from: request)
-        guard let accessTypeId = UUID(wire: body.accessTypeId) else { throw Self.unknownAccessType }
+        let accessTypeId = body.accessTypeId.uuid
         let guest = NewGuest(
             name: try HTTPHelpers.nonEmpty(body.name, "name"), email: try UserRoutes.validEmail(body.email),
             accessTypeId: accessTypeId, notes: body.notes ?? "")
@@ -101,9 +101,8 @@ enum GuestImport {
         var byName: [String: UUID] = [:]
         var byId: [String: UUID] = [:]
         for type in accessTypes {
-            guard let id = UUID(wire: type.id) else { continue }
-            if byName[type.name.lowercased()] == nil { byName[type.name.lowercased()] = id }
-            byId[type.id] = id
+            if byName[type.name.lowercased()] == nil { byName[type.name.lowercased()] = type.id.uuid }
+            byId[type.id.wire] = type.id.uuid
         }
         var plan = Plan(guests: [], errors: [])
         for record in records {

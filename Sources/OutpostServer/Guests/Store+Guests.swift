@@ -25,7 +25,7 @@ extension Store {
                 at: at, byName: try row.text("checked_in_by"), deviceId: try row.text("checked_in_device"))
         }
         return GuestInfo(
-            id: try row.text("id"), accessTypeId: try row.text("access_type_id"), name: try row.text("name"),
+            id: try row.id("id"), accessTypeId: try row.id("access_type_id"), name: try row.text("name"),
             email: try row.text("email"), code: try row.text("code"),
             status: try row.enumeration("status", as: GuestStatus.self), notes: try row.text("notes"),
             checkIn: checkIn)
@@ -91,8 +91,8 @@ extension Store {
             if let email = update.email { assignments.append("email = ?"); binds.append(.text(email)) }
             if let notes = update.notes { assignments.append("notes = ?"); binds.append(.text(notes)) }
             if let accessType = update.accessTypeId {
-                guard let accessTypeId = UUID(wire: accessType),
-                    try await Self.accessTypeExists(connection, eventId: eventId, id: accessTypeId)
+                let accessTypeId = accessType.uuid
+                guard try await Self.accessTypeExists(connection, eventId: eventId, id: accessTypeId)
                 else { throw StoreError.unknownAccessType }
                 assignments.append("access_type_id = ?")
                 binds.append(.uuid(accessTypeId))

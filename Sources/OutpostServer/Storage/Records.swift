@@ -24,7 +24,7 @@ struct UserRecord: Sendable, Hashable {
     var passwordHash: String
 
     var info: UserInfo {
-        UserInfo(id: id.lowercasedString, name: name, email: email, role: role, tenantId: tenantId.lowercasedString)
+        UserInfo(id: UserID(id), name: name, email: email, role: role, tenantId: TenantID(tenantId))
     }
 }
 
@@ -40,7 +40,7 @@ struct EventRecord: Sendable {
 
     var info: EventInfo {
         EventInfo(
-            id: id.lowercasedString, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
+            id: EventID(id), name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
             modules: modules)
     }
 }

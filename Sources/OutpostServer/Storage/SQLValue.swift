@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A value bound to or read from SQL, in the four storage classes both SQLite and PostgreSQL
 /// share here (booleans are stored as integers, timestamps as milliseconds since 1970).
@@ -18,6 +19,7 @@ extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Exp
 extension SQLValue {
     static func uuid(_ value: UUID) -> SQLValue { .text(value.lowercasedString) }
     static func optionalUUID(_ value: UUID?) -> SQLValue { value.map(uuid) ?? .null }
+    static func id<Kind>(_ value: TypedID<Kind>) -> SQLValue { .text(value.wire) }
     static func date(_ value: Date) -> SQLValue { .int(value.millisecondsSince1970) }
     static func optionalDate(_ value: Date?) -> SQLValue { value.map(date) ?? .null }
     static func optionalText(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
@@ -82,7 +84,17 @@ public struct SQLRow: Sendable {
     }
 
     func optionalUUID(_ name: String) throws -> UUID? {
-        try optionalText(name).flatMap(UUID.init(uuidString:))
+        guard try optionalText(name) != nil else { return nil }
+        return try uuid(name)
+    }
+
+    /// A typed id; a value that is not a UUID is an error, never a made-up id.
+    func id<Kind>(_ name: String, as type: TypedID<Kind>.Type = TypedID<Kind>.self) throws -> TypedID<Kind> {
+        TypedID(try uuid(name))
+    }
+
+    func optionalID<Kind>(_ name: String, as type: TypedID<Kind>.Type = TypedID<Kind>.self) throws -> TypedID<Kind>? {
+        try optionalUUID(name).map(TypedID.init)
     }
 
     func date(_ name: String) throws -> Date { Date(millisecondsSince1970: try int(name)) }

@@ -161,7 +161,7 @@ public final class StationLoop {
             app.scan(line.uppercased())
         } else if let chosen = highlight.flatMap({ $0 < suggestions.count ? suggestions[$0] : nil })
             ?? suggestions.first,
-            let guestId = chosen.attributes["guestId"]
+            let guestId = chosen.attributes["guestId"].flatMap(GuestID.init(wire:))
         {
             app.choose(guestId: guestId)
         } else {
@@ -250,7 +250,7 @@ public final class StationLoop {
         let size = terminal.refreshSize()
         let tree = app.tree()
         let view = StationView(width: size.columns, height: size.rows)
-        let event = app.events.first { $0.id == tree.event }?.name
+        let event = app.events.first { $0.id.wire == tree.event }?.name
         let status = [
             "Outpost station", event, online ? "● online" : "○ offline", "pending \(tree.pending)", tree.user,
         ].compactMap { $0 }.joined(separator: "  ·  ")

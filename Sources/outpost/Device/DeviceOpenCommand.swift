@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OutpostCore
 import OutpostDevice
 
 struct DeviceOpenCommand: AsyncParsableCommand {
@@ -9,7 +10,7 @@ struct DeviceOpenCommand: AsyncParsableCommand {
     @OptionGroup var device: DeviceOptions
 
     @Argument(help: "The event id (from `events`).")
-    var eventId: String
+    var eventId: EventID
 
     @MainActor
     func run() async throws {

@@ -203,7 +203,7 @@ struct SoakCommand: AsyncParsableCommand {
         }
         // The organizer's token has long expired (short access tokens): the client signs in again.
         let audit = try await admin.organizer.audit(event: seeded.eventId)
-        var roster: Set<String> = []
+        var roster: Set<GuestID> = []
         try await admin.organizer.roster(event: seeded.eventId, limit: 2000) { page in
             for guest in page.guests where guest.checkIn != nil { roster.insert(guest.id) }
         }

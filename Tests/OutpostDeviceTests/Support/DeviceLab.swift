@@ -93,15 +93,17 @@ struct DeviceLab: Sendable {
     }
 
     /// Server-side check-in rows of the world's event: guest id → count.
-    func serverCheckIns() async throws -> [String: Int] {
+    func serverCheckIns() async throws -> [GuestID: Int] {
         let rows = try await api.store.database.read { connection in
             try await connection.query(
                 "SELECT guest_id, COUNT(*) FROM checkins WHERE event_id = ? GROUP BY guest_id",
-                [.text(world.event.id)])
+                [.text(world.event.id.wire)])
         }
-        var counts: [String: Int] = [:]
+        var counts: [GuestID: Int] = [:]
         for row in rows {
-            if case .text(let guest) = row.values[0], case .int(let count) = row.values[1] {
+            if case .text(let text) = row.values[0], let guest = GuestID(wire: text),
+                case .int(let count) = row.values[1]
+            {
                 counts[guest] = Int(count)
             }
         }

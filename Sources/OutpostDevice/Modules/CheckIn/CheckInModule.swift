@@ -162,7 +162,7 @@ final class CheckInModule: DeviceModule {
         clearTransient()
         state.confirmation = nil
         switch verified {
-        case .success(let payload): present(guestId: payload.guestId.lowercasedString, method: .qr, ticket: ticket)
+        case .success(let payload): present(guestId: GuestID(payload.guestId), method: .qr, ticket: ticket)
         case .failure(.otherEvent): state.banner = .crossEvent
         case .failure: state.banner = .tampered
         }
@@ -172,9 +172,8 @@ final class CheckInModule: DeviceModule {
     /// What is verified is byte for byte what is sent: the scanner's framing goes first, and the
     /// normalised ticket comes back with the outcome. Nil without an open event and a session.
     func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)? {
-        guard let event = shell.currentEvent, let tenant = shell.session.flatMap({ UUID(wire: $0.user.tenantId) }),
-            let eventUUID = UUID(wire: event.id)
-        else { return nil }
+        guard let event = shell.currentEvent, let tenant = shell.session?.user.tenantId.uuid else { return nil }
+        let eventUUID = event.id.uuid
         let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
         let ticket = ScannedText.normalized(scanned)
         return (
@@ -207,12 +206,12 @@ final class CheckInModule: DeviceModule {
     }
 
     /// Manual entry by picking a suggestion.
-    func choose(guestId: String) {
+    func choose(guestId: GuestID) {
         clearTransient()
         present(guestId: guestId, method: .manual, ticket: nil)
     }
 
-    private func present(guestId: String, method: CheckInMethod, ticket: String?) {
+    private func present(guestId: GuestID, method: CheckInMethod, ticket: String?) {
         state.confirmation = nil
         guard let eventId = shell.eventId, let guest = try? store.guest(eventId: eventId, id: guestId) else {
             state.banner = .notInRoster

@@ -13,9 +13,10 @@ struct CheckInOutbox: OutboxEntryHandler {
     var kind: OutboxKind { .checkIn }
 
     func request(for row: OutboxRow) throws -> TransportRequest {
+        guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
         let request = try store.checkInRequest(of: row)
         return TransportRequest(
-            method: "POST", path: "/v1/events/\(row.eventId)/checkins",
+            method: "POST", path: "/v1/events/\(eventId)/checkins",
             headers: ["Content-Type": "application/json", "Idempotency-Key": row.idempotencyKey],
             body: try OutpostJSON.encode(request))
     }
@@ -25,8 +26,9 @@ struct CheckInOutbox: OutboxEntryHandler {
     }
 
     func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
+        guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
         let request = try store.checkInRequest(of: row)
-        var guest = try store.guest(eventId: row.eventId, id: request.guestId)
+        var guest = try store.guest(eventId: eventId, id: request.guestId)
         if let refusal {
             // The local check-in this entry made is undone: the server refused it for good.
             if var local = guest, let checkIn = local.checkIn, checkIn.pending, checkIn.deviceId == request.deviceId {

@@ -17,7 +17,7 @@ struct CheckInState: Codable, Sendable {
 
 /// The guest on the confirmation screen and how they were found.
 struct Confirmation: Codable, Sendable, Hashable {
-    var guestId: String
+    var guestId: GuestID
     var method: CheckInMethod
     var ticket: String?
 }

@@ -62,7 +62,7 @@ struct CheckInTabScreen: Sendable {
             + suggestions.map { guest in
                 UIElement(
                     UIIdentifier.manualEntrySuggestion, "\(guest.name) · \(guest.email) · \(guest.code)",
-                    ["guestId": guest.id, "code": guest.code, "checkedIn": String(guest.checkIn != nil)])
+                    ["guestId": guest.id.wire, "code": guest.code, "checkedIn": String(guest.checkIn != nil)])
             }
     }
 

@@ -17,7 +17,7 @@ struct ConfirmationScreen: ScreenModel {
             UIElement(
                 UIIdentifier.confirmationScreen, guest.name,
                 [
-                    "guestId": guest.id, "accessType": accessTypeName, "status": guest.status.rawValue,
+                    "guestId": guest.id.wire, "accessType": accessTypeName, "status": guest.status.rawValue,
                     "notes": guest.notes, "method": method.rawValue,
                 ])
         ]

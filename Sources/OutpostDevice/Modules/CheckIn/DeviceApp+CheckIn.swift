@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 /// The check-in module's actions, as the app's front-ends and tests call them. Each action
@@ -22,7 +23,7 @@ extension DeviceApp {
     }
 
     /// Manual entry by picking a suggestion.
-    public func choose(guestId: String) {
+    public func choose(guestId: GuestID) {
         perform { checkInModule?.choose(guestId: guestId) }
     }
 

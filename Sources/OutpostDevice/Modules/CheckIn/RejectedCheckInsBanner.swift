@@ -1,8 +1,10 @@
+import OutpostCore
+
 /// Check-ins the server refused for good: the guests, the reasons and what to do, shown until
 /// staff dismiss them (never silently erased).
 struct RejectedCheckInsBanner: Sendable {
     struct Entry: Sendable, Hashable {
-        var guestId: String
+        var guestId: GuestID
         var guestName: String?
         var reason: String?
     }
@@ -21,7 +23,7 @@ struct RejectedCheckInsBanner: Sendable {
                     + ". They are not checked in: check their tickets or ask the organizer, then dismiss.",
                 [
                     "count": String(count),
-                    "guestIds": entries.map(\.guestId).joined(separator: ","),
+                    "guestIds": entries.map(\.guestId.wire).joined(separator: ","),
                     "reasons": entries.compactMap(\.reason).joined(separator: ","),
                 ])
         ]

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// The in-memory autocomplete over a roster, built when the store is unlocked (the store itself
 /// only holds sealed values). Prefix match from the first character on any word of the name,
@@ -22,7 +23,7 @@ public struct RosterIndex: Sendable {
     }
 
     private var entries: [Entry]
-    private var positions: [String: Int]
+    private var positions: [GuestID: Int]
     private var fullNames: [Key] = []
     private var words: [Key] = []
     private var emails: [Key] = []

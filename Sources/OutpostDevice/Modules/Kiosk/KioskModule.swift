@@ -116,7 +116,7 @@ final class KioskModule: DeviceModule {
         guard let eventId = shell.eventId, let (normalized, verified) = shell.module(CheckInModule.self)?.verify(ticket)
         else { return (nil, ScannedText.normalized(ticket)) }
         let payload = try? verified.get()
-        return (payload.flatMap { try? store.guest(eventId: eventId, id: $0.guestId.lowercasedString) }, normalized)
+        return (payload.flatMap { try? store.guest(eventId: eventId, id: GuestID($0.guestId)) }, normalized)
     }
 
     /// The guest an attendee's e-mail names: admissible, not yet checked in first.

@@ -15,7 +15,7 @@ struct EventPickerScreen: ScreenModel {
             elements.append(
                 UIElement(
                     UIIdentifier.eventRow, "\(event.name) · \(TimeFormatting.day(event.startsAt, event.timeZone))",
-                    ["eventId": event.id]))
+                    ["eventId": event.id.wire]))
         }
         elements.append(UIElement(UIIdentifier.signOut, "Sign out"))
         return elements

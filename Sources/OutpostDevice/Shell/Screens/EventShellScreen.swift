@@ -1,9 +1,10 @@
+import OutpostCore
 import OutpostProtocol
 
 /// Inside an event: its name, the modules' tabs (those whose condition holds) and the modules'
 /// content, then sign-out.
 struct EventShellScreen: ScreenModel {
-    var eventId: String
+    var eventId: EventID
     var eventName: String
     var tabs: [UIElement]
     var content: [UIElement]
@@ -11,7 +12,7 @@ struct EventShellScreen: ScreenModel {
     var identifier: String { UIIdentifier.eventShell }
 
     func elements() -> [UIElement] {
-        var elements = [UIElement(UIIdentifier.eventShell, eventName, ["eventId": eventId])]
+        var elements = [UIElement(UIIdentifier.eventShell, eventName, ["eventId": eventId.wire])]
         elements += tabs
         elements += content
         elements.append(UIElement(UIIdentifier.signOut, "Sign out"))

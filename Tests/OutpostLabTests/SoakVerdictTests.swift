@@ -10,14 +10,19 @@ import Testing
 /// inputs, turns its row red.
 @Suite("soak verdict")
 struct SoakVerdictTests {
-    static let guestA = "00000000-0000-4000-8000-00000000000a"
-    static let guestB = "00000000-0000-4000-8000-00000000000b"
+    static let guestA = GuestID(wire: "00000000-0000-4000-8000-00000000000a")!
+    static let guestB = GuestID(wire: "00000000-0000-4000-8000-00000000000b")!
+    static let user = UserID.random()
+    static let user1 = UserID.random()
+    static let user2 = UserID.random()
 
-    static func key(_ device: String, _ guest: String, _ millis: Int64) -> String { "\(device):\(guest):\(millis)" }
+    static func key(_ device: String, _ guest: GuestID, _ millis: Int64) -> String {
+        IdempotencyKey(deviceId: device, guestId: guest.uuid, scannedAtMillis: millis).description
+    }
 
-    static func row(_ kind: AuditKind, _ device: String, _ guest: String, _ millis: Int64) -> AuditEntry {
+    static func row(_ kind: AuditKind, _ device: String, _ guest: GuestID, _ millis: Int64) -> AuditEntry {
         AuditEntry(
-            id: UUID().uuidString, kind: kind, guestId: guest, deviceId: device, userId: "u", at: Date(),
+            id: UUID().uuidString, kind: kind, guestId: guest, deviceId: device, userId: user, at: Date(),
             clientAt: Date(millisecondsSince1970: millis), method: "qr")
     }
 
@@ -49,7 +54,7 @@ struct SoakVerdictTests {
     }
 
     static func verdict(
-        devices: [SoakVerdict.Device], audit: [AuditEntry], roster: Set<String> = [guestA, guestB],
+        devices: [SoakVerdict.Device], audit: [AuditEntry], roster: Set<GuestID> = [guestA, guestB],
         stats: ChaosStats = ChaosStats(), exits: [String] = []
     ) -> SoakVerdict {
         SoakVerdict(
@@ -106,11 +111,11 @@ struct SoakVerdictTests {
     func sharedDeviceOrder() {
         var (devices, audit) = Self.healthy()
         // Device 1's later scan came from another user, whose kept entry was sent first.
-        audit[0].userId = "u1"
-        audit[2].userId = "u2"
+        audit[0].userId = Self.user1
+        audit[2].userId = Self.user2
         audit.swapAt(0, 2)
         #expect(Self.verdict(devices: devices, audit: audit).passed)
-        audit[0].userId = "u1"
+        audit[0].userId = Self.user1
         #expect(
             Self.failed(Self.verdict(devices: devices, audit: audit)).contains(
                 "order preserved per device and user in the audit log"))
