@@ -69,4 +69,9 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
 extension ErrorBody {
     /// The body's code as a value.
     public var code: APIErrorCode { APIErrorCode(error) }
+
+    /// The body the server answers with for `code`.
+    public init(code: APIErrorCode, message: String, rules: [String]? = nil) {
+        self.init(error: code.rawValue, message: message, rules: rules)
+    }
 }

@@ -29,7 +29,7 @@ struct AuthRoutes {
             if failures.count >= limit, let oldest = failures.oldest {
                 let retryAfter = max(1, Int((oldest + configuration.signInWindow).timeIntervalSince(now).rounded(.up)))
                 throw APIError(
-                    .tooManyRequests, "rate_limited", "Too many failed sign-ins; try again in \(retryAfter) seconds.",
+                    .tooManyRequests, .rateLimited, "Too many failed sign-ins; try again in \(retryAfter) seconds.",
                     headers: [.retryAfter: String(retryAfter)])
             }
         }
@@ -38,7 +38,7 @@ struct AuthRoutes {
             body.password, hash: user?.passwordHash ?? PasswordHasher.decoyHash)
         guard let user, valid else {
             try await store.recordSignInFailure(subjects: [emailSubject, addressSubject], at: now)
-            throw APIError(.unauthorized, "invalid_credentials", "The e-mail or password is wrong.")
+            throw APIError(.unauthorized, .invalidCredentials, "The e-mail or password is wrong.")
         }
         try await store.clearSignInFailures(subject: emailSubject)
         let refreshToken = RefreshTokens.make()
@@ -64,11 +64,11 @@ struct AuthRoutes {
         case .reused:
             dependencies.logger.warning("refresh token reused; its family is revoked")
             throw APIError(
-                .unauthorized, "token_reused",
+                .unauthorized, .tokenReused,
                 "This sign-in was ended because its refresh token was used twice; sign in again.")
         case .invalid:
             throw APIError(
-                .unauthorized, "unauthorized", "The refresh token is unknown, expired or revoked; sign in again.")
+                .unauthorized, .unauthorized, "The refresh token is unknown, expired or revoked; sign in again.")
         }
     }
 

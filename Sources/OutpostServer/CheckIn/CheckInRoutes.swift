@@ -45,7 +45,7 @@ struct CheckInRoutes {
         case .keyReused:
             dependencies.metrics.countCheckIn(result: "idempotency_key_reused")
             throw APIError(
-                .unprocessableContent, "idempotency_key_reused",
+                .unprocessableContent, .idempotencyKeyReused,
                 "This Idempotency-Key was already used for a different check-in request.")
         }
     }
@@ -78,11 +78,11 @@ struct CheckInRoutes {
                 body: Array(
                     try OutpostJSON.encode(
                         ErrorBody(
-                            error: "guest_not_admissible", message: "This guest's registration is cancelled or revoked."
+                            code: .guestNotAdmissible, message: "This guest's registration is cancelled or revoked."
                         ))))
         case .notFound:
             return StoredAnswer(
-                status: 404, body: Array(try OutpostJSON.encode(ErrorBody(error: "not_found", message: "Not found."))))
+                status: 404, body: Array(try OutpostJSON.encode(ErrorBody(code: .notFound, message: "Not found."))))
         }
     }
 

@@ -57,7 +57,7 @@ struct GuestRoutes {
         do {
             buffer = try await request.collectBody(upTo: 32 << 20)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "payload_too_large", "The CSV file is larger than 32 MiB; split it.")
+            throw APIError(.contentTooLarge, .payloadTooLarge, "The CSV file is larger than 32 MiB; split it.")
         }
         let accessTypes = try await dependencies.store.database.read {
             try await Store.accessTypes($0, eventId: event.id)

@@ -7,13 +7,13 @@ import OutpostProtocol
 /// An error answer of the API: a status, a stable snake_case `error` code and a sentence.
 public struct APIError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
-    public var code: String
+    public var code: APIErrorCode
     public var message: String
     public var rules: [String]?
     public var headers: HTTPFields
 
     public init(
-        _ status: HTTPResponse.Status, _ code: String, _ message: String, rules: [String]? = nil,
+        _ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, rules: [String]? = nil,
         headers: HTTPFields = [:]
     ) {
         self.status = status
@@ -26,17 +26,17 @@ public struct APIError: HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json"
-        let body = try OutpostJSON.encode(ErrorBody(error: code, message: message, rules: rules))
+        let body = try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    static let notFound = APIError(.notFound, "not_found", "Not found.")
+    static let notFound = APIError(.notFound, .notFound, "Not found.")
     static let unauthorized = APIError(
-        .unauthorized, "unauthorized", "Sign in again: the access token is missing, expired or invalid.")
-    static let forbidden = APIError(.forbidden, "forbidden", "Your role does not allow this.")
+        .unauthorized, .unauthorized, "Sign in again: the access token is missing, expired or invalid.")
+    static let forbidden = APIError(.forbidden, .forbidden, "Your role does not allow this.")
 
     static func invalidRequest(_ message: String, status: HTTPResponse.Status = .badRequest) -> APIError {
-        APIError(status, "invalid_request", message)
+        APIError(status, .invalidRequest, message)
     }
 }
 
@@ -64,21 +64,21 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 let allowed = routes.methods(forPath: request.uri.path)
                 guard allowed.isEmpty else {
                     throw APIError(
-                        .methodNotAllowed, "method_not_allowed",
+                        .methodNotAllowed, .methodNotAllowed,
                         "\(request.method.rawValue) is not allowed here; use \(allowed.joined(separator: ", ")).",
                         headers: [.allow: allowed.joined(separator: ", ")])
                 }
                 throw APIError.notFound
             case .methodNotAllowed:
-                throw APIError(.methodNotAllowed, "method_not_allowed", "This method is not allowed here.")
+                throw APIError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.")
             case .contentTooLarge:
-                throw APIError(.contentTooLarge, "payload_too_large", "The request body is too large.")
+                throw APIError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
             case .unauthorized: throw APIError.unauthorized
-            default: throw APIError(error.status, "invalid_request", error.body ?? "The request could not be handled.")
+            default: throw APIError(error.status, .invalidRequest, error.body ?? "The request could not be handled.")
             }
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            throw APIError(.internalServerError, "internal_error", "Something went wrong on the server; try again.")
+            throw APIError(.internalServerError, .internalError, "Something went wrong on the server; try again.")
         }
     }
 }

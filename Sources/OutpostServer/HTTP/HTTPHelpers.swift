@@ -15,7 +15,7 @@ enum HTTPHelpers {
         do {
             buffer = try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "payload_too_large", "The request body is larger than \(limit) bytes.")
+            throw APIError(.contentTooLarge, .payloadTooLarge, "The request body is larger than \(limit) bytes.")
         }
         guard buffer.readableBytes > 0 else { throw APIError.invalidRequest("The request needs a JSON body.") }
         let data = Data(buffer: buffer)

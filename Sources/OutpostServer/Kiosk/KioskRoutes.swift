@@ -17,7 +17,7 @@ struct KioskRoutes {
         let broken = PasscodePolicy.brokenRules(body.passcode)
         guard broken.isEmpty else {
             throw APIError(
-                .unprocessableContent, "weak_passcode", broken.map(\.explanation).joined(separator: " "),
+                .unprocessableContent, .weakPasscode, broken.map(\.explanation).joined(separator: " "),
                 rules: broken.map(\.rawValue))
         }
         let hash = try await dependencies.hasher.hash(body.passcode)

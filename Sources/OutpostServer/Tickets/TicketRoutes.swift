@@ -33,12 +33,12 @@ struct TicketRoutes {
         switch format {
         case "svg":
             guard let code = QRCode(text: text) else {
-                throw APIError(.internalServerError, "internal_error", "The ticket does not fit a QR code.")
+                throw APIError(.internalServerError, .internalError, "The ticket does not fit a QR code.")
             }
             return HTTPHelpers.bytes(Array(code.svg().utf8), status: .ok, contentType: "image/svg+xml")
         case "png":
             guard let code = QRCode(text: text) else {
-                throw APIError(.internalServerError, "internal_error", "The ticket does not fit a QR code.")
+                throw APIError(.internalServerError, .internalError, "The ticket does not fit a QR code.")
             }
             return HTTPHelpers.bytes(code.png(), status: .ok, contentType: "image/png")
         default:

@@ -25,7 +25,7 @@ struct UserRoutes {
         do {
             return try HTTPHelpers.json(try await dependencies.store.createUser(record).info, status: .created)
         } catch StoreError.emailTaken {
-            throw APIError(.conflict, "email_taken", "A user with this e-mail already exists.")
+            throw APIError(.conflict, .emailTaken, "A user with this e-mail already exists.")
         }
     }
 
