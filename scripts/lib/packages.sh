@@ -1,0 +1,21 @@
+# Sourced by scripts/demo, scripts/test, scripts/soak and scripts/bench: the Debian packages Outpost
+# needs, and `ensure_packages` to install the missing ones (apt-get; sudo when not root).
+#
+# build_packages: what `swift build` links against (every `providers: [.apt([...])]` of
+# Package.swift, plus SQLite's headers); the test `first-command-installs-build-packages` checks the
+# two lists agree. test_packages: what the tests need besides.
+build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev)
+test_packages=(postgresql-15 tmux)
+
+ensure_packages() {
+    local missing=() package
+    for package in "$@"; do
+        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    ((${#missing[@]})) || return 0
+    printf '%s: installing %s\n' "$(basename "$0")" "${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
