@@ -24,7 +24,13 @@ public final class Terminal: @unchecked Sendable {
     public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
     /// Enters raw mode and the alternate screen, and arranges the restore on every exit path.
-    public func start() {
+    ///
+    /// `signalKeys: false` (kiosk mode) turns the terminal's signal keys off: Ctrl-C, Ctrl-\ and
+    /// Ctrl-Z arrive as ordinary bytes instead of interrupting, quitting or suspending, and the
+    /// interrupt and job-control signals are ignored, so an attendee cannot leave the program for
+    /// the shell of a signed-in device. SIGTERM and SIGHUP (the operator's side, a closed
+    /// terminal) still restore the terminal and end it.
+    public func start(signalKeys: Bool = true) {
         guard !active, Self.isInteractive else { return }
         var mode = termios()
         tcgetattr(input, &mode)
@@ -32,6 +38,10 @@ public final class Terminal: @unchecked Sendable {
         Self.hasSavedMode = true
         var raw = mode
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
+        if !signalKeys {
+            raw.c_lflag &= ~tcflag_t(ISIG)
+            for ignored in [SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU] { Glibc.signal(ignored, SIG_IGN) }
+        }
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
         raw.c_oflag |= tcflag_t(OPOST)
         withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
@@ -40,7 +50,10 @@ public final class Terminal: @unchecked Sendable {
         }
         tcsetattr(input, TCSAFLUSH, &raw)
         atexit { Terminal.restoreNow() }
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP] {
+        let restoring =
+            [SIGTERM, SIGHUP, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP]
+            + (signalKeys ? [SIGINT, SIGQUIT] : [])
+        for signal in restoring {
             Glibc.signal(signal) { received in
                 Terminal.restoreNow()
                 Glibc.signal(received, SIG_DFL)

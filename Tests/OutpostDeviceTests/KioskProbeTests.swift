@@ -258,4 +258,58 @@ struct KioskProbeTests {
             #expect(relaunched.tree().screen == UIIdentifier.kioskWelcomeScreen)
         }
     }
+
+    @Test(
+        "kiosk-escape-engine: while kiosk mode holds the device, no staff action works: events, another event, sign-in, sign-out, check-in"
+    )
+    func engineRefusesStaffActions() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "escape", clock: clock)
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            let event = try #require(app.currentEventId)
+            await app.showEvents()
+            await app.openEvent(event)
+            await app.signOut(.discard)
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            app.lookup(lab.world.guests[1].name)
+            app.checkIn(code: lab.world.guests[1].code)
+            await app.confirm()
+            app.choose(guestId: lab.world.guests[2].id)
+            await app.confirm()
+            #expect(app.isKioskActive && app.isHeld)
+            #expect(app.currentEventId == event)
+            #expect(app.isSignedIn)
+            #expect(
+                app.tree().screen == UIIdentifier.kioskWelcomeScreen
+                    || app.tree().contains(UIIdentifier.kioskConfirmation))
+            #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1], "only the attendee's own check-in")
+            // The passcode is the way out; then staff actions work again.
+            for _ in 0..<3 { app.tapCorner() }
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(!app.isHeld)
+            #expect(app.tree().user == "support@acme.test", "still the same staff session")
+            await app.showEvents()
+            #expect(app.tree().screen == UIIdentifier.eventPicker)
+        }
+    }
+
+    @Test("kiosk-passcode-not-staff-password: no staff or organizer password exits kiosk mode")
+    func staffPasswordNeverExits() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "passwords", clock: clock)
+            for password in [DeviceLab.staffPassword, "organizer-pass"] {
+                for _ in 0..<3 { app.tapCorner() }
+                #expect(app.tree().screen == UIIdentifier.kioskExitPrompt)
+                app.exitKiosk(passcode: password)
+                #expect(app.isKioskActive, "\(password) must not exit kiosk mode")
+                clock.advance(by: 120)  // past any lockout the wrong passcodes caused
+                app.dismissExitPrompt()
+            }
+            for _ in 0..<3 { app.tapCorner() }
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(!app.isKioskActive)
+        }
+    }
 }

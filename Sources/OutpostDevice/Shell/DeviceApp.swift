@@ -115,6 +115,16 @@ public final class DeviceApp {
         commit()
     }
 
+    /// A staff action: refused (nothing happens) while a module holds the device for someone
+    /// who is not staff (kiosk mode).
+    func performAsStaff(_ action: () -> Void) {
+        guard !isHeld else { return }
+        perform(action)
+    }
+
+    /// True while a module holds the device (kiosk mode): every staff action is refused.
+    public var isHeld: Bool { modules.contains { $0.holdsDevice } }
+
     /// Recounts the outbox and lets every module rebuild its screen models.
     private func reload() {
         status.pending = pendingCount
@@ -187,7 +197,7 @@ public final class DeviceApp {
     /// Signs in; lands on the event picker. Over a session of another user, that user is signed
     /// out first, keeping their pending entries for their next sign-in (never sent as this user).
     public func signIn(server: URL, email: String, password: String) async {
-        guard let store else { return }
+        guard let store, !isHeld else { return }
         state.signInError = nil
         let client = APIClient(transport: transport(for: server))
         do {
@@ -225,7 +235,7 @@ public final class DeviceApp {
 
     /// Lists the events the user may work, from the server when online, else the cached list.
     public func showEvents(range: String = "all") async {
-        guard session != nil else { return }
+        guard session != nil, !isHeld else { return }
         state.screen = .eventPicker
         state.eventId = nil
         for module in modules { module.eventChanged() }
@@ -249,7 +259,7 @@ public final class DeviceApp {
     /// Enters an event: pulls every module's feeds (the roster: full the first time, then
     /// deltas, resuming from the stored cursor), then shows the event shell with its tabs.
     public func openEvent(_ eventId: EventID) async {
-        guard session != nil, events.contains(where: { $0.id == eventId }) else { return }
+        guard session != nil, !isHeld, events.contains(where: { $0.id == eventId }) else { return }
         state.eventId = eventId
         state.screen = .event
         for module in modules { module.eventChanged() }
@@ -326,7 +336,7 @@ public final class DeviceApp {
     /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
     /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
-        guard let store, let current = session else { return }
+        guard let store, let current = session, !isHeld else { return }
         var discard = false
         switch (pendingCount, choice) {
         case (0, _):

@@ -35,6 +35,10 @@ protocol DeviceModule: AnyObject {
     /// The module's whole screen when it takes the device over (kiosk mode); the shell then
     /// shows nothing of its own.
     func takeover(now: Date) -> UITree?
+    /// True while the module holds the device for someone who is not staff (kiosk mode): the
+    /// shell then refuses every staff action (events, another event, sign-in, sign-out, sync
+    /// settings) until the module lets go through its own exit (the kiosk passcode).
+    var holdsDevice: Bool { get }
     /// The module's screen in front of the event shell (e.g. the confirmation screen).
     var frontScreen: (screen: String, elements: [UIElement])? { get }
     /// The module's part of the event shell screen.
@@ -51,6 +55,11 @@ protocol DeviceModule: AnyObject {
     /// The module's UI state, sealed and kept across launches.
     func saveState() throws -> Data
     func restoreState(_ data: Data) throws
+}
+
+extension DeviceModule {
+    /// Most modules never hold the device.
+    var holdsDevice: Bool { false }
 }
 
 /// A migration of the device store, contributed by the shell or a module.

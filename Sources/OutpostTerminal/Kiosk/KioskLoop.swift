@@ -22,7 +22,8 @@ public final class KioskLoop {
     /// Runs until staff exit kiosk mode with the passcode; returns the pending count then.
     @discardableResult
     public func run() async -> Int {
-        terminal.start()
+        // No signal keys: only the passcode (or the operator's SIGTERM) ends kiosk mode.
+        terminal.start(signalKeys: false)
         defer { terminal.stop() }
         var lastFrame: [String] = []
         while running {

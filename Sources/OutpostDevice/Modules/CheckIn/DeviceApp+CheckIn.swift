@@ -3,35 +3,36 @@ import OutpostCore
 import OutpostProtocol
 
 /// The check-in module's actions, as the app's front-ends and tests call them. Each action
-/// runs in the module, then the shell saves every state and rebuilds the screen models.
+/// runs in the module, then the shell saves every state and rebuilds the screen models. They
+/// are staff actions: while kiosk mode holds the device they do nothing.
 extension DeviceApp {
     var checkInModule: CheckInModule? { module(CheckInModule.self) }
 
     /// A scanned QR text: verified locally, then the confirmation screen or a banner.
     public func scan(_ text: String) {
-        perform { checkInModule?.scan(text) }
+        performAsStaff { checkInModule?.scan(text) }
     }
 
     /// Manual entry: autocomplete over the local roster.
     public func lookup(_ query: String) {
-        perform { checkInModule?.lookup(query) }
+        performAsStaff { checkInModule?.lookup(query) }
     }
 
     /// Manual entry by confirmation code (exact, case-insensitive).
     public func checkIn(code: String) {
-        perform { checkInModule?.checkIn(code: code) }
+        performAsStaff { checkInModule?.checkIn(code: code) }
     }
 
     /// Manual entry by picking a suggestion.
     public func choose(guestId: GuestID) {
-        perform { checkInModule?.choose(guestId: guestId) }
+        performAsStaff { checkInModule?.choose(guestId: guestId) }
     }
 
     /// Confirms the guest on the confirmation screen: committed locally first (the screen
     /// advances at once), then the outbox replays unless `replayAfter` is false.
     public func confirm(note: String? = nil, replayAfter: Bool = true) async {
         var confirmed = false
-        perform { confirmed = checkInModule?.confirm(note: note) ?? false }
+        performAsStaff { confirmed = checkInModule?.confirm(note: note) ?? false }
         guard confirmed, replayAfter else { return }
         await replay(force: false)
         commit()
@@ -39,17 +40,17 @@ extension DeviceApp {
 
     /// Leaves the confirmation screen without writing anything.
     public func cancel() {
-        perform { checkInModule?.cancel() }
+        performAsStaff { checkInModule?.cancel() }
     }
 
     /// Switches between camera and manual entry.
     public func toggleManualEntry() {
-        perform { checkInModule?.toggleManualEntry() }
+        performAsStaff { checkInModule?.toggleManualEntry() }
     }
 
     /// Staff have seen the refused check-ins: they leave the list.
     public func dismissRejected() {
-        perform { checkInModule?.dismissRejected() }
+        performAsStaff { checkInModule?.dismissRejected() }
     }
 
     /// The Idempotency-Key of the check-in the result card shows (set by a committed confirm).

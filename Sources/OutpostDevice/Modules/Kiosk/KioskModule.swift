@@ -36,8 +36,11 @@ final class KioskModule: DeviceModule {
 
     var tabs: [UIElement] { [] }
 
+    /// Kiosk mode holds the device from entry until the passcode exits it.
+    var holdsDevice: Bool { kiosk.active && shell.session != nil && shell.eventId != nil }
+
     func takeover(now: Date) -> UITree? {
-        guard kiosk.active, shell.session != nil, shell.eventId != nil else { return nil }
+        guard holdsDevice else { return nil }
         return KioskScreen(
             kiosk: kiosk, now: now, cameraDenied: shell.ports.camera() == .denied, battery: shell.ports.battery()
         ).tree(online: shell.ports.online)
