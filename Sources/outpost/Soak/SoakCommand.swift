@@ -155,7 +155,9 @@ struct SoakCommand: AsyncParsableCommand {
         var kills = 0
         var serverKillCount = 0
         var offlinePeriods = 0
-        while ContinuousClock.now - started < phase {
+        // The phase lasts its duration and until every scheduled server kill happened: a slow
+        // iteration (a shared device's user switch under faults can take seconds) must not skip one.
+        while ContinuousClock.now - started < phase || nextServerKill < serverKillTimes.count {
             try await Task.sleep(for: .milliseconds(Int.random(in: 400...2400, using: &random)))
             let elapsed = ContinuousClock.now - started
             let device = soakDevices[Int.random(in: 0..<soakDevices.count, using: &random)]
