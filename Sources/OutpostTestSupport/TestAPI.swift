@@ -119,7 +119,7 @@ public struct TestAPI: Sendable {
         try await lab(organizer).assignStaff(user: staff.user.id, event: event.id)
     }
 
-    /// Sends a check-in with the Idempotency-Key ``IdempotencyKey`` makes of its body.
+    /// Sends a check-in with the Idempotency-Key of its body.
     public func checkIn(
         _ session: Session, event: EventID, guest: GuestID, deviceId: String = "device-1", scannedAt: Date? = nil,
         method: CheckInMethod = .qr, ticket: String? = nil, reconfirm: Bool? = nil, note: String? = nil
@@ -128,10 +128,9 @@ public struct TestAPI: Sendable {
         let body = CheckInRequest(
             guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm,
             note: note)
-        let key = IdempotencyKey(deviceId: deviceId, guestId: guest.uuid, scannedAtMillis: at.millisecondsSince1970)
         return try await request(
             .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
-            headers: [.init("Idempotency-Key")!: key.description])
+            headers: [.init("Idempotency-Key")!: body.idempotencyKey.description])
     }
 
     /// Pages through the whole roster from `since`, returning the pages.

@@ -39,10 +39,7 @@ extension DeviceStore {
     func confirmCheckIn(
         guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date
     ) throws -> OutboxEntry {
-        let key = IdempotencyKey(
-            deviceId: request.deviceId, guestId: request.guestId.uuid,
-            scannedAtMillis: request.scannedAt.millisecondsSince1970
-        ).description
+        let key = request.idempotencyKey.description
         return try queue.write { db in
             var updated = guest
             if updated.checkIn == nil {

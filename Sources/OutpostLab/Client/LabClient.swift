@@ -193,13 +193,11 @@ package final class LabClient: @unchecked Sendable {
         return entries
     }
 
-    /// `POST …/checkins` with the Idempotency-Key ``IdempotencyKey`` builds for its body; the raw answer.
+    /// `POST …/checkins` with the Idempotency-Key of its body; the raw answer.
     package func checkIn(event: EventID, _ checkIn: CheckInRequest) async throws -> TransportResponse {
-        let key = IdempotencyKey(
-            deviceId: checkIn.deviceId, guestId: checkIn.guestId.uuid,
-            scannedAtMillis: checkIn.scannedAt.millisecondsSince1970)
-        return try await request(
-            "POST", "/v1/events/\(event)/checkins", json: checkIn, headers: ["Idempotency-Key": key.description])
+        try await request(
+            "POST", "/v1/events/\(event)/checkins", json: checkIn,
+            headers: ["Idempotency-Key": checkIn.idempotencyKey.description])
     }
 }
 

@@ -85,12 +85,7 @@ package final class SoakDevice: @unchecked Sendable {
 
     /// Runs `outpost ARGUMENTS` to its end, its stderr appended to the device's log; its stdout.
     private func run(_ arguments: [String]) throws -> String {
-        try runWithStatus(arguments).output
-    }
-
-    private func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
-        let (output, status) = try LabProcess.run(arguments, output: .append(log))
-        return (output, status)
+        try LabProcess.run(arguments, output: .append(log)).stdout
     }
 
     /// The parts of a printed UI tree the soak reads.
@@ -183,7 +178,8 @@ package final class SoakDevice: @unchecked Sendable {
 
     /// Runs `soak-worker --drain` to the end and returns its report.
     private func drainOnce() throws -> SoakWorker.Report {
-        let (output, status) = try runWithStatus(["soak-worker", "--home", home.path, "--drain"])
+        let (output, status) = try LabProcess.run(
+            ["soak-worker", "--home", home.path, "--drain"], output: .append(log))
         guard status == 0, let line = output.split(separator: "\n").last else {
             throw CleanFailure("device \(index) could not drain its outbox (see \(log.path))")
         }

@@ -26,6 +26,14 @@ public struct CheckInRequest: Codable, Sendable, Hashable {
     }
 }
 
+extension CheckInRequest {
+    /// The Idempotency-Key this request is sent with: its device, guest and scan time. The device
+    /// fixes it when it queues the request; the server accepts only this key for this body.
+    public var idempotencyKey: IdempotencyKey {
+        IdempotencyKey(deviceId: deviceId, guestId: guestId.uuid, scannedAtMillis: scannedAt.millisecondsSince1970)
+    }
+}
+
 /// A check-in row.
 public struct CheckInRecord: Codable, Sendable, Hashable {
     public var id: CheckInID

@@ -23,9 +23,7 @@ struct CheckInRoutes {
         }
         let body = try await HTTPHelpers.decode(CheckInRequest.self, from: request)
         let guestId = body.guestId.uuid
-        guard key.deviceId == body.deviceId, key.guestId == guestId,
-            key.scannedAtMillis == body.scannedAt.millisecondsSince1970
-        else {
+        guard key == body.idempotencyKey else {
             throw APIError.invalidRequest(
                 "The Idempotency-Key must be deviceId:guestId:scannedAtMillis of this request's body.",
                 status: .unprocessableContent)

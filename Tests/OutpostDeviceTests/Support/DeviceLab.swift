@@ -96,13 +96,13 @@ struct DeviceLab: Sendable {
     func serverCheckIns() async throws -> [GuestID: Int] {
         let rows = try await api.store.database.read { connection in
             try await connection.query(
-                "SELECT guest_id, COUNT(*) FROM checkins WHERE event_id = ? GROUP BY guest_id",
+                "SELECT guest_id, COUNT(*) AS n FROM checkins WHERE event_id = ? GROUP BY guest_id",
                 [.text(world.event.id.wire)])
         }
         var counts: [GuestID: Int] = [:]
         for row in rows {
-            if case .text(let text) = row.values[0], let guest = GuestID(wire: text),
-                case .int(let count) = row.values[1]
+            if case .text(let text) = try row.value("guest_id"), let guest = GuestID(wire: text),
+                case .int(let count) = try row.value("n")
             {
                 counts[guest] = Int(count)
             }
