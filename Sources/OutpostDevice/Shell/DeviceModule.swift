@@ -36,8 +36,8 @@ protocol DeviceModule: AnyObject {
     /// shows nothing of its own.
     func takeover(now: Date) -> UITree?
     /// True while the module holds the device for someone who is not staff (kiosk mode): the
-    /// shell then refuses every staff action (events, another event, sign-in, sign-out, sync
-    /// settings) until the module lets go through its own exit (the kiosk passcode).
+    /// shell then refuses every staff action (the event list, another event, sign-in, sign-out,
+    /// the check-in actions) until the module lets go through its own exit (the kiosk passcode).
     var holdsDevice: Bool { get }
     /// The module's screen in front of the event shell (e.g. the confirmation screen).
     var frontScreen: (screen: String, elements: [UIElement])? { get }
