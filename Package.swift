@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "OutpostServer",
                 "OutpostTestSupport",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -14,14 +14,15 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case idempotencyKeyReused
     case weakPasscode
     case rateLimited
+    case busy
     case payloadTooLarge
     case internalError
     case unknown(String)
 
     public static let known: [APIErrorCode] = [
         .invalidRequest, .unauthorized, .invalidCredentials, .tokenReused, .forbidden, .notFound, .methodNotAllowed,
-        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .weakPasscode, .rateLimited, .payloadTooLarge,
-        .internalError,
+        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .weakPasscode, .rateLimited, .busy,
+        .payloadTooLarge, .internalError,
     ]
 
     public init(_ code: String) {
@@ -43,6 +44,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .weakPasscode: "weak_passcode"
         case .rateLimited: "rate_limited"
+        case .busy: "busy"
         case .payloadTooLarge: "payload_too_large"
         case .internalError: "internal_error"
         case .unknown(let code): code
@@ -60,7 +62,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
             .idempotencyKeyReused, .weakPasscode, .payloadTooLarge:
             true
-        case .unauthorized, .invalidCredentials, .tokenReused, .rateLimited, .internalError, .unknown:
+        case .unauthorized, .invalidCredentials, .tokenReused, .rateLimited, .busy, .internalError, .unknown:
             false
         }
     }

@@ -81,7 +81,7 @@ public enum OutpostServer {
         store: Store, tenant: String, email: String, password: String, name: String, bcryptCost: UInt8 = 12
     ) async throws -> BootstrapResult {
         try await store.migrate()
-        let hash = try await PasswordHasher(cost: bcryptCost).hash(password)
+        let hash = try await PasswordHasher(cost: bcryptCost).hashPassword(password)
         do {
             let created = try await store.bootstrap(tenantName: tenant, email: email, name: name, passwordHash: hash)
             return BootstrapResult(tenantId: TenantID(created.tenantId), userId: UserID(created.userId))

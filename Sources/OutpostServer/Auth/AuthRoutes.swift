@@ -21,26 +21,39 @@ struct AuthRoutes {
         let now = dependencies.clock.now()
         let emailSubject = "email:" + Store.normalizedEmail(body.email)
         let addressSubject = "addr:" + context.clientAddress
-        for (subject, limit) in [
-            (emailSubject, configuration.signInFailuresPerEmail),
-            (addressSubject, configuration.signInFailuresPerAddress),
-        ] {
-            let failures = try await store.signInFailures(subject: subject, since: now - configuration.signInWindow)
-            if failures.count >= limit, let oldest = failures.oldest {
-                let retryAfter = max(1, Int((oldest + configuration.signInWindow).timeIntervalSince(now).rounded(.up)))
-                throw APIError(
-                    .tooManyRequests, .rateLimited, "Too many failed sign-ins; try again in \(retryAfter) seconds.",
-                    headers: [.retryAfter: String(retryAfter)])
-            }
+        let reservation = try await store.reserveSignInAttempt(
+            subjects: [
+                (emailSubject, configuration.signInFailuresPerEmail),
+                (addressSubject, configuration.signInFailuresPerAddress),
+            ], now: now, window: configuration.signInWindow)
+        let attempt: [Int64]
+        switch reservation {
+        case .reserved(let ids): attempt = ids
+        case .limited(let until):
+            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw APIError(
+                .tooManyRequests, .rateLimited, "Too many failed sign-ins; try again in \(retryAfter) seconds.",
+                headers: [.retryAfter: String(retryAfter)])
         }
         let user = try await store.user(email: body.email)
-        let valid = try await dependencies.hasher.verify(
-            body.password, hash: user?.passwordHash ?? PasswordHasher.decoyHash)
+        let valid: Bool
+        do {
+            valid = try await dependencies.hasher.verifyPassword(body.password, storedHash: user?.passwordHash)
+        } catch is WorkGate.Full {
+            // Not the caller's failure: the attempt is not counted.
+            try await store.releaseSignInAttempt(attempt, clearing: nil)
+            throw APIError(
+                .serviceUnavailable, .busy, "The server is busy checking other sign-ins; try again in a second.",
+                headers: [.retryAfter: "1"])
+        }
         guard let user, valid else {
-            try await store.recordSignInFailure(subjects: [emailSubject, addressSubject], at: now)
             throw APIError(.unauthorized, .invalidCredentials, "The e-mail or password is wrong.")
         }
-        try await store.clearSignInFailures(subject: emailSubject)
+        try await store.releaseSignInAttempt(attempt, clearing: emailSubject)
+        if dependencies.hasher.needsUpgrade(user.passwordHash) {
+            let upgraded = try await dependencies.hasher.hashPassword(body.password)
+            try await store.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)
+        }
         let refreshToken = RefreshTokens.make()
         try await store.insertRefreshToken(
             hash: RefreshTokens.hash(refreshToken), familyId: UUID(), userId: user.id, deviceId: deviceId,
@@ -58,7 +71,7 @@ struct AuthRoutes {
             lifetime: dependencies.configuration.refreshTokenLifetime,
             graceWindow: dependencies.configuration.refreshGraceWindow)
         switch outcome {
-        case .rotated(let userId, _, _):
+        case .rotated(let userId, _, _), .replayed(let userId, _, _):
             guard let user = try await dependencies.store.user(id: userId) else { throw APIError.unauthorized }
             return try await tokenPair(for: user, refreshToken: successor, now: now)
         case .reused:

@@ -3,9 +3,11 @@ import OutpostCore
 
 /// What presenting a refresh token led to.
 enum RefreshOutcome: Sendable {
-    /// The token was current: it is now rotated; here is its successor's owner. Also the answer
-    /// to a token rotated moments ago whose successor is still unused (the grace window).
+    /// The token was current: it is now rotated; here is its successor's owner.
     case rotated(userId: UUID, familyId: UUID, deviceId: String)
+    /// The token was rotated moments ago and its successor is still unused (the grace window):
+    /// the same successor is answered again; nothing changed.
+    case replayed(userId: UUID, familyId: UUID, deviceId: String)
     /// The token had been rotated before: its whole family is now revoked.
     case reused
     /// Unknown, expired or revoked.
@@ -23,26 +25,16 @@ extension Store {
         }
     }
 
-    /// Inserts a refresh token row. With `ifAbsent`, a row already holding `hash` is left as it is
-    /// and false comes back; without it, that is a constraint error.
-    @discardableResult
     private static func insertRefreshToken(
         _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String,
-        issuedAt: Date, expiresAt: Date, ifAbsent: Bool = false
-    ) async throws -> Bool {
-        let insert = """
+        issuedAt: Date, expiresAt: Date
+    ) async throws {
+        try await connection.execute(
+            """
             INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
-            """
-        let binds: [SQLValue] = [
-            .blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt),
-        ]
-        guard ifAbsent else {
-            try await connection.execute(insert, binds)
-            return true
-        }
-        return try await connection.queryOne(
-            insert + " ON CONFLICT (token_hash) DO NOTHING RETURNING family_id", binds) != nil
+            """,
+            [.blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
     }
 
     /// Revokes every token of a family still live (reuse of a rotated token).
@@ -59,50 +51,50 @@ extension Store {
     /// still unused, it is answered as before (`successorHash` is derived from the token, so the
     /// caller hands out the same successor). That is a device whose refresh answer was lost in
     /// transit; the window is short, and using the successor closes it.
+    ///
+    /// Rotation is one conditional `UPDATE ... WHERE rotated_at IS NULL`: of two presentations
+    /// at once, exactly one rotates. On PostgreSQL the second waits on the row lock, finds the
+    /// condition false once the first commits, and takes the already-rotated path; on SQLite
+    /// write transactions are serial anyway.
     func rotateRefreshToken(
         hash: [UInt8], successorHash: [UInt8], now: Date, lifetime: TimeInterval, graceWindow: TimeInterval
     ) async throws -> RefreshOutcome {
         try await database.transaction { connection in
+            if let rotated = try await connection.queryOne(
+                """
+                UPDATE refresh_tokens SET rotated_at = ?
+                WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+                RETURNING family_id, user_id, device_id
+                """,
+                [.date(now), .blob(hash), .date(now)])
+            {
+                let familyId = try rotated.uuid("family_id")
+                let userId = try rotated.uuid("user_id")
+                let deviceId = try rotated.text("device_id")
+                try await Self.insertRefreshToken(
+                    connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId,
+                    issuedAt: now, expiresAt: now + lifetime)
+                return .rotated(userId: userId, familyId: familyId, deviceId: deviceId)
+            }
             guard
                 let row = try await connection.queryOne(
-                    """
-                    SELECT family_id, user_id, device_id, expires_at, rotated_at, revoked_at
-                    FROM refresh_tokens WHERE token_hash = ?
-                    """,
-                    [.blob(hash)])
-            else { return .invalid }
+                    "SELECT family_id, user_id, device_id, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ?",
+                    [.blob(hash)]),
+                try row.optionalInt("revoked_at") == nil,
+                let rotatedAt = try row.optionalDate("rotated_at")
+            else { return .invalid }  // unknown, revoked, or expired before it was ever used
             let familyId = try row.uuid("family_id")
-            if try row.optionalInt("revoked_at") != nil { return .invalid }
-            if let rotatedAt = try row.optionalDate("rotated_at") {
-                if now.timeIntervalSince(rotatedAt) <= graceWindow,
-                    let successor = try await connection.queryOne(
-                        "SELECT rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ? AND family_id = ?",
-                        [.blob(successorHash), .uuid(familyId)]),
-                    try successor.optionalInt("rotated_at") == nil, try successor.optionalInt("revoked_at") == nil
-                {
-                    return .rotated(
-                        userId: try row.uuid("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
-                }
-                try await Self.revokeFamily(connection, familyId: familyId, now: now)
-                return .reused
+            if graceWindow > 0, now.timeIntervalSince(rotatedAt) <= graceWindow,
+                let successor = try await connection.queryOne(
+                    "SELECT rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ? AND family_id = ?",
+                    [.blob(successorHash), .uuid(familyId)]),
+                try successor.optionalInt("rotated_at") == nil, try successor.optionalInt("revoked_at") == nil
+            {
+                return .replayed(
+                    userId: try row.uuid("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
             }
-            if try row.date("expires_at") <= now { return .invalid }
-            let userId = try row.uuid("user_id")
-            let deviceId = try row.text("device_id")
-            try await connection.execute(
-                "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(hash)])
-            // The successor is derived from the token, so the same token presented twice at once
-            // (a duplicating proxy, a retry racing its original) derives the same successor: the
-            // one that commits second finds it inserted. Within the grace window that is the
-            // same answer again; without a window it is reuse.
-            let inserted = try await Self.insertRefreshToken(
-                connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId, issuedAt: now,
-                expiresAt: now + lifetime, ifAbsent: true)
-            if !inserted, graceWindow <= 0 {
-                try await Self.revokeFamily(connection, familyId: familyId, now: now)
-                return .reused
-            }
-            return .rotated(userId: userId, familyId: familyId, deviceId: deviceId)
+            try await Self.revokeFamily(connection, familyId: familyId, now: now)
+            return .reused
         }
     }
 
@@ -118,32 +110,72 @@ extension Store {
         }
     }
 
-    /// Records a failed sign-in against each subject (`email:...`, `addr:...`).
-    func recordSignInFailure(subjects: [String], at: Date) async throws {
+    /// Reserves one sign-in attempt against each subject (`email:...`, `addr:...`) before the
+    /// password is checked: in one transaction, each subject's failures within the window are
+    /// counted and, if every subject is under its limit, an attempt row is written for each, so
+    /// parallel attempts cannot all read the same count. The row counts as a failure until
+    /// ``releaseSignInAttempt(_:clearing:)`` removes it after a correct password; an attempt whose
+    /// server died mid-check stays counted. PostgreSQL serializes the subjects with transaction
+    /// advisory locks (taken in a fixed order); SQLite write transactions are serial already.
+    func reserveSignInAttempt(
+        subjects: [(subject: String, limit: Int)], now: Date, window: TimeInterval
+    ) async throws -> SignInReservation {
         try await database.transaction { connection in
-            for subject in subjects {
-                try await connection.execute(
-                    "INSERT INTO signin_failures (subject, at) VALUES (?, ?)", [.text(subject), .date(at)])
+            if database.dialect == .postgres {
+                for subject in subjects.map(\.subject).sorted() {
+                    try await connection.execute(
+                        "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(subject)])
+                }
+            }
+            for (subject, limit) in subjects {
+                let row = try await connection.queryOne(
+                    "SELECT COUNT(*) AS failures, MIN(at) AS oldest FROM signin_failures WHERE subject = ? AND at >= ?",
+                    [.text(subject), .date(now - window)])
+                if Int(try row?.int("failures") ?? 0) >= limit, let oldest = try row?.optionalDate("oldest") {
+                    return .limited(until: oldest + window)
+                }
+            }
+            var ids: [Int64] = []
+            for (subject, _) in subjects {
+                let row = try await connection.queryOne(
+                    "INSERT INTO signin_failures (subject, at) VALUES (?, ?) RETURNING id",
+                    [.text(subject), .date(now)])
+                if let row { ids.append(try row.int("id")) }
             }
             // Keep the table small: nothing older than a day matters.
-            try await connection.execute(
-                "DELETE FROM signin_failures WHERE at < ?", [.date(at - 86_400)])
+            try await connection.execute("DELETE FROM signin_failures WHERE at < ?", [.date(now - 86_400)])
+            return .reserved(ids)
         }
     }
 
-    /// Failures of a subject since `since`: how many, and the oldest one's time.
-    func signInFailures(subject: String, since: Date) async throws -> (count: Int, oldest: Date?) {
-        try await database.read { connection in
-            let row = try await connection.queryOne(
-                "SELECT COUNT(*) AS failures, MIN(at) AS oldest FROM signin_failures WHERE subject = ? AND at >= ?",
-                [.text(subject), .date(since)])
-            return (Int(try row?.int("failures") ?? 0), try row?.optionalDate("oldest"))
-        }
-    }
-
-    func clearSignInFailures(subject: String) async throws {
+    /// Removes an attempt's own rows (a correct password, or an attempt never checked) and, with
+    /// `subject`, every failure of it (the e-mail after a correct password; the address keeps
+    /// its other failures).
+    func releaseSignInAttempt(_ ids: [Int64], clearing subject: String?) async throws {
         try await database.transaction { connection in
-            try await connection.execute("DELETE FROM signin_failures WHERE subject = ?", [.text(subject)])
+            for id in ids {
+                try await connection.execute("DELETE FROM signin_failures WHERE id = ?", [.int(id)])
+            }
+            if let subject {
+                try await connection.execute("DELETE FROM signin_failures WHERE subject = ?", [.text(subject)])
+            }
         }
     }
+
+    /// Replaces a user's password hash (an old-form hash upgraded after a correct sign-in).
+    func updatePasswordHash(userId: UUID, from old: String, to new: String) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?",
+                [.text(new), .uuid(userId), .text(old)])
+        }
+    }
+}
+
+/// What reserving a sign-in attempt found.
+enum SignInReservation: Sendable {
+    /// Under every limit: the attempt is counted (these rows) until a correct password releases it.
+    case reserved([Int64])
+    /// A subject is at its limit until this moment.
+    case limited(until: Date)
 }

@@ -20,7 +20,7 @@ struct KioskRoutes {
                 .unprocessableContent, .weakPasscode, broken.map(\.explanation).joined(separator: " "),
                 rules: broken.map(\.rawValue))
         }
-        let hash = try await dependencies.hasher.hash(body.passcode)
+        let hash = try await dependencies.hasher.hashPasscode(body.passcode)
         try await dependencies.store.setKiosk(eventId: event.id, passcodeHash: hash, orientation: body.orientation)
         return Response(status: .noContent)
     }

@@ -21,7 +21,7 @@ struct UserRoutes {
         let record = UserRecord(
             id: UUID(), tenantId: context.caller.tenantId, email: email,
             name: try HTTPHelpers.nonEmpty(body.name, "name"),
-            role: body.role, passwordHash: try await dependencies.hasher.hash(body.password))
+            role: body.role, passwordHash: try await dependencies.hasher.hashPassword(body.password))
         do {
             return try HTTPHelpers.json(try await dependencies.store.createUser(record).info, status: .created)
         } catch StoreError.emailTaken {
