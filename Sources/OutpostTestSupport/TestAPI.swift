@@ -191,7 +191,7 @@ public func withServer<T: Sendable>(
         store: location, port: 0, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
     configure(&configuration)
     let parts = try OutpostServer.makeParts(configuration, logger: TestSupport.logger)
-    let app = OutpostServer.buildApplication(configuration, parts: parts, logger: TestSupport.logger)
+    let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: TestSupport.logger)
     let finalConfiguration = configuration
     return try await app.test(live ? .live : .router) { client in
         try await body(TestAPI(client: client, store: parts.store, clock: clock, configuration: finalConfiguration))

@@ -64,7 +64,7 @@ struct DemoCommand: AsyncParsableCommand {
         _ = try await OutpostServer.bootstrap(
             store: parts.store, tenant: "Outpost Demo", email: Self.organizer.email, password: Self.organizer.password,
             name: Self.organizer.name, bcryptCost: 8)
-        let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
+        let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
         let server = URL(string: "http://127.0.0.1:\(port)")!
         if noStation {
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -13,6 +13,11 @@ struct ServeCommand: AsyncParsableCommand {
             With neither --sqlite nor --postgres the server keeps its data in \
             ./outpost-data/outpost.sqlite. Schema migrations run before the server accepts \
             connections. SIGTERM or SIGINT stops it after in-flight requests finish.
+
+            On a venue network serve HTTPS: either give --tls-cert and --tls-key, or run behind \
+            a TLS reverse proxy on the same machine and name it with --trusted-proxy so the \
+            per-address sign-in limit sees the real client. Devices refuse plain http:// to \
+            any server but this machine's loopback.
             """
     )
 
@@ -42,6 +47,26 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Seconds after a refresh in which the same refresh token gets the same successor (0-60).")
     var refreshGrace: Double = 60
 
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (the server's first).", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy's IP address whose X-Forwarded-For names the client (repeatable).", valueName: "ip"))
+    var trustedProxies: [String] = []
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds an idle client connection stays open.")
+    var idleTimeout: Double = 60
+
+    @Option(name: .customLong("max-connections"), help: "Most client connections open at once.")
+    var maxConnections = 1_000
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -54,6 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard accessTTL >= 5 else { throw ValidationError("--access-ttl must be at least 5 seconds.") }
         guard (0...60).contains(refreshGrace) else { throw ValidationError("--refresh-grace must be from 0 to 60.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together.")
+        }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive.") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -64,10 +94,12 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let configuration = ServerConfiguration(
             store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
-            accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic)
+            accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic,
+            tls: tlsCert.map { ServerConfiguration.TLSFiles(certificateChain: $0, privateKey: tlsKey ?? "") },
+            trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections)
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
-        let app = OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
+        let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
         try await app.runService()
         logger.info("server stopped")
     }

@@ -30,8 +30,8 @@ struct MultiInstanceTests {
             store: location, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
         let partsA = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
         let partsB = try OutpostServer.makeParts(configuration, logger: TestStores.logger)
-        let appA = OutpostServer.buildApplication(configuration, parts: partsA, logger: TestStores.logger)
-        let appB = OutpostServer.buildApplication(configuration, parts: partsB, logger: TestStores.logger)
+        let appA = try OutpostServer.buildApplication(configuration, parts: partsA, logger: TestStores.logger)
+        let appB = try OutpostServer.buildApplication(configuration, parts: partsB, logger: TestStores.logger)
         try await appA.test(.router) { clientA in
             try await appB.test(.router) { clientB in
                 let apiA = TestAPI(client: clientA, store: partsA.store, clock: clock, configuration: configuration)

@@ -115,9 +115,9 @@ enum CLI {
             "../../.build/debug/outpost")
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -145,6 +145,29 @@ enum CLI {
     /// Waits until the server on `port` answers /health (the one wait `outpost` itself uses).
     static func waitForHealth(port: Int) async throws -> String {
         try await HealthCheck.wait(for: URL(string: "http://127.0.0.1:\(port)")!)
+    }
+
+    /// Waits until something accepts TCP connections on the loopback `port`.
+    static func waitForListening(port: Int) async throws {
+        for _ in 0..<600 {
+            if let socket = try? RawSocket(port: port) {
+                close(socket.fd)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw POSIXError(.ETIMEDOUT)
+    }
+
+    /// Runs the binary as a device whose system trust store is `bundle` (a PEM file): in a
+    /// private mount namespace the bundle is mounted over Debian's CA file, which libcurl (and so
+    /// URLSession on Linux) reads, as installing a CA profile does on a phone. Needs root.
+    static func run(_ arguments: [String], trusting bundle: String) throws -> Result {
+        try run(
+            [
+                "--mount", "sh", "-c", #"mount --bind "$0" /etc/ssl/certs/ca-certificates.crt && exec "$@""#, bundle,
+                binary.path,
+            ] + arguments, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 
     /// A free loopback port: the same helper `outpost bench` and `outpost soak` use.

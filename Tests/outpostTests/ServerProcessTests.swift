@@ -141,14 +141,20 @@ final class RunningServer: @unchecked Sendable {
 
     var databasePath: String { directory + "/outpost.sqlite" }
 
-    static func start(reusing previous: RunningServer? = nil) async throws -> RunningServer {
+    /// Starts `outpost serve` with `options` added. Over HTTPS (`--tls-cert`) readiness is the
+    /// port accepting connections (migrations run before it listens); else `/health` answering.
+    static func start(reusing previous: RunningServer? = nil, options: [String] = []) async throws -> RunningServer {
         let directory = try previous?.directory ?? CLI.temporaryDirectory()
         let port = try CLI.freePort()
-        let process = try CLI.start([
-            "serve", "--sqlite", directory + "/outpost.sqlite", "--port", String(port), "--bcrypt-cost", "4",
-        ])
+        let process = try CLI.start(
+            ["serve", "--sqlite", directory + "/outpost.sqlite", "--port", String(port), "--bcrypt-cost", "4"]
+                + options)
         let server = RunningServer(process: process, port: port, directory: directory)
-        _ = try await CLI.waitForHealth(port: port)
+        if options.contains("--tls-cert") {
+            try await CLI.waitForListening(port: port)
+        } else {
+            _ = try await CLI.waitForHealth(port: port)
+        }
         return server
     }
 
@@ -227,6 +233,8 @@ struct RawSocket {
 
     init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)  // a bound, never reached when things work
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -236,7 +244,42 @@ struct RawSocket {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    /// Whether the server has sent something (or closed) right now, without waiting.
+    var hasAnswer: Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    /// Reads what has arrived up to the end of the first response head and its short body, or
+    /// until the server closes.
+    func receiveResponse() throws -> String {
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            output += buffer[0..<count]
+            let text = String(decoding: output, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n"), let length = Self.contentLength(text[..<end.lowerBound]),
+                output.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound) + length
+            {
+                break
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func contentLength(_ head: Substring) -> Int? {
+        for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+            return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 
     func send(_ bytes: [UInt8]) throws {

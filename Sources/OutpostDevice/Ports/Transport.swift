@@ -39,6 +39,9 @@ public enum TransportError: Error, Sendable, Equatable {
     case timedOut
     /// The connection failed.
     case connectionFailed(String)
+    /// The server's TLS certificate is not trusted (unknown authority, expired, wrong name):
+    /// nothing was sent. Not a moment's failure: retrying will not help until someone acts.
+    case untrustedServer(String)
 }
 
 /// The HTTP port. Live: URLSession. Tests: transports that record, drop, delay or hang.
@@ -78,6 +81,14 @@ public struct URLSessionTransport: Transport {
         } catch let error as URLError where error.code == .timedOut {
             throw TransportError.timedOut
         } catch let error as URLError {
+            let certificateCodes: Set<URLError.Code> = [
+                .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+                .serverCertificateNotYetValid, .clientCertificateRejected,
+            ]
+            // FoundationNetworking on Linux reports curl's "SSL certificate problem" with no code.
+            if certificateCodes.contains(error.code) || error.localizedDescription.contains("SSL certificate") {
+                throw TransportError.untrustedServer(error.localizedDescription)
+            }
             throw TransportError.connectionFailed(error.localizedDescription)
         }
     }

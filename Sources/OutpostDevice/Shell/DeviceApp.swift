@@ -196,9 +196,16 @@ public final class DeviceApp {
 
     /// Signs in; lands on the event picker. Over a session of another user, that user is signed
     /// out first, keeping their pending entries for their next sign-in (never sent as this user).
-    public func signIn(server: URL, email: String, password: String) async {
+    /// A plain `http://` server that is not this machine is refused before anything is sent
+    /// (``ServerAddress``), unless `allowingInsecureHTTP` (a development switch).
+    public func signIn(server: URL, email: String, password: String, allowingInsecureHTTP: Bool = false) async {
         guard let store, !isHeld else { return }
         state.signInError = nil
+        if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
+            state.signInError = refusal
+            commit()
+            return
+        }
         let client = APIClient(transport: transport(for: server))
         do {
             let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
@@ -225,6 +232,9 @@ public final class DeviceApp {
                 case (401, _): "That e-mail and password don't match an account."
                 default: "The server could not sign you in (\(code ?? String(status)))."
                 }
+        } catch APIClientError.transport(.untrustedServer) {
+            state.signInError =
+                "The server's certificate is not trusted by this device; check the address, or ask the organizer."
         } catch APIClientError.transport {
             state.signInError = "You're offline; signing in needs the network once."
         } catch {

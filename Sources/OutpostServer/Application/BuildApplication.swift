@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
+import NIOSSL
 import OutpostCore
 import OutpostProtocol
 import PostgresNIO
@@ -31,15 +34,18 @@ public enum OutpostServer {
 
     /// The composition root: the exact application `outpost serve` runs. Migrations run before
     /// the server accepts connections; SIGTERM and SIGINT drain in-flight requests, then stop.
+    /// Throws when the TLS files cannot be read.
     public static func buildApplication(
         _ configuration: ServerConfiguration, parts: ServerParts, logger: Logger
-    ) -> some ApplicationProtocol {
+    ) throws -> some ApplicationProtocol {
         let dependencies = ServerDependencies(configuration: configuration, store: parts.store, logger: logger)
         let router = buildRouter(dependencies)
         var app = Application(
             router: router,
+            server: try httpServer(configuration),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "outpost"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "outpost",
+                availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
             services: parts.services + [
                 IdempotencyRetentionService(store: parts.store, clock: configuration.clock, logger: logger)
             ],
@@ -49,6 +55,26 @@ public enum OutpostServer {
             logger.info("storage ready", metadata: ["store": "\(parts.store.database.dialect.rawValue)"])
         }
         return app
+    }
+
+    /// HTTP/1.1 with the idle timeout and ``CloseWhenClientLeaves``, inside TLS when the
+    /// configuration names its files.
+    static func httpServer(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [CloseWhenClientLeaves()],
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1_000_000_000)))
+        guard let files = configuration.tls else { return .http1(configuration: http) }
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(files.certificateChain).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
+            let key = try NIOSSLPrivateKey(file: files.privateKey, format: .pem)
+            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+            tls.minimumTLSVersion = .tlsv12
+            return try .tls(.http1(configuration: http), tlsConfiguration: tls)
+        } catch {
+            throw TLSFilesUnreadable(files: files, reason: "\(error)")
+        }
     }
 
     /// Every route of the API, behind error translation and metrics.
@@ -149,6 +175,16 @@ extension PostgresDatabase {
         if lowered.contains("timed out") || lowered.contains("timeout") { return "connection timed out" }
         if lowered.contains("resolve") || lowered.contains("name or service") { return "unknown host" }
         return detail
+    }
+}
+
+/// The TLS certificate chain or key could not be loaded.
+public struct TLSFilesUnreadable: Error, CustomStringConvertible {
+    public let files: ServerConfiguration.TLSFiles
+    public let reason: String
+
+    public var description: String {
+        "Cannot load the TLS certificate chain \(files.certificateChain) or key \(files.privateKey) (\(reason)); both must be PEM files readable by the server."
     }
 }
 

@@ -11,19 +11,19 @@ struct HealthRoutes {
         router.get("v1/client-policy") { [dependencies] _, _ in
             try HTTPHelpers.json(dependencies.configuration.clientPolicy)
         }
-        router.get("metrics") { [dependencies] _, context in
-            if dependencies.configuration.metricsLoopbackOnly, let address = context.remoteAddress,
-                !Self.isLoopback(address)
+        // Private by default: only a loopback client that no proxy forwarded. A reverse proxy on
+        // this machine is a loopback peer, so a forwarded request is refused whoever sent it.
+        router.get("metrics") { [dependencies] request, context in
+            let configuration = dependencies.configuration
+            if configuration.metricsLoopbackOnly,
+                request.isForwarded
+                    || !ClientAddress.isLoopback(
+                        context.clientAddress(of: request, trustedProxies: configuration.trustedProxies))
             {
                 throw APIError.notFound
             }
             return HTTPHelpers.bytes(
                 dependencies.metrics.exposition(), status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
-    }
-
-    static func isLoopback(_ address: SocketAddress) -> Bool {
-        guard let ip = address.ipAddress else { return true }  // Unix sockets are local.
-        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
     }
 }

@@ -14,6 +14,17 @@ public struct ServerConfiguration: Sendable {
         case postgres(url: String)
     }
 
+    /// The certificate chain and private key (PEM files) of a server that speaks HTTPS itself.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificateChain: String
+        public var privateKey: String
+
+        public init(certificateChain: String, privateKey: String) {
+            self.certificateChain = certificateChain
+            self.privateKey = privateKey
+        }
+    }
+
     public var store: StoreLocation
     public var host: String
     public var port: Int
@@ -35,6 +46,14 @@ public struct ServerConfiguration: Sendable {
     public var clientPolicy: ClientPolicy
     /// Most PostgreSQL connections one server instance opens.
     public var postgresPoolSize: Int
+    /// HTTPS with these files; nil serves plain HTTP (loopback, or behind a TLS proxy).
+    public var tls: TLSFiles?
+    /// Peers whose `X-Forwarded-For` names the client (reverse proxies), by exact IP address.
+    public var trustedProxies: Set<String>
+    /// An open connection with no request in progress is closed after this many seconds.
+    public var idleTimeout: TimeInterval
+    /// Most client connections open at once; past it new connections wait to be accepted.
+    public var maxConnections: Int
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 
@@ -53,7 +72,11 @@ public struct ServerConfiguration: Sendable {
         signInWindow: TimeInterval = 15 * 60,
         metricsLoopbackOnly: Bool = true,
         clientPolicy: ClientPolicy = ClientPolicy(),
-        postgresPoolSize: Int = 32
+        postgresPoolSize: Int = 32,
+        tls: TLSFiles? = nil,
+        trustedProxies: Set<String> = [],
+        idleTimeout: TimeInterval = 60,
+        maxConnections: Int = 1_000
     ) {
         self.store = store
         self.host = host
@@ -70,5 +93,9 @@ public struct ServerConfiguration: Sendable {
         self.metricsLoopbackOnly = metricsLoopbackOnly
         self.clientPolicy = clientPolicy
         self.postgresPoolSize = postgresPoolSize
+        self.tls = tls
+        self.trustedProxies = trustedProxies
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 }

@@ -20,7 +20,8 @@ struct AuthRoutes {
         let configuration = dependencies.configuration
         let now = dependencies.clock.now()
         let emailSubject = "email:" + Store.normalizedEmail(body.email)
-        let addressSubject = "addr:" + context.clientAddress
+        let addressSubject =
+            "addr:" + (context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local")
         let reservation = try await store.reserveSignInAttempt(
             subjects: [
                 (emailSubject, configuration.signInFailuresPerEmail),

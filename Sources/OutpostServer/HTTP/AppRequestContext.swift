@@ -13,11 +13,6 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         remoteAddress = source.channel.remoteAddress
         caller = nil
     }
-
-    /// A short text naming the client address, for rate limiting.
-    var clientAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
-    }
 }
 
 /// The context of routes behind the authenticator: `caller` is not optional.

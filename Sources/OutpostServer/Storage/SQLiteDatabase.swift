@@ -9,10 +9,32 @@ public final class SQLiteDatabase: SQLDatabase {
     private let lock = AsyncLock()
 
     /// Opens (creating if needed) the database file at `path`, creating its directory too.
+    ///
+    /// The file holds password hashes and the access-token signing secret, so it is created
+    /// readable by the server's user only (0600, its new directory 0700), and an existing file
+    /// and its WAL and shared-memory files are narrowed to 0600. SQLite creates the WAL and
+    /// shared-memory files with the database file's permissions.
     public init(path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.makePrivate(path: path)
         queue = try DatabaseQueue(path: path, configuration: Self.configuration(wal: true))
+    }
+
+    static func makePrivate(path: String) throws {
+        let manager = FileManager.default
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !manager.fileExists(atPath: directory.path) {
+            try manager.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        if !manager.fileExists(atPath: path) {
+            // An empty file is an empty SQLite database.
+            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+        for file in [path, path + "-wal", path + "-shm"] where manager.fileExists(atPath: file) {
+            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        }
     }
 
     /// A private in-memory database, for tests.

@@ -7,7 +7,9 @@ struct DeviceSignInCommand: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptions
 
-    @Option(help: ArgumentHelp("The Outpost server, e.g. http://127.0.0.1:8080.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The Outpost server, e.g. https://checkin.example.org (http:// only on this machine).", valueName: "url"))
     var server: String
 
     @Option(help: "The staff e-mail.")
@@ -16,16 +18,24 @@ struct DeviceSignInCommand: AsyncParsableCommand {
     @Option(help: "The password.")
     var password: String
 
+    @Flag(
+        name: .customLong("allow-insecure-http"),
+        help:
+            "Development only: allow a plain http:// server that is not this machine (the password crosses the network unencrypted)."
+    )
+    var allowInsecureHTTP = false
+
     func validate() throws {
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080.")
+            throw ValidationError("--server must be an http(s) URL such as https://checkin.example.org.")
         }
     }
 
     @MainActor
     func run() async throws {
         try await device.perform { app in
-            await app.signIn(server: URL(string: server)!, email: email, password: password)
+            await app.signIn(
+                server: URL(string: server)!, email: email, password: password, allowingInsecureHTTP: allowInsecureHTTP)
         }
     }
 }
