@@ -67,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Most client connections open at once.")
     var maxConnections = 1_000
 
+    @Option(name: .customLong("import-rows"), help: "Most guest rows one CSV import reads.")
+    var importRows = 100_000
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -84,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
+        guard importRows > 0 else { throw ValidationError("--import-rows must be positive.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -96,7 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
             store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
             accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic,
             tls: tlsCert.map { ServerConfiguration.TLSFiles(certificateChain: $0, privateKey: tlsKey ?? "") },
-            trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections)
+            trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections,
+            importRowLimit: importRows)
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

@@ -200,11 +200,15 @@ public struct ImportResult: Codable, Sendable, Hashable {
     public var imported: Int
     /// Rows naming an e-mail the event already has (re-imports change nothing).
     public var skipped: Int
+    /// The first 1,000 row errors, by line.
     public var errors: [ImportRowError]
+    /// Row errors beyond the listed ones.
+    public var errorsOmitted: Int
 
-    public init(imported: Int, skipped: Int, errors: [ImportRowError]) {
+    public init(imported: Int, skipped: Int, errors: [ImportRowError], errorsOmitted: Int = 0) {
         self.imported = imported
         self.skipped = skipped
         self.errors = errors
+        self.errorsOmitted = errorsOmitted
     }
 }

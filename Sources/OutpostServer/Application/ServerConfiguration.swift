@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval
     /// Most client connections open at once; past it new connections wait to be accepted.
     public var maxConnections: Int
+    /// Most guests one CSV import reads (the body is capped at 32 MiB besides).
+    public var importRowLimit: Int
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 
@@ -76,7 +78,8 @@ public struct ServerConfiguration: Sendable {
         tls: TLSFiles? = nil,
         trustedProxies: Set<String> = [],
         idleTimeout: TimeInterval = 60,
-        maxConnections: Int = 1_000
+        maxConnections: Int = 1_000,
+        importRowLimit: Int = 100_000
     ) {
         self.store = store
         self.host = host
@@ -97,5 +100,6 @@ public struct ServerConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.importRowLimit = importRowLimit
     }
 }

@@ -49,97 +49,169 @@ struct GuestRoutes {
         }
     }
 
+    /// Streams the upload: records are parsed as the body arrives and written in transactions of
+    /// ``GuestImport/chunkSize`` guests, so a large file holds no lock for long (SQLite has one
+    /// for the whole database) and is never all in memory. An import cut short leaves the chunks
+    /// before it written; importing the file again skips them.
     @Sendable func importCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
         let event = try await EventRoutes.event(context, dependencies)
-        var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: 32 << 20)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, .payloadTooLarge, "The CSV file is larger than 32 MiB; split it.")
+        let tooLarge = APIError(.contentTooLarge, .payloadTooLarge, "The CSV file is larger than 32 MiB; split it.")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxImportBytes {
+            throw tooLarge
         }
         let accessTypes = try await dependencies.store.database.read {
             try await Store.accessTypes($0, eventId: event.id)
         }
-        let plan = try GuestImport.plan(csv: buffer.readableBytesView, accessTypes: accessTypes)
-        let written = try await dependencies.store.importGuests(eventId: event.id, guests: plan.guests)
+        var reader = CSVStreamReader()
+        var importer = GuestImport(accessTypes: accessTypes, rowLimit: dependencies.configuration.importRowLimit)
+        var received = 0
+        var imported = 0
+        var skipped = 0
+        func write(_ guests: [NewGuest]) async throws {
+            guard !guests.isEmpty else { return }
+            let written = try await dependencies.store.importGuests(eventId: event.id, guests: guests)
+            imported += written.imported
+            skipped += written.skipped
+        }
+        for try await piece in request.body {
+            received += piece.readableBytes
+            guard received <= Self.maxImportBytes else { throw tooLarge }
+            for record in reader.feed(piece.readableBytesView) { try importer.add(record) }
+            while importer.guests.count >= Self.chunkSize { try await write(importer.takeGuests(Self.chunkSize)) }
+        }
+        for record in reader.finish() { try importer.add(record) }
+        try importer.finish()
+        while !importer.guests.isEmpty { try await write(importer.takeGuests(Self.chunkSize)) }
         return try HTTPHelpers.json(
-            ImportResult(imported: written.imported, skipped: written.skipped, errors: plan.errors))
+            ImportResult(
+                imported: imported, skipped: skipped, errors: importer.errors, errorsOmitted: importer.errorsOmitted))
     }
+
+    static let maxImportBytes = 32 << 20
+    /// Guests per write transaction of an import.
+    static let chunkSize = 500
 }
 
-/// Turns a guest CSV into guests to write and per-line errors.
-enum GuestImport {
+/// Turns a guest CSV, record by record as it arrives, into guests to write and per-line errors.
+struct GuestImport {
+    /// Whole-document results (the fuzz target and tests).
     struct Plan {
         var guests: [NewGuest]
         var errors: [ImportRowError]
     }
 
     static let requiredColumns = ["name", "email", "access_type"]
+    /// Row errors listed in the answer; the rest are counted in `errorsOmitted`.
+    static let maxListedErrors = 1_000
 
-    /// Reads `name,email,access_type,notes` (any column order; `notes` optional). Access types
-    /// match by name (case-insensitive) or id. A bad row is reported by its line and skipped.
-    static func plan(csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo]) throws -> Plan {
-        var records = CSVReader.records(csv)[...]
-        guard let header = records.popFirst() else {
-            throw APIError.invalidRequest(
-                "The CSV is empty; it needs the header row name,email,access_type,notes.", status: .unprocessableContent
-            )
-        }
-        guard case .success(let headerFields) = header.fields else {
-            throw APIError.invalidRequest("The CSV header row could not be read.", status: .unprocessableContent)
-        }
-        let columns = headerFields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let missing = requiredColumns.filter { !columns.contains($0) }
-        guard missing.isEmpty else {
-            throw APIError.invalidRequest(
-                "The CSV header lacks \(missing.joined(separator: ", ")); expected name,email,access_type,notes.",
-                status: .unprocessableContent)
-        }
-        let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Data rows one import reads; past it the rest of the file is refused with one error.
+    let rowLimit: Int
+    private let byName: [String: UUID]
+    private let byId: [String: UUID]
+    private var columns: [String]?
+    private var index: [String: Int] = [:]
+    /// Guests read and not yet taken by ``takeGuests()``.
+    private(set) var guests: [NewGuest] = []
+    private(set) var errors: [ImportRowError] = []
+    private(set) var errorsOmitted = 0
+    private(set) var rows = 0
+    /// The row limit was reached: nothing more is read.
+    private(set) var full = false
+
+    init(accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000) {
+        self.rowLimit = rowLimit
         var byName: [String: UUID] = [:]
         var byId: [String: UUID] = [:]
         for type in accessTypes {
             if byName[type.name.lowercased()] == nil { byName[type.name.lowercased()] = type.id.uuid }
             byId[type.id.wire] = type.id.uuid
         }
-        var plan = Plan(guests: [], errors: [])
-        for record in records {
-            switch record.fields {
-            case .failure(let error):
-                plan.errors.append(ImportRowError(line: record.line, error: "Malformed CSV: \(error)."))
-            case .success(let fields):
-                guard fields.count == columns.count else {
-                    plan.errors.append(
-                        ImportRowError(
-                            line: record.line, error: "Expected \(columns.count) fields, found \(fields.count)."))
-                    continue
-                }
-                func field(_ name: String) -> String {
-                    index[name].map { fields[$0].trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-                }
-                let name = field("name")
-                guard !name.isEmpty else {
-                    plan.errors.append(ImportRowError(line: record.line, error: "The name is empty."))
-                    continue
-                }
-                guard let email = try? UserRoutes.validEmail(field("email")) else {
-                    plan.errors.append(
-                        ImportRowError(
-                            line: record.line, error: "'\(field("email").prefix(80))' is not an e-mail address."))
-                    continue
-                }
-                let typeText = field("access_type")
-                guard let accessTypeId = byName[typeText.lowercased()] ?? byId[typeText.lowercased()] else {
-                    plan.errors.append(
-                        ImportRowError(line: record.line, error: "Unknown access type '\(typeText.prefix(80))'."))
-                    continue
-                }
-                plan.guests.append(
-                    NewGuest(name: name, email: email, accessTypeId: accessTypeId, notes: field("notes")))
-            }
+        self.byName = byName
+        self.byId = byId
+    }
+
+    /// Reads `name,email,access_type,notes` (any column order; `notes` optional). Access types
+    /// match by name (case-insensitive) or id. A bad row is reported by its line and skipped;
+    /// a bad header throws (422).
+    static func plan(csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo]) throws -> Plan {
+        var importer = GuestImport(accessTypes: accessTypes)
+        for record in CSVReader.records(csv) { try importer.add(record) }
+        try importer.finish()
+        return Plan(guests: importer.guests, errors: importer.errors)
+    }
+
+    /// The first `count` guests read and not yet taken.
+    mutating func takeGuests(_ count: Int) -> [NewGuest] {
+        let taken = Array(guests.prefix(count))
+        guests.removeFirst(taken.count)
+        return taken
+    }
+
+    /// The document ended.
+    func finish() throws {
+        guard columns != nil else {
+            throw APIError.invalidRequest(
+                "The CSV is empty; it needs the header row name,email,access_type,notes.", status: .unprocessableContent
+            )
         }
-        return plan
+    }
+
+    mutating func add(_ record: CSVRecord) throws {
+        guard let columns else { return try readHeader(record) }
+        guard !full else { return }
+        guard rows < rowLimit else {
+            full = true
+            report(
+                record.line,
+                "The file has more than \(rowLimit) guests; this row and the ones after it were not imported. Import the rest as another file."
+            )
+            return
+        }
+        rows += 1
+        switch record.fields {
+        case .failure(let error):
+            report(record.line, "Malformed CSV: \(error).")
+        case .success(let fields):
+            guard fields.count == columns.count else {
+                return report(record.line, "Expected \(columns.count) fields, found \(fields.count).")
+            }
+            func field(_ name: String) -> String {
+                index[name].map { fields[$0].trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            }
+            let name = field("name")
+            guard !name.isEmpty else { return report(record.line, "The name is empty.") }
+            guard let email = try? UserRoutes.validEmail(field("email")) else {
+                return report(record.line, "'\(field("email").prefix(80))' is not an e-mail address.")
+            }
+            let typeText = field("access_type")
+            guard let accessTypeId = byName[typeText.lowercased()] ?? byId[typeText.lowercased()] else {
+                return report(record.line, "Unknown access type '\(typeText.prefix(80))'.")
+            }
+            guests.append(NewGuest(name: name, email: email, accessTypeId: accessTypeId, notes: field("notes")))
+        }
+    }
+
+    private mutating func readHeader(_ header: CSVRecord) throws {
+        guard case .success(let headerFields) = header.fields else {
+            throw APIError.invalidRequest("The CSV header row could not be read.", status: .unprocessableContent)
+        }
+        let columns = headerFields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let missing = Self.requiredColumns.filter { !columns.contains($0) }
+        guard missing.isEmpty else {
+            throw APIError.invalidRequest(
+                "The CSV header lacks \(missing.joined(separator: ", ")); expected name,email,access_type,notes.",
+                status: .unprocessableContent)
+        }
+        self.columns = columns
+        index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private mutating func report(_ line: Int, _ error: String) {
+        if errors.count < Self.maxListedErrors {
+            errors.append(ImportRowError(line: line, error: error))
+        } else {
+            errorsOmitted += 1
+        }
     }
 }

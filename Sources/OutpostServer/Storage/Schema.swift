@@ -5,7 +5,16 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1]
+    public static let migrations: [Migration] = [v1, v2]
+
+    /// An import looks up a chunk's e-mails case-insensitively; the organizer's list of refused
+    /// attempts reads a tenant's rows that belong to no visible event (`seq` 0).
+    static let v2 = Migration(version: 2, name: "guest e-mail lookup, refused attempts") { _ in
+        [
+            "CREATE INDEX guests_email_folded ON guests (event_id, lower(email))",
+            "CREATE INDEX audit_log_refused ON audit_log (tenant_id, id) WHERE seq = 0",
+        ]
+    }
 
     static let v1 = Migration(version: 1, name: "initial schema") { dialect in
         let blob = dialect == .postgres ? "BYTEA" : "BLOB"
