@@ -81,7 +81,9 @@ struct TenantIsolationTests {
     }
 
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
-    static let tenantScoped: Set<String> = ["GET /v1/events", "POST /v1/events", "POST /v1/users"]
+    static let tenantScoped: Set<String> = [
+        "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused",
+    ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",

@@ -90,3 +90,44 @@ public struct BootstrapResult: Codable, Sendable, Hashable {
         self.userId = userId
     }
 }
+
+/// A check-in attempt on an event the caller could not see (it belongs to another tenant, the
+/// caller is not on its staff, or it does not exist: the three look the same).
+public struct RefusedAttempt: Codable, Sendable, Hashable {
+    public var id: String
+    /// The event id the device sent.
+    public var eventId: EventID
+    public var guestId: GuestID?
+    public var deviceId: String?
+    public var userId: UserID?
+    public var at: Date
+    public var clientAt: Date?
+    public var method: String?
+
+    public init(
+        id: String, eventId: EventID, guestId: GuestID?, deviceId: String?, userId: UserID?, at: Date,
+        clientAt: Date?, method: String?
+    ) {
+        self.id = id
+        self.eventId = eventId
+        self.guestId = guestId
+        self.deviceId = deviceId
+        self.userId = userId
+        self.at = at
+        self.clientAt = clientAt
+        self.method = method
+    }
+}
+
+/// `GET /v1/audit/refused`: the caller's tenant's refused attempts, oldest first.
+public struct RefusedAttemptsPage: Codable, Sendable, Hashable {
+    public var entries: [RefusedAttempt]
+    public var cursor: String
+    public var hasMore: Bool
+
+    public init(entries: [RefusedAttempt], cursor: String, hasMore: Bool) {
+        self.entries = entries
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}

@@ -98,6 +98,7 @@ public enum OutpostServer {
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         KioskRoutes(dependencies: dependencies).register(on: authenticated)
         UserRoutes(dependencies: dependencies).register(on: authenticated)
+        AuditRoutes(dependencies: dependencies).register(on: authenticated)
         routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
         return router
     }

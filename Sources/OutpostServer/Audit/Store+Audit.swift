@@ -55,4 +55,26 @@ extension Store {
             return AuditPage(entries: entries, cursor: next.token, hasMore: rows.count > limit)
         }
     }
+
+    /// A tenant's refused attempts (audit rows of no visible event: `seq` 0) after row `after`.
+    func refusedAttempts(tenantId: UUID, after: Int64, limit: Int) async throws -> RefusedAttemptsPage {
+        try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, event_id, guest_id, device_id, user_id, at, client_at, method FROM audit_log
+                WHERE tenant_id = ? AND seq = 0 AND id > ? ORDER BY id LIMIT ?
+                """,
+                [.uuid(tenantId), .int(after), .int(Int64(limit + 1))])
+            let page = rows.prefix(limit)
+            let entries = try page.map {
+                RefusedAttempt(
+                    id: String(try $0.int("id")), eventId: try $0.id("event_id"), guestId: try $0.optionalID("guest_id"),
+                    deviceId: try $0.optionalText("device_id"), userId: try $0.optionalID("user_id"),
+                    at: try $0.date("at"), clientAt: try $0.optionalDate("client_at"),
+                    method: try $0.optionalText("method"))
+            }
+            let last = try page.last?.int("id") ?? after
+            return RefusedAttemptsPage(entries: entries, cursor: "R\(last)", hasMore: rows.count > limit)
+        }
+    }
 }

@@ -36,6 +36,15 @@ struct CheckInRoutes {
         switch answer {
         case .fresh(let stored, let outcome):
             dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
+            if outcome == .eventNotVisible {
+                // For the operator: the organizer's list is GET /v1/audit/refused.
+                dependencies.logger.notice(
+                    "check-in refused: the event is not visible to the caller",
+                    metadata: [
+                        "tenant": "\(context.caller.tenantId)", "user": "\(context.caller.userId)",
+                        "event": "\(eventId)", "device": "\(body.deviceId)",
+                    ])
+            }
             return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
         case .replayed(let stored):
             dependencies.metrics.countCheckIn(result: "replayed")
@@ -78,7 +87,7 @@ struct CheckInRoutes {
                         ErrorBody(
                             code: .guestNotAdmissible, message: "This guest's registration is cancelled or revoked."
                         ))))
-        case .notFound:
+        case .notFound, .eventNotVisible:
             return StoredAnswer(
                 status: 404, body: Array(try OutpostJSON.encode(ErrorBody(code: .notFound, message: "Not found."))))
         }
@@ -91,6 +100,7 @@ struct CheckInRoutes {
         case .reconfirmed: "reconfirmed"
         case .notAdmissible: "guest_not_admissible"
         case .notFound: "not_found"
+        case .eventNotVisible: "event_not_visible"
         }
     }
 }

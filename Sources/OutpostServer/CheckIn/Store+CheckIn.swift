@@ -23,6 +23,9 @@ enum CheckInOutcome: Sendable, Equatable {
     case reconfirmed(CheckInRecord)
     case notAdmissible
     case notFound
+    /// The event is not one the caller can see (another tenant's, not on the caller's staff, or
+    /// none): answered exactly like `notFound`, recorded under the caller's tenant only.
+    case eventNotVisible
 }
 
 /// An HTTP answer exactly as it was first sent.
@@ -90,7 +93,7 @@ extension Store {
             let seq = try await bumpSequence(connection, eventId: event.id)
         else {
             try await appendAudit(connection, command, eventId: eventText, seq: 0, kind: .rejectedNotFound)
-            return .notFound
+            return .eventNotVisible
         }
         let row = try await connection.queryOne(
             """
