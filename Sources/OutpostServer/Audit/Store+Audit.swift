@@ -68,7 +68,8 @@ extension Store {
             let page = rows.prefix(limit)
             let entries = try page.map {
                 RefusedAttempt(
-                    id: String(try $0.int("id")), eventId: try $0.id("event_id"), guestId: try $0.optionalID("guest_id"),
+                    id: String(try $0.int("id")), eventId: try $0.id("event_id"),
+                    guestId: try $0.optionalID("guest_id"),
                     deviceId: try $0.optionalText("device_id"), userId: try $0.optionalID("user_id"),
                     at: try $0.date("at"), clientAt: try $0.optionalDate("client_at"),
                     method: try $0.optionalText("method"))
