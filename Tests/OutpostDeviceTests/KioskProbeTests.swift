@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostDevice
 import OutpostProtocol
@@ -18,7 +19,9 @@ struct KioskProbeTests {
     ) async throws -> DeviceApp {
         let staff = try await lab.readyDevice(name, email: "support@acme.test")
         await staff.kioskSetUp(passcode: passcode, orientation: .landscape)
-        let app = lab.launch(name, online: online, camera: camera, clock: clock.wallClock, battery: battery)
+        let app = lab.launch(
+            name, online: online, camera: camera, clock: clock.wallClock, monotonic: clock.monotonicClock,
+            battery: battery)
         app.enterKiosk()
         try #require(app.isKioskActive)
         return app
@@ -125,7 +128,9 @@ struct KioskProbeTests {
             // A relaunch (crash) is just as clean.
             #expect(
                 !String(
-                    decoding: try OutpostJSON.encode(lab.launch("slate", clock: clock.wallClock).tree()), as: UTF8.self
+                    decoding: try OutpostJSON.encode(
+                        lab.launch("slate", clock: clock.wallClock, monotonic: clock.monotonicClock).tree()),
+                    as: UTF8.self
                 ).contains(guest.name))
         }
     }
@@ -168,7 +173,7 @@ struct KioskProbeTests {
             let staff = app.tree()
             #expect(staff.screen == UIIdentifier.eventShell)
             #expect(staff.element(UIIdentifier.pendingSyncBanner)?.attributes["pending"] == "1")
-            let online = lab.launch("offline", clock: clock.wallClock)
+            let online = lab.launch("offline", clock: clock.wallClock, monotonic: clock.monotonicClock)
             await online.sync()
             #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
         }
@@ -212,7 +217,8 @@ struct KioskProbeTests {
             #expect(app.tree().element(UIIdentifier.signInError)?.text == "Wrong passcode. 1 attempt left.")
             app.exitKiosk(passcode: "000003")
             #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
-            app = lab.launch("exit", clock: clock.wallClock)  // a relaunch keeps the lockout
+            // A relaunch keeps the lockout.
+            app = lab.launch("exit", clock: clock.wallClock, monotonic: clock.monotonicClock)
             #expect(app.isKioskActive)
             #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
             app.exitKiosk(passcode: Self.passcode)
@@ -227,19 +233,68 @@ struct KioskProbeTests {
         }
     }
 
+    @Test(
+        "kiosk-lockout-cannot-be-reset: setting the clock forward, deleting the kiosk's saved state or putting back an older copy of it neither ends kiosk mode nor shortens the exit lockout"
+    )
+    func lockoutCannotBeReset() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            var app = try await Self.kioskDevice(lab, "reset", clock: clock)
+            let store = try DatabaseQueue(path: lab.home("reset").appendingPathComponent("device.sqlite").path)
+            let blob = { try store.read { try Data.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'kiosk'") } }
+            let pristine = try #require(try blob(), "the kiosk's sealed state before any wrong passcode")
+            let relaunch = {
+                app = lab.launch("reset", clock: clock.wallClock, monotonic: clock.monotonicClock)
+                return app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"]
+            }
+            for _ in 0..<3 { app.tapCorner() }
+            for wrong in ["000001", "000002", "000003"] { app.exitKiosk(passcode: wrong) }
+            #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
+
+            // 1. The wall clock is set 700 s forward (`sim clock-skew 700` did end it before).
+            clock.set(clock.now + 700)
+            #expect(relaunch() == "60")
+            for _ in 0..<3 { app.tapCorner() }
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(app.isKioskActive, "still locked: the right passcode is not checked")
+
+            // 2. The kiosk's saved state is deleted from the device store.
+            clock.advance(by: 10)
+            try await store.write { try $0.execute(sql: "DELETE FROM meta WHERE key = 'kiosk'") }
+            #expect(relaunch() == "50")
+            #expect(app.isKioskActive, "deleting the state does not leave kiosk mode")
+
+            // 3. An older copy of it (kiosk on, no wrong passcodes yet) is put back.
+            try await store.write {
+                try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'kiosk'", arguments: [pristine])
+            }
+            #expect(relaunch() == "50")
+            #expect(app.isKioskActive)
+
+            // Time that really passes ends it; then the passcode leaves.
+            clock.advance(by: 50)
+            #expect(relaunch() == nil)
+            for _ in 0..<3 { app.tapCorner() }
+            app.exitKiosk(passcode: Self.passcode)
+            #expect(!app.isKioskActive)
+        }
+    }
+
     @Test("battery-banners-thresholds: below 20% a subtle banner, below 10% a larger one")
     func battery() async throws {
         try await DeviceLab.run { lab in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
             _ = try await Self.kioskDevice(lab, "battery", clock: clock)
-            let full = lab.launch("battery", clock: clock.wallClock, battery: 50).tree()
+            let full = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 50)
+                .tree()
             #expect(
                 !full.contains(UIIdentifier.kioskBatteryLowBanner)
                     && !full.contains(UIIdentifier.kioskBatteryCriticalBanner))
-            let low = lab.launch("battery", clock: clock.wallClock, battery: 15).tree()
+            let low = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 15).tree()
             #expect(low.element(UIIdentifier.kioskBatteryLowBanner)?.attributes["size"] == "small")
             #expect(!low.contains(UIIdentifier.kioskBatteryCriticalBanner))
-            let critical = lab.launch("battery", clock: clock.wallClock, battery: 5).tree()
+            let critical = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 5)
+                .tree()
             #expect(critical.element(UIIdentifier.kioskBatteryCriticalBanner)?.attributes["size"] == "large")
             #expect(!critical.contains(UIIdentifier.kioskBatteryLowBanner))
         }
@@ -252,7 +307,7 @@ struct KioskProbeTests {
             let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
             let app = try await Self.kioskDevice(lab, "crash", clock: clock)
             await app.kioskCheckIn(email: lab.world.guests[0].email)
-            let relaunched = lab.launch("crash", clock: clock.wallClock)
+            let relaunched = lab.launch("crash", clock: clock.wallClock, monotonic: clock.monotonicClock)
             #expect(relaunched.isKioskActive)
             clock.advance(by: 5)
             #expect(relaunched.tree().screen == UIIdentifier.kioskWelcomeScreen)

@@ -5,10 +5,17 @@ import Foundation
 import Security
 #endif
 
-/// Where the device's master key lives: the one secret that unseals the local store.
+/// Where the device's master key lives: the one secret that unseals the local store. It also
+/// keeps small records that must outlive the app's own files being deleted or put back from an
+/// older copy (the kiosk's guard): on Apple platforms Keychain items, which live outside the
+/// app's container and its restorable data.
 public protocol KeyStore: Sendable {
     /// The master key, created on first use.
     func masterKey() throws -> SymmetricKey
+    /// A record by name, nil when none was written.
+    func record(named name: String) throws -> Data?
+    /// Writes (replaces) a record.
+    func setRecord(named name: String, _ data: Data) throws
 }
 
 /// Why the key store could not give a key.
@@ -56,11 +63,43 @@ public struct FileKeyStore: KeyStore {
     }
 }
 
+extension FileKeyStore {
+    /// Records live beside the key, one 0600 file each, outside the store they guard.
+    private func recordURL(_ name: String) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".records")
+            .appendingPathComponent(name)
+    }
+
+    public func record(named name: String) throws -> Data? {
+        FileManager.default.contents(atPath: recordURL(name).path)
+    }
+
+    public func setRecord(named name: String, _ data: Data) throws {
+        let target = recordURL(name)
+        let manager = FileManager.default
+        try manager.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let temporary = target.appendingPathExtension("tmp-\(UUID().uuidString)")
+        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw KeyStoreError.unreadable("cannot create \(temporary.path)")
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            try? manager.removeItem(at: temporary)
+            throw KeyStoreError.unreadable(String(cString: strerror(errno)))
+        }
+    }
+}
+
 /// A key held in memory only: for tests.
 public final class InMemoryKeyStore: KeyStore, @unchecked Sendable {
     private let key = SymmetricKey(size: .bits256)
+    private let lock = NSLock()
+    private var records: [String: Data] = [:]
     public init() {}
     public func masterKey() throws -> SymmetricKey { key }
+    public func record(named name: String) throws -> Data? { lock.withLock { records[name] } }
+    public func setRecord(named name: String, _ data: Data) throws { lock.withLock { records[name] = data } }
 }
 
 #if canImport(Security)
@@ -98,6 +137,35 @@ public struct KeychainKeyStore: KeyStore {
             throw KeyStoreError.unreadable("Keychain status \(added)")
         }
         return added == errSecDuplicateItem ? try masterKey() : key
+    }
+
+    public func record(named name: String) throws -> Data? {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service + ".records",
+            kSecAttrAccount as String: name, kSecReturnData as String: true,
+        ]
+        var item: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &item)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess else { throw KeyStoreError.unreadable("Keychain status \(status)") }
+        return item as? Data
+    }
+
+    public func setRecord(named name: String, _ data: Data) throws {
+        let match: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service + ".records",
+            kSecAttrAccount as String: name,
+        ]
+        let updated = SecItemUpdate(match as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+        if updated == errSecItemNotFound {
+            var add = match
+            add[kSecValueData as String] = data
+            add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            let added = SecItemAdd(add as CFDictionary, nil)
+            guard added == errSecSuccess else { throw KeyStoreError.unreadable("Keychain status \(added)") }
+        } else if updated != errSecSuccess {
+            throw KeyStoreError.unreadable("Keychain status \(updated)")
+        }
     }
 }
 #endif

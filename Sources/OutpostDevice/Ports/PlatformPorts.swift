@@ -51,6 +51,8 @@ public struct DevicePorts: Sendable {
     public var camera: @Sendable () -> CameraPermission
     public var platform: PlatformInfo
     public var clock: WallClock
+    /// Time nobody can set (the kiosk lockout runs on it).
+    public var monotonic: MonotonicClock
     /// Random numbers for backoff jitter; seeded in tests.
     public var random: @Sendable (ClosedRange<Double>) -> Double
     /// Whether the device believes it has a network (the offline banner).
@@ -62,6 +64,7 @@ public struct DevicePorts: Sendable {
         keyStore: any KeyStore, transport: any Transport,
         camera: @escaping @Sendable () -> CameraPermission = { .granted },
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
+        monotonic: MonotonicClock = .system,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
         battery: @escaping @Sendable () -> Int = { 100 }
     ) {
@@ -70,6 +73,7 @@ public struct DevicePorts: Sendable {
         self.camera = camera
         self.platform = platform
         self.clock = clock
+        self.monotonic = monotonic
         self.random = random
         self.online = online
         self.battery = battery

@@ -37,12 +37,14 @@ struct DeviceLab: Sendable {
     func launch(
         _ name: String, online: Bool = true, camera: CameraPermission = .granted,
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
-        battery: Int = 100, simulateMigrationFailure: Bool = false, modules: DeviceModules = .eventDay,
+        monotonic: MonotonicClock = .system, battery: Int = 100, simulateMigrationFailure: Bool = false,
+        modules: DeviceModules = .eventDay,
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home(name).appendingPathComponent("device.key")), transport: OfflineTransport(),
-            camera: { camera }, platform: platform, clock: clock, random: { $0.lowerBound }, online: online,
+            camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
+            online: online,
             battery: { battery })
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,

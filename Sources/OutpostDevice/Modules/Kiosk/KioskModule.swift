@@ -20,6 +20,9 @@ final class KioskModule: DeviceModule {
     var kiosk = KioskState()
     /// A passcode hash is synced for the open event (rebuilt by ``reload()``).
     private var configured: KioskInfo?
+    /// The guard record was merged into the restored state (on the first save after launch).
+    private var guardMerged = false
+    private var lastGuard: KioskGuard?
 
     init(shell: DeviceApp) {
         self.shell = shell
@@ -42,7 +45,8 @@ final class KioskModule: DeviceModule {
     func takeover(now: Date) -> UITree? {
         guard holdsDevice else { return nil }
         return KioskScreen(
-            kiosk: kiosk, now: now, cameraDenied: shell.ports.camera() == .denied, battery: shell.ports.battery()
+            kiosk: kiosk, now: now, lockRemaining: kiosk.lockout.remaining(at: shell.ports.monotonic.now()),
+            cameraDenied: shell.ports.camera() == .denied, battery: shell.ports.battery()
         ).tree(online: shell.ports.online)
     }
 
@@ -61,7 +65,37 @@ final class KioskModule: DeviceModule {
 
     func sessionEnded() { kiosk = KioskState() }
 
-    func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(kiosk) }
+    func saveState() throws -> Data {
+        if !guardMerged {
+            guardMerged = true
+            mergeGuard()
+        }
+        writeGuard()
+        return try JSONEncoder.outpostDevice.encode(kiosk)
+    }
+
+    /// The guard record (in the key store, outside the device store) is what kiosk mode and the
+    /// exit lockout were when last saved. A device store whose kiosk state was deleted or put back
+    /// from an older copy does not end kiosk mode or shorten the lockout: the stricter copy wins.
+    private func mergeGuard() {
+        guard let data = try? shell.ports.keyStore.record(named: KioskGuard.recordName),
+            let saved = try? JSONDecoder.outpostDevice.decode(KioskGuard.self, from: data)
+        else { return }
+        lastGuard = saved
+        if saved.active, shell.session != nil, let eventId = shell.eventId, saved.eventId == eventId {
+            kiosk.active = true
+            kiosk.orientation = saved.orientation
+        }
+        kiosk.lockout = KioskLockout.stricter(kiosk.lockout, saved.lockout, at: shell.ports.monotonic.now())
+    }
+
+    private func writeGuard() {
+        let current = KioskGuard(
+            active: kiosk.active, eventId: kiosk.active ? shell.eventId : nil, orientation: kiosk.orientation,
+            lockout: kiosk.lockout)
+        guard current != lastGuard, let data = try? JSONEncoder.outpostDevice.encode(current) else { return }
+        if (try? shell.ports.keyStore.setRecord(named: KioskGuard.recordName, data)) != nil { lastGuard = current }
+    }
 
     func restoreState(_ data: Data) throws { kiosk = try JSONDecoder.outpostDevice.decode(KioskState.self, from: data) }
 
@@ -168,7 +202,7 @@ final class KioskModule: DeviceModule {
     func exit(passcode: String) {
         guard kiosk.active, kiosk.exitPromptShown, let eventId = shell.eventId else { return }
         let hash = (try? store.kiosk(eventId: eventId))?.passcodeHash
-        let outcome = kiosk.lockout.attempt(at: shell.ports.clock.now()) {
+        let outcome = kiosk.lockout.attempt(at: shell.ports.monotonic.now()) {
             guard let hash else { return false }
             return Bcrypt.verify(passcode, hash: hash)
         }

@@ -9,6 +9,8 @@ struct KioskScreen: Sendable {
 
     var kiosk: KioskState
     var now: Date
+    /// Seconds of exit lockout left (on the monotonic clock).
+    var lockRemaining: TimeInterval
     var cameraDenied: Bool
     var battery: Int
 
@@ -46,7 +48,6 @@ struct KioskScreen: Sendable {
             elements.append(
                 UIElement(UIIdentifier.kioskEmailInput, "", ["placeholder": "Your e-mail", "keypad": "email"]))
         }
-        let lockRemaining = kiosk.lockout.remaining(at: now)
         if lockRemaining > 0 {
             // Whole seconds, not counting the sub-millisecond rounding of the stored time.
             let seconds = max(1, Int((lockRemaining - 0.001).rounded(.up)))

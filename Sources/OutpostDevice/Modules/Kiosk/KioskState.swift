@@ -33,3 +33,14 @@ struct KioskResult: Codable, Sendable {
     var name: String?
     var shownAt: Date
 }
+
+/// What must survive the device store being deleted or rolled back: whether kiosk mode holds the
+/// device (for which event) and the exit lockout. Kept in the key store (``KeyStore/record(named:)``).
+struct KioskGuard: Codable, Sendable, Equatable {
+    static let recordName = "kiosk-guard"
+
+    var active: Bool
+    var eventId: EventID?
+    var orientation: KioskOrientation
+    var lockout: KioskLockout
+}
