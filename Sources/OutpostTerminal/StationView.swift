@@ -41,7 +41,7 @@ public struct StationView: Sendable {
         UIIdentifier.tabEFx, UIIdentifier.signOut, UIIdentifier.confirmButton, UIIdentifier.cancelButton,
         UIIdentifier.reconfirmButton, UIIdentifier.kioskSetupPasscodeInput, UIIdentifier.kioskSetupOrientationLock,
         UIIdentifier.kioskEnterCTA, UIIdentifier.signInEmail, UIIdentifier.signInPassword, UIIdentifier.signInSubmit,
-        UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput,
+        UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput,
     ]
 
     /// A full frame.

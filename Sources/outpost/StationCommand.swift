@@ -43,14 +43,21 @@ struct KioskCommand: AsyncParsableCommand {
         discussion: """
             Needs a device signed in as an organizer or support user, inside an event whose kiosk \
             passcode is set (`outpost device kiosk setup`). Staff press F12 (or Ctrl-K) three \
-            times within three seconds, then type the passcode, to leave.
+            times within three seconds, then type the passcode, to leave. What an attendee typed \
+            and did not submit is cleared after --idle-reset seconds without a keystroke.
             """
     )
 
     @OptionGroup var device: DeviceOptions
 
+    @Option(
+        name: .customLong("idle-reset"),
+        help: "Seconds without a keystroke after which half-typed input is cleared (default 20).")
+    var idleReset: Double = 20
+
     func validate() throws {
         guard Terminal.isInteractive else { throw ValidationError("The kiosk needs an interactive terminal.") }
+        guard idleReset >= 1 else { throw ValidationError("--idle-reset must be at least 1 second.") }
     }
 
     @MainActor
@@ -62,6 +69,7 @@ struct KioskCommand: AsyncParsableCommand {
                 "Kiosk mode needs a signed-in device inside an event with a kiosk passcode: run `outpost device kiosk setup` first."
             )
         }
+        app.kioskDraftIdleSeconds = idleReset
         let pending = await KioskLoop(app: app).run()
         print("Kiosk mode ended; \(pending) check-ins pending sync.")
     }

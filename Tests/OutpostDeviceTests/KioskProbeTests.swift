@@ -280,6 +280,55 @@ struct KioskProbeTests {
         }
     }
 
+    @Test(
+        "kiosk-idle-reset: half-typed input stays while the attendee types, is gone 20 s after the last key, and the next keys start afresh; the passcode is masked"
+    )
+    func idleReset() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "idle", clock: clock)
+            let field = { app.tree().element(UIIdentifier.kioskEmailInput)?.text }
+            app.kioskType("half@")
+            clock.advance(by: 15)
+            app.kioskType("exa")
+            clock.advance(by: 19)
+            #expect(field() == "half@exa", "19 s after the last key it is still theirs")
+            clock.advance(by: 1)
+            #expect(field() == "", "20 s after the last key the next attendee sees a clean field")
+            app.kioskType("n")
+            #expect(field() == "n")
+            #expect(app.kioskTakeDraft() == "n" && field() == "")
+            for _ in 0..<3 { app.tapCorner() }
+            app.kioskType("3948")
+            #expect(app.tree().element(UIIdentifier.kioskPasscodeInput)?.text == "••••")
+            clock.advance(by: 20)
+            #expect(app.tree().element(UIIdentifier.kioskPasscodeInput)?.text == "")
+        }
+    }
+
+    @Test(
+        "kiosk-setup-orientation-lock: the orientation chosen at set-up reaches every kiosk screen, and a new set-up changes it"
+    )
+    func setupOrientationLock() async throws {
+        try await DeviceLab.run { lab in
+            for orientation in [KioskOrientation.portrait, .landscape] {
+                let staff = try await lab.readyDevice("orient-\(orientation)", email: "support@acme.test")
+                await staff.kioskSetUp(passcode: Self.passcode, orientation: orientation)
+                staff.enterKiosk()
+                try #require(staff.isKioskActive)
+                let welcome = staff.tree()
+                #expect(
+                    welcome.element(UIIdentifier.kioskWelcomeScreen)?.attributes["orientation"] == orientation.rawValue)
+                for _ in 0..<3 { staff.tapCorner() }
+                #expect(
+                    staff.tree().element(UIIdentifier.kioskExitPrompt)?.attributes["orientation"]
+                        == orientation.rawValue)
+                staff.exitKiosk(passcode: Self.passcode)
+                #expect(!staff.isKioskActive)
+            }
+        }
+    }
+
     @Test("battery-banners-thresholds: below 20% a subtle banner, below 10% a larger one")
     func battery() async throws {
         try await DeviceLab.run { lab in

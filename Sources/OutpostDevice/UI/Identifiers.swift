@@ -46,6 +46,8 @@ public enum UIIdentifier {
     public static let kioskWelcomeScreen = "kiosk-welcome-screen"
     public static let kioskCamera = "kiosk-camera"
     public static let kioskEmailInput = "kiosk-email-input"
+    /// The exit prompt's passcode field (masked: one dot per digit typed).
+    public static let kioskPasscodeInput = "kiosk-exit-passcode-input"
     public static let kioskConfirmation = "kiosk-confirmation"
     public static let kioskAlreadyCheckedInMessage = "kiosk-already-checked-in-message"
     public static let kioskEmailNotFoundMessage = "kiosk-email-not-found-message"

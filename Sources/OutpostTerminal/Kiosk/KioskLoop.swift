@@ -9,7 +9,6 @@ import OutpostDevice
 public final class KioskLoop {
     let app: DeviceApp
     let terminal: Terminal
-    var input = ""
     var running = true
     var lastSync = Date()
     var background: Task<Void, Never>?
@@ -49,20 +48,19 @@ public final class KioskLoop {
 
     func handle(_ key: Key) async {
         let prompt = app.tree().screen == UIIdentifier.kioskExitPrompt
+        // What is typed lives in the engine, which clears it after an idle time (and on screen).
         switch key {
         case .function(12), .control("k"):
-            input = ""
             app.tapCorner()
         case .character(let character):
-            input.append(character)
+            app.kioskType(String(character))
         case .backspace:
-            if !input.isEmpty { input.removeLast() }
+            app.kioskDeleteBackward()
         case .escape:
-            input = ""
+            app.kioskClearDraft()
             if prompt { app.dismissExitPrompt() }
         case .enter:
-            let line = input.trimmingCharacters(in: .whitespacesAndNewlines)
-            input = ""  // a clean slate for whoever is next
+            let line = app.kioskTakeDraft()  // a clean slate for whoever is next
             guard !line.isEmpty else { return }
             if prompt {
                 app.exitKiosk(passcode: line)
@@ -79,15 +77,21 @@ public final class KioskLoop {
     }
 
     func frameLines() -> [String] {
-        let size = terminal.refreshSize()
-        let tree = app.tree()
+        Self.frame(app.tree(), size: terminal.refreshSize())
+    }
+
+    /// The kiosk's frame for a terminal of `size`: portrait (the orientation chosen at set-up)
+    /// is a narrow column of at most 44 columns centred on the screen, landscape the whole width.
+    nonisolated static func frame(_ tree: UITree, size: (rows: Int, columns: Int)) -> [String] {
         let portrait =
             tree.elements.first { $0.attributes["orientation"] != nil }?.attributes["orientation"] == "portrait"
         // Portrait: a narrow centred column; landscape: the whole width.
         let width = portrait ? min(size.columns, 44) : size.columns
         let margin = String(repeating: " ", count: max(0, (size.columns - width) / 2))
         var lines: [String] = [""]
-        for element in tree.elements where !element.text.isEmpty {
+        // The input line at the bottom stands in for the input fields.
+        let fields: Set<String> = [UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput]
+        for element in tree.elements where !element.text.isEmpty && !fields.contains(element.id) {
             let style = StationView.style(element.id)
             let big =
                 element.id == UIIdentifier.kioskWelcomeScreen || element.id == UIIdentifier.kioskConfirmation
@@ -107,7 +111,8 @@ public final class KioskLoop {
             lines.append("")
         }
         let prompt = tree.screen == UIIdentifier.kioskExitPrompt
-        let shown = prompt ? String(repeating: "•", count: input.count) : input
+        let shown =
+            tree.element(prompt ? UIIdentifier.kioskPasscodeInput : UIIdentifier.kioskEmailInput)?.text ?? ""
         let label = prompt ? "Passcode: " : "E-mail or ticket: "
         let room = size.rows - 2
         if lines.count > room { lines = Array(lines.prefix(room)) }
@@ -115,7 +120,7 @@ public final class KioskLoop {
         return lines + [margin + Self.centre(label + shown + "█", width), ""]
     }
 
-    static func centre(_ text: String, _ width: Int) -> String {
+    nonisolated static func centre(_ text: String, _ width: Int) -> String {
         let padding = max(0, (width - text.count) / 2)
         return String(repeating: " ", count: padding) + text
     }

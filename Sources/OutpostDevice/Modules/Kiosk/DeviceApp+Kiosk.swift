@@ -49,6 +49,35 @@ extension DeviceApp {
         perform { kioskModule?.exit(passcode: passcode) }
     }
 
+    /// Seconds without a keystroke after which half-typed kiosk input is cleared (default 20).
+    public var kioskDraftIdleSeconds: TimeInterval {
+        get { kioskModule?.draftIdleSeconds ?? 20 }
+        set { kioskModule?.draftIdleSeconds = newValue }
+    }
+
+    /// Keys typed at the kiosk (the e-mail, or the passcode on the exit prompt). Half-typed
+    /// input is cleared after ``kioskDraftIdleSeconds`` without a keystroke, on screen and for
+    /// the next keystroke.
+    public func kioskType(_ text: String) {
+        perform { kioskModule?.type(text) }
+    }
+
+    public func kioskDeleteBackward() {
+        perform { kioskModule?.deleteBackward() }
+    }
+
+    /// The typed input, trimmed, for submitting; the field is empty afterwards.
+    public func kioskTakeDraft() -> String {
+        var draft = ""
+        perform { draft = kioskModule?.takeDraft() ?? "" }
+        return draft
+    }
+
+    /// Clears the typed input.
+    public func kioskClearDraft() {
+        perform { kioskModule?.clearDraft() }
+    }
+
     /// Leaves the exit prompt without trying.
     public func dismissExitPrompt() {
         perform { kioskModule?.dismissExitPrompt() }

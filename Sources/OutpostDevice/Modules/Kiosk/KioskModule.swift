@@ -22,6 +22,8 @@ final class KioskModule: DeviceModule {
     private var configured: KioskInfo?
     /// The guard record was merged into the restored state (on the first save after launch).
     private var guardMerged = false
+    /// Seconds without a keystroke after which half-typed input is cleared.
+    var draftIdleSeconds = KioskScreen.draftIdleSeconds
     private var lastGuard: KioskGuard?
 
     init(shell: DeviceApp) {
@@ -46,6 +48,7 @@ final class KioskModule: DeviceModule {
         guard holdsDevice else { return nil }
         return KioskScreen(
             kiosk: kiosk, now: now, lockRemaining: kiosk.lockout.remaining(at: shell.ports.monotonic.now()),
+            draft: currentDraft(at: now),
             cameraDenied: shell.ports.camera() == .denied, battery: shell.ports.battery()
         ).tree(online: shell.ports.online)
     }
@@ -194,6 +197,7 @@ final class KioskModule: DeviceModule {
             kiosk.exitPromptShown = true
             kiosk.cornerTaps = []
             kiosk.result = nil
+            clearDraft()
         }
     }
 
@@ -223,5 +227,40 @@ final class KioskModule: DeviceModule {
     func dismissExitPrompt() {
         kiosk.exitPromptShown = false
         kiosk.exitMessage = nil
+        clearDraft()
+    }
+
+    // MARK: - Typing
+
+    /// The unsubmitted input at `now`: empty once idle for `draftIdleSeconds`.
+    func currentDraft(at now: Date) -> String {
+        guard let at = kiosk.draftAt, now.timeIntervalSince(at) < draftIdleSeconds else { return "" }
+        return kiosk.draft
+    }
+
+    /// Typed characters; a stale draft is dropped first, so nobody continues someone else's. The
+    /// last attendee's result gives way to the next one typing.
+    func type(_ text: String) {
+        let now = shell.ports.clock.now()
+        if !kiosk.exitPromptShown { kiosk.result = nil }
+        kiosk.draft = currentDraft(at: now) + text
+        kiosk.draftAt = now
+    }
+
+    func deleteBackward() {
+        let now = shell.ports.clock.now()
+        kiosk.draft = String(currentDraft(at: now).dropLast())
+        kiosk.draftAt = now
+    }
+
+    /// Takes the draft for submission, leaving a clean slate.
+    func takeDraft() -> String {
+        defer { clearDraft() }
+        return currentDraft(at: shell.ports.clock.now()).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func clearDraft() {
+        kiosk.draft = ""
+        kiosk.draftAt = nil
     }
 }

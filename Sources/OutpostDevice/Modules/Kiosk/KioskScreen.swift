@@ -6,11 +6,17 @@ import OutpostProtocol
 struct KioskScreen: Sendable {
     /// How long an attendee's result stays before the clean welcome screen returns.
     static let resultSeconds: TimeInterval = 5
+    /// How long half-typed input stays without a keystroke before it is cleared: long enough
+    /// for someone looking for their e-mail in their phone, short enough that the next attendee
+    /// in a queue does not find it.
+    static let draftIdleSeconds: TimeInterval = 20
 
     var kiosk: KioskState
     var now: Date
     /// Seconds of exit lockout left (on the monotonic clock).
     var lockRemaining: TimeInterval
+    /// The unsubmitted input still shown (empty once idle).
+    var draft: String
     var cameraDenied: Bool
     var battery: Int
 
@@ -23,6 +29,10 @@ struct KioskScreen: Sendable {
             elements.append(
                 UIElement(UIIdentifier.kioskExitPrompt, "Staff: enter the kiosk passcode to exit.", orientation))
             if let message = kiosk.exitMessage { elements.append(UIElement(UIIdentifier.signInError, message)) }
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskPasscodeInput, String(repeating: "•", count: draft.count),
+                    ["length": String(draft.count)]))
         } else if let result = kiosk.result, now.timeIntervalSince(result.shownAt) < Self.resultSeconds {
             let timing = ["dismissAfter": String(Int(Self.resultSeconds))].merging(orientation) { $1 }
             let (id, text): (String, String) =
@@ -46,7 +56,7 @@ struct KioskScreen: Sendable {
                 elements.append(UIElement(UIIdentifier.kioskCamera, "Hold your ticket up to the camera"))
             }
             elements.append(
-                UIElement(UIIdentifier.kioskEmailInput, "", ["placeholder": "Your e-mail", "keypad": "email"]))
+                UIElement(UIIdentifier.kioskEmailInput, draft, ["placeholder": "Your e-mail", "keypad": "email"]))
         }
         if lockRemaining > 0 {
             // Whole seconds, not counting the sub-millisecond rounding of the stored time.

@@ -18,6 +18,11 @@ struct KioskState: Codable, Sendable {
     var setupRules: [PasscodeRule] = []
     var setupMessage: String?
     var exitMessage: String?
+    /// What the person at the kiosk has typed and not submitted (an e-mail, or the passcode on
+    /// the exit prompt), and when they last typed. Idle longer than
+    /// ``KioskScreen/draftIdleSeconds`` it is gone: the next attendee never sees it.
+    var draft = ""
+    var draftAt: Date?
 }
 
 /// What the last attendee saw.
