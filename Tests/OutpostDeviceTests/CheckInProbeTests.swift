@@ -32,6 +32,55 @@ struct CheckInProbeTests {
     }
 
     @Test(
+        "force-upgrade-first-contact: a fresh install on a too-old OS asks the server's policy before any password leaves, shows only the force-upgrade screen, and keeps it offline after a relaunch"
+    )
+    func forceUpgradeFirstContact() async throws {
+        try await DeviceLab.run { lab in
+            let old = PlatformInfo(os: .ios, version: "15.7")
+            let (app, box) = lab.launch("fresh-old", wrapping: { RecordingTransport($0) })
+            app.update { $0.platform = old }
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(app.tree().screen == UIIdentifier.forceUpgradeScreen)
+            #expect(!app.isSignedIn)
+            let paths = box.value?.requests.map(\.path) ?? []
+            #expect(paths == ["/v1/client-policy"], "no password was sent: \(paths)")
+            let relaunched = lab.launch("fresh-old", online: false, platform: old)
+            #expect(relaunched.tree().visible == [UIIdentifier.forceUpgradeScreen], "the policy was cached")
+            // The same install on a supported OS signs in.
+            let current = lab.launch("fresh-old")
+            await current.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            #expect(current.isSignedIn)
+        }
+    }
+
+    @Test(
+        "force-upgrade-no-bypass: below the policy the engine itself refuses opening events, scanning, manual entry, confirming, the event list, sign-out and kiosk mode"
+    )
+    func forceUpgradeNoBypass() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await lab.readyDevice("bypass")
+            let ticket = try await lab.ticket(lab.world.guests[0])
+            let app = lab.launch("bypass", platform: PlatformInfo(os: .ios, version: "15.7"))
+            #expect(app.upgradeRequired)
+            await app.showEvents()
+            await app.openEvent(lab.world.event.id)
+            app.scan(ticket)
+            app.lookup("Guest")
+            app.checkIn(code: "NOPE")
+            await app.confirm()
+            app.enterKiosk()
+            await app.signOut(.keep)
+            #expect(app.tree().visible == [UIIdentifier.forceUpgradeScreen])
+            #expect(app.isSignedIn && app.pendingCount == 0 && !app.isKioskActive)
+            // Nothing happened underneath: on a supported OS the device is where it was.
+            let current = lab.launch("bypass")
+            #expect(current.tree().screen == UIIdentifier.eventShell)
+            #expect(current.pendingCount == 0)
+            #expect(try await lab.serverCheckIns().isEmpty)
+        }
+    }
+
+    @Test(
         "scan-valid-guest: the confirmation screen shows name, access type, status and notes; confirm shows the green card"
     )
     func scanValidGuest() async throws {

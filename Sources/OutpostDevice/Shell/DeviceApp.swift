@@ -109,21 +109,44 @@ public final class DeviceApp {
         reload()
     }
 
-    /// Runs a module's (or the shell's) synchronous action, then saves and rebuilds.
+    /// Runs a module's (or the shell's) synchronous action, then saves and rebuilds. Below the
+    /// server's minimum OS nothing runs: the force-upgrade screen's "update" is the only action.
     func perform(_ action: () -> Void) {
+        guard !upgradeRequired else { return }
         action()
         commit()
     }
 
     /// A staff action: refused (nothing happens) while a module holds the device for someone
-    /// who is not staff (kiosk mode).
+    /// who is not staff (kiosk mode), or while an upgrade is required.
     func performAsStaff(_ action: () -> Void) {
-        guard !isHeld else { return }
+        guard !refusesStaffActions else { return }
         perform(action)
     }
 
     /// True while a module holds the device (kiosk mode): every staff action is refused.
     public var isHeld: Bool { modules.contains { $0.holdsDevice } }
+
+    /// The OS is older than the server's client policy (from the first contact with the server,
+    /// cached): the force-upgrade screen is all there is, and the engine refuses every action.
+    /// Check-ins confirmed before still replay (nothing confirmed is lost); nothing new starts.
+    public var upgradeRequired: Bool {
+        guard let policy else { return false }
+        return ports.platform.isBelow(minIOS: policy.minIOS, minAndroidAPI: policy.minAndroidAPI)
+    }
+
+    /// Staff actions are refused: kiosk mode holds the device, or an upgrade is required.
+    var refusesStaffActions: Bool { isHeld || upgradeRequired }
+
+    /// Fetches the server's client policy (no sign-in needed) and caches it; false when the
+    /// server could not be asked.
+    @discardableResult
+    func refreshPolicy(_ client: APIClient) async -> Bool {
+        guard let policy = try? await client.clientPolicy() else { return false }
+        self.policy = policy
+        try? store?.setSealedMeta("client_policy", policy)
+        return true
+    }
 
     /// Recounts the outbox and lets every module rebuild its screen models.
     private func reload() {
@@ -199,7 +222,7 @@ public final class DeviceApp {
     /// A plain `http://` server that is not this machine is refused before anything is sent
     /// (``ServerAddress``), unless `allowingInsecureHTTP` (a development switch).
     public func signIn(server: URL, email: String, password: String, allowingInsecureHTTP: Bool = false) async {
-        guard let store, !isHeld else { return }
+        guard let store, !refusesStaffActions else { return }
         state.signInError = nil
         if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
             state.signInError = refusal
@@ -207,6 +230,13 @@ public final class DeviceApp {
             return
         }
         let client = APIClient(transport: transport(for: server))
+        // The first contact asks for the client policy, before any password is sent: a device
+        // below it shows only the force-upgrade screen.
+        await refreshPolicy(client)
+        if upgradeRequired {
+            commit()
+            return
+        }
         do {
             let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
             let user = pair.user.id
@@ -218,10 +248,6 @@ public final class DeviceApp {
                 user: pair.user)
             try store.adoptUnownedEntries(by: user)
             try sessionKeeper.begin(newSession)
-            if let policy = try? await client.clientPolicy() {
-                self.policy = policy
-                try? store.setSealedMeta("client_policy", policy)
-            }
             state.screen = .eventPicker
             await loadEvents(range: "all")
             await replay(force: true)
@@ -245,7 +271,7 @@ public final class DeviceApp {
 
     /// Lists the events the user may work, from the server when online, else the cached list.
     public func showEvents(range: String = "all") async {
-        guard session != nil, !isHeld else { return }
+        guard session != nil, !refusesStaffActions else { return }
         state.screen = .eventPicker
         state.eventId = nil
         for module in modules { module.eventChanged() }
@@ -269,7 +295,7 @@ public final class DeviceApp {
     /// Enters an event: pulls every module's feeds (the roster: full the first time, then
     /// deltas, resuming from the stored cursor), then shows the event shell with its tabs.
     public func openEvent(_ eventId: EventID) async {
-        guard session != nil, !isHeld, events.contains(where: { $0.id == eventId }) else { return }
+        guard session != nil, !refusesStaffActions, events.contains(where: { $0.id == eventId }) else { return }
         state.eventId = eventId
         state.screen = .event
         for module in modules { module.eventChanged() }
@@ -304,7 +330,8 @@ public final class DeviceApp {
     /// Replays the outbox now (ignoring backoff) and pulls the modules' feeds.
     public func sync() async {
         await replay(force: true)
-        await pullFeeds()
+        if let client { await refreshPolicy(client) }
+        if !upgradeRequired { await pullFeeds() }
         commit()
     }
 
@@ -346,7 +373,7 @@ public final class DeviceApp {
     /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
     /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
-        guard let store, let current = session, !isHeld else { return }
+        guard let store, let current = session, !refusesStaffActions else { return }
         var discard = false
         switch (pendingCount, choice) {
         case (0, _):
