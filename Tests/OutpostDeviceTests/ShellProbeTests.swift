@@ -233,25 +233,53 @@ struct ShellProbeTests {
     }
 
     @Test(
-        "backgrounded-resume-fast: after 30 minutes away the resume skeleton clears without waiting on a hanging server"
+        "backgrounded-resume-fast: after 30 minutes in the background the resume shows the skeleton and is interactive within 1.5 s while the server hangs; then it pulls the roster delta and replays the queue; the camera permission is read again"
     )
     func resumeFast() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("resume")
             let clock = ManualClock(Date())
-            let app = lab.launch("resume", clock: clock.wallClock, transport: { _ in HangingTransport() })
+            let gate = TransportGate()
+            let camera = LockedBox(CameraPermission.granted)
+            let app = lab.launch("resume", clock: clock.wallClock, transport: { GatedTransport($0, gate: gate) })
+            // A check-in confirmed offline waits in the queue.
+            app.update { $0.online = false }
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            await app.confirm()
+            #expect(app.pendingCount == 1)
+            app.update { $0.online = true }
+            // Away for 30 minutes: a late guest is added at the server, the camera permission is
+            // revoked in the OS settings, and the server stops answering.
+            app.background()
+            let late = try await lab.api.createGuest(
+                lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
+            clock.advance(by: 30 * 60)
+            app.update { ports in ports.camera = { camera.value } }
+            camera.value = .denied
+            gate.close()
             var skeletonSeen = false
             app.onProgress = { tree in skeletonSeen = skeletonSeen || tree.contains(UIIdentifier.resumeSkeleton) }
-            app.background()
-            clock.advance(by: 30 * 60)
             let started = ContinuousClock.now
-            let background = app.foreground()
-            let elapsed = ContinuousClock.now - started
-            #expect(skeletonSeen)
-            #expect(!app.tree().contains(UIIdentifier.resumeSkeleton))
-            #expect(app.tree().screen == UIIdentifier.eventShell)
-            #expect(elapsed < .milliseconds(1500))
-            background.cancel()
+            let syncing = app.foreground()
+            // Interactive at once: the screen is the event shell, the camera is asked again, and
+            // the next scan opens its confirmation while the sync still hangs.
+            let resumed = app.tree()
+            #expect(skeletonSeen && !resumed.contains(UIIdentifier.resumeSkeleton))
+            #expect(resumed.screen == UIIdentifier.eventShell)
+            #expect(resumed.contains(UIIdentifier.cameraPermissionPrompt), "the revoked permission is seen")
+            app.scan(try await lab.ticket(lab.world.guests[1]))
+            #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+            let interactive = ContinuousClock.now - started
+            #expect(interactive < .milliseconds(1500), "interactive after \(interactive)")
+            app.cancel()
+            await gate.waitForHeldRequest()
+            #expect(app.pendingCount == 1, "nothing was answered yet")
+            // The server answers again: the queue replays and the delta arrives.
+            gate.open()
+            await syncing.value
+            #expect(app.pendingCount == 0)
+            #expect(try await lab.serverCheckIns()[lab.world.guests[0].id] == 1)
+            #expect(app.index?.search("Late Arrival").map(\.id) == [late.id], "the roster delta was pulled")
         }
     }
 

@@ -178,6 +178,67 @@ final class FlakyTransport: Transport, @unchecked Sendable {
     }
 }
 
+/// Holds every request while closed (a server that hangs), and lets them through once opened.
+final class TransportGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var closed = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var heldWatchers: [CheckedContinuation<Void, Never>] = []
+
+    func close() { lock.withLock { closed = true } }
+
+    func open() {
+        let waiting = lock.withLock {
+            closed = false
+            defer { held = [] }
+            return held
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Passes at once while open; while closed, waits until opened.
+    func pass() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (passNow, watchers): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
+                guard closed else { return (true, []) }
+                held.append(continuation)
+                defer { heldWatchers = [] }
+                return (false, heldWatchers)
+            }
+            for watcher in watchers { watcher.resume() }
+            if passNow { continuation.resume() }
+        }
+    }
+
+    /// Returns once at least one request is being held.
+    func waitForHeldRequest() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock {
+                if !held.isEmpty { return true }
+                heldWatchers.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+/// A transport behind a ``TransportGate``.
+struct GatedTransport: Transport {
+    let inner: any Transport
+    let gate: TransportGate
+
+    init(_ inner: any Transport, gate: TransportGate) {
+        self.inner = inner
+        self.gate = gate
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        await gate.pass()
+        return try await inner.send(request)
+    }
+}
+
 /// Never answers (until cancelled): a server that hangs.
 struct HangingTransport: Transport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
