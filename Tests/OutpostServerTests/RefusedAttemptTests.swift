@@ -23,23 +23,24 @@ struct RefusedAttemptTests {
                     world.staff1, event: event, guest: world.otherGuest.id, deviceId: "door-\(index)")
                 #expect(response.status == 404 && response.errorCode == "not_found")
             }
-            let page: RefusedAttemptsPage = try await api.request(
+            let page: AuditPage = try await api.request(
                 .get, "/v1/audit/refused", token: world.organizer.accessToken
             ).decode()
             #expect(page.entries.map(\.eventId) == [world.otherEvent.id, unassigned.id, nowhere])
             #expect(page.entries.allSatisfy { $0.userId == world.staff1.user.id && $0.guestId == world.otherGuest.id })
+            #expect(page.entries.allSatisfy { $0.kind == .rejectedNotFound })
             #expect(page.entries.map(\.deviceId) == ["door-0", "door-1", "door-2"])
             // Paging.
-            let first: RefusedAttemptsPage = try await api.request(
+            let first: AuditPage = try await api.request(
                 .get, "/v1/audit/refused?limit=2", token: world.support.accessToken
             ).decode()
             #expect(first.entries.count == 2 && first.hasMore)
-            let rest: RefusedAttemptsPage = try await api.request(
+            let rest: AuditPage = try await api.request(
                 .get, "/v1/audit/refused?since=\(first.cursor)", token: world.support.accessToken
             ).decode()
             #expect(rest.entries.map(\.eventId) == [nowhere] && !rest.hasMore)
             // The other tenant learns nothing: not in its list, not in its event's log.
-            let theirs: RefusedAttemptsPage = try await api.request(
+            let theirs: AuditPage = try await api.request(
                 .get, "/v1/audit/refused", token: world.otherOrganizer.accessToken
             ).decode()
             #expect(theirs.entries.isEmpty)

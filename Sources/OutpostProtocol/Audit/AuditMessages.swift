@@ -5,6 +5,9 @@ import OutpostCore
 public struct AuditEntry: Codable, Sendable, Hashable {
     public var id: String
     public var kind: AuditKind
+    /// The event the attempt named; only in the tenant's list of refused attempts
+    /// (`GET /v1/audit/refused`), where the entries belong to no event the caller can see.
+    public var eventId: EventID?
     public var guestId: GuestID?
     public var deviceId: String?
     public var userId: UserID?
@@ -14,10 +17,11 @@ public struct AuditEntry: Codable, Sendable, Hashable {
 
     public init(
         id: String, kind: AuditKind, guestId: GuestID?, deviceId: String?, userId: UserID?, at: Date, clientAt: Date?,
-        method: String?
+        method: String?, eventId: EventID? = nil
     ) {
         self.id = id
         self.kind = kind
+        self.eventId = eventId
         self.guestId = guestId
         self.deviceId = deviceId
         self.userId = userId
@@ -27,7 +31,7 @@ public struct AuditEntry: Codable, Sendable, Hashable {
     }
 }
 
-/// `GET /v1/events/{eventId}/audit`, oldest first.
+/// `GET /v1/events/{eventId}/audit` and `GET /v1/audit/refused`, oldest first.
 public struct AuditPage: Codable, Sendable, Hashable {
     public var entries: [AuditEntry]
     public var cursor: String
@@ -91,43 +95,3 @@ public struct BootstrapResult: Codable, Sendable, Hashable {
     }
 }
 
-/// A check-in attempt on an event the caller could not see (it belongs to another tenant, the
-/// caller is not on its staff, or it does not exist: the three look the same).
-public struct RefusedAttempt: Codable, Sendable, Hashable {
-    public var id: String
-    /// The event id the device sent.
-    public var eventId: EventID
-    public var guestId: GuestID?
-    public var deviceId: String?
-    public var userId: UserID?
-    public var at: Date
-    public var clientAt: Date?
-    public var method: String?
-
-    public init(
-        id: String, eventId: EventID, guestId: GuestID?, deviceId: String?, userId: UserID?, at: Date,
-        clientAt: Date?, method: String?
-    ) {
-        self.id = id
-        self.eventId = eventId
-        self.guestId = guestId
-        self.deviceId = deviceId
-        self.userId = userId
-        self.at = at
-        self.clientAt = clientAt
-        self.method = method
-    }
-}
-
-/// `GET /v1/audit/refused`: the caller's tenant's refused attempts, oldest first.
-public struct RefusedAttemptsPage: Codable, Sendable, Hashable {
-    public var entries: [RefusedAttempt]
-    public var cursor: String
-    public var hasMore: Bool
-
-    public init(entries: [RefusedAttempt], cursor: String, hasMore: Bool) {
-        self.entries = entries
-        self.cursor = cursor
-        self.hasMore = hasMore
-    }
-}

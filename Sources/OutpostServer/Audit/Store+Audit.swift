@@ -43,13 +43,7 @@ extension Store {
                     .int(Int64(limit + 1)),
                 ])
             let page = rows.prefix(limit)
-            let entries = try page.map {
-                AuditEntry(
-                    id: String(try $0.int("id")), kind: try $0.enumeration("kind", as: AuditKind.self),
-                    guestId: try $0.optionalID("guest_id"), deviceId: try $0.optionalText("device_id"),
-                    userId: try $0.optionalID("user_id"), at: try $0.date("at"),
-                    clientAt: try $0.optionalDate("client_at"), method: try $0.optionalText("method"))
-            }
+            let entries = try page.map { try Self.auditEntry(from: $0, withEvent: false) }
             var next = cursor
             if let last = page.last { next = AuditCursor(seq: try last.int("seq"), id: try last.int("id")) }
             return AuditPage(entries: entries, cursor: next.token, hasMore: rows.count > limit)
@@ -57,25 +51,27 @@ extension Store {
     }
 
     /// A tenant's refused attempts (audit rows of no visible event: `seq` 0) after row `after`.
-    func refusedAttempts(tenantId: UUID, after: Int64, limit: Int) async throws -> RefusedAttemptsPage {
+    func refusedAttempts(tenantId: UUID, after: Int64, limit: Int) async throws -> AuditPage {
         try await database.read { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, event_id, guest_id, device_id, user_id, at, client_at, method FROM audit_log
+                SELECT id, kind, event_id, guest_id, device_id, user_id, at, client_at, method FROM audit_log
                 WHERE tenant_id = ? AND seq = 0 AND id > ? ORDER BY id LIMIT ?
                 """,
                 [.uuid(tenantId), .int(after), .int(Int64(limit + 1))])
             let page = rows.prefix(limit)
-            let entries = try page.map {
-                RefusedAttempt(
-                    id: String(try $0.int("id")), eventId: try $0.id("event_id"),
-                    guestId: try $0.optionalID("guest_id"),
-                    deviceId: try $0.optionalText("device_id"), userId: try $0.optionalID("user_id"),
-                    at: try $0.date("at"), clientAt: try $0.optionalDate("client_at"),
-                    method: try $0.optionalText("method"))
-            }
+            let entries = try page.map { try Self.auditEntry(from: $0, withEvent: true) }
             let last = try page.last?.int("id") ?? after
-            return RefusedAttemptsPage(entries: entries, cursor: "R\(last)", hasMore: rows.count > limit)
+            return AuditPage(entries: entries, cursor: "R\(last)", hasMore: rows.count > limit)
         }
+    }
+
+    /// An audit row as the API shows it; `withEvent` adds the event id (the refused list).
+    private static func auditEntry(from row: SQLRow, withEvent: Bool) throws -> AuditEntry {
+        AuditEntry(
+            id: String(try row.int("id")), kind: try row.enumeration("kind", as: AuditKind.self),
+            guestId: try row.optionalID("guest_id"), deviceId: try row.optionalText("device_id"),
+            userId: try row.optionalID("user_id"), at: try row.date("at"), clientAt: try row.optionalDate("client_at"),
+            method: try row.optionalText("method"), eventId: withEvent ? try row.id("event_id") : nil)
     }
 }
