@@ -259,20 +259,26 @@ struct RawSocket {
     /// Reads what has arrived up to the end of the first response head and its short body, or
     /// until the server closes.
     func receiveResponse() throws -> String {
+        let output = receive { output in
+            let text = String(decoding: output, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n"), let length = Self.contentLength(text[..<end.lowerBound])
+            else { return false }
+            return output.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound) + length
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Reads until `done` says so or the server closes the connection.
+    private func receive(until done: ([UInt8]) -> Bool = { _ in false }) -> [UInt8] {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             output += buffer[0..<count]
-            let text = String(decoding: output, as: UTF8.self)
-            if let end = text.range(of: "\r\n\r\n"), let length = Self.contentLength(text[..<end.lowerBound]),
-                output.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound) + length
-            {
-                break
-            }
+            if done(output) { break }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static func contentLength(_ head: Substring) -> Int? {
@@ -293,13 +299,7 @@ struct RawSocket {
 
     /// Reads until the server closes the connection.
     func receiveAll() throws -> [UInt8] {
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            output += buffer[0..<count]
-        }
+        let output = receive()
         close(fd)
         return output
     }

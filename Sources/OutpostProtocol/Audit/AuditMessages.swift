@@ -94,4 +94,3 @@ public struct BootstrapResult: Codable, Sendable, Hashable {
         self.userId = userId
     }
 }
-
