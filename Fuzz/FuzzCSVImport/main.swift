@@ -4,12 +4,14 @@ import OutpostProtocol
 
 @testable import OutpostServer
 
-/// libFuzzer entry: any bytes as an uploaded guest CSV. The importer must answer with a plan
-/// (guests plus per-line errors) or a clean API error, never trap.
+/// libFuzzer entry: any bytes as an uploaded guest CSV, streamed as the route reads an upload
+/// (``CSVStreamReader``) in pieces whose size the first byte picks, so cuts fall everywhere. The
+/// importer must answer with a plan (guests plus per-line errors) or a clean API error, never trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCSVImport(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: count)
-    _ = try? GuestImport.plan(csv: bytes, accessTypes: FuzzCSVImport.accessTypes)
+    let pieceSize = 1 + Int(bytes.first ?? 0)
+    _ = try? GuestImport.plan(csv: bytes, accessTypes: FuzzCSVImport.accessTypes, pieceSize: pieceSize)
     return 0
 }
 

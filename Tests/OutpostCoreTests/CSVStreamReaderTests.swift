@@ -6,12 +6,15 @@ import Testing
 struct CSVStreamReaderTests {
     /// A well-formed document with every hard case: quoted commas, quoted line breaks (CRLF, LF,
     /// CR), escaped quotes, blank lines, all three line ends, and a byte-order mark.
-    static func document(_ random: inout SeededRandom) -> [UInt8] {
+    /// With `malformed`, also stray quotes, text after a closing quote, quotes that never close
+    /// and bytes that are not UTF-8.
+    static func document(_ random: inout SeededRandom, malformed: Bool = false) -> [UInt8] {
         let ends = ["\r\n", "\n", "\r"]
-        let fields = [
+        var fields = [
             "plain", "\"quoted, comma\"", "\"two\r\nlines\"", "\"lf\nline\"", "\"cr\rline\"", "\"say \"\"hi\"\"\"", "",
             "Åse Zoë 李雷", "\"\"",
         ]
+        if malformed { fields += ["a\"b", "\"closed\"after", "\"never\r\nclosed", "\"x\"\r\n\"y", "\u{FFFD}"] }
         var text = random.next() % 2 == 0 ? "\u{FEFF}" : ""
         for _ in 0..<Int(random.next() % 40 + 1) {
             let count = Int(random.next() % 4 + 1)
@@ -19,14 +22,17 @@ struct CSVStreamReaderTests {
             text += ends[Int(random.next() % UInt64(ends.count))]
             if random.next() % 7 == 0 { text += "\n" }  // a blank line
         }
-        return Array(text.utf8)
+        // U+FFFD stands for a byte that is not UTF-8.
+        return Array(text.utf8).replacingFFFD()
     }
 
-    @Test("csv-stream-equals-whole: any cutting of a well-formed document gives CSVReader's records, lines included")
-    func streamEqualsWhole() {
-        var random = SeededRandom(seed: 0xC5F)
+    @Test(
+        "csv-stream-equals-whole: any cutting of a document, well-formed or not, gives CSVReader's records, errors and lines",
+        arguments: [false, true])
+    func streamEqualsWhole(malformed: Bool) {
+        var random = SeededRandom(seed: malformed ? 0xBAD : 0xC5F)
         for _ in 0..<400 {
-            let bytes = Self.document(&random)
+            let bytes = Self.document(&random, malformed: malformed)
             let whole = CSVReader.records(bytes)
             var reader = CSVStreamReader()
             var streamed: [CSVRecord] = []
@@ -56,5 +62,23 @@ struct CSVStreamReaderTests {
         // A malformed record is reported on its line.
         let bad = reader.feed(Array("a\"b,c\nfine,row\n".utf8)) + reader.finish()
         #expect(bad.first?.line == 5 && bad.first?.fields == .failure(.quoteInUnquotedField))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Replaces each U+FFFD (EF BF BD) with the single byte FF, which is never UTF-8.
+    fileprivate func replacingFFFD() -> [UInt8] {
+        var out: [UInt8] = []
+        var index = 0
+        while index < count {
+            if index + 2 < count, self[index] == 0xEF, self[index + 1] == 0xBF, self[index + 2] == 0xBD {
+                out.append(0xFF)
+                index += 3
+            } else {
+                out.append(self[index])
+                index += 1
+            }
+        }
+        return out
     }
 }

@@ -65,6 +65,17 @@ struct FuzzRegressionTests {
         #expect(inputs.count >= 5)
         for (name, data) in inputs {
             let result = Result { try GuestImport.plan(csv: Array(data), accessTypes: types) }
+            // Streamed in small pieces (as an upload arrives), the plan is the same.
+            for pieceSize in [1, 7] {
+                let streamed = Result { try GuestImport.plan(csv: Array(data), accessTypes: types, pieceSize: pieceSize) }
+                switch (result, streamed) {
+                case (.success(let whole), .success(let pieces)):
+                    #expect(pieces.guests.map(\.name) == whole.guests.map(\.name), "\(name) in \(pieceSize)-byte pieces")
+                    #expect(pieces.errors == whole.errors, "\(name) in \(pieceSize)-byte pieces")
+                case (.failure, .failure): break
+                default: Issue.record("\(name): streamed in \(pieceSize)-byte pieces it answered differently")
+                }
+            }
             if name.hasPrefix("ok-") {
                 let plan = try #require(try? result.get(), "\(name) should import")
                 #expect(!plan.guests.isEmpty, "\(name) should give guests: \(plan.errors)")

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// Which server addresses a device sends a staff password to. Over `http://` the password, the
 /// tokens and the guest list would cross the venue's Wi-Fi in clear text, so a device signs in
@@ -12,14 +13,8 @@ public enum ServerAddress {
         else {
             return "The server address must look like https://checkin.example.org."
         }
-        if scheme == "https" || allowingInsecureHTTP || isLoopback(host) { return nil }
+        if scheme == "https" || allowingInsecureHTTP || Loopback.contains(host) { return nil }
         return
             "The server address uses http://, which would send your password unencrypted; use its https:// address."
-    }
-
-    /// `localhost`, 127.0.0.0/8 and ::1.
-    static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

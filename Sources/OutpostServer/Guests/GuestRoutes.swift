@@ -85,7 +85,7 @@ struct GuestRoutes {
                 let end = bytes.index(start, offsetBy: 64 << 10, limitedBy: bytes.endIndex) ?? bytes.endIndex
                 for record in reader.feed(bytes[start..<end]) { try importer.add(record) }
                 start = end
-                while importer.guests.count >= Self.chunkSize {
+                while importer.pendingCount >= Self.chunkSize {
                     try await write(importer.takeGuests(Self.chunkSize))
                     await Task.yield()  // a door's check-in waiting for the database goes next
                 }
@@ -94,7 +94,7 @@ struct GuestRoutes {
         }
         for record in reader.finish() { try importer.add(record) }
         try importer.finish()
-        while !importer.guests.isEmpty { try await write(importer.takeGuests(Self.chunkSize)) }
+        while importer.pendingCount > 0 { try await write(importer.takeGuests(Self.chunkSize)) }
         return try HTTPHelpers.json(
             ImportResult(
                 imported: imported, skipped: skipped, errors: importer.errors, errorsOmitted: importer.errorsOmitted))
@@ -123,8 +123,9 @@ struct GuestImport {
     private let byId: [String: UUID]
     private var columns: [String]?
     private var index: [String: Int] = [:]
-    /// Guests read and not yet taken by ``takeGuests()``.
-    private(set) var guests: [NewGuest] = []
+    /// Guests read; those before `taken` were handed out by ``takeGuests(_:)``.
+    private var read: [NewGuest] = []
+    private var taken = 0
     private(set) var errors: [ImportRowError] = []
     private(set) var errorsOmitted = 0
     private(set) var rows = 0
@@ -145,19 +146,38 @@ struct GuestImport {
 
     /// Reads `name,email,access_type,notes` (any column order; `notes` optional). Access types
     /// match by name (case-insensitive) or id. A bad row is reported by its line and skipped;
-    /// a bad header throws (422).
-    static func plan(csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo]) throws -> Plan {
+    /// a bad header throws (422). The document goes through ``CSVStreamReader`` as the route
+    /// reads an upload, in pieces of `pieceSize` bytes (the fuzz target varies it).
+    static func plan(csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo], pieceSize: Int = 64 << 10) throws
+        -> Plan
+    {
         var importer = GuestImport(accessTypes: accessTypes)
-        for record in CSVReader.records(csv) { try importer.add(record) }
+        var reader = CSVStreamReader()
+        let bytes = Array(csv)
+        for start in stride(from: 0, to: bytes.count, by: max(1, pieceSize)) {
+            for record in reader.feed(bytes[start..<min(start + max(1, pieceSize), bytes.count)]) {
+                try importer.add(record)
+            }
+        }
+        for record in reader.finish() { try importer.add(record) }
         try importer.finish()
-        return Plan(guests: importer.guests, errors: importer.errors)
+        return Plan(guests: importer.takeGuests(importer.pendingCount), errors: importer.errors)
     }
 
-    /// The first `count` guests read and not yet taken.
+    /// Guests read and not yet taken.
+    var pendingCount: Int { read.count - taken }
+
+    /// The first `count` guests read and not yet taken. Linear overall: taken guests are
+    /// dropped only once a thousand have gathered (or none are left), moving just the few behind.
     mutating func takeGuests(_ count: Int) -> [NewGuest] {
-        let taken = Array(guests.prefix(count))
-        guests.removeFirst(taken.count)
-        return taken
+        let end = min(taken + count, read.count)
+        let batch = Array(read[taken..<end])
+        taken = end
+        if taken == read.count || taken >= 1_000 {
+            read.removeFirst(taken)
+            taken = 0
+        }
+        return batch
     }
 
     /// The document ended.
@@ -200,7 +220,7 @@ struct GuestImport {
             guard let accessTypeId = byName[typeText.lowercased()] ?? byId[typeText.lowercased()] else {
                 return report(record.line, "Unknown access type '\(typeText.prefix(80))'.")
             }
-            guests.append(NewGuest(name: name, email: email, accessTypeId: accessTypeId, notes: field("notes")))
+            read.append(NewGuest(name: name, email: email, accessTypeId: accessTypeId, notes: field("notes")))
         }
     }
 

@@ -74,36 +74,37 @@ extension Store {
         throw StoreError.notFound
     }
 
-    /// Inserts guests with consecutive change numbers from `firstSeq`, 200 rows per statement
-    /// (one round trip, not 200). A row whose random code collided is inserted again alone.
+    /// Guests one import transaction may write: its e-mail lookup binds one value per guest and
+    /// its insert nine, within every dialect's bind limit (SQLite's 32,766; PostgreSQL's 65,535).
+    static let maxImportChunk = 500
+
+    /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
+    /// round trip). A row whose random code collided is inserted again alone.
     private static func insertGuests(
         _ connection: any SQLConnection, eventId: UUID, guests: [NewGuest], firstSeq: Int64
     ) async throws {
         let now = Date.now
-        for start in stride(from: 0, to: guests.count, by: 200) {
-            let batch = guests[start..<min(start + 200, guests.count)]
-            var ids: [UUID: (NewGuest, Int64)] = [:]
-            var binds: [SQLValue] = []
-            for (offset, guest) in zip(batch.indices, batch) {
-                let id = UUID()
-                let seq = firstSeq + Int64(offset)
-                ids[id] = (guest, seq)
-                binds += [
-                    .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
-                    .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now),
-                ]
-            }
-            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)", count: batch.count)
-            let inserted = try await connection.query(
-                """
-                INSERT INTO guests (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at)
-                VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
-                """,
-                binds)
-            for row in inserted { ids[try row.uuid("id")] = nil }
-            for (guest, seq) in ids.values {
-                _ = try await insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
-            }
+        var ids: [UUID: (NewGuest, Int64)] = [:]
+        var binds: [SQLValue] = []
+        for (offset, guest) in guests.enumerated() {
+            let id = UUID()
+            let seq = firstSeq + Int64(offset)
+            ids[id] = (guest, seq)
+            binds += [
+                .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
+                .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now),
+            ]
+        }
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)", count: guests.count)
+        let inserted = try await connection.query(
+            """
+            INSERT INTO guests (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at)
+            VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
+            """,
+            binds)
+        for row in inserted { ids[try row.uuid("id")] = nil }
+        for (guest, seq) in ids.values {
+            _ = try await insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
         }
     }
 
@@ -141,27 +142,23 @@ extension Store {
         }
     }
 
-    /// Imports guests in one transaction. A guest whose name and e-mail the event already has is
-    /// skipped, so importing the same file twice changes nothing.
-    /// Writes one chunk of an import in one transaction. A guest whose name and e-mail (in any
+    /// Writes one chunk of an import (at most ``maxImportChunk`` guests) in one transaction. A guest whose name and e-mail (in any
     /// case) the event already has, or that appeared earlier in the chunk, is skipped; only the
     /// chunk's own e-mails are looked up.
     func importGuests(eventId: UUID, guests: [NewGuest]) async throws -> (imported: Int, skipped: Int) {
         guard !guests.isEmpty else { return (0, 0) }
+        precondition(guests.count <= Self.maxImportChunk, "an import chunk is at most \(Self.maxImportChunk) guests")
         let key = { (name: String, email: String) in "\(name)\u{0}\(email.lowercased())" }
         let emails = Array(Set(guests.map { $0.email.lowercased() }))
         return try await database.transaction { connection in
             var seen = Set<String>()
-            for batch in stride(from: 0, to: emails.count, by: 500) {
-                let some = emails[batch..<min(batch + 500, emails.count)]
-                let existing = try await connection.query(
-                    """
-                    SELECT name, email FROM guests WHERE event_id = ?
-                    AND lower(email) IN (\(Array(repeating: "?", count: some.count).joined(separator: ", ")))
-                    """,
-                    [.uuid(eventId)] + some.map { .text($0) })
-                for row in existing { seen.insert(key(try row.text("name"), try row.text("email"))) }
-            }
+            let existing = try await connection.query(
+                """
+                SELECT name, email FROM guests WHERE event_id = ?
+                AND lower(email) IN (\(Array(repeating: "?", count: emails.count).joined(separator: ", ")))
+                """,
+                [.uuid(eventId)] + emails.map { .text($0) })
+            for row in existing { seen.insert(key(try row.text("name"), try row.text("email"))) }
             let fresh = guests.filter { seen.insert(key($0.name, $0.email)).inserted }
             guard !fresh.isEmpty else { return (0, guests.count) }
             guard let last = try await bumpSequence(connection, eventId: eventId, by: fresh.count) else {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OutpostCore
 
 /// Who is on the other end of a request, for the per-address sign-in limit and the private
 /// `/metrics`: the socket's peer, unless that peer is a configured trusted proxy, in which case
@@ -25,7 +26,7 @@ enum ClientAddress {
     /// Whether an address is this machine (loopback, IPv4 or IPv6, or a Unix socket's nil).
     static func isLoopback(_ ip: String?) -> Bool {
         guard let ip else { return true }  // Unix sockets are local.
-        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
+        return Loopback.contains(ip)
     }
 }
 
