@@ -67,10 +67,13 @@ struct FuzzRegressionTests {
             let result = Result { try GuestImport.plan(csv: Array(data), accessTypes: types) }
             // Streamed in small pieces (as an upload arrives), the plan is the same.
             for pieceSize in [1, 7] {
-                let streamed = Result { try GuestImport.plan(csv: Array(data), accessTypes: types, pieceSize: pieceSize) }
+                let streamed = Result {
+                    try GuestImport.plan(csv: Array(data), accessTypes: types, pieceSize: pieceSize)
+                }
                 switch (result, streamed) {
                 case (.success(let whole), .success(let pieces)):
-                    #expect(pieces.guests.map(\.name) == whole.guests.map(\.name), "\(name) in \(pieceSize)-byte pieces")
+                    #expect(
+                        pieces.guests.map(\.name) == whole.guests.map(\.name), "\(name) in \(pieceSize)-byte pieces")
                     #expect(pieces.errors == whole.errors, "\(name) in \(pieceSize)-byte pieces")
                 case (.failure, .failure): break
                 default: Issue.record("\(name): streamed in \(pieceSize)-byte pieces it answered differently")

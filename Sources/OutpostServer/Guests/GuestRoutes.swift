@@ -148,7 +148,9 @@ struct GuestImport {
     /// match by name (case-insensitive) or id. A bad row is reported by its line and skipped;
     /// a bad header throws (422). The document goes through ``CSVStreamReader`` as the route
     /// reads an upload, in pieces of `pieceSize` bytes (the fuzz target varies it).
-    static func plan(csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo], pieceSize: Int = 64 << 10) throws
+    static func plan(
+        csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo], pieceSize: Int = 64 << 10
+    ) throws
         -> Plan
     {
         var importer = GuestImport(accessTypes: accessTypes)
