@@ -59,6 +59,10 @@ public struct DevicePorts: Sendable {
     public var online: Bool
     /// The battery level in percent.
     public var battery: @Sendable () -> Int
+    /// The biometric check that releases the session key (the lock screen).
+    public var biometrics: any Biometrics
+    /// What the app holds in memory while unlocked (the session key, when last in use).
+    public var memory: any ProcessMemory
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
@@ -66,7 +70,8 @@ public struct DevicePorts: Sendable {
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
         monotonic: MonotonicClock = .system,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
-        battery: @escaping @Sendable () -> Int = { 100 }
+        battery: @escaping @Sendable () -> Int = { 100 }, biometrics: (any Biometrics)? = nil,
+        memory: any ProcessMemory = InProcessMemory()
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -77,5 +82,7 @@ public struct DevicePorts: Sendable {
         self.random = random
         self.online = online
         self.battery = battery
+        self.biometrics = biometrics ?? SimulatedBiometrics(keyStore: keyStore)
+        self.memory = memory
     }
 }

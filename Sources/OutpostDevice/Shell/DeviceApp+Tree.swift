@@ -14,6 +14,13 @@ extension DeviceApp {
         if let policy, ports.platform.isBelow(minIOS: policy.minIOS, minAndroidAPI: policy.minAndroidAPI) {
             return frame.tree(ForceUpgradeScreen(os: ports.platform.os, policy: policy))
         }
+        if isLocked, let record = vault?.record {
+            frame.user = record.user.email
+            return frame.tree(
+                LockScreen(
+                    user: record.user.email, biometry: biometricUnlockEnabled ? biometry : nil,
+                    pending: status.pending, message: state.lockMessage))
+        }
         let now = ports.clock.now()
         for module in modules {
             if let takeover = module.takeover(now: now) { return takeover }
@@ -30,6 +37,11 @@ extension DeviceApp {
             return frame.tree(SignInScreen(error: state.signInError))
         case .eventPicker:
             return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
+        case .settings:
+            return frame.tree(
+                SettingsScreen(
+                    biometry: biometry, biometricUnlock: biometricUnlockEnabled,
+                    lockAfter: vault?.settings.lockAfter ?? LockSettings().lockAfter))
         case .signOutWarning:
             return frame.tree(SignOutWarningScreen(pending: status.pending, message: state.message))
         case .event:

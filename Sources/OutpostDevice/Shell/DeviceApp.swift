@@ -23,6 +23,8 @@ public final class DeviceApp {
     private(set) var modules: [any DeviceModule] = []
     /// The signed-in session and its token rotation.
     let sessionKeeper: SessionKeeper
+    /// Where the session's tokens rest, and the lock in front of them.
+    let vault: SessionVault?
     /// The outbox's I/O loop (the decisions are ``OutboxMachine``'s).
     private(set) var replayer: OutboxReplayer?
     var policy: ClientPolicy?
@@ -67,9 +69,10 @@ public final class DeviceApp {
         self.openReport = report
         self.openError = error
         self.makeTransport = makeTransport
+        let vault = store.map { SessionVault(store: $0, ports: ports) }
+        self.vault = vault
         sessionKeeper = SessionKeeper(
-            current: try? store?.sealedMeta("session", as: SessionState.self),
-            persist: { [store] session in try store?.setSealedMeta("session", session) })
+            current: vault?.sessionAtLaunch(), persist: { session in try vault?.save(session) })
     }
 
     /// The module of type `M`, when the app runs it.
@@ -90,7 +93,7 @@ public final class DeviceApp {
         events = (try? store.events()) ?? []
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport?.upgraded == true
-        if session == nil {
+        if session == nil, !isLocked {
             state.screen = .signIn
         } else if state.screen == .signIn {
             // A store written before the shell kept its own state: back to where the session is.
@@ -102,6 +105,7 @@ public final class DeviceApp {
     /// Saves the shell's and every module's state, then rebuilds what the screens show. Every
     /// action ends here.
     func commit() {
+        vault?.touch()
         try? store?.setSealedMeta("ui", state)
         for module in modules {
             if let data = try? module.saveState() { try? store?.setSealedBlob(type(of: module).name, data) }
@@ -136,7 +140,7 @@ public final class DeviceApp {
     }
 
     /// Staff actions are refused: kiosk mode holds the device, or an upgrade is required.
-    var refusesStaffActions: Bool { isHeld || upgradeRequired }
+    var refusesStaffActions: Bool { isHeld || upgradeRequired || isLocked }
 
     /// Fetches the server's client policy (no sign-in needed) and caches it; false when the
     /// server could not be asked.
@@ -212,6 +216,7 @@ public final class DeviceApp {
     /// Changes a platform port (the simulator's switches).
     public func update(_ change: (inout DevicePorts) -> Void) {
         change(&ports)
+        vault?.ports = ports
         reload()
     }
 
@@ -329,6 +334,7 @@ public final class DeviceApp {
 
     /// Replays the outbox now (ignoring backoff) and pulls the modules' feeds.
     public func sync() async {
+        await validateSession()
         await replay(force: true)
         if let client { await refreshPolicy(client) }
         if !upgradeRequired { await pullFeeds() }
@@ -347,11 +353,14 @@ public final class DeviceApp {
     }
 
     /// Only a definite refusal of the refresh token ends the session; pending data stays.
-    private func handle(_ error: any Error) {
+    func handle(_ error: any Error) {
         if case APIClientError.sessionEnded = error {
             sessionKeeper.end()
             state.screen = .signIn
-            state.signInError = "Your sign-in has ended; sign in again. Check-ins on this device are kept."
+            let kept = pendingCount
+            state.signInError =
+                "Your sign-in has ended (the account was removed, its password changed, or it signed in elsewhere); sign in again."
+                + (kept > 0 ? " \(kept) saved \(kept == 1 ? "entry is" : "entries are") kept on this device." : "")
         }
     }
 
@@ -403,12 +412,17 @@ public final class DeviceApp {
     /// Ends `current` on this device: revokes it on the server (best effort), forgets the
     /// roster, events and tokens; its outbox entries stay for its next sign-in unless discarded.
     private func endSession(revoking current: SessionState, discardingOutbox: Bool) async {
-        guard let store else { return }
         if let url = URL(string: current.serverURL) {
             await APIClient(transport: transport(for: url)).signOut(refreshToken: current.refreshToken)
         }
-        let user = current.user.id
-        try? store.clearForSignOut(discarding: discardingOutbox ? user : nil)
+        forgetSession(discarding: discardingOutbox ? current.user.id : nil)
+    }
+
+    /// Forgets the session on this device (the roster, events, tokens and the lock's bound key);
+    /// the outbox stays, owned by its users, unless `discarding` names one.
+    func forgetSession(discarding: UserID?) {
+        guard let store else { return }
+        try? store.clearForSignOut(discarding: discarding)
         sessionKeeper.end()
         events = []
         state = ShellState()
@@ -436,6 +450,7 @@ public final class DeviceApp {
     public func foreground() -> Task<Void, Never> {
         status.resuming = true
         onProgress?(tree())
+        relockIfAway()
         state.backgroundedAt = nil
         status.resuming = false
         commit()

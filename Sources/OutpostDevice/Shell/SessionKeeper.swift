@@ -33,6 +33,24 @@ final class SessionKeeper {
         try persist(session)
     }
 
+    /// The session unsealed by an unlock: held in memory again (it is already stored).
+    func resume(_ session: SessionState) {
+        current = session
+    }
+
+    /// The app locked: the tokens leave memory (they stay sealed in the store).
+    func forget() {
+        current = nil
+    }
+
+    /// Asks the server whether the session still stands by rotating its refresh token now.
+    /// Throws ``APIClientError/sessionEnded(code:)`` when the server refuses it (a removed
+    /// user, a password reset), a transport error when it could not be asked.
+    func validate(client: APIClient) async throws {
+        guard let session = current else { throw APIClientError.sessionEnded(code: nil) }
+        _ = try await rotate(from: session, client: client)
+    }
+
     /// Forgets the session (sign-out, or the server ended it).
     func end() {
         current = nil

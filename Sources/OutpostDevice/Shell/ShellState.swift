@@ -12,6 +12,8 @@ struct ShellState: Codable, Sendable {
         /// Inside an event: the event shell, with the modules' tabs (and a module's front screen).
         case event
         case signOutWarning
+        /// The shell's settings (biometric unlock, lock timing).
+        case settings
 
         /// Stores written before the shell had modules named the event shell and the
         /// check-in confirmation as screens of their own; both are inside the event now.
@@ -29,4 +31,8 @@ struct ShellState: Codable, Sendable {
     var message: String?
     var showUpdateBanner = false
     var backgroundedAt: Date?
+    /// Why the last unlock did not open the app, on the lock screen.
+    var lockMessage: String?
+    /// The screen the settings were opened from.
+    var beforeSettings: Screen?
 }

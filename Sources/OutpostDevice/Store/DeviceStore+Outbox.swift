@@ -231,7 +231,7 @@ extension DeviceStore {
                 sql: """
                     DELETE FROM guests; DELETE FROM access_types; DELETE FROM event_keys; DELETE FROM sync_state;
                     DELETE FROM events; DELETE FROM answers;
-                    DELETE FROM meta WHERE key NOT IN ('device_id');
+                    DELETE FROM meta WHERE key NOT IN ('device_id', 'lock');
                     """)
             if let discarding {
                 try db.execute(sql: "DELETE FROM outbox WHERE owner = ?", arguments: [discarding.wire])

@@ -24,6 +24,21 @@ public enum UIIdentifier {
     public static let storageMigrationError = "native-shell-storage-migration-error"
     public static let resumeSkeleton = "native-shell-resume-skeleton"
 
+    // Seed 003/004: the lock screen (seed 003's LockScreen: biometrics, device passcode, sign in
+    // with e-mail) and its settings toggle. The seeds name no identifiers; these follow the
+    // shell's style.
+    public static let lockScreen = "native-shell-lock-screen"
+    public static let lockUser = "native-shell-lock-user"
+    public static let lockUnlockBiometric = "native-shell-lock-unlock-biometric"
+    public static let lockUsePasscode = "native-shell-lock-use-passcode"
+    public static let lockSignInEmail = "native-shell-lock-signin-email"
+    public static let lockMessage = "native-shell-lock-message"
+    public static let lockPending = "native-shell-lock-pending"
+    public static let settings = "native-shell-settings"
+    public static let settingsBiometricToggle = "native-shell-settings-biometric-toggle"
+    public static let settingsLockAfter = "native-shell-settings-lock-after"
+    public static let sessionEndedMessage = "native-shell-session-ended"
+
     // Seed 001: check-in.
     public static let cameraViewfinder = "checkin-camera-viewfinder"
     public static let manualEntryToggle = "checkin-manual-entry-toggle"

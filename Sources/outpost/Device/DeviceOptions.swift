@@ -26,10 +26,19 @@ struct DeviceOptions: ParsableArguments {
         let skew = settings.clockSkew
         let camera = settings.camera
         let battery = settings.battery
+        let keyStore = FileKeyStore(url: homeURL.appendingPathComponent("device.key"))
+        let home = homeURL
+        let biometrics = SimulatedBiometrics(
+            state: settings.biometric, keyStore: keyStore,
+            saved: { state in
+                guard var current = try? SimulatorSettings.load(home: home) else { return }
+                current.biometric = state
+                try? current.save(home: home)
+            })
         let ports = DevicePorts(
-            keyStore: FileKeyStore(url: homeURL.appendingPathComponent("device.key")),
-            transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
-            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery })
+            keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
+            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery },
+            biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)))
         return DeviceApp.launch(
             home: homeURL, ports: ports, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
@@ -63,8 +72,27 @@ struct SimulatorSettings: Codable {
     var platform = PlatformInfo(os: .ios, version: "17.5")
     var clockSkew: Double = 0
     var migrationFailure = false
+    /// The biometric sensor, the OS prompt and the device passcode.
+    var biometric = SimulatedBiometrics.State()
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = SimulatorSettings()
+        network = try container.decodeIfPresent(Bool.self, forKey: .network) ?? defaults.network
+        camera = try container.decodeIfPresent(CameraPermission.self, forKey: .camera) ?? defaults.camera
+        battery = try container.decodeIfPresent(Int.self, forKey: .battery) ?? defaults.battery
+        platform = try container.decodeIfPresent(PlatformInfo.self, forKey: .platform) ?? defaults.platform
+        clockSkew = try container.decodeIfPresent(Double.self, forKey: .clockSkew) ?? defaults.clockSkew
+        migrationFailure = try container.decodeIfPresent(Bool.self, forKey: .migrationFailure) ?? false
+        biometric =
+            try container.decodeIfPresent(SimulatedBiometrics.State.self, forKey: .biometric) ?? defaults.biometric
+    }
 
     static func url(_ home: URL) -> URL { home.appendingPathComponent("sim.json") }
+    /// The app process's memory while it "runs" between commands (`sim kill` deletes it).
+    static func memoryURL(_ home: URL) -> URL { home.appendingPathComponent("sim-memory") }
 
     static func load(home: URL) throws -> SimulatorSettings {
         guard let data = FileManager.default.contents(atPath: url(home).path) else { return SimulatorSettings() }

@@ -10,7 +10,11 @@ struct DeviceSimCommand: AsyncParsableCommand {
         discussion: """
             network on|off, camera granted|denied, battery PCT, os ios|android VERSION, \
             clock-skew SECONDS, background, foreground, migration-failure on|off, damage-outbox-row \
-            (the newest pending entry becomes unreadable; prints its Idempotency-Key).
+            (the newest pending entry becomes unreadable; prints its Idempotency-Key), \
+            biometric enrolled|none|match|no-match|cancel|lockout|changed (the sensor and the OS \
+            prompt: what the next prompts are shown, a lockout, a changed enrolment), \
+            device-passcode CODE|none (the phone's own passcode; default 123456), kill (the app \
+            process ends: the next command is a cold launch).
             """
     )
 
@@ -18,7 +22,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
 
     @Argument(
         help:
-            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row."
+            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row, biometric, device-passcode, kill."
     )
     var name: String
 
@@ -28,7 +32,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
     func validate() throws {
         let expected: [String: Int] = [
             "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
-            "migration-failure": 1, "damage-outbox-row": 0,
+            "migration-failure": 1, "damage-outbox-row": 0, "biometric": 1, "device-passcode": 1, "kill": 0,
         ]
         guard let count = expected[name] else {
             throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
@@ -49,9 +53,15 @@ struct DeviceSimCommand: AsyncParsableCommand {
             guard PlatformInfo.OS(rawValue: values[0]) != nil else { throw ValidationError("os is ios or android.") }
         case "clock-skew":
             guard Double(values[0]) != nil else { throw ValidationError("clock-skew is a number of seconds.") }
+        case "biometric":
+            guard Self.biometricValues.contains(values[0]) else {
+                throw ValidationError("biometric is one of \(Self.biometricValues.joined(separator: ", ")).")
+            }
         default: break
         }
     }
+
+    static let biometricValues = ["enrolled", "none", "match", "no-match", "cancel", "lockout", "changed"]
 
     @MainActor
     func run() async throws {
@@ -64,6 +74,23 @@ struct DeviceSimCommand: AsyncParsableCommand {
             settings.platform = PlatformInfo(os: PlatformInfo.OS(rawValue: values[0]) ?? .ios, version: values[1])
         case "clock-skew": settings.clockSkew = Double(values[0]) ?? 0
         case "migration-failure": settings.migrationFailure = values[0] == "on"
+        case "biometric":
+            switch values[0] {
+            case "enrolled":
+                settings.biometric.enrolled = settings.platform.os == .ios ? .faceID : .fingerprint
+                settings.biometric.presented = .match
+                settings.biometric.lockedOut = false
+                settings.biometric.failedMatches = 0
+            case "none": settings.biometric.enrolled = nil
+            case "match": settings.biometric.presented = .match
+            case "no-match": settings.biometric.presented = .noMatch
+            case "cancel": settings.biometric.presented = .cancel
+            case "lockout": settings.biometric.lockedOut = true
+            case "changed": settings.biometric.enrolment += 1
+            default: break
+            }
+        case "device-passcode": settings.biometric.devicePasscode = values[0] == "none" ? nil : values[0]
+        case "kill": try? FileManager.default.removeItem(at: SimulatorSettings.memoryURL(device.homeURL))
         default: break
         }
         try settings.save(home: device.homeURL)

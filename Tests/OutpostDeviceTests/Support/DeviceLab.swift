@@ -32,20 +32,25 @@ struct DeviceLab: Sendable {
 
     func home(_ name: String) -> URL { root.appendingPathComponent(name) }
 
+    /// Device `name`'s key store (the master key and the records the OS keeps for the app).
+    func keyStore(_ name: String) -> FileKeyStore {
+        FileKeyStore(url: home(name).appendingPathComponent("device.key"))
+    }
+
     /// Launches (or relaunches) the app of device `name`.
     @MainActor
     func launch(
         _ name: String, online: Bool = true, camera: CameraPermission = .granted,
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
         monotonic: MonotonicClock = .system, battery: Int = 100, simulateMigrationFailure: Bool = false,
-        modules: DeviceModules = .eventDay,
+        modules: DeviceModules = .eventDay, biometrics: (any Biometrics)? = nil,
+        memory: any ProcessMemory = InProcessMemory(),
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
-            keyStore: FileKeyStore(url: home(name).appendingPathComponent("device.key")), transport: OfflineTransport(),
+            keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
-            online: online,
-            battery: { battery })
+            online: online, battery: { battery }, biometrics: biometrics, memory: memory)
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in
