@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// The lock screen through `outpost device` processes: every command is one launch, the time
+/// between commands is time in the background, `sim kill` ends the app process.
+@Suite("outpost device lock and unlock as processes")
+struct LockProcessTests {
+    /// The screen and the lock message of a tree printed with `--json`.
+    static func screen(_ result: CLI.Result) throws -> (screen: String, message: String?) {
+        let tree = try CLI.tree(result)
+        let elements = tree["elements"] as? [[String: Any]] ?? []
+        let message = elements.first { $0["id"] as? String == "native-shell-lock-message" }?["text"] as? String
+        return (tree["screen"] as? String ?? "", message)
+    }
+
+    @Test(
+        "lock-cli: biometric unlock on, a killed app relaunches locked; a failed match, a changed enrolment and the device passcode behave as on a phone"
+    )
+    func lockThroughProcesses() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        _ = try await server.organizerSetUp()
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = ["--home", home, "--json"]
+        func run(_ arguments: [String]) throws -> (screen: String, message: String?) {
+            let result = try CLI.run(["device"] + arguments + device)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try Self.screen(result)
+        }
+        _ = try run([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email, "--password",
+            RunningServer.password,
+        ])
+        #expect(try run(["settings", "biometric", "on"]).screen == "native-shell-settings")
+        #expect(try run(["settings", "close"]).screen == "native-shell-event-picker")
+        #expect(try run(["status"]).screen == "native-shell-event-picker", "the next command of a running app")
+        _ = try run(["sim", "kill"])
+        #expect(try run(["status"]).screen == "native-shell-lock-screen")
+        _ = try run(["sim", "biometric", "no-match"])
+        let refused = try run(["unlock", "--biometric"])
+        #expect(refused.screen == "native-shell-lock-screen" && refused.message?.contains("didn't recognise") == true)
+        _ = try run(["sim", "biometric", "match"])
+        #expect(try run(["unlock"]).screen == "native-shell-event-picker")
+        _ = try run(["lock"])
+        _ = try run(["sim", "biometric", "changed"])
+        let changed = try run(["unlock"])
+        #expect(changed.message?.contains("settings changed") == true)
+        #expect(try run(["unlock", "--passcode", "999999"]).message?.contains("not correct") == true)
+        #expect(try run(["unlock", "--passcode", "123456"]).screen == "native-shell-event-picker")
+        // "Sign in with email" from the lock screen.
+        _ = try run(["sim", "kill"])
+        #expect(try run(["unlock", "--email"]).screen == "native-shell-signin")
+    }
+}
