@@ -278,6 +278,13 @@ struct LockProbeTests {
             phone.clock.advance(by: 121)
             await app.foreground().value
             #expect(app.tree().screen == UIIdentifier.lockScreen)
+            // Setting the clock back while away does not keep it open (the monotonic clock counts).
+            await app.unlock(with: .biometrics)?.value
+            app.background()
+            phone.clock.advance(by: 121)
+            phone.clock.set(phone.clock.now.addingTimeInterval(-600))
+            await app.foreground().value
+            #expect(app.tree().screen == UIIdentifier.lockScreen)
             // The headless device: the time between two commands is time in the background.
             await app.unlock(with: .biometrics)?.value
             phone.clock.advance(by: 121)

@@ -60,20 +60,17 @@ extension DeviceApp {
 
     /// Locks now (the lock button; also what a cold launch and a long background do).
     public func lock() {
-        guard let vault, biometricUnlockEnabled, session != nil else { return }
-        vault.lock()
-        sessionKeeper.forget()
-        state.lockMessage = nil
-        commit()
+        guard biometricUnlockEnabled, session != nil else { return }
+        relock(nil)
     }
 
-    /// The app came back after `lockAfter` or more in the background: it locks.
+    /// The app came back after `lockAfter` or more in the background: it locks. The same
+    /// decision as a launch's (``SessionVault/stillUnlocked``: wall and monotonic time since
+    /// the app was last in use, which `background()` recorded).
     func relockIfAway() {
-        guard let vault, biometricUnlockEnabled, session != nil, let away = state.backgroundedAt else { return }
-        if ports.clock.now().timeIntervalSince(away) >= vault.settings.lockAfter {
-            vault.lock()
-            sessionKeeper.forget()
-        }
+        guard let vault, biometricUnlockEnabled, session != nil, !vault.stillUnlocked else { return }
+        vault.lock()
+        sessionKeeper.forget()
     }
 
     /// Unlocks with biometrics or the device passcode. On success the app continues where it
@@ -123,7 +120,8 @@ extension DeviceApp {
         }
     }
 
-    private func relock(_ message: String) {
+    /// Locks now: the key and the tokens leave memory; `message` shows on the lock screen.
+    private func relock(_ message: String?) {
         vault?.lock()
         sessionKeeper.forget()
         state.lockMessage = message

@@ -36,10 +36,7 @@ final class SessionVault {
     /// app was unlocked and left for less than ``LockSettings/lockAfter``; nil when locked.
     func sessionAtLaunch() -> SessionState? {
         guard settings.biometricUnlock else { return try? store.sealedMeta("session", as: SessionState.self) }
-        guard let retained = ports.memory.unlock,
-            SessionLock.staysUnlocked(
-                retained, lockAfter: settings.lockAfter, now: ports.clock.now(), monotonic: ports.monotonic.now())
-        else {
+        guard stillUnlocked, let retained = ports.memory.unlock else {
             ports.memory.unlock = nil
             return nil
         }
@@ -53,12 +50,20 @@ final class SessionVault {
         return session
     }
 
+    /// The app was last in use (``touch()``) less than ``LockSettings/lockAfter`` ago, by wall
+    /// and monotonic time: it has not been away long enough to lock.
+    var stillUnlocked: Bool {
+        guard let retained = ports.memory.unlock else { return false }
+        return SessionLock.staysUnlocked(
+            retained, lockAfter: settings.lockAfter, now: ports.clock.now(), monotonic: ports.monotonic.now())
+    }
+
     /// A session exists on this device but its tokens are sealed behind the lock.
     var isLocked: Bool { settings.biometricUnlock && record != nil && key == nil }
 
     /// Stores the session (or forgets it). A new refresh token means the server just accepted
     /// the session (a sign-in or a rotation): the offline window starts again.
-    func save(_ session: SessionState?, offlineUnlock: TimeInterval? = nil) throws {
+    func save(_ session: SessionState?) throws {
         guard let session else {
             try store.setSealedMeta("session", SessionState?.none)
             try store.setSealedMeta("session_bound", Data?.none)
@@ -81,7 +86,6 @@ final class SessionVault {
             updated.validatedAt = ports.clock.now()
             updated.validatedMonotonic = ports.monotonic.now()
         }
-        if let offlineUnlock { updated.offlineUnlock = offlineUnlock }
         if settings.biometricUnlock {
             if key == nil { try bindNewKey() }
             try store.setSealedMeta("session_bound", try sealBound(session))
