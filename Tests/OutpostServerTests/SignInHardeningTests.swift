@@ -17,6 +17,30 @@ struct SignInHardeningTests {
     }
 
     @Test(
+        "signin-parallel-correct: parallel correct sign-ins of one user all succeed; clearing the e-mail's failures never deadlocks (a soak saw PostgreSQL's 40P01 as a 500)",
+        arguments: StoreKind.allCases)
+    func parallelCorrectSignIns(kind: StoreKind) async throws {
+        try await withTestServer(
+            kind,
+            configure: {
+                $0.signInFailuresPerEmail = 1_000
+                $0.signInFailuresPerAddress = 1_000
+            }
+        ) { api in
+            _ = try await api.bootstrapTenant("Acme", email: "org@acme.test")
+            for _ in 0..<10 {
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask { try await Self.signIn(api, "org@acme.test", "organizer-pass").status }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses.sorted())")
+            }
+        }
+    }
+
+    @Test(
         "signin-rate-limit-race: 40 parallel wrong passwords for one e-mail: 5 are checked (401), 35 are 429, and the right password is then refused too",
         arguments: StoreKind.allCases)
     func signInRateLimitRace(kind: StoreKind) async throws {

@@ -150,9 +150,14 @@ extension Store {
 
     /// Removes an attempt's own rows (a correct password, or an attempt never checked) and, with
     /// `subject`, every failure of it (the e-mail after a correct password; the address keeps
-    /// its other failures).
+    /// its other failures). Clearing a subject deletes other attempts' rows, so on PostgreSQL it
+    /// first takes the subject's advisory lock, as a reservation does: two correct sign-ins of
+    /// one user each holding its own row and waiting for the other's were a deadlock (40P01).
     func releaseSignInAttempt(_ ids: [Int64], clearing subject: String?) async throws {
         try await database.transaction { connection in
+            if database.dialect == .postgres, let subject {
+                try await connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(subject)])
+            }
             for id in ids {
                 try await connection.execute("DELETE FROM signin_failures WHERE id = ?", [.int(id)])
             }
