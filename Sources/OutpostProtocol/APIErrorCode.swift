@@ -12,6 +12,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case emailTaken
     case guestNotAdmissible
     case idempotencyKeyReused
+    case versionConflict
     case weakPasscode
     case rateLimited
     case busy
@@ -21,7 +22,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
 
     public static let known: [APIErrorCode] = [
         .invalidRequest, .unauthorized, .invalidCredentials, .tokenReused, .forbidden, .notFound, .methodNotAllowed,
-        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .weakPasscode, .rateLimited, .busy,
+        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .weakPasscode, .rateLimited, .busy,
         .payloadTooLarge, .internalError,
     ]
 
@@ -42,6 +43,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .emailTaken: "email_taken"
         case .guestNotAdmissible: "guest_not_admissible"
         case .idempotencyKeyReused: "idempotency_key_reused"
+        case .versionConflict: "version_conflict"
         case .weakPasscode: "weak_passcode"
         case .rateLimited: "rate_limited"
         case .busy: "busy"
@@ -60,7 +62,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     public var isFinal: Bool {
         switch self {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
-            .idempotencyKeyReused, .weakPasscode, .payloadTooLarge:
+            .idempotencyKeyReused, .versionConflict, .weakPasscode, .payloadTooLarge:
             true
         case .unauthorized, .invalidCredentials, .tokenReused, .rateLimited, .busy, .internalError, .unknown:
             false

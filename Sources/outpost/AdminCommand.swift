@@ -9,7 +9,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer an Outpost store directly.",
-        subcommands: [BootstrapCommand.self]
+        subcommands: [BootstrapCommand.self, RotateKEKCommand.self]
     )
 }
 

@@ -70,6 +70,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("import-rows"), help: "Most guest rows one CSV import reads.")
     var importRows = 100_000
 
+    @Option(
+        name: .customLong("kek-file"),
+        help: ArgumentHelp(
+            "The key-encryption keys that wrap each tenant's data key for contacts' sensitive fields, one "
+                + "'<id>:<base64 32 bytes>' per line, current first (created with one key if missing; "
+                + "default: contact-keys beside the SQLite file, or ./outpost-data/contact-keys). "
+                + "OUTPOST_KEK, in the same form, overrides it. Every instance on one database needs the same keys.",
+            valueName: "file"))
+    var kekFile: String?
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -101,7 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
             accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic,
             tls: tlsCert.map { ServerConfiguration.TLSFiles(certificateChain: $0, privateKey: tlsKey ?? "") },
             trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections,
-            importRowLimit: importRows)
+            importRowLimit: importRows,
+            keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location))
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

@@ -89,7 +89,10 @@ struct ShellModuleTests {
     func moduleMigrations() async throws {
         try await DeviceLab.run { lab in
             let first = lab.launch("a")
-            #expect(first.openReport?.applied == [DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4])
+            #expect(
+                first.openReport?.applied == [
+                    DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4, DeviceSchema.v5,
+                ])
             let updated = lab.launch("a", modules: Self.withNotes)
             #expect(updated.openReport?.applied == ["notes: v1 notes"])
             #expect(updated.openReport?.upgraded == true)
@@ -100,7 +103,7 @@ struct ShellModuleTests {
             // A fresh install runs the shell's foundation first, then the modules' in tab order.
             let fresh = lab.launch("b", modules: Self.withNotes)
             #expect(fresh.openReport?.applied.last == "notes: v1 notes")
-            #expect(fresh.openReport?.applied.count == 5)
+            #expect(fresh.openReport?.applied.count == 6)
         }
     }
 

@@ -23,9 +23,20 @@ struct TenantIsolationTests {
             let key = HTTPField.Name("Idempotency-Key")!
             let checkInBody = CheckInRequest(
                 guestId: guest, deviceId: "d", scannedAt: Date(millisecondsSince1970: 1_795_000_000_000), method: .qr)
+            let mentor = try await api.createUser(world.organizer, email: "mia@acme.test", role: .mentor, name: "Mia")
+            let contact = try await api.lab(world.organizer).createContact(
+                CreateContactRequest(name: "Ingrid", area: "Vardø", phone: "+47 915 55 012"))
+            try await api.lab(world.organizer).assignContact(contact.id, to: mentor.user.id)
+            let activity = ActivityID.random()
+            let write = ActivityWrite(
+                content: ActivityContent(
+                    contactId: contact.id, type: .visit, date: "2026-11-20", durationMinutes: 30, notes: "tea"),
+                baseVersion: 0)
+            #expect(try await api.lab(mentor).putActivity(activity, write).status == 201)
             let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
                 event: event, guest: guest, user: user, otherEvent: world.otherEvent.id, key: key,
-                checkInBody: checkInBody, accessType: world.accessType.id)
+                checkInBody: checkInBody, accessType: world.accessType.id, contact: contact.id,
+                mentor: mentor.user.id, activity: activity, activityWrite: write)
             let unknownEvent = try await api.request(
                 .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
@@ -50,6 +61,11 @@ struct TenantIsolationTests {
                 .get, "/v1/events", token: world.otherOrganizer.accessToken
             ).decode()
             #expect(!otherList.events.contains { $0.id == event })
+            // Nothing of tenant A changed: the contact, its mentor and the activity are as they were.
+            let contacts = try await api.lab(world.organizer).contacts()
+            #expect(contacts.map(\.mentorIds) == [[mentor.user.id]])
+            #expect(try await api.lab(mentor).activities().map(\.version) == [1])
+            #expect(try await api.lab(world.organizer).reveals(contact.id).isEmpty)
             // Nothing of tenant A changed.
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
             #expect(guests.count == 3 && guests.allSatisfy { $0.status == .confirmed && $0.checkIn == nil })
@@ -59,7 +75,8 @@ struct TenantIsolationTests {
     /// The security table: every route that names an event, with another tenant's ids filled in.
     static func table(
         event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
-        checkInBody: CheckInRequest, accessType: AccessTypeID
+        checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
+        activity: ActivityID, activityWrite: ActivityWrite
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         [
             (.get, "/v1/events/\(event)/roster", nil, [:]),
@@ -77,12 +94,19 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
+            (.post, "/v1/contacts/\(contact)/reveal", nil, [:]),
+            (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
+            (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
+            (.delete, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
+            (.put, "/v1/activities/\(activity)", activityWrite, [:]),
+            (.delete, "/v1/activities/\(activity)?baseVersion=1", nil, [:]),
         ]
     }
 
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
     static let tenantScoped: Set<String> = [
-        "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused",
+        "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused", "GET /v1/contacts",
+        "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
@@ -101,18 +125,28 @@ struct TenantIsolationTests {
                     .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
                 return "\(route.method.rawValue) /\(path)"
             })
-        let ids = (event: EventID.random(), guest: GuestID.random(), user: UserID.random())
+        let ids = (
+            event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
+            activity: ActivityID.random()
+        )
         let tabled = Set(
             Self.table(
                 event: ids.event, guest: ids.guest, user: ids.user, otherEvent: ids.event,
                 key: HTTPField.Name("Idempotency-Key")!,
                 checkInBody: CheckInRequest(guestId: ids.guest, deviceId: "d", scannedAt: Date(), method: .qr),
-                accessType: .random()
+                accessType: .random(), contact: ids.contact, mentor: ids.user, activity: ids.activity,
+                activityWrite: ActivityWrite(
+                    content: ActivityContent(
+                        contactId: ids.contact, type: .visit, date: "2026-11-20", durationMinutes: 1, notes: ""),
+                    baseVersion: 0)
             ).map { method, path, _, _ in
-                "\(method.rawValue) "
-                    + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}").replacingOccurrences(
-                        of: ids.guest.wire, with: "{guestId}"
-                    ).replacingOccurrences(of: ids.user.wire, with: "{userId}")
+                let placeholders = [
+                    (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
+                    (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
+                ]
+                var route = String(path.split(separator: "?")[0])
+                for (id, placeholder) in placeholders { route = route.replacingOccurrences(of: id, with: placeholder) }
+                return "\(method.rawValue) \(route)"
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
         #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")

@@ -50,6 +50,8 @@ public enum EventIDKind: IDKind {}
 public enum GuestIDKind: IDKind {}
 public enum AccessTypeIDKind: IDKind {}
 public enum CheckInIDKind: IDKind {}
+public enum ContactIDKind: IDKind {}
+public enum ActivityIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -63,3 +65,7 @@ public typealias GuestID = TypedID<GuestIDKind>
 public typealias AccessTypeID = TypedID<AccessTypeIDKind>
 /// One accepted check-in (the first of a guest, or a re-confirmation).
 public typealias CheckInID = TypedID<CheckInIDKind>
+/// A person a peer mentor visits (seed 004), a contact of a tenant.
+public typealias ContactID = TypedID<ContactIDKind>
+/// One registered activity (a visit, a call) of a peer mentor; made by the device that registers it.
+public typealias ActivityID = TypedID<ActivityIDKind>

@@ -29,6 +29,7 @@ extension DeviceApp {
         status.updatedWithPending = state.showUpdateBanner ? openReport?.pendingAfterOpen : nil
         status.signedIn = session != nil
         status.online = ports.online
+        status.lastUpdated = modules.compactMap(\.lastUpdated).max()
         frame.banners = status.elements(modules: modules.flatMap(\.statusElements))
         guard session != nil else { return frame.tree(SignInScreen(error: state.signInError)) }
         frame.event = state.eventId?.wire
@@ -42,6 +43,11 @@ extension DeviceApp {
                 SettingsScreen(
                     biometry: biometry, biometricUnlock: biometricUnlockEnabled,
                     lockAfter: vault?.settings.lockAfter ?? LockSettings().lockAfter))
+        case .module:
+            if let home = modules.first(where: { type(of: $0).name == state.module })?.homeScreen {
+                return frame.tree(ModuleScreen(identifier: home.screen, content: home.elements))
+            }
+            return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
         case .signOutWarning:
             return frame.tree(SignOutWarningScreen(pending: status.pending, message: state.message))
         case .event:

@@ -250,12 +250,20 @@ public final class DeviceApp {
             }
             let newSession = SessionState(
                 serverURL: server.absoluteString, accessToken: pair.accessToken, refreshToken: pair.refreshToken,
-                user: pair.user)
+                user: pair.user, offlineUnlockHours: pair.offlineUnlockHours)
             try store.adoptUnownedEntries(by: user)
             try sessionKeeper.begin(newSession)
-            state.screen = .eventPicker
-            await loadEvents(range: "all")
-            await replay(force: true)
+            if let home = modules.first(where: { $0.isHome(for: pair.user) }) {
+                // A user who works outside events (a peer mentor) lands in their module.
+                state.screen = .module
+                state.module = type(of: home).name
+                await replay(force: true)
+                await pullAccountFeeds()
+            } else {
+                state.screen = .eventPicker
+                await loadEvents(range: "all")
+                await replay(force: true)
+            }
         } catch APIClientError.http(let status, let code) {
             state.signInError =
                 switch (status, code) {
@@ -321,6 +329,27 @@ public final class DeviceApp {
         }
     }
 
+    /// Pulls every module's feeds of the signed-in user (not of an event), stopping at the first
+    /// failure; what was pulled before stays.
+    func pullAccountFeeds() async {
+        guard session != nil else { return }
+        do {
+            for module in modules { try await module.pullAccount() }
+        } catch {
+            handle(error)
+        }
+    }
+
+    /// Shows a module's own screen (outside any event): the peer mentor's activities.
+    public func showModule(named name: String) {
+        guard session != nil, modules.contains(where: { type(of: $0).name == name }) else { return }
+        performAsStaff {
+            state.screen = .module
+            state.module = name
+            clearTransient()
+        }
+    }
+
     /// A feed's progress (nil: done); shown as the progress bar, live to `onProgress`.
     func reportProgress(_ progress: (done: Int, total: Int)?) {
         status.rosterProgress = progress
@@ -337,7 +366,10 @@ public final class DeviceApp {
         await validateSession()
         await replay(force: true)
         if let client { await refreshPolicy(client) }
-        if !upgradeRequired { await pullFeeds() }
+        if !upgradeRequired {
+            await pullFeeds()
+            await pullAccountFeeds()
+        }
         commit()
     }
 
@@ -364,7 +396,7 @@ public final class DeviceApp {
         }
     }
 
-    private func clearTransient() {
+    func clearTransient() {
         state.message = nil
         state.showUpdateBanner = false
         for module in modules { module.clearTransient() }

@@ -55,11 +55,28 @@ protocol DeviceModule: AnyObject {
     /// The module's UI state, sealed and kept across launches.
     func saveState() throws -> Data
     func restoreState(_ data: Data) throws
+
+    /// True when `user` starts in this module rather than on the event picker (a peer mentor
+    /// lands on their activities); the shell then shows ``homeScreen``.
+    func isHome(for user: UserInfo) -> Bool
+    /// The module's own screen outside any event, while the shell shows the module.
+    var homeScreen: (screen: String, elements: [UIElement])? { get }
+    /// Pulls the feeds that belong to the signed-in user rather than to an event (a mentor's
+    /// contacts and activities); run on sign-in and on every sync.
+    func pullAccount() async throws
+    /// When the module's cached data was last refreshed from the server (the offline indicator's
+    /// "last updated"); nil when it keeps none.
+    var lastUpdated: Date? { get }
 }
 
 extension DeviceModule {
     /// Most modules never hold the device.
     var holdsDevice: Bool { false }
+    /// Most modules live inside events.
+    func isHome(for user: UserInfo) -> Bool { false }
+    var homeScreen: (screen: String, elements: [UIElement])? { nil }
+    func pullAccount() async throws {}
+    var lastUpdated: Date? { nil }
 }
 
 /// A migration of the device store, contributed by the shell or a module.
@@ -84,6 +101,9 @@ public struct DeviceModules: Sendable {
 
     /// Check-in and kiosk: the event-day app.
     public static let eventDay = DeviceModules([CheckInModule.self, KioskModule.self])
+
+    /// Every module: the event-day app and the peer mentors' activities (the headless device).
+    public static let all = DeviceModules([CheckInModule.self, KioskModule.self, ActivitiesModule.self])
 
     /// Every module's migrations, prefixed with its name (so no two modules can collide).
     var migrations: [DeviceMigration] {

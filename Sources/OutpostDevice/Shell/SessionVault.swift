@@ -82,6 +82,7 @@ final class SessionVault {
                 validatedMonotonic: ports.monotonic.now())
         updated.user = session.user
         updated.serverURL = session.serverURL
+        if let hours = session.offlineUnlockHours { updated.offlineUnlock = TimeInterval(hours) * 3600 }
         if previous?.refreshToken != session.refreshToken {
             updated.validatedAt = ports.clock.now()
             updated.validatedMonotonic = ports.monotonic.now()

@@ -14,6 +14,8 @@ struct ShellState: Codable, Sendable {
         case signOutWarning
         /// The shell's settings (biometric unlock, lock timing).
         case settings
+        /// A module's own screen outside any event (``module`` names it).
+        case module
 
         /// Stores written before the shell had modules named the event shell and the
         /// check-in confirmation as screens of their own; both are inside the event now.
@@ -35,4 +37,6 @@ struct ShellState: Codable, Sendable {
     var lockMessage: String?
     /// The screen the settings were opened from.
     var beforeSettings: Screen?
+    /// The module whose own screen is shown (``Screen/module``).
+    var module: String?
 }

@@ -12,6 +12,7 @@ enum DeviceSchema {
     static let v2 = "v2 outbox columns and stored answers"
     static let v3 = "v3 plaintext local-pending flag on guests"
     static let v4 = "v4 outbox entries have an owner and a kind"
+    static let v5 = "v5 outbox entries without an event"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -116,6 +117,33 @@ enum DeviceSchema {
                 try db.execute(sql: "UPDATE outbox SET owner = ?", arguments: [owner])
             }
             try db.execute(sql: "DELETE FROM meta WHERE key = 'kept_outbox_owner'")
+        }
+        migrator.registerMigration(v5) { db in
+            // Modules whose work belongs to the user, not to an event (a peer mentor's
+            // activities), queue entries without one: event_id becomes nullable. SQLite cannot
+            // drop a NOT NULL, so the table is rebuilt with every row, id and index kept.
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_v5 (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        event_id TEXT,
+                        idempotency_key TEXT NOT NULL UNIQUE,
+                        request BLOB NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_at INTEGER NOT NULL DEFAULT 0,
+                        state TEXT NOT NULL DEFAULT 'pending',
+                        last_error TEXT,
+                        kind TEXT NOT NULL DEFAULT 'checkin',
+                        owner TEXT);
+                    INSERT INTO outbox_v5 (id, event_id, idempotency_key, request, created_at, attempts, next_attempt_at,
+                        state, last_error, kind, owner)
+                    SELECT id, event_id, idempotency_key, request, created_at, attempts, next_attempt_at, state,
+                        last_error, kind, owner FROM outbox ORDER BY id;
+                    DROP TABLE outbox;
+                    ALTER TABLE outbox_v5 RENAME TO outbox;
+                    CREATE INDEX outbox_owner_state ON outbox (owner, state);
+                    """)
         }
         for migration in modules {
             migrator.registerMigration(migration.identifier) { db in try migration.apply(db, sealer) }

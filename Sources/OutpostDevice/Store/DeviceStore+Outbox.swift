@@ -60,7 +60,7 @@ extension DeviceStore {
     /// local write and its entry commit together): its request sealed exactly as it will be
     /// sent, its Idempotency-Key fixed now, owned by the user who made it.
     func enqueue(
-        _ db: Database, kind: OutboxKind, eventId: EventID, idempotencyKey: String, request: some Encodable,
+        _ db: Database, kind: OutboxKind, eventId: EventID?, idempotencyKey: String, request: some Encodable,
         owner: UserID, now: Date
     ) throws -> OutboxMachine.EntryID {
         try db.execute(
@@ -69,7 +69,7 @@ extension DeviceStore {
                 VALUES (?, ?, ?, ?, 0, ?, ?)
                 """,
             arguments: [
-                eventId.wire, idempotencyKey, try sealer.seal(json: request), now.millisecondsSince1970, kind.rawValue,
+                eventId?.wire, idempotencyKey, try sealer.seal(json: request), now.millisecondsSince1970, kind.rawValue,
                 owner.wire,
             ])
         return OutboxMachine.EntryID(db.lastInsertedRowID)
@@ -156,6 +156,17 @@ extension DeviceStore {
     func recordAnswer(
         _ row: OutboxRow, status: Int, body: Data, guestUpdate: LocalGuest?, rejection: String?, now: Date
     ) throws {
+        try recordAnswer(row, status: status, body: body, rejection: rejection, now: now) { db in
+            if let guestUpdate { try upsert(db, guestUpdate) }
+        }
+    }
+
+    /// Stores the server's answer to an entry, applies it with the module's `apply` (its own
+    /// tables), and lets the entry leave the outbox (or marks it rejected), in one transaction.
+    func recordAnswer(
+        _ row: OutboxRow, status: Int, body: Data, rejection: String?, now: Date,
+        apply: (Database) throws -> Void
+    ) throws {
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -163,7 +174,7 @@ extension DeviceStore {
                     ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
                     """,
                 arguments: [row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
-            if let guestUpdate { try upsert(db, guestUpdate) }
+            try apply(db)
             if let rejection {
                 try db.execute(
                     sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",

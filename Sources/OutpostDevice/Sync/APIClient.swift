@@ -8,6 +8,9 @@ public struct SessionState: Codable, Sendable, Hashable {
     public var accessToken: String
     public var refreshToken: String
     public var user: UserInfo
+    /// Hours the app may unlock offline after the server last accepted this session (the
+    /// tenant's setting, sent with every sign-in and refresh); nil from an older server.
+    public var offlineUnlockHours: Int?
 }
 
 /// Why an API call did not give an answer the caller can use.
@@ -67,6 +70,7 @@ public struct APIClient: Sendable {
         updated.accessToken = pair.accessToken
         updated.refreshToken = pair.refreshToken
         updated.user = pair.user
+        updated.offlineUnlockHours = pair.offlineUnlockHours ?? updated.offlineUnlockHours
         return updated
     }
 

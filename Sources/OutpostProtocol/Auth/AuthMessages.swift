@@ -5,6 +5,8 @@ public enum UserRole: String, Codable, Sendable, CaseIterable {
     case organizer
     case support
     case checkinStaff = "checkin_staff"
+    /// A peer mentor (seed 004): sees and registers activities only for the contacts assigned to them.
+    case mentor
 }
 
 /// `POST /v1/auth/signin`.
@@ -50,11 +52,16 @@ public struct TokenPair: Codable, Sendable, Hashable {
     /// Seconds the access token stays valid.
     public var expiresIn: Int
     public var user: UserInfo
+    /// Hours a device may unlock offline after this validation (the tenant's setting).
+    public var offlineUnlockHours: Int?
 
-    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: UserInfo) {
+    public init(
+        accessToken: String, refreshToken: String, expiresIn: Int, user: UserInfo, offlineUnlockHours: Int? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.user = user
+        self.offlineUnlockHours = offlineUnlockHours
     }
 }

@@ -99,6 +99,9 @@ public enum OutpostServer {
         KioskRoutes(dependencies: dependencies).register(on: authenticated)
         UserRoutes(dependencies: dependencies).register(on: authenticated)
         AuditRoutes(dependencies: dependencies).register(on: authenticated)
+        ContactRoutes(dependencies: dependencies).register(on: authenticated)
+        ActivityRoutes(dependencies: dependencies).register(on: authenticated)
+        TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
         return router
     }

@@ -56,6 +56,10 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
     /// Most guests one CSV import reads (the body is capped at 32 MiB besides).
     public var importRowLimit: Int
+    /// The key-encryption keys that wrap each tenant's data key (contacts' sensitive fields).
+    /// Every instance on one database needs the same ring; nil makes a fresh one-key ring for
+    /// this process (tests and in-memory stores only: what it wraps is unreadable after a restart).
+    public var keyEncryptionKeys: KeyEncryptionKeys?
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 
@@ -79,7 +83,8 @@ public struct ServerConfiguration: Sendable {
         trustedProxies: Set<String> = [],
         idleTimeout: TimeInterval = 60,
         maxConnections: Int = 1_000,
-        importRowLimit: Int = 100_000
+        importRowLimit: Int = 100_000,
+        keyEncryptionKeys: KeyEncryptionKeys? = nil
     ) {
         self.store = store
         self.host = host
@@ -101,5 +106,6 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
         self.importRowLimit = importRowLimit
+        self.keyEncryptionKeys = keyEncryptionKeys
     }
 }

@@ -11,6 +11,8 @@ public final class ServerDependencies: Sendable {
     public let metrics: ServerMetrics
     let hasher: PasswordHasher
     let logger: Logger
+    /// The key ring that wraps tenants' data keys (``ServerConfiguration/keyEncryptionKeys``).
+    let keyEncryptionKeys: KeyEncryptionKeys
     private let tokenCache = TokenCache()
 
     public init(
@@ -21,6 +23,7 @@ public final class ServerDependencies: Sendable {
         self.metrics = metrics
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.logger = logger
+        self.keyEncryptionKeys = configuration.keyEncryptionKeys ?? .generate(id: "process")
     }
 
     var clock: WallClock { configuration.clock }

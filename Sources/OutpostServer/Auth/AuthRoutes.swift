@@ -99,6 +99,7 @@ struct AuthRoutes {
         return try HTTPHelpers.json(
             TokenPair(
                 accessToken: access, refreshToken: refreshToken,
-                expiresIn: Int(dependencies.configuration.accessTokenLifetime), user: user.info))
+                expiresIn: Int(dependencies.configuration.accessTokenLifetime), user: user.info,
+                offlineUnlockHours: try await dependencies.store.tenantSettings(user.tenantId).offlineUnlockHours))
     }
 }

@@ -7,9 +7,11 @@ extension Store {
     static let eventColumns =
         "e.id, e.tenant_id, e.name, e.starts_at, e.ends_at, e.time_zone, e.modules, e.kiosk_passcode_hash, e.kiosk_orientation"
 
-    /// The condition "the caller may work this event", with its three binds.
+    /// The condition "the caller may work this event", with its three binds: organizers and
+    /// support see every event of their tenant; everyone else (check-in staff, mentors) only those
+    /// they are on the staff of.
     static let visibleToCaller =
-        "e.tenant_id = ? AND (? <> 'checkin_staff' OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?))"
+        "e.tenant_id = ? AND (? IN ('organizer', 'support') OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?))"
 
     static func visibilityBinds(_ caller: Caller) -> [SQLValue] {
         [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]

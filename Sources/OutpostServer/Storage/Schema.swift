@@ -5,7 +5,7 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2]
+    public static let migrations: [Migration] = [v1, v2, v3]
 
     /// An import looks up a chunk's e-mails case-insensitively; the organizer's list of refused
     /// attempts reads a tenant's rows that belong to no visible event (`seq` 0).
@@ -13,6 +13,75 @@ public enum Schema {
         [
             "CREATE INDEX guests_email_folded ON guests (event_id, lower(email))",
             "CREATE INDEX audit_log_refused ON audit_log (tenant_id, id) WHERE seq = 0",
+        ]
+    }
+
+    /// Peer mentors (seed 004): tenant settings (the offline unlock window), each tenant's data
+    /// key wrapped by a key-encryption key, contacts whose sensitive fields are one AES-GCM box
+    /// under that data key, mentors' assignments, activities with versions, and the audit of
+    /// every reveal of sensitive fields.
+    static let v3 = Migration(version: 3, name: "peer mentors: contacts, activities, tenant settings") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        let serial = dialect == .postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT"
+        return [
+            """
+            CREATE TABLE tenant_settings (
+                tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                offline_unlock_hours INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE tenant_data_keys (
+                tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                kek_id TEXT NOT NULL,
+                wrapped \(blob) NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE contacts (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                name TEXT NOT NULL,
+                area TEXT NOT NULL,
+                sensitive \(blob) NOT NULL,
+                sensitive_fields TEXT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX contacts_tenant ON contacts (tenant_id, name)",
+            """
+            CREATE TABLE contact_mentors (
+                contact_id TEXT NOT NULL REFERENCES contacts(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                PRIMARY KEY (contact_id, user_id))
+            """,
+            "CREATE INDEX contact_mentors_user ON contact_mentors (user_id)",
+            """
+            CREATE TABLE activities (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                contact_id TEXT NOT NULL REFERENCES contacts(id),
+                mentor_id TEXT NOT NULL REFERENCES users(id),
+                kind TEXT NOT NULL,
+                on_date TEXT NOT NULL,
+                duration_minutes INTEGER NOT NULL,
+                notes TEXT NOT NULL,
+                version BIGINT NOT NULL CHECK (version >= 1),
+                deleted INTEGER NOT NULL,
+                updated_at BIGINT NOT NULL,
+                updated_by TEXT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX activities_mentor ON activities (tenant_id, mentor_id, on_date)",
+            "CREATE INDEX activities_contact ON activities (contact_id, on_date)",
+            """
+            CREATE TABLE contact_reveals (
+                id \(serial),
+                tenant_id TEXT NOT NULL,
+                contact_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX contact_reveals_contact ON contact_reveals (contact_id, id)",
         ]
     }
 

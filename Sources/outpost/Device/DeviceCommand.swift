@@ -16,7 +16,8 @@ struct DeviceCommand: AsyncParsableCommand {
             DeviceSignInCommand.self, DeviceEventsCommand.self, DeviceOpenCommand.self, DeviceScanCommand.self,
             DeviceLookupCommand.self, DeviceConfirmCommand.self, DeviceCancelCommand.self, DeviceCheckInCommand.self,
             DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceKioskCommand.self,
-            DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceSimCommand.self,
+            DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceActivityCommand.self,
+            DeviceContactCommand.self, DeviceSimCommand.self,
         ]
     )
 }

@@ -40,7 +40,7 @@ struct DeviceOptions: ParsableArguments {
             clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery },
             biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)))
         return DeviceApp.launch(
-            home: homeURL, ports: ports, simulateMigrationFailure: settings.migrationFailure,
+            home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
     }
 

@@ -56,7 +56,7 @@ final class KioskModule: DeviceModule {
     var frontScreen: (screen: String, elements: [UIElement])? { nil }
 
     var eventShellElements: [UIElement] {
-        guard let role = shell.session?.user.role, role != .checkinStaff else { return [] }
+        guard let role = shell.session?.user.role, role == .organizer || role == .support else { return [] }
         return KioskSetUpPanel(configured: configured != nil, kiosk: kiosk).elements()
     }
 

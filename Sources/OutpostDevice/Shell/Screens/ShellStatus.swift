@@ -1,3 +1,4 @@
+import Foundation
 import OutpostProtocol
 
 /// The banners above every screen: the update notice, resume and roster progress, and, while
@@ -12,6 +13,8 @@ struct ShellStatus: Sendable {
     var pending = 0
     var quarantined = 0
     var pendingForOtherUsers = 0
+    /// When the cached data on screen was last refreshed from the server.
+    var lastUpdated: Date?
 
     func elements(modules: [UIElement]) -> [UIElement] {
         var elements: [UIElement] = []
@@ -29,11 +32,7 @@ struct ShellStatus: Sendable {
                     ["done": String(progress.done), "total": String(progress.total)]))
         }
         guard signedIn else { return elements }
-        if !online {
-            elements.append(
-                UIElement(UIIdentifier.offlineBanner, "Offline — \(pending) pending sync", ["pending": String(pending)])
-            )
-        }
+        if !online { elements.append(offlineIndicator) }
         if pending > 0 {
             elements.append(
                 UIElement(
@@ -58,5 +57,19 @@ struct ShellStatus: Sendable {
                     ["pending": String(others)]))
         }
         return elements
+    }
+
+    /// The one offline indicator of every screen of every module: neutral words and tone (being
+    /// offline is normal here, not an error), what is pending, and how fresh the saved data is.
+    var offlineIndicator: UIElement {
+        var attributes = ["pending": String(pending), "tone": "neutral"]
+        var text = "Offline — \(pending) pending sync"
+        if let lastUpdated {
+            attributes["lastUpdated"] = OutpostJSON.format(lastUpdated)
+            let zone = TimeZone.current.identifier
+            text +=
+                " · showing saved data, last updated \(TimeFormatting.day(lastUpdated, zone)) \(TimeFormatting.time(lastUpdated, zone))"
+        }
+        return UIElement(UIIdentifier.offlineBanner, text, attributes)
     }
 }

@@ -1,0 +1,301 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The peer mentors' module (seed 004): a mentor's contacts and activities, outside any event.
+/// Registering, editing and deleting an activity is the same flow online and offline: the
+/// local write and its outbox entry commit together, and the shell's outbox sends them in
+/// order when it can. Its feeds are the mentor's contacts (non-sensitive fields only) and
+/// activities; sensitive contact fields are fetched for one screen and held in memory only.
+@MainActor
+final class ActivitiesModule: DeviceModule {
+    static let name = "activities"
+    static let migrations = DeviceStore.activitiesMigrations
+
+    unowned let shell: DeviceApp
+    private let store: DeviceStore
+    var state = ActivitiesState()
+    /// The sensitive fields of the contact on screen, as the server revealed them: in memory
+    /// only, never saved, gone with the next action, a lock or the process.
+    private var revealed: (contact: ContactID, fields: ContactSensitive)?
+
+    private var contacts: [Contact] = []
+    private var activitiesScreen = ActivitiesScreen(rows: [], synced: 0, conflicts: [], failures: [])
+
+    init(shell: DeviceApp) {
+        self.shell = shell
+        self.store = shell.store!
+    }
+
+    var outboxHandlers: [any OutboxEntryHandler] {
+        [ActivityOutbox(store: store) { [weak self] in self?.state.synced += 1 }]
+    }
+
+    func isHome(for user: UserInfo) -> Bool { user.role == .mentor }
+
+    // MARK: - Feeds
+
+    func pull(event: EventInfo) async throws {}
+
+    /// The mentor's contacts and activities (small lists: fetched whole).
+    func pullAccount() async throws {
+        guard let role = shell.session?.user.role, role == .mentor || role == .organizer else { return }
+        let contactList = try APIClient.decode(
+            ContactList.self, try await shell.authorized(TransportRequest(method: "GET", path: "/v1/contacts")))
+        let activityList = try APIClient.decode(
+            ActivityList.self, try await shell.authorized(TransportRequest(method: "GET", path: "/v1/activities")))
+        try store.replaceContacts(contactList.contacts)
+        try store.applyServerActivities(activityList.activities)
+        state.lastUpdated = shell.ports.clock.now()
+    }
+
+    var lastUpdated: Date? { shell.state.screen == .module ? state.lastUpdated : nil }
+
+    // MARK: - Screens
+
+    func reload() {
+        contacts = (try? store.contacts()) ?? []
+        let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let queued = (try? store.activitiesWithQueuedWrites()) ?? []
+        let rows = ((try? store.activities()) ?? []).filter { !$0.deleted }
+            .sorted { ($0.content.date, $0.updatedAt) > ($1.content.date, $1.updatedAt) }
+            .map { activity in
+                ActivitiesScreen.Row(
+                    activity: activity, contactName: names[activity.content.contactId] ?? "a contact",
+                    syncing: queued.contains(activity.id))
+            }
+        let conflicts = ((try? store.conflicts()) ?? []).map { record in
+            (record, names[record.theirs.contactId] ?? "a contact")
+        }
+        let failures = ((try? store.refusedActivityEntries()) ?? []).map { entry in
+            ActivitiesScreen.Failure(
+                activityId: entry.request?.activityId,
+                reason: Self.refusalWords(
+                    entry.row.lastError, contact: entry.request?.write.flatMap { names[$0.contactId] }))
+        }
+        activitiesScreen = ActivitiesScreen(
+            rows: rows, saved: state.saved, synced: state.synced, conflicts: conflicts, failures: failures,
+            error: state.error)
+    }
+
+    static func refusalWords(_ code: String?, contact: String?) -> String {
+        switch code.map(APIErrorCode.init) {
+        case .notFound?: "\(contact ?? "the contact") is no longer assigned to you, or the activity is gone"
+        case .invalidRequest?: "the server did not accept its details"
+        case .forbidden?: "your role may not register activities"
+        default: "refused (\(code ?? "unknown"))"
+        }
+    }
+
+    var homeScreen: (screen: String, elements: [UIElement])? {
+        switch state.screen {
+        case .activities:
+            return (activitiesScreen.identifier, activitiesScreen.elements())
+        case .contacts:
+            let screen = ContactsScreen(contacts: contacts)
+            return (screen.identifier, screen.elements())
+        case .contact:
+            guard let id = state.contactId, let contact = contacts.first(where: { $0.id == id }) else {
+                let screen = ContactsScreen(contacts: contacts)
+                return (screen.identifier, screen.elements())
+            }
+            let screen = ContactDetailScreen(
+                contact: contact, revealed: revealed?.contact == id ? revealed?.fields : nil,
+                online: shell.ports.online, lastUpdated: state.lastUpdated, error: state.error)
+            return (screen.identifier, screen.elements())
+        }
+    }
+
+    var tabs: [UIElement] { [] }
+    func takeover(now: Date) -> UITree? { nil }
+    var frontScreen: (screen: String, elements: [UIElement])? { nil }
+    var eventShellElements: [UIElement] { [] }
+    var statusElements: [UIElement] { [] }
+
+    // MARK: - Lifecycle
+
+    func eventChanged() {}
+
+    func clearTransient() {
+        state.saved = nil
+        state.error = nil
+        state.synced = 0
+        revealed = nil
+    }
+
+    func sessionEnded() {
+        state = ActivitiesState()
+        revealed = nil
+        try? store.clearActivities()
+    }
+
+    func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+
+    func restoreState(_ data: Data) throws {
+        state = try JSONDecoder.outpostDevice.decode(ActivitiesState.self, from: data)
+    }
+
+    // MARK: - Actions
+
+    func show(_ screen: ActivitiesState.Screen, contact: ContactID? = nil) {
+        clearTransient()
+        state.screen = screen
+        state.contactId = contact
+        if screen == .contact, let contact, !contacts.contains(where: { $0.id == contact }) {
+            state.screen = .contacts
+            state.error = "That contact is not among yours."
+        }
+    }
+
+    /// Registers an activity: committed locally with its outbox entry in one transaction (the
+    /// same online or offline). Only for one of the mentor's contacts, with a valid day and length.
+    func register(_ content: ActivityContent) -> Bool {
+        clearTransient()
+        state.screen = .activities
+        guard validate(content) else { return false }
+        let activity = LocalActivity(id: .random(), content: content, now: shell.ports.clock.now())
+        return save(
+            activity,
+            request: ActivityOutboxRequest(
+                activityId: activity.id, write: ActivityWrite(content: content, baseVersion: 0)),
+            saved: "\(content.type.label.capitalizedFirst) saved")
+    }
+
+    /// Edits an activity: the write names the version it was made on (the last the device knows
+    /// of, counting its own queued writes).
+    func edit(_ id: ActivityID, _ change: (inout ActivityContent) -> Void) -> Bool {
+        clearTransient()
+        state.screen = .activities
+        guard var activity = try? store.activity(id), !activity.deleted else {
+            state.error = "That activity is not on this device."
+            return false
+        }
+        change(&activity.content)
+        guard validate(activity.content) else { return false }
+        let request = ActivityOutboxRequest(
+            activityId: id, write: ActivityWrite(content: activity.content, baseVersion: activity.expectedVersion))
+        activity.expectedVersion += 1
+        activity.updatedAt = shell.ports.clock.now()
+        return save(activity, request: request, saved: "Changes saved")
+    }
+
+    func delete(_ id: ActivityID) -> Bool {
+        clearTransient()
+        state.screen = .activities
+        guard var activity = try? store.activity(id), !activity.deleted else {
+            state.error = "That activity is not on this device."
+            return false
+        }
+        // A delete names a version; an activity the server has not seen yet is deleted once its
+        // create (version 1) lands.
+        let base = max(activity.expectedVersion, 1)
+        let request = ActivityOutboxRequest(activityId: id, write: nil, deleteBaseVersion: base)
+        activity.deleted = true
+        activity.expectedVersion = base + 1
+        return save(activity, request: request, saved: "Activity deleted")
+    }
+
+    /// Resolves a conflict: `keepMine` sends the mentor's version on top of the server's;
+    /// otherwise the server's version replaces the mentor's on this device.
+    func resolve(_ id: ActivityID, keepMine: Bool) -> Bool {
+        clearTransient()
+        state.screen = .activities
+        guard let owner = shell.sessionKeeper.userId,
+            let record = ((try? store.conflicts()) ?? []).first(where: { $0.activityId == id })
+        else {
+            state.error = "There is no conflict on that activity."
+            return false
+        }
+        let theirs = record.theirs
+        var local: LocalActivity? = theirs.deleted ? nil : LocalActivity(server: theirs)
+        var request: ActivityOutboxRequest?
+        if keepMine {
+            if let mine = record.mine {
+                var kept = LocalActivity(server: theirs)
+                kept.content = mine
+                kept.deleted = false
+                kept.expectedVersion = theirs.version + 1
+                local = kept
+                request = ActivityOutboxRequest(
+                    activityId: id, write: ActivityWrite(content: mine, baseVersion: theirs.version))
+            } else if !theirs.deleted {
+                var gone = LocalActivity(server: theirs)
+                gone.deleted = true
+                gone.expectedVersion = theirs.version + 1
+                local = gone
+                request = ActivityOutboxRequest(activityId: id, write: nil, deleteBaseVersion: theirs.version)
+            }
+        }
+        do {
+            try store.resolveConflict(id, local: local, request: request, owner: owner, now: shell.ports.clock.now())
+            state.saved = keepMine ? "Your version will be sent" : "The server's version is kept"
+            return request != nil
+        } catch {
+            state.error = "Could not save your choice: \(error). Nothing changed; try again."
+            return false
+        }
+    }
+
+    /// The mentor has seen the refused entries: they leave the list (their local copies go).
+    func dismissFailures() {
+        clearTransient()
+        for entry in (try? store.refusedActivityEntries()) ?? [] {
+            try? store.forgetRejected(entry.row.id)
+        }
+    }
+
+    /// Reveals the sensitive fields of the contact on screen: needs the network; the answer is
+    /// held in memory for this screen only. Offline the screen says so, calmly.
+    func reveal() async {
+        guard state.screen == .contact, let id = state.contactId else { return }
+        revealed = nil
+        state.error = nil
+        guard shell.ports.online else { return }
+        do {
+            let response = try await shell.authorized(
+                TransportRequest(method: "POST", path: "/v1/contacts/\(id)/reveal"))
+            revealed = (id, try APIClient.decode(ContactSensitive.self, response))
+        } catch APIClientError.transport {
+            state.error = "Couldn't reach the server; encrypted content requires a connection."
+        } catch APIClientError.http(404, _) {
+            state.error = "This contact is no longer assigned to you."
+        } catch {
+            shell.handle(error)
+            if case APIClientError.sessionEnded = error { return }
+            state.error = "The contact details could not be shown (\(error))."
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func validate(_ content: ActivityContent) -> Bool {
+        if !contacts.contains(where: { $0.id == content.contactId }) {
+            state.error = "Choose one of your contacts."
+        } else if !ActivityDate.isValid(content.date) {
+            state.error = "The date must be a day like 2026-11-24."
+        } else if !(1...1440).contains(content.durationMinutes) {
+            state.error = "The duration must be between 1 and 1440 minutes."
+        } else if content.notes.count > 4000 {
+            state.error = "Notes can be at most 4000 characters."
+        } else {
+            return true
+        }
+        return false
+    }
+
+    private func save(_ activity: LocalActivity, request: ActivityOutboxRequest, saved: String) -> Bool {
+        guard let owner = shell.sessionKeeper.userId else { return false }
+        do {
+            try store.saveActivity(activity, request: request, owner: owner, now: shell.ports.clock.now())
+            state.saved = shell.ports.online ? saved : "\(saved); it will sync when you're online"
+            return true
+        } catch {
+            state.error = "Could not save: \(error). Nothing was queued; try again."
+            return false
+        }
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Where the activities module is, kept across launches (sealed). What a reveal showed is never
+/// part of it: sensitive contact fields live in memory only.
+struct ActivitiesState: Codable, Sendable, Hashable {
+    enum Screen: String, Codable, Sendable {
+        case activities
+        case contacts
+        case contact
+    }
+
+    var screen: Screen = .activities
+    var contactId: ContactID?
+    /// Entries the server accepted since the mentor last saw the notice.
+    var synced = 0
+    /// "Visit saved" after a registration.
+    var saved: String?
+    /// What the last action could not do.
+    var error: String?
+    /// When the contacts and activities were last pulled from the server.
+    var lastUpdated: Date?
+}

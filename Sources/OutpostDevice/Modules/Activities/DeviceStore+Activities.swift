@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+
+/// The activities module's tables: contacts (their non-sensitive fields only, sealed), the
+/// mentor's activities (sealed) and unresolved conflicts (sealed). Sensitive contact fields are
+/// never written here.
+extension DeviceStore {
+    static let activitiesMigrations: [DeviceMigration] = [
+        DeviceMigration("v1 contacts, activities, conflicts") { db, _ in
+            try db.execute(
+                sql: """
+                    CREATE TABLE mentor_contacts (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                    CREATE TABLE mentor_activities (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                    CREATE TABLE mentor_conflicts (activity_id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                    """)
+        }
+    ]
+
+    // MARK: Contacts
+
+    /// Replaces the cached contacts with the server's list (what the mentor may see now).
+    func replaceContacts(_ contacts: [Contact]) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM mentor_contacts")
+            for contact in contacts {
+                try db.execute(
+                    sql: "INSERT INTO mentor_contacts (id, sealed) VALUES (?, ?)",
+                    arguments: [contact.id.wire, try sealer.seal(json: contact)])
+            }
+        }
+    }
+
+    func contacts() throws -> [Contact] {
+        let sealer = sealer
+        return try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_contacts").map {
+                try sealer.open(json: $0, as: Contact.self)
+            }
+        }.sorted { ($0.name, $0.id.wire) < ($1.name, $1.id.wire) }
+    }
+
+    // MARK: Activities
+
+    func activities() throws -> [LocalActivity] {
+        let sealer = sealer
+        return try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_activities").map {
+                try sealer.open(json: $0, as: LocalActivity.self)
+            }
+        }
+    }
+
+    func activity(_ db: Database, _ id: ActivityID) throws -> LocalActivity? {
+        try Data.fetchOne(db, sql: "SELECT sealed FROM mentor_activities WHERE id = ?", arguments: [id.wire]).map {
+            try sealer.open(json: $0, as: LocalActivity.self)
+        }
+    }
+
+    func activity(_ id: ActivityID) throws -> LocalActivity? {
+        try queue.read { db in try activity(db, id) }
+    }
+
+    func putActivity(_ db: Database, _ activity: LocalActivity) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO mentor_activities (id, sealed) VALUES (?, ?)
+                ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed
+                """, arguments: [activity.id.wire, try sealer.seal(json: activity)])
+    }
+
+    func removeActivity(_ db: Database, _ id: ActivityID) throws {
+        try db.execute(sql: "DELETE FROM mentor_activities WHERE id = ?", arguments: [id.wire])
+    }
+
+    /// Writes the mentor's change locally and queues its outbox entry, in one transaction.
+    func saveActivity(_ activity: LocalActivity, request: ActivityOutboxRequest, owner: UserID, now: Date) throws {
+        try queue.write { db in
+            try putActivity(db, activity)
+            _ = try enqueue(
+                db, kind: .activity, eventId: nil, idempotencyKey: request.idempotencyKey(now: now), request: request,
+                owner: owner, now: now)
+        }
+    }
+
+    /// The ids of activities with entries still in the outbox (pending or refused).
+    func activitiesWithQueuedWrites() throws -> Set<ActivityID> {
+        try queue.read { db in try queuedActivityIds(db) }
+    }
+
+    func queuedActivityIds(_ db: Database) throws -> Set<ActivityID> {
+        let keys = try String.fetchAll(
+            db, sql: "SELECT idempotency_key FROM outbox WHERE kind = ? AND state = 'pending'",
+            arguments: [OutboxKind.activity.rawValue])
+        return Set(
+            keys.compactMap { key in
+                let parts = key.split(separator: ":")
+                return parts.count > 1 ? ActivityID(wire: String(parts[1])) : nil
+            })
+    }
+
+    /// Applies the server's list: every activity without queued writes or an open conflict takes
+    /// the server's version; deleted ones and ones the server no longer lists go (unless queued).
+    func applyServerActivities(_ list: [Activity]) throws {
+        try queue.write { db in
+            let queued = try queuedActivityIds(db)
+            let conflicted = Set(
+                try String.fetchAll(db, sql: "SELECT activity_id FROM mentor_conflicts").compactMap(
+                    ActivityID.init(wire:)))
+            let listed = Set(list.map(\.id))
+            for activity in list where !queued.contains(activity.id) && !conflicted.contains(activity.id) {
+                if activity.deleted {
+                    try removeActivity(db, activity.id)
+                } else {
+                    try putActivity(db, LocalActivity(server: activity))
+                }
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM mentor_activities").compactMap(
+                ActivityID.init(wire:))
+            where !listed.contains(id) && !queued.contains(id) && !conflicted.contains(id) {
+                // Never on the server and nothing queued: a refused create the mentor dismissed.
+                if let local = try activity(db, id), local.version > 0 { try removeActivity(db, id) }
+            }
+        }
+    }
+
+    // MARK: Conflicts
+
+    func putConflict(_ db: Database, _ conflict: ActivityConflictRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO mentor_conflicts (activity_id, sealed) VALUES (?, ?)
+                ON CONFLICT (activity_id) DO UPDATE SET sealed = excluded.sealed
+                """, arguments: [conflict.activityId.wire, try sealer.seal(json: conflict)])
+    }
+
+    func conflicts() throws -> [ActivityConflictRecord] {
+        let sealer = sealer
+        return try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_conflicts ORDER BY activity_id").map {
+                try sealer.open(json: $0, as: ActivityConflictRecord.self)
+            }
+        }
+    }
+
+    /// Resolves a conflict: the local activity becomes `local` (nil: removed) and, when the
+    /// mentor's version wins, its write is queued on the server's version; in one transaction.
+    func resolveConflict(
+        _ id: ActivityID, local: LocalActivity?, request: ActivityOutboxRequest?, owner: UserID, now: Date
+    ) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM mentor_conflicts WHERE activity_id = ?", arguments: [id.wire])
+            if let local { try putActivity(db, local) } else { try removeActivity(db, id) }
+            if let request {
+                _ = try enqueue(
+                    db, kind: .activity, eventId: nil, idempotencyKey: request.idempotencyKey(now: now),
+                    request: request, owner: owner, now: now)
+            }
+        }
+    }
+
+    /// The activity entries the server refused for good (not conflicts), with their requests.
+    func refusedActivityEntries() throws -> [(row: OutboxRow, request: ActivityOutboxRequest?)] {
+        try outboxRows().filter { $0.kind == .activity && $0.state == .rejected }.map { row in
+            (row, try? request(of: row, as: ActivityOutboxRequest.self))
+        }
+    }
+
+    /// Sign-out: the mentor's cached contacts, activities and conflicts go (queued entries stay
+    /// in the outbox, owned by their user).
+    func clearActivities() throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "DELETE FROM mentor_contacts; DELETE FROM mentor_activities; DELETE FROM mentor_conflicts")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+
+/// The peer-mentor calls (seed 004) the lab and the tests make.
+extension LabClient {
+    package func createContact(_ contact: CreateContactRequest) async throws -> Contact {
+        try await call("POST", "/v1/contacts", json: contact, what: "creating contact \(contact.name)")
+    }
+
+    package func assignContact(_ contact: ContactID, to mentor: UserID) async throws {
+        try await expect("PUT", "/v1/contacts/\(contact)/mentors/\(mentor)", what: "assigning contact \(contact)")
+    }
+
+    package func unassignContact(_ contact: ContactID, from mentor: UserID) async throws {
+        try await expect("DELETE", "/v1/contacts/\(contact)/mentors/\(mentor)", what: "unassigning contact \(contact)")
+    }
+
+    package func contacts() async throws -> [Contact] {
+        try await call("GET", "/v1/contacts", what: "listing contacts", as: ContactList.self).contacts
+    }
+
+    package func activities() async throws -> [Activity] {
+        try await call("GET", "/v1/activities", what: "listing activities", as: ActivityList.self).activities
+    }
+
+    package func reveals(_ contact: ContactID) async throws -> [ContactReveal] {
+        try await call("GET", "/v1/contacts/\(contact)/reveals", what: "listing reveals", as: ContactRevealList.self)
+            .reveals
+    }
+
+    /// `PUT /v1/activities/{id}`: the raw answer (201, 200 or 409 are all meaningful).
+    package func putActivity(_ id: ActivityID, _ write: ActivityWrite) async throws -> TransportResponse {
+        try await request("PUT", "/v1/activities/\(id)", json: write)
+    }
+
+    package func setTenantSettings(_ settings: TenantSettings) async throws {
+        try await expect("PUT", "/v1/tenant/settings", json: settings, what: "setting the tenant's settings")
+    }
+}

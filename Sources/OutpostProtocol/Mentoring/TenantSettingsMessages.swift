@@ -1,0 +1,13 @@
+/// `GET /v1/tenant/settings` and `PUT` (organizer): settings that apply to every user of a tenant.
+public struct TenantSettings: Codable, Sendable, Hashable {
+    /// Hours a device may unlock offline after the server last accepted its session (1...720;
+    /// default 72). Devices learn it with every sign-in and refresh.
+    public var offlineUnlockHours: Int
+
+    public static let defaultOfflineUnlockHours = 72
+    public static let offlineUnlockRange = 1...720
+
+    public init(offlineUnlockHours: Int = TenantSettings.defaultOfflineUnlockHours) {
+        self.offlineUnlockHours = offlineUnlockHours
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// `PUT /v1/activities/{activityId}`, `DELETE /v1/activities/{activityId}?baseVersion=N`,
+/// `GET /v1/activities`: a peer mentor's activities (seed 004), written with optimistic
+/// version checks so an edit made offline never silently overwrites one made meanwhile.
+struct ActivityRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("activities", use: list)
+        group.put("activities/{activityId}", use: write)
+        group.delete("activities/{activityId}", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .mentor])
+        let activities = try await dependencies.store.activities(visibleTo: context.caller)
+        return try HTTPHelpers.json(ActivityList(activities: activities, serverTime: dependencies.clock.now()))
+    }
+
+    @Sendable func write(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .mentor])
+        let id = try HTTPHelpers.uuid("activityId", in: context)
+        let body = try await HTTPHelpers.decode(ActivityWrite.self, from: request)
+        try Self.validate(body)
+        switch try await dependencies.store.writeActivity(
+            id, body, caller: context.caller, now: dependencies.clock.now())
+        {
+        case .created(let activity): return try HTTPHelpers.json(activity, status: .created)
+        case .updated(let activity), .replayed(let activity): return try HTTPHelpers.json(activity)
+        case .conflict(let current): return try Self.conflict(current)
+        case .notFound: throw APIError.notFound
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .mentor])
+        let id = try HTTPHelpers.uuid("activityId", in: context)
+        guard let text = request.uri.queryParameters.get("baseVersion"), let base = Int(text), base >= 1 else {
+            throw APIError.invalidRequest(
+                "The query parameter 'baseVersion' (the version deleted, 1 or more) is required.")
+        }
+        switch try await dependencies.store.deleteActivity(
+            id, baseVersion: base, caller: context.caller, now: dependencies.clock.now())
+        {
+        case .deleted: return Response(status: .noContent)
+        case .conflict(let current): return try Self.conflict(current)
+        case .notFound: throw APIError.notFound
+        }
+    }
+
+    static func conflict(_ current: Activity) throws -> Response {
+        try HTTPHelpers.json(
+            ActivityConflict(
+                message: current.deleted
+                    ? "This activity was deleted on the server after your copy was made."
+                    : "This activity was changed on the server after your copy was made (now version \(current.version)).",
+                current: current),
+            status: .conflict)
+    }
+
+    static func validate(_ body: ActivityWrite) throws {
+        guard body.baseVersion >= 0 else {
+            throw APIError.invalidRequest(
+                "'baseVersion' must be 0 (a new activity) or more.", status: .unprocessableContent)
+        }
+        guard ActivityDate.isValid(body.date) else {
+            throw APIError.invalidRequest("'date' must be a day as YYYY-MM-DD.", status: .unprocessableContent)
+        }
+        guard (1...1440).contains(body.durationMinutes) else {
+            throw APIError.invalidRequest(
+                "'durationMinutes' must be between 1 and 1440.", status: .unprocessableContent)
+        }
+        guard body.notes.count <= 4000 else {
+            throw APIError.invalidRequest("'notes' must be at most 4000 characters.", status: .unprocessableContent)
+        }
+    }
+}

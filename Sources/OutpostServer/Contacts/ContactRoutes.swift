@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// The people peer mentors visit (seed 004): `GET /v1/contacts`, `POST /v1/contacts`,
+/// `POST /v1/contacts/{id}/reveal`, `GET /v1/contacts/{id}/reveals`, and
+/// `PUT`/`DELETE /v1/contacts/{id}/mentors/{userId}`. Sensitive fields are sealed under the
+/// tenant's data key (envelope encryption) and leave the server only through the audited reveal.
+struct ContactRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("contacts", use: list)
+        group.post("contacts", use: create)
+        group.post("contacts/{contactId}/reveal", use: reveal)
+        group.get("contacts/{contactId}/reveals", use: reveals)
+        group.put("contacts/{contactId}/mentors/{userId}", use: assign)
+        group.delete("contacts/{contactId}/mentors/{userId}", use: unassign)
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .mentor])
+        let contacts = try await dependencies.store.contacts(visibleTo: context.caller)
+        return try HTTPHelpers.json(ContactList(contacts: contacts, serverTime: dependencies.clock.now()))
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        var body = try await HTTPHelpers.decode(CreateContactRequest.self, from: request)
+        body.name = try HTTPHelpers.nonEmpty(body.name, "name")
+        body.area = body.area.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (field, value) in [("address", body.address), ("phone", body.phone), ("healthNotes", body.healthNotes)] {
+            guard (value?.count ?? 0) <= 4000 else {
+                throw APIError.invalidRequest(
+                    "'\(field)' must be at most 4000 characters.", status: .unprocessableContent)
+            }
+        }
+        let contact = try await dependencies.store.createContact(
+            tenantId: context.caller.tenantId, request: body, keys: dependencies.keyEncryptionKeys,
+            now: dependencies.clock.now())
+        return try HTTPHelpers.json(contact, status: .created)
+    }
+
+    /// The sensitive fields, decrypted for this answer only: audited, never cached on the way.
+    @Sendable func reveal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .mentor])
+        let id = try HTTPHelpers.uuid("contactId", in: context)
+        guard
+            let fields = try await dependencies.store.revealContact(
+                id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        var response = try HTTPHelpers.json(fields)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func reveals(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try HTTPHelpers.uuid("contactId", in: context)
+        guard let reveals = try await dependencies.store.contactReveals(id, tenantId: context.caller.tenantId) else {
+            throw APIError.notFound
+        }
+        return try HTTPHelpers.json(ContactRevealList(reveals: reveals))
+    }
+
+    @Sendable func assign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await setMentor(context, assigned: true)
+    }
+
+    @Sendable func unassign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await setMentor(context, assigned: false)
+    }
+
+    private func setMentor(_ context: AuthenticatedContext, assigned: Bool) async throws -> Response {
+        try context.require([.organizer])
+        let contact = try HTTPHelpers.uuid("contactId", in: context)
+        let user = try HTTPHelpers.uuid("userId", in: context)
+        guard
+            try await dependencies.store.setContactMentor(
+                contact, userId: user, tenantId: context.caller.tenantId, assigned: assigned)
+        else { throw APIError.notFound }
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,29 @@
+import Hummingbird
+import OutpostProtocol
+
+/// `GET` and `PUT /v1/tenant/settings` (organizer): the tenant's offline unlock window.
+struct TenantSettingsRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("tenant/settings", use: show)
+        group.put("tenant/settings", use: update)
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        return try HTTPHelpers.json(try await dependencies.store.tenantSettings(context.caller.tenantId))
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let body = try await HTTPHelpers.decode(TenantSettings.self, from: request)
+        guard TenantSettings.offlineUnlockRange.contains(body.offlineUnlockHours) else {
+            throw APIError.invalidRequest(
+                "'offlineUnlockHours' must be between \(TenantSettings.offlineUnlockRange.lowerBound) and "
+                    + "\(TenantSettings.offlineUnlockRange.upperBound).", status: .unprocessableContent)
+        }
+        try await dependencies.store.setTenantSettings(context.caller.tenantId, body)
+        return try HTTPHelpers.json(body)
+    }
+}
