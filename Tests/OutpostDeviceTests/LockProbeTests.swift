@@ -15,6 +15,7 @@ final class Phone {
     let biometrics: SimulatedBiometrics
     private(set) var memory = InProcessMemory()
     var online = true
+    var modules: DeviceModules = .eventDay
 
     init(_ lab: DeviceLab, _ name: String) {
         self.lab = lab
@@ -25,7 +26,7 @@ final class Phone {
     /// The app comes back from the background (the process kept running).
     func launch(biometrics override: (any Biometrics)? = nil) -> DeviceApp {
         lab.launch(
-            name, online: online, clock: clock.wallClock, monotonic: clock.monotonicClock,
+            name, online: online, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: modules,
             biometrics: override ?? biometrics, memory: memory)
     }
 

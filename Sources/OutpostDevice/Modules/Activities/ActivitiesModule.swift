@@ -57,21 +57,29 @@ final class ActivitiesModule: DeviceModule {
         contacts = (try? store.contacts()) ?? []
         let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let queued = (try? store.activitiesWithQueuedWrites()) ?? []
-        let rows = ((try? store.activities()) ?? []).filter { !$0.deleted }
+        let local = (try? store.activities()) ?? []
+        let localNames = Dictionary(
+            local.compactMap { activity in activity.contactName.map { (activity.id, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        let rows = local.filter { !$0.deleted }
             .sorted { ($0.content.date, $0.updatedAt) > ($1.content.date, $1.updatedAt) }
             .map { activity in
                 ActivitiesScreen.Row(
-                    activity: activity, contactName: names[activity.content.contactId] ?? "a contact",
+                    activity: activity,
+                    contactName: names[activity.content.contactId] ?? activity.contactName ?? "a contact",
                     syncing: queued.contains(activity.id))
             }
         let conflicts = ((try? store.conflicts()) ?? []).map { record in
-            (record, names[record.theirs.contactId] ?? "a contact")
+            (record, names[record.theirs.contactId] ?? localNames[record.activityId] ?? "a contact")
         }
         let failures = ((try? store.refusedActivityEntries()) ?? []).map { entry in
             ActivitiesScreen.Failure(
                 activityId: entry.request?.activityId,
                 reason: Self.refusalWords(
-                    entry.row.lastError, contact: entry.request?.write.flatMap { names[$0.contactId] }))
+                    entry.row.lastError,
+                    contact: entry.request.flatMap { request in
+                        request.write.flatMap { names[$0.contactId] } ?? localNames[request.activityId]
+                    }))
         }
         activitiesScreen = ActivitiesScreen(
             rows: rows, saved: state.saved, synced: state.synced, conflicts: conflicts, failures: failures,
@@ -153,7 +161,9 @@ final class ActivitiesModule: DeviceModule {
         clearTransient()
         state.screen = .activities
         guard validate(content) else { return false }
-        let activity = LocalActivity(id: .random(), content: content, now: shell.ports.clock.now())
+        let activity = LocalActivity(
+            id: .random(), content: content, contactName: contacts.first { $0.id == content.contactId }?.name,
+            now: shell.ports.clock.now())
         return save(
             activity,
             request: ActivityOutboxRequest(
@@ -172,6 +182,7 @@ final class ActivitiesModule: DeviceModule {
         }
         change(&activity.content)
         guard validate(activity.content) else { return false }
+        activity.contactName = contacts.first { $0.id == activity.content.contactId }?.name ?? activity.contactName
         let request = ActivityOutboxRequest(
             activityId: id, write: ActivityWrite(content: activity.content, baseVersion: activity.expectedVersion))
         activity.expectedVersion += 1

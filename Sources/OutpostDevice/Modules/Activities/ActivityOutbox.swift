@@ -59,7 +59,10 @@ struct ActivityOutbox: OutboxEntryHandler {
                 updated.version = answer.version
                 updated.expectedVersion = max(updated.expectedVersion, answer.version)
                 // With later writes still queued the mentor's newest content stays on screen.
-                if updated.expectedVersion == answer.version { updated.content = answer.content }
+                if try !store.hasOtherQueuedWrites(db, id, excluding: row.id) {
+                    updated.content = answer.content
+                    updated.expectedVersion = answer.version
+                }
                 updated.updatedAt = answer.updatedAt
                 try store.putActivity(db, updated)
             } else if request.deleteBaseVersion != nil {

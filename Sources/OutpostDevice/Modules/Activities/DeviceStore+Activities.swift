@@ -100,6 +100,17 @@ extension DeviceStore {
             })
     }
 
+    /// True when writes of activity `id` other than entry `row` still wait in the outbox.
+    func hasOtherQueuedWrites(_ db: Database, _ id: ActivityID, excluding row: OutboxMachine.EntryID) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE kind = ? AND state = 'pending' AND id <> ?
+                    AND idempotency_key LIKE ?)
+                """,
+            arguments: [OutboxKind.activity.rawValue, row.rawValue, ActivityOutboxRequest.keyPrefix(id) + "%"]) ?? false
+    }
+
     /// Applies the server's list: every activity without queued writes or an open conflict takes
     /// the server's version; deleted ones and ones the server no longer lists go (unless queued).
     func applyServerActivities(_ list: [Activity]) throws {

@@ -15,6 +15,8 @@ struct LocalActivity: Codable, Sendable, Hashable {
     /// Deleted here (its delete may still be queued).
     var deleted: Bool
     var updatedAt: Date
+    /// The contact's name when the mentor last wrote it (shown if the contact leaves the list).
+    var contactName: String?
 
     init(server activity: Activity) {
         id = activity.id
@@ -25,11 +27,13 @@ struct LocalActivity: Codable, Sendable, Hashable {
         updatedAt = activity.updatedAt
     }
 
-    init(id: ActivityID, content: ActivityContent, now: Date) {
+    /// A new activity, its create queued: the server will make it version 1.
+    init(id: ActivityID, content: ActivityContent, contactName: String?, now: Date) {
         self.id = id
         self.content = content
+        self.contactName = contactName
         version = 0
-        expectedVersion = 0
+        expectedVersion = 1
         deleted = false
         updatedAt = now
     }

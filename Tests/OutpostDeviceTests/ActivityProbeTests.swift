@@ -1,0 +1,371 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+/// A mentor's world on the lab's server: mentor Mia with two assigned contacts (the first with
+/// every sensitive field), and a phone running every module.
+@MainActor
+struct MentorSetUp {
+    static let secrets = ContactSensitive(
+        address: "Fjordveien 12, 9990 Båtsfjord", phone: "+47 915 55 012",
+        healthNotes: "Hearing aid left ear; insulin at 18:00")
+
+    let lab: DeviceLab
+    let mentor: Session
+    let ingrid: Contact
+    let per: Contact
+
+    static func make(_ lab: DeviceLab) async throws -> MentorSetUp {
+        let mentor = try await lab.api.createUser(
+            lab.world.organizer, email: "mia@acme.test", role: .mentor, name: "Mia")
+        let organizer = lab.api.lab(lab.world.organizer)
+        let ingrid = try await organizer.createContact(
+            CreateContactRequest(
+                name: "Ingrid Solberg", area: "Båtsfjord", address: secrets.address, phone: secrets.phone,
+                healthNotes: secrets.healthNotes))
+        let per = try await organizer.createContact(CreateContactRequest(name: "Per Hansen", area: "Vardø"))
+        try await organizer.assignContact(ingrid.id, to: mentor.user.id)
+        try await organizer.assignContact(per.id, to: mentor.user.id)
+        return MentorSetUp(lab: lab, mentor: mentor, ingrid: ingrid, per: per)
+    }
+
+    /// A phone signed in as Mia (landing on her activities, contacts cached).
+    func phone(_ name: String, biometricUnlock: Bool = false) async throws -> (Phone, DeviceApp) {
+        let phone = Phone(lab, name)
+        phone.modules = .all
+        let app = phone.launch()
+        await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
+        try #require(app.isSignedIn, "\(app.tree().elements)")
+        if biometricUnlock {
+            app.setBiometricUnlock(true)
+            try #require(app.biometricUnlockEnabled)
+        }
+        return (phone, app)
+    }
+
+    func register(_ app: DeviceApp, _ contact: Contact, notes: String, minutes: Int = 45) async {
+        await app.registerActivity(
+            contact: contact.id, type: .visit, date: "2026-11-20", durationMinutes: minutes, notes: notes)
+    }
+
+    /// The mentor's activities as the server has them.
+    func serverActivities() async throws -> [Activity] {
+        try await lab.api.lab(try await lab.api.signIn(email: "mia@acme.test", password: DeviceLab.staffPassword))
+            .activities()
+    }
+}
+
+/// Seed 004 on the device engine: the activities module and contacts, offline and back, against
+/// a real server over loopback HTTP.
+@Suite("Peer mentors on the device")
+struct ActivityProbeTests {
+    @Test(
+        "pm-offline-register (seed 004 criterion 1): offline, registering works as online and queues; pm-sync-on-reconnect (criterion 4): back online they sync and one notice says so"
+    )
+    func offlineRegisterAndSync() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (_, app) = try await setUp.phone("register")
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.activitiesScreen, "a mentor lands on their activities")
+            #expect(tree.contains(UIIdentifier.tabContacts))
+            // Online: saved and sent at once.
+            await setUp.register(app, setUp.per, notes: "Online visit")
+            #expect(app.pendingCount == 0)
+            #expect(try await setUp.serverActivities().count == 1)
+            // Offline: the same flow, queued.
+            app.update { $0.online = false }
+            await setUp.register(app, setUp.ingrid, notes: "Coffee and cards")
+            await setUp.register(app, setUp.per, notes: "Walk to the harbour", minutes: 60)
+            tree = app.tree()
+            #expect(tree.element(UIIdentifier.activitySaved)?.text.contains("will sync when you're online") == true)
+            #expect(tree.elements(UIIdentifier.activityRow).count == 3)
+            #expect(tree.elements(UIIdentifier.activityRow).filter { $0.attributes["syncing"] == "true" }.count == 2)
+            #expect(app.pendingCount == 2)
+            #expect(try await setUp.serverActivities().count == 1)
+            // Connectivity returns: they sync by themselves, and one notice tells.
+            app.update { $0.online = true }
+            await app.sync()
+            tree = app.tree()
+            #expect(app.pendingCount == 0)
+            #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
+            #expect(tree.elements(UIIdentifier.activityRow).allSatisfy { $0.attributes["syncing"] == "false" })
+            let server = try await setUp.serverActivities()
+            #expect(Set(server.map(\.notes)) == ["Online visit", "Coffee and cards", "Walk to the harbour"])
+            #expect(server.allSatisfy { $0.version == 1 })
+            // The notice is shown once: the next action clears it.
+            app.showContacts()
+            app.showActivities()
+            #expect(!app.tree().contains(UIIdentifier.activitySyncNotice))
+        }
+    }
+
+    @Test(
+        "pm-offline-indicator (seed 004 criterion 3): every screen shows the same calm offline indicator with when the data was last updated, and the cached data"
+    )
+    func offlineIndicator() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (phone, app) = try await setUp.phone("indicator")
+            phone.clock.advance(by: 600)
+            app.update { $0.online = false }
+            app.showActivities()
+            let screens = [
+                app.tree(),
+                {
+                    app.showContacts(); return app.tree()
+                }(),
+                { () -> UITree in
+                    app.showModule(named: "activities")
+                    return app.tree()
+                }(),
+            ]
+            await app.showContact(setUp.ingrid.id)
+            for tree in screens + [app.tree()] {
+                let banner = try #require(tree.element(UIIdentifier.offlineBanner), "\(tree.screen)")
+                #expect(banner.attributes["tone"] == "neutral")
+                #expect(banner.attributes["lastUpdated"] != nil, "\(tree.screen)")
+                #expect(banner.text.contains("last updated"))
+                for alarming in ["error", "fail", "lost", "!"] { #expect(!banner.text.lowercased().contains(alarming)) }
+            }
+            #expect(app.tree().element(UIIdentifier.contactCachedInfo)?.attributes["name"] == "Ingrid Solberg")
+            app.showContacts()
+            #expect(app.tree().elements(UIIdentifier.contactRow).count == 2, "the cached contacts")
+        }
+    }
+
+    @Test(
+        "pm-encrypted-offline (seed 004 criterion 6): offline, encrypted details say they need a connection and the cached information shows; online they are revealed in memory only, never stored"
+    )
+    func encryptedOffline() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (phone, app) = try await setUp.phone("encrypted")
+            app.update { $0.online = false }
+            await app.showContact(setUp.ingrid.id, reveal: true)
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.contactDetailScreen)
+            #expect(
+                tree.element(UIIdentifier.contactEncryptedOffline)?.text.hasPrefix(
+                    "Encrypted content requires a connection") == true)
+            #expect(tree.element(UIIdentifier.contactEncryptedOffline)?.attributes["tone"] == "neutral")
+            #expect(tree.element(UIIdentifier.contactCachedInfo)?.text.contains("Båtsfjord") == true)
+            #expect(!tree.contains(UIIdentifier.contactSensitiveField))
+            // Online: every sensitive field, for this screen.
+            app.update { $0.online = true }
+            await app.showContact(setUp.ingrid.id, reveal: true)
+            tree = app.tree()
+            let fields = tree.elements(UIIdentifier.contactSensitiveField)
+            #expect(fields.map { $0.attributes["field"] } == ["address", "phone", "healthNotes"])
+            #expect(fields.contains { $0.text.contains(MentorSetUp.secrets.healthNotes!) })
+            // Audited on the server.
+            #expect(try await lab.api.lab(lab.world.organizer).reveals(setUp.ingrid.id).count == 1)
+            // Nothing revealed is stored: the device home's every file, byte by byte.
+            let revealedHome = try DeviceFiles.readAll(lab.home("encrypted"))
+            #expect(revealedHome.contains { $0.name == "device.sqlite-wal" }, "the WAL is inspected too")
+            for secret in [
+                MentorSetUp.secrets.address!, MentorSetUp.secrets.phone!, MentorSetUp.secrets.healthNotes!,
+                "Ingrid Solberg", "Båtsfjord",
+            ] {
+                #expect(!DeviceFiles.contains(revealedHome, secret), "\(secret) is on disk")
+            }
+            // A relaunch shows the cached information again, not the revealed fields.
+            let again = phone.launch()
+            #expect(again.tree().screen == UIIdentifier.contactDetailScreen)
+            #expect(!again.tree().contains(UIIdentifier.contactSensitiveField))
+            // Leaving the screen forgets them too.
+            app.showContacts()
+            await app.showContact(setUp.ingrid.id)
+            #expect(!app.tree().contains(UIIdentifier.contactSensitiveField))
+        }
+    }
+
+    @Test(
+        "pm-conflict-both-versions: an edit made offline on a version the coordinator changed meanwhile shows both versions; keeping mine or theirs loses nothing"
+    )
+    func conflicts() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (_, app) = try await setUp.phone("conflict")
+            await setUp.register(app, setUp.ingrid, notes: "Coffee")
+            await setUp.register(app, setUp.per, notes: "Cards")
+            let server = try await setUp.serverActivities()
+            let coffee = try #require(server.first { $0.notes == "Coffee" })
+            let cards = try #require(server.first { $0.notes == "Cards" })
+            // Offline, Mia edits both; meanwhile the coordinator corrects both on the server.
+            app.update { $0.online = false }
+            await app.editActivity(coffee.id, notes: "Coffee and a long talk")
+            await app.editActivity(cards.id, durationMinutes: 90)
+            let organizer = lab.api.lab(lab.world.organizer)
+            for activity in [coffee, cards] {
+                var corrected = activity.content
+                corrected.notes += " (coordinator)"
+                #expect(
+                    try await organizer.putActivity(activity.id, ActivityWrite(content: corrected, baseVersion: 1))
+                        .status == 200)
+            }
+            app.update { $0.online = true }
+            await app.sync()
+            var tree = app.tree()
+            let shown = tree.elements(UIIdentifier.activityConflict)
+            #expect(shown.count == 2, "both conflicts are shown, none dropped")
+            let coffeeConflict = try #require(shown.first { $0.attributes["activityId"] == coffee.id.wire })
+            #expect(coffeeConflict.attributes["mineNotes"] == "Coffee and a long talk")
+            #expect(coffeeConflict.attributes["theirsNotes"] == "Coffee (coordinator)")
+            #expect(app.pendingCount == 0)
+            // Mine for one, theirs for the other.
+            await app.resolveActivityConflict(coffee.id, keepMine: true)
+            await app.resolveActivityConflict(cards.id, keepMine: false)
+            tree = app.tree()
+            #expect(!tree.contains(UIIdentifier.activityConflict))
+            let after = try await setUp.serverActivities()
+            let keptMine = try #require(after.first { $0.id == coffee.id })
+            #expect(keptMine.notes == "Coffee and a long talk" && keptMine.version == 3)
+            let keptTheirs = try #require(after.first { $0.id == cards.id })
+            #expect(keptTheirs.notes == "Cards (coordinator)" && keptTheirs.durationMinutes == 45)
+            let rows = tree.elements(UIIdentifier.activityRow)
+            #expect(rows.first { $0.attributes["activityId"] == cards.id.wire }?.attributes["durationMinutes"] == "45")
+            // A delete that meets a newer version is a conflict too.
+            app.update { $0.online = false }
+            await app.deleteActivity(cards.id)
+            var again = keptTheirs.content
+            again.notes = "Cards, edited again"
+            _ = try await organizer.putActivity(cards.id, ActivityWrite(content: again, baseVersion: 2))
+            app.update { $0.online = true }
+            await app.sync()
+            let deleteConflict = try #require(app.tree().element(UIIdentifier.activityConflict))
+            #expect(deleteConflict.attributes["mineDeleted"] == "true")
+            await app.resolveActivityConflict(cards.id, keepMine: true)
+            #expect(try await setUp.serverActivities().first { $0.id == cards.id }?.deleted == true)
+        }
+    }
+
+    @Test(
+        "pm-partial-sync-failure: an entry the server refuses (a contact unassigned meanwhile) is shown as failed while the others sync"
+    )
+    func partialFailure() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (_, app) = try await setUp.phone("partial")
+            app.update { $0.online = false }
+            await setUp.register(app, setUp.per, notes: "First")
+            await setUp.register(app, setUp.ingrid, notes: "Second")
+            await setUp.register(app, setUp.per, notes: "Third")
+            try await lab.api.lab(lab.world.organizer).unassignContact(setUp.ingrid.id, from: setUp.mentor.user.id)
+            app.update { $0.online = true }
+            await app.sync()
+            let tree = app.tree()
+            #expect(Set(try await setUp.serverActivities().map(\.notes)) == ["First", "Third"])
+            #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
+            let failed = try #require(tree.element(UIIdentifier.activitySyncFailed))
+            #expect(failed.attributes["count"] == "1")
+            #expect(failed.text.contains("Ingrid Solberg is no longer assigned to you"))
+            #expect(app.pendingCount == 0)
+            // Later registrations sync as usual.
+            await setUp.register(app, setUp.per, notes: "Fourth")
+            #expect(try await setUp.serverActivities().count == 3)
+            app.dismissActivityFailures()
+            #expect(!app.tree().contains(UIIdentifier.activitySyncFailed))
+        }
+    }
+
+    @Test(
+        "pm-lost-answer-no-duplicate: answers lost on the way back are replayed; every activity exists once at the version it made"
+    )
+    func lostAnswers() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let phone = Phone(lab, "flaky")
+            phone.modules = .all
+            let flaky = lab.launch(
+                "flaky", modules: .all, transport: { FlakyTransport($0, dropRequests: 0, dropResponses: 0.5, seed: 7) })
+            await flaky.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
+            for attempt in 0..<5 where !flaky.isSignedIn {
+                _ = attempt
+                await flaky.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
+            }
+            try #require(flaky.isSignedIn)
+            for index in 0..<6 { await setUp.register(flaky, setUp.per, notes: "Visit \(index)") }
+            if let first = flaky.tree().elements(UIIdentifier.activityRow).first?.attributes["activityId"].flatMap(
+                ActivityID.init(wire:))
+            {
+                await flaky.editActivity(first, notes: "Visit edited")
+            }
+            for _ in 0..<20 where flaky.pendingCount > 0 { await flaky.sync() }
+            #expect(flaky.pendingCount == 0)
+            let server = try await setUp.serverActivities()
+            #expect(server.count == 6)
+            #expect(server.filter { $0.notes == "Visit edited" }.map(\.version) == [2])
+            #expect(!flaky.tree().contains(UIIdentifier.activityConflict), "a replayed write is not a conflict")
+            _ = phone
+        }
+    }
+
+    @Test(
+        "pm-offline-relaunch (seed 004 criterion 2) and pm-background-validation (criterion 5): an airplane-mode cold launch unlocks with biometrics and works on cached data; when the network returns the session is validated without leaving the screen"
+    )
+    func offlineRelaunchAndValidation() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (phone, first) = try await setUp.phone("airplane", biometricUnlock: true)
+            _ = first
+            phone.online = false
+            phone.clock.advance(by: 2 * 24 * 3600)
+            let app = phone.coldLaunch()
+            #expect(app.tree().screen == UIIdentifier.lockScreen)
+            await app.unlock(with: .biometrics)?.value
+            #expect(app.tree().screen == UIIdentifier.activitiesScreen)
+            await setUp.register(app, setUp.ingrid, notes: "Registered in airplane mode")
+            await app.showContact(setUp.ingrid.id)
+            #expect(app.tree().contains(UIIdentifier.contactEncryptedOffline))
+            // The network returns (the access token expired long ago): validated and refreshed,
+            // the entry lands, and the mentor stays where she was.
+            let refreshesBefore = try await Self.refreshRotations(lab)
+            app.update { $0.online = true }
+            await app.sync()
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.contactDetailScreen, "the screen was not interrupted")
+            #expect(tree.element(UIIdentifier.contactCachedInfo)?.attributes["contactId"] == setUp.ingrid.id.wire)
+            #expect(try await Self.refreshRotations(lab) > refreshesBefore, "the session was validated")
+            #expect(app.pendingCount == 0)
+            #expect(try await setUp.serverActivities().map(\.notes) == ["Registered in airplane mode"])
+        }
+    }
+
+    static func refreshRotations(_ lab: DeviceLab) async throws -> Int {
+        try await lab.api.store.database.read { connection in
+            let rows = try await connection.query(
+                "SELECT COUNT(*) AS n FROM refresh_tokens WHERE rotated_at IS NOT NULL", [])
+            if case .int(let count) = try rows.first?.value("n") { return Int(count) }
+            return 0
+        }
+    }
+
+    @Test(
+        "pm-offline-window-tenant: the tenant's offline unlock window reaches the device; past it unlocking needs the network and nothing pending is lost"
+    )
+    func tenantWindow() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            try await lab.api.lab(lab.world.organizer).setTenantSettings(TenantSettings(offlineUnlockHours: 24))
+            let (phone, first) = try await setUp.phone("window", biometricUnlock: true)
+            first.update { $0.online = false }
+            await setUp.register(first, setUp.per, notes: "Kept")
+            phone.online = false
+            phone.clock.advance(by: 23 * 3600)
+            var app = phone.coldLaunch()
+            await app.unlock(with: .biometrics)?.value
+            #expect(app.tree().screen == UIIdentifier.activitiesScreen, "inside the tenant's 24 hours")
+            phone.clock.advance(by: 2 * 3600)
+            app = phone.coldLaunch()
+            await app.unlock(with: .biometrics)?.value
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.lockScreen)
+            #expect(tree.element("native-shell-lock-message")?.text.contains("24 hours") == true)
+            #expect(app.pendingCount == 1)
+        }
+    }
+}
