@@ -85,6 +85,7 @@ struct ActivityProbeTests {
             #expect(tree.elements(UIIdentifier.activityRow).count == 3)
             #expect(tree.elements(UIIdentifier.activityRow).filter { $0.attributes["syncing"] == "true" }.count == 2)
             #expect(app.pendingCount == 2)
+            #expect(tree.element(UIIdentifier.pendingSyncBanner)?.text == "2 activities waiting to sync")
             #expect(try await setUp.serverActivities().count == 1)
             // Connectivity returns: they sync by themselves, and one notice tells.
             app.update { $0.online = true }

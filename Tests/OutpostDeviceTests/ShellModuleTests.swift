@@ -36,6 +36,7 @@ final class NotesProbeModule: DeviceModule {
     struct Handler: OutboxEntryHandler {
         let store: DeviceStore
         var kind: OutboxKind { NotesProbeModule.kind }
+        var noun: ShellStatus.Noun { ShellStatus.Noun(one: "note", many: "notes") }
         func request(for row: OutboxRow) throws -> TransportRequest {
             // Any route of the real server that answers JSON: the point is the dispatch by kind.
             _ = try store.request(of: row, as: [String: String].self)

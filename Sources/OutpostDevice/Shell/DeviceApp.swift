@@ -155,6 +155,7 @@ public final class DeviceApp {
     /// Recounts the outbox and lets every module rebuild its screen models.
     private func reload() {
         status.pending = pendingCount
+        status.pendingNoun = pendingNoun
         status.pendingForOtherUsers = pendingForOtherUsers
         status.quarantined = quarantinedCount
         for module in modules { module.reload() }
@@ -186,6 +187,18 @@ public final class DeviceApp {
 
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in.
     public var pendingCount: Int { (try? store?.pendingCount(owner: sessionKeeper.userId)) ?? 0 }
+
+    /// What the signed-in user's pending entries are, in words: the kind's own when they are of
+    /// one kind, "entries" when mixed.
+    var pendingNoun: ShellStatus.Noun {
+        let kinds = (try? store?.pendingKinds(owner: sessionKeeper.userId)) ?? []
+        guard kinds.count == 1, let kind = kinds.first else {
+            return kinds.isEmpty
+                ? ShellStatus.Noun(one: "check-in", many: "check-ins") : .init(one: "entry", many: "entries")
+        }
+        return modules.lazy.flatMap(\.outboxHandlers).first { $0.kind == kind }?.noun
+            ?? ShellStatus.Noun(one: "entry", many: "entries")
+    }
 
     /// Entries of other users kept on this device, waiting for them to sign in again.
     public var pendingForOtherUsers: Int {

@@ -7,6 +7,8 @@ import OutpostProtocol
 @MainActor
 protocol OutboxEntryHandler {
     var kind: OutboxKind { get }
+    /// What one entry is, in the words of the pending banner ("check-in", "activity").
+    var noun: ShellStatus.Noun { get }
     /// The request to send for `row`; throws when the row cannot be read (it is quarantined).
     func request(for row: OutboxRow) throws -> TransportRequest
     /// True when a 2xx response is this kind's answer (a portal's HTML 200 is not).

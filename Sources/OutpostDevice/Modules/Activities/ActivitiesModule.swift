@@ -20,7 +20,7 @@ final class ActivitiesModule: DeviceModule {
     private var revealed: (contact: ContactID, fields: ContactSensitive)?
 
     private var contacts: [Contact] = []
-    private var activitiesScreen = ActivitiesScreen(rows: [], synced: 0, conflicts: [], failures: [])
+    private var activitiesScreen = ActivitiesScreen(rows: [], conflicts: [], failures: [])
 
     init(shell: DeviceApp) {
         self.shell = shell
@@ -82,7 +82,7 @@ final class ActivitiesModule: DeviceModule {
                     }))
         }
         activitiesScreen = ActivitiesScreen(
-            rows: rows, saved: state.saved, synced: state.synced, conflicts: conflicts, failures: failures,
+            rows: rows, saved: state.saved, conflicts: conflicts, failures: failures,
             error: state.error)
     }
 
@@ -118,7 +118,7 @@ final class ActivitiesModule: DeviceModule {
     func takeover(now: Date) -> UITree? { nil }
     var frontScreen: (screen: String, elements: [UIElement])? { nil }
     var eventShellElements: [UIElement] { [] }
-    var statusElements: [UIElement] { [] }
+    var statusElements: [UIElement] { ActivitiesScreen.syncNotice(state.synced) }
 
     // MARK: - Lifecycle
 

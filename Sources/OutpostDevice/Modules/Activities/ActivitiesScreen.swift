@@ -18,7 +18,6 @@ struct ActivitiesScreen: ScreenModel {
 
     var rows: [Row]
     var saved: String?
-    var synced: Int
     var conflicts: [(record: ActivityConflictRecord, contactName: String)]
     var failures: [Failure]
     var error: String?
@@ -27,12 +26,6 @@ struct ActivitiesScreen: ScreenModel {
 
     func elements() -> [UIElement] {
         var elements = ActivitiesTabs.elements
-        if synced > 0 {
-            elements.append(
-                UIElement(
-                    UIIdentifier.activitySyncNotice, "\(synced) \(synced == 1 ? "activity" : "activities") synced",
-                    ["count": String(synced)]))
-        }
         if let saved { elements.append(UIElement(UIIdentifier.activitySaved, saved)) }
         if let error { elements.append(UIElement(UIIdentifier.activityError, error)) }
         for (record, name) in conflicts {
@@ -79,6 +72,16 @@ struct ActivitiesScreen: ScreenModel {
                     ]))
         }
         return elements
+    }
+
+    /// "N activities synced": a status line on every screen, once, after queued entries landed.
+    static func syncNotice(_ synced: Int) -> [UIElement] {
+        guard synced > 0 else { return [] }
+        return [
+            UIElement(
+                UIIdentifier.activitySyncNotice, "\(synced) \(synced == 1 ? "activity" : "activities") synced",
+                ["count": String(synced)])
+        ]
     }
 
     static func describe(_ content: ActivityContent, contactName: String) -> String {

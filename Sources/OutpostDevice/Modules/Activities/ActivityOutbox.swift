@@ -17,6 +17,7 @@ struct ActivityOutbox: OutboxEntryHandler {
     let onSynced: @MainActor () -> Void
 
     var kind: OutboxKind { .activity }
+    var noun: ShellStatus.Noun { ShellStatus.Noun(one: "activity", many: "activities") }
 
     func request(for row: OutboxRow) throws -> TransportRequest {
         let request = try store.request(of: row, as: ActivityOutboxRequest.self)

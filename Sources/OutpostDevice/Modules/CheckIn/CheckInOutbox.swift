@@ -11,6 +11,7 @@ struct CheckInOutbox: OutboxEntryHandler {
     let onAlreadyCheckedIn: @MainActor (AlreadyCheckedInInfo) -> Void
 
     var kind: OutboxKind { .checkIn }
+    var noun: ShellStatus.Noun { ShellStatus.Noun(one: "check-in", many: "check-ins") }
 
     func request(for row: OutboxRow) throws -> TransportRequest {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }

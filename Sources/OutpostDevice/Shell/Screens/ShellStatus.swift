@@ -15,6 +15,16 @@ struct ShellStatus: Sendable {
     var pendingForOtherUsers = 0
     /// When the cached data on screen was last refreshed from the server.
     var lastUpdated: Date?
+    /// What the pending entries are, in words (check-ins, activities, or entries when mixed).
+    var pendingNoun = Noun(one: "check-in", many: "check-ins")
+
+    /// A word with its plural.
+    struct Noun: Sendable, Hashable {
+        var one: String
+        var many: String
+
+        func `for`(_ count: Int) -> String { count == 1 ? one : many }
+    }
 
     func elements(modules: [UIElement]) -> [UIElement] {
         var elements: [UIElement] = []
@@ -36,7 +46,7 @@ struct ShellStatus: Sendable {
         if pending > 0 {
             elements.append(
                 UIElement(
-                    UIIdentifier.pendingSyncBanner, "\(pending) check-in\(pending == 1 ? "" : "s") waiting to sync",
+                    UIIdentifier.pendingSyncBanner, "\(pending) \(pendingNoun.for(pending)) waiting to sync",
                     ["pending": String(pending)]))
         }
         elements += modules

@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+
+/// Seed 004's acceptance criteria through `outpost device` processes against `outpost serve`:
+/// every command is one app launch, `sim network off` is airplane mode, `sim kill` ends the app.
+@Suite("Peer mentors as processes (seed 004)")
+struct PeerMentorProcessTests {
+    static let phone = "+47 915 55 012"
+    static let healthNotes = "Insulin at 18:00; hearing aid left ear"
+    static let address = "Fjordveien 12, 9990 Båtsfjord"
+
+    /// A server with an organizer, mentor Mia and two contacts assigned to her, and Mia's device
+    /// signed in (online).
+    final class World: @unchecked Sendable {
+        let server: RunningServer
+        let home: String
+        var contacts: [String: String] = [:]
+
+        init(server: RunningServer, home: String) {
+            self.server = server
+            self.home = home
+        }
+
+        static func make() async throws -> World {
+            let server = try await RunningServer.start()
+            _ = try await server.organizerSetUp()
+            let token = try await server.signIn()
+            let world = World(server: server, home: try CLI.temporaryDirectory() + "/device")
+            let mentor = try await server.json(
+                "POST", "/v1/users", token: token,
+                body: #"{"email":"mia@acme.test","name":"Mia","role":"mentor","password":"mentor-password"}"#)
+            let mentorId = try #require(mentor["id"] as? String)
+            for (name, body) in [
+                (
+                    "Ingrid",
+                    #"{"name":"Ingrid Solberg","area":"Båtsfjord","address":"\#(address)","phone":"\#(phone)","healthNotes":"\#(healthNotes)"}"#
+                ),
+                ("Per", #"{"name":"Per Hansen","area":"Vardø"}"#),
+            ] {
+                let contact = try await server.json("POST", "/v1/contacts", token: token, body: body)
+                let id = try #require(contact["id"] as? String)
+                world.contacts[name] = id
+                let (_, status) = try await server.request(
+                    "PUT", "/v1/contacts/\(id)/mentors/\(mentorId)", token: token)
+                try #require(status == 204)
+            }
+            let signedIn = try world.device([
+                "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "mia@acme.test", "--password",
+                "mentor-password",
+            ])
+            try #require(signedIn.screen == "activities-screen", "a mentor lands on her activities")
+            return world
+        }
+
+        /// Runs `outpost device …` and returns its tree.
+        @discardableResult
+        func device(_ arguments: [String]) throws -> Tree {
+            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return Tree(try CLI.tree(result))
+        }
+
+        func register(_ contact: String, notes: String) throws -> Tree {
+            try device([
+                "activity", "register", "--contact", contacts[contact]!, "--type", "visit", "--date", "2026-11-20",
+                "--duration", "45", "--notes", notes,
+            ])
+        }
+
+        /// The mentor's activities on the server.
+        func serverActivities() async throws -> [[String: Any]] {
+            let token = try #require(
+                try await server.json(
+                    "POST", "/v1/auth/signin",
+                    body: #"{"email":"mia@acme.test","password":"mentor-password","deviceId":"check"}"#
+                )["accessToken"] as? String)
+            return try #require(
+                try await server.json("GET", "/v1/activities", token: token)["activities"] as? [[String: Any]])
+        }
+
+        func stop() { server.stop() }
+    }
+
+    /// A printed UI tree.
+    struct Tree {
+        let json: [String: Any]
+        init(_ json: [String: Any]) { self.json = json }
+
+        var screen: String { json["screen"] as? String ?? "" }
+        var elements: [[String: Any]] { json["elements"] as? [[String: Any]] ?? [] }
+        func all(_ id: String) -> [[String: Any]] { elements.filter { $0["id"] as? String == id } }
+        func text(_ id: String) -> String? { all(id).first?["text"] as? String }
+        func attribute(_ id: String, _ name: String) -> String? {
+            (all(id).first?["attributes"] as? [String: String])?[name]
+        }
+        var pending: Int { json["pending"] as? Int ?? -1 }
+    }
+
+    @Test("pm-criterion-1-offline-register: offline, the registration flow works normally and the data is queued")
+    func criterion1() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        try world.device(["sim", "network", "off"])
+        let tree = try world.register("Ingrid", notes: "Coffee and cards")
+        #expect(tree.screen == "activities-screen")
+        #expect(tree.text("activities-saved-notice") == "Visit saved; it will sync when you're online")
+        #expect(tree.attribute("activities-activity-row", "syncing") == "true")
+        #expect(tree.pending == 1)
+        #expect(try await world.serverActivities().isEmpty)
+        // A killed app keeps it.
+        try world.device(["sim", "kill"])
+        #expect(try world.device(["activity", "list"]).pending == 1)
+    }
+
+    @Test(
+        "pm-criterion-2-offline-relaunch: offline, a relaunched app unlocks with biometrics and works on cached data")
+    func criterion2() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        try world.device(["settings", "biometric", "on"])
+        try world.device(["settings", "close"])
+        try world.device(["sim", "network", "off"])
+        try world.device(["sim", "kill"])
+        #expect(try world.device(["status"]).screen == "native-shell-lock-screen")
+        let unlocked = try world.device(["unlock", "--biometric"])
+        #expect(unlocked.screen == "activities-screen")
+        let contacts = try world.device(["contact", "list"])
+        #expect(contacts.all("contacts-contact-row").count == 2, "the cached contacts")
+        #expect(try world.register("Per", notes: "In airplane mode").pending == 1)
+    }
+
+    @Test(
+        "pm-criterion-3-offline-indicator: offline, screens needing live data show a calm offline indicator and the cached data"
+    )
+    func criterion3() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        try world.device(["sim", "network", "off"])
+        for arguments in [["activity", "list"], ["contact", "list"], ["contact", "show", world.contacts["Per"]!]] {
+            let tree = try world.device(arguments)
+            let banner = try #require(tree.text("native-shell-offline-banner"), "\(arguments)")
+            #expect(banner.contains("last updated"))
+            #expect(tree.attribute("native-shell-offline-banner", "tone") == "neutral")
+        }
+        let per = try world.device(["contact", "show", world.contacts["Per"]!])
+        #expect(per.text("contacts-cached-info")?.contains("Per Hansen · Vardø") == true)
+    }
+
+    @Test(
+        "pm-criterion-4-sync-on-reconnect: back online, queued registrations sync automatically and one notice says so")
+    func criterion4() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        try world.device(["sim", "network", "off"])
+        _ = try world.register("Ingrid", notes: "First visit")
+        _ = try world.register("Per", notes: "Second visit")
+        let back = try world.device(["sim", "network", "on"])
+        #expect(back.text("activities-sync-notice") == "2 activities synced")
+        #expect(back.pending == 0)
+        let notes = try await world.serverActivities().compactMap { $0["notes"] as? String }
+        #expect(Set(notes) == ["First visit", "Second visit"])
+    }
+
+    @Test(
+        "pm-criterion-5-background-validation: an offline biometric unlock is validated with the server when it comes back, without interrupting the user"
+    )
+    func criterion5() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        try world.device(["settings", "biometric", "on"])
+        try world.device(["settings", "close"])
+        try world.device(["sim", "network", "off"])
+        try world.device(["sim", "kill"])
+        // A day later (the access token has long expired), unlocked offline, on a contact.
+        try world.device(["sim", "clock-skew", String(24 * 3600)])
+        #expect(try world.device(["unlock"]).screen == "activities-screen")
+        try world.device(["contact", "show", world.contacts["Per"]!])
+        _ = try world.register("Per", notes: "Offline, a day later")
+        try world.device(["contact", "show", world.contacts["Per"]!])
+        let back = try world.device(["sim", "network", "on"])
+        #expect(back.screen == "contacts-contact-detail", "the user stays where they were")
+        #expect(back.text("activities-sync-notice") == "1 activity synced", "the notice shows on any screen")
+        #expect(back.pending == 0)
+        #expect(try await world.serverActivities().count == 1)
+        #expect(try world.device(["status"]).screen == "contacts-contact-detail")
+    }
+
+    @Test(
+        "pm-criterion-6-encrypted-offline: offline, encrypted contact details say they need a connection and the cached information is offered; online they show, and nothing revealed reaches the device's disk or the server's database in the clear"
+    )
+    func criterion6() async throws {
+        let world = try await World.make()
+        defer { world.stop() }
+        let ingrid = world.contacts["Ingrid"]!
+        try world.device(["sim", "network", "off"])
+        let offline = try world.device(["contact", "show", ingrid, "--reveal"])
+        #expect(
+            offline.text("contacts-encrypted-offline")?.hasPrefix("Encrypted content requires a connection") == true)
+        #expect(offline.text("contacts-cached-info")?.contains("Ingrid Solberg · Båtsfjord") == true)
+        #expect(offline.all("contacts-sensitive-field").isEmpty)
+        try world.device(["sim", "network", "on"])
+        let online = try world.device(["contact", "show", ingrid, "--reveal"])
+        let fields = online.all("contacts-sensitive-field").compactMap { $0["text"] as? String }
+        #expect(fields == ["Address: \(Self.address)", "Phone: \(Self.phone)", "Health notes: \(Self.healthNotes)"])
+        #expect(try world.device(["status"]).all("contacts-sensitive-field").isEmpty, "the next launch has none")
+        // Byte scans: the device home, and the server's database files (and its key file holds keys only).
+        let secrets = [Self.address, Self.phone, Self.healthNotes, "Insulin"]
+        for directory in [world.home, world.server.directory] {
+            let enumerator = FileManager.default.enumerator(atPath: directory)
+            var scanned = 0
+            while let name = enumerator?.nextObject() as? String {
+                guard let bytes = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
+                scanned += 1
+                for secret in secrets {
+                    for encoded in [Data(secret.utf8), Data(secret.lowercased().utf8)] {
+                        #expect(bytes.range(of: encoded) == nil, "\(directory)/\(name) holds \(secret)")
+                    }
+                }
+            }
+            #expect(scanned >= 3, "\(directory) was scanned")
+        }
+        #expect(FileManager.default.fileExists(atPath: world.server.directory + "/contact-keys"))
+    }
+}
