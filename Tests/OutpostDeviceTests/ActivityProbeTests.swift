@@ -369,4 +369,44 @@ struct ActivityProbeTests {
             #expect(app.pendingCount == 1)
         }
     }
+
+    @Test(
+        "pm-session-revoked: a password reset or a removal on the server ends the session at the next sync with a clear message; queued activities stay and land after signing in again"
+    )
+    func sessionRevoked() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (phone, app) = try await setUp.phone("revoked")
+            app.update { $0.online = false }
+            await setUp.register(app, setUp.per, notes: "Kept through a reset")
+            phone.clock.advance(by: 3600)
+            let organizer = lab.world.organizer.accessToken
+            #expect(
+                try await lab.api.request(
+                    .put, "/v1/users/\(setUp.mentor.user.id)/password", token: organizer,
+                    json: PasswordResetRequest(password: "a new mentor password")
+                ).status == 204)
+            app.update { $0.online = true }
+            await app.sync()
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.signIn)
+            #expect(tree.element(UIIdentifier.signInError)?.text.contains("1 saved entry is kept") == true)
+            #expect(app.pendingCount == 1, "the outbox is untouched")
+            await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: "a new mentor password")
+            #expect(app.pendingCount == 0)
+            #expect(try await lab.api.lab(lab.world.organizer).activities().map(\.notes) == ["Kept through a reset"])
+            // Removed: the same, and the entry waits on the device for good (nobody can send it).
+            app.update { $0.online = false }
+            await setUp.register(app, setUp.per, notes: "After removal")
+            phone.clock.advance(by: 3600)
+            #expect(
+                try await lab.api.request(.delete, "/v1/users/\(setUp.mentor.user.id)", token: organizer).status == 204)
+            app.update { $0.online = true }
+            await app.sync()
+            tree = app.tree()
+            #expect(tree.screen == UIIdentifier.signIn)
+            #expect(tree.element(UIIdentifier.signInError)?.text.contains("the account was removed") == true)
+            #expect(app.pendingCount == 1)
+        }
+    }
 }

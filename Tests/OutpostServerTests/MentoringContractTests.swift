@@ -302,3 +302,58 @@ struct MentoringContractTests {
         }
     }
 }
+
+@Suite("Removing users and resetting passwords")
+struct UserLifecycleContractTests {
+    @Test(
+        "session-revoked-user-removed: a removed user cannot sign in or refresh; a reset password ends every sign-in",
+        arguments: StoreKind.allCases)
+    func removeAndReset(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let organizer = world.organizer.accessToken
+            // Password reset: the old refresh token is refused, the new password signs in.
+            #expect(
+                try await api.request(
+                    .put, "/v1/users/\(world.staff1.user.id)/password", token: organizer,
+                    json: PasswordResetRequest(password: "short")
+                ).status == 422)
+            #expect(
+                try await api.request(
+                    .put, "/v1/users/\(world.staff1.user.id)/password", token: organizer,
+                    json: PasswordResetRequest(password: "a brand new password")
+                ).status == 204)
+            let refused = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: world.staff1.refreshToken))
+            #expect(refused.status == 401)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/signin",
+                    json: SignInRequest(email: "alex@acme.test", password: "staff-password", deviceId: "d")
+                ).status == 401)
+            let again = try await api.signIn(email: "alex@acme.test", password: "a brand new password")
+            // Removal: refresh refused, sign-in refused like a wrong password, assignments gone.
+            #expect(try await api.request(.delete, "/v1/users/\(world.staff1.user.id)", token: organizer).status == 204)
+            let afterRemoval = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: again.refreshToken))
+            #expect(afterRemoval.status == 401)
+            let signIn = try await api.request(
+                .post, "/v1/auth/signin",
+                json: SignInRequest(email: "alex@acme.test", password: "a brand new password", deviceId: "d"))
+            #expect(signIn.status == 401 && signIn.errorCode == "invalid_credentials")
+            #expect(try await api.request(.delete, "/v1/users/\(world.staff1.user.id)", token: organizer).status == 404)
+            // Not oneself, not as staff.
+            #expect(
+                try await api.request(.delete, "/v1/users/\(world.organizer.user.id)", token: organizer).status == 422)
+            #expect(
+                try await api.request(
+                    .delete, "/v1/users/\(world.staff2.user.id)", token: world.staff2.accessToken
+                ).status == 403)
+            // The other staff member is untouched.
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: world.staff2.refreshToken)
+                ).status == 200)
+        }
+    }
+}

@@ -94,6 +94,8 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
+            (.delete, "/v1/users/\(user)", nil, [:]),
+            (.put, "/v1/users/\(user)/password", PasswordResetRequest(password: "a new password"), [:]),
             (.post, "/v1/contacts/\(contact)/reveal", nil, [:]),
             (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
             (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),

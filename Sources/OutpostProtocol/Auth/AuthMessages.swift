@@ -65,3 +65,10 @@ public struct TokenPair: Codable, Sendable, Hashable {
         self.offlineUnlockHours = offlineUnlockHours
     }
 }
+
+/// `PUT /v1/users/{userId}/password` (organizer): a new password; every sign-in of the user ends.
+public struct PasswordResetRequest: Codable, Sendable, Hashable {
+    public var password: String
+
+    public init(password: String) { self.password = password }
+}

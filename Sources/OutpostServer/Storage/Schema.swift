@@ -82,6 +82,10 @@ public enum Schema {
                 at BIGINT NOT NULL)
             """,
             "CREATE INDEX contact_reveals_contact ON contact_reveals (contact_id, id)",
+            // A removed user keeps their row (check-ins, activities and the audit name them) but
+            // can no longer sign in or refresh.
+            "ALTER TABLE users ADD COLUMN removed_at BIGINT",
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ]
     }
 

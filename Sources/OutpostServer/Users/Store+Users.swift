@@ -61,26 +61,70 @@ extension Store {
         if inserted == nil { throw StoreError.emailTaken }
     }
 
+    /// A user who may sign in (not removed).
     func user(email: String) async throws -> UserRecord? {
         try await database.read { connection in
             try await connection.queryOne(
-                "SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(Self.normalizedEmail(email))]
+                "SELECT \(Self.userColumns) FROM users WHERE email = ? AND removed_at IS NULL",
+                [.text(Self.normalizedEmail(email))]
             ).map(Self.user(from:))
         }
     }
 
+    /// A user who may still use the service (not removed).
     func user(id: UUID) async throws -> UserRecord? {
         try await database.read { connection in
-            try await connection.queryOne("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.uuid(id)])
-                .map(Self.user(from:))
+            try await connection.queryOne(
+                "SELECT \(Self.userColumns) FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(id)]
+            )
+            .map(Self.user(from:))
         }
     }
 
     func user(id: UUID, tenantId: UUID) async throws -> UserRecord? {
         try await database.read { connection in
             try await connection.queryOne(
-                "SELECT \(Self.userColumns) FROM users WHERE id = ? AND tenant_id = ?", [.uuid(id), .uuid(tenantId)]
+                "SELECT \(Self.userColumns) FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
+                [.uuid(id), .uuid(tenantId)]
             ).map(Self.user(from:))
         }
+    }
+
+    /// Removes a user of the tenant: they can no longer sign in, every sign-in of theirs is
+    /// revoked (their devices learn it at their next refresh), and their assignments go. The row
+    /// stays for the records that name them. False when no such user of the tenant.
+    func removeUser(_ id: UUID, tenantId: UUID, now: Date) async throws -> Bool {
+        try await database.transaction { connection in
+            guard
+                try await connection.queryOne(
+                    "UPDATE users SET removed_at = ? WHERE id = ? AND tenant_id = ? AND removed_at IS NULL RETURNING id",
+                    [.date(now), .uuid(id), .uuid(tenantId)]) != nil
+            else { return false }
+            try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            try await connection.execute("DELETE FROM event_staff WHERE user_id = ?", [.uuid(id)])
+            try await connection.execute("DELETE FROM contact_mentors WHERE user_id = ?", [.uuid(id)])
+            return true
+        }
+    }
+
+    /// Sets a user's password (an organizer's reset) and revokes every sign-in of theirs.
+    func resetPassword(_ id: UUID, tenantId: UUID, passwordHash: String, now: Date) async throws -> Bool {
+        try await database.transaction { connection in
+            guard
+                try await connection.queryOne(
+                    """
+                    UPDATE users SET password_hash = ? WHERE id = ? AND tenant_id = ? AND removed_at IS NULL
+                    RETURNING id
+                    """, [.text(passwordHash), .uuid(id), .uuid(tenantId)]) != nil
+            else { return false }
+            try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            return true
+        }
+    }
+
+    private static func revokeEverySignIn(_ connection: any SQLConnection, userId: UUID, now: Date) async throws {
+        try await connection.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            [.date(now), .uuid(userId)])
     }
 }

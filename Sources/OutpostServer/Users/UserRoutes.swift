@@ -3,12 +3,44 @@ import Hummingbird
 import OutpostCore
 import OutpostProtocol
 
-/// `POST /v1/users`: organizers add users to their own tenant.
+/// `POST /v1/users`: organizers add users to their own tenant; `DELETE /v1/users/{userId}`
+/// removes one and `PUT /v1/users/{userId}/password` resets a password, each revoking every
+/// sign-in of that user (devices find out at their next refresh and keep their pending work).
 struct UserRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.post("users", use: create)
+        group.delete("users/{userId}", use: remove)
+        group.put("users/{userId}/password", use: resetPassword)
+    }
+
+    @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try HTTPHelpers.uuid("userId", in: context)
+        guard id != context.caller.userId else {
+            throw APIError.invalidRequest("You cannot remove yourself.", status: .unprocessableContent)
+        }
+        guard
+            try await dependencies.store.removeUser(
+                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func resetPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try HTTPHelpers.uuid("userId", in: context)
+        let body = try await HTTPHelpers.decode(PasswordResetRequest.self, from: request)
+        guard body.password.count >= 8 else {
+            throw APIError.invalidRequest("'password' must be at least 8 characters.", status: .unprocessableContent)
+        }
+        let hash = try await dependencies.hasher.hashPassword(body.password)
+        guard
+            try await dependencies.store.resetPassword(
+                id, tenantId: context.caller.tenantId, passwordHash: hash, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        return Response(status: .noContent)
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
