@@ -88,8 +88,7 @@ struct ActivityProbeTests {
             #expect(tree.element(UIIdentifier.pendingSyncBanner)?.text == "2 activities waiting to sync")
             #expect(try await setUp.serverActivities().count == 1)
             // Connectivity returns: they sync by themselves, and one notice tells.
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             tree = app.tree()
             #expect(app.pendingCount == 0)
             #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
@@ -208,8 +207,7 @@ struct ActivityProbeTests {
                     try await organizer.putActivity(activity.id, ActivityWrite(content: corrected, baseVersion: 1))
                         .status == 200)
             }
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             var tree = app.tree()
             let shown = tree.elements(UIIdentifier.activityConflict)
             #expect(shown.count == 2, "both conflicts are shown, none dropped")
@@ -235,8 +233,7 @@ struct ActivityProbeTests {
             var again = keptTheirs.content
             again.notes = "Cards, edited again"
             _ = try await organizer.putActivity(cards.id, ActivityWrite(content: again, baseVersion: 2))
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             let deleteConflict = try #require(app.tree().element(UIIdentifier.activityConflict))
             #expect(deleteConflict.attributes["mineDeleted"] == "true")
             await app.resolveActivityConflict(cards.id, keepMine: true)
@@ -256,8 +253,7 @@ struct ActivityProbeTests {
             await setUp.register(app, setUp.ingrid, notes: "Second")
             await setUp.register(app, setUp.per, notes: "Third")
             try await lab.api.lab(lab.world.organizer).unassignContact(setUp.ingrid.id, from: setUp.mentor.user.id)
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             let tree = app.tree()
             #expect(Set(try await setUp.serverActivities().map(\.notes)) == ["First", "Third"])
             #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
@@ -325,8 +321,7 @@ struct ActivityProbeTests {
             // The network returns (the access token expired long ago): validated and refreshed,
             // the entry lands, and the mentor stays where she was.
             let refreshesBefore = try await Self.refreshRotations(lab)
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             let tree = app.tree()
             #expect(tree.screen == UIIdentifier.contactDetailScreen, "the screen was not interrupted")
             #expect(tree.element(UIIdentifier.contactCachedInfo)?.attributes["contactId"] == setUp.ingrid.id.wire)
@@ -386,8 +381,7 @@ struct ActivityProbeTests {
                     .put, "/v1/users/\(setUp.mentor.user.id)/password", token: organizer,
                     json: PasswordResetRequest(password: "a new mentor password")
                 ).status == 204)
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             var tree = app.tree()
             #expect(tree.screen == UIIdentifier.signIn)
             #expect(tree.element(UIIdentifier.signInError)?.text.contains("1 saved entry is kept") == true)
@@ -401,8 +395,7 @@ struct ActivityProbeTests {
             phone.clock.advance(by: 3600)
             #expect(
                 try await lab.api.request(.delete, "/v1/users/\(setUp.mentor.user.id)", token: organizer).status == 204)
-            app.update { $0.online = true }
-            await app.sync()
+            await app.connectivityChanged(online: true)
             tree = app.tree()
             #expect(tree.screen == UIIdentifier.signIn)
             #expect(tree.element(UIIdentifier.signInError)?.text.contains("the account was removed") == true)

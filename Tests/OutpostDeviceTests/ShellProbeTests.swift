@@ -174,7 +174,9 @@ struct ShellProbeTests {
                 await app.confirm()
                 let tree = app.tree()
                 #expect(tree.element(UIIdentifier.pendingSyncBanner)?.attributes["pending"] == String(index + 1))
-                #expect(tree.element(UIIdentifier.offlineBanner)?.text == "Offline — \(index + 1) pending sync")
+                let offline = tree.element(UIIdentifier.offlineBanner)
+                #expect(offline?.text.hasPrefix("Offline — \(index + 1) pending sync · showing saved data") == true)
+                #expect(offline?.attributes["lastUpdated"] != nil, "the roster's last sync")
                 #expect(tree.contains(UIIdentifier.syncingIndicator))
                 #expect(tree.contains(UIIdentifier.checkedInCard))
             }

@@ -374,6 +374,15 @@ public final class DeviceApp {
         perform { clearTransient() }
     }
 
+    /// The platform reports a change of connectivity (NWPathMonitor, NetInfo). When the network
+    /// returns, the session is validated, the outbox replays and the feeds pull by themselves,
+    /// on whatever screen the user is (nothing is interrupted).
+    public func connectivityChanged(online: Bool) async {
+        let cameBack = online && !ports.online
+        update { $0.online = online }
+        if cameBack { await sync() }
+    }
+
     /// Replays the outbox now (ignoring backoff) and pulls the modules' feeds.
     public func sync() async {
         await validateSession()

@@ -216,6 +216,14 @@ public final class DeviceStore: Sendable {
         }
     }
 
+    /// When an event's roster was last brought up to date (the server's time of its last page).
+    func rosterSyncedAt(eventId: EventID) throws -> Date? {
+        try queue.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT synced_at FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+        }.map(Date.init(millisecondsSince1970:))
+    }
+
     func kiosk(eventId: EventID) throws -> KioskInfo? {
         try queue.read { db in
             try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])

@@ -103,6 +103,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
             case "damage-outbox-row":
                 print("damaged-outbox-entry \(app.simulateDamagedOutboxEntry() ?? "none")")
             case "network" where settings.network:
+                // The launch read the new switch; the app reacts as to the platform's report.
                 await app.sync()
             default:
                 break

@@ -23,6 +23,7 @@ final class CheckInModule: DeviceModule {
     private var rejected = RejectedCheckInsBanner(entries: [])
     private var resultSyncing = false
     private var suggestions: [LocalGuest] = []
+    private var rosterSyncedAt: Date?
 
     /// The autocomplete index, built from the unsealed roster on first search, then kept current.
     private var builtIndex: RosterIndex?
@@ -67,8 +68,10 @@ final class CheckInModule: DeviceModule {
             confirming = nil
             suggestions = []
             rejected = RejectedCheckInsBanner(entries: [])
+            rosterSyncedAt = nil
             return
         }
+        rosterSyncedAt = try? store.rosterSyncedAt(eventId: eventId)
         let accessTypes = (try? store.accessTypes(eventId: eventId)) ?? []
         rosterCount = (try? store.guestCount(eventId: eventId)) ?? 0
         walkInAllowed = accessTypes.contains(where: \.walkInAllowed)
@@ -122,6 +125,9 @@ final class CheckInModule: DeviceModule {
     }
 
     var statusElements: [UIElement] { rejected.elements() }
+
+    /// The open event's roster: when it was last brought up to date (the offline indicator).
+    var lastUpdated: Date? { shell.state.screen == .event ? rosterSyncedAt : nil }
 
     // MARK: - Lifecycle
 
