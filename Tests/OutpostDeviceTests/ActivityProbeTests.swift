@@ -402,4 +402,34 @@ struct ActivityProbeTests {
             #expect(app.pendingCount == 1)
         }
     }
+
+    @Test(
+        "pm-mid-session-connectivity-loss: the network drops in the middle of a sync; what was sent stays sent, the rest waits and goes when it returns, each once"
+    )
+    func midSessionLoss() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (app, box) = lab.launch(
+                "dropping", modules: .all, wrapping: { DroppingTransport($0, after: 2, of: "/v1/activities/") })
+            await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
+            try #require(app.isSignedIn)
+            app.update { $0.online = false }
+            for index in 1...4 { await setUp.register(app, setUp.per, notes: "Visit \(index)") }
+            await app.connectivityChanged(online: true)
+            var tree = app.tree()
+            #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
+            #expect(tree.element(UIIdentifier.pendingSyncBanner)?.text == "2 activities waiting to sync")
+            #expect(try await setUp.serverActivities().map(\.notes).sorted() == ["Visit 1", "Visit 2"])
+            #expect(tree.screen == UIIdentifier.activitiesScreen)
+            // It returns.
+            try #require(box.value).restore()
+            await app.sync()
+            tree = app.tree()
+            #expect(app.pendingCount == 0)
+            let server = try await setUp.serverActivities()
+            #expect(server.map(\.notes).sorted() == ["Visit 1", "Visit 2", "Visit 3", "Visit 4"])
+            #expect(server.allSatisfy { $0.version == 1 })
+            #expect(!tree.contains(UIIdentifier.activityConflict))
+        }
+    }
 }

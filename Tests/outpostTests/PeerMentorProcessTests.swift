@@ -60,6 +60,14 @@ struct PeerMentorProcessTests {
             return Tree(try CLI.tree(result))
         }
 
+        /// Biometric unlock on, airplane mode, the app killed: the next command is a cold launch.
+        func airplaneRelaunch() throws {
+            try device(["settings", "biometric", "on"])
+            try device(["settings", "close"])
+            try device(["sim", "network", "off"])
+            try device(["sim", "kill"])
+        }
+
         func register(_ contact: String, notes: String) throws -> Tree {
             try device([
                 "activity", "register", "--contact", contacts[contact]!, "--type", "visit", "--date", "2026-11-20",
@@ -117,10 +125,7 @@ struct PeerMentorProcessTests {
     func criterion2() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.device(["settings", "biometric", "on"])
-        try world.device(["settings", "close"])
-        try world.device(["sim", "network", "off"])
-        try world.device(["sim", "kill"])
+        try world.airplaneRelaunch()
         #expect(try world.device(["status"]).screen == "native-shell-lock-screen")
         let unlocked = try world.device(["unlock", "--biometric"])
         #expect(unlocked.screen == "activities-screen")
@@ -167,10 +172,7 @@ struct PeerMentorProcessTests {
     func criterion5() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.device(["settings", "biometric", "on"])
-        try world.device(["settings", "close"])
-        try world.device(["sim", "network", "off"])
-        try world.device(["sim", "kill"])
+        try world.airplaneRelaunch()
         // A day later (the access token has long expired), unlocked offline, on a contact.
         try world.device(["sim", "clock-skew", String(24 * 3600)])
         #expect(try world.device(["unlock"]).screen == "activities-screen")
@@ -220,5 +222,28 @@ struct PeerMentorProcessTests {
             #expect(scanned >= 3, "\(directory) was scanned")
         }
         #expect(FileManager.default.fileExists(atPath: world.server.directory + "/contact-keys"))
+    }
+
+    @Test("pm-cli-bad-input: a bad date, length or id is a usage error that says what is wrong, and nothing is queued")
+    func badInput() throws {
+        let home = try CLI.temporaryDirectory() + "/device"
+        let contact = UUID().uuidString.lowercased()
+        for (arguments, says) in [
+            (["--contact", contact, "--duration", "45", "--date", "2026-02-30"], "--date"),
+            (["--contact", contact, "--duration", "0"], "--duration"),
+            (["--contact", "not-an-id", "--duration", "45"], "contact"),
+            (["--contact", contact, "--duration", "45", "--type", "party"], "type"),
+        ] {
+            let result = try CLI.run(["device", "activity", "register", "--home", home] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(says), "\(arguments): \(result.stderr)")
+        }
+        // With no contacts on the device, a register is refused with a sentence, not queued.
+        let refused = try CLI.run(
+            ["device", "activity", "register", "--home", home, "--json", "--contact", contact, "--duration", "45"])
+        #expect(refused.status == 0)
+        #expect(
+            refused.stdout.contains("Choose one of your contacts") || refused.stdout.contains("native-shell-signin"))
+        #expect(Tree(try CLI.tree(refused)).pending == 0)
     }
 }

@@ -19,6 +19,16 @@ struct DeviceActivityCommand: AsyncParsableCommand {
 
 extension ActivityType: ExpressibleByArgument {}
 
+/// The checks `register` and `edit` make of their options before the app launches.
+enum ActivityOptions {
+    static func validate(date: String?, duration: Int?) throws {
+        if let date, !ActivityDate.isValid(date) { throw ValidationError("--date must be a day as YYYY-MM-DD.") }
+        if let duration, !(1...1440).contains(duration) {
+            throw ValidationError("--duration must be 1 to 1440 minutes.")
+        }
+    }
+}
+
 struct DeviceActivityListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the mentor's activities.")
 
@@ -51,10 +61,7 @@ struct DeviceActivityRegisterCommand: AsyncParsableCommand {
     @Option(help: "Notes.")
     var notes = ""
 
-    func validate() throws {
-        if let date, !ActivityDate.isValid(date) { throw ValidationError("--date must be a day as YYYY-MM-DD.") }
-        guard (1...1440).contains(duration) else { throw ValidationError("--duration must be 1 to 1440 minutes.") }
-    }
+    func validate() throws { try ActivityOptions.validate(date: date, duration: duration) }
 
     @MainActor
     func run() async throws {
@@ -87,12 +94,7 @@ struct DeviceActivityEditCommand: AsyncParsableCommand {
     @Option(help: "Notes.")
     var notes: String?
 
-    func validate() throws {
-        if let date, !ActivityDate.isValid(date) { throw ValidationError("--date must be a day as YYYY-MM-DD.") }
-        if let duration, !(1...1440).contains(duration) {
-            throw ValidationError("--duration must be 1 to 1440 minutes.")
-        }
-    }
+    func validate() throws { try ActivityOptions.validate(date: date, duration: duration) }
 
     @MainActor
     func run() async throws {

@@ -63,11 +63,12 @@ struct DeviceLab: Sendable {
     /// once the app makes it (at its first request), for the test to steer or read.
     @MainActor
     func launch<Wrapper: Transport>(
-        _ name: String, wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
+        _ name: String, modules: DeviceModules = .eventDay,
+        wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
     ) -> (DeviceApp, LockedBox<Wrapper?>) {
         let box = LockedBox<Wrapper?>(nil)
         let app = launch(
-            name,
+            name, modules: modules,
             transport: { inner in
                 let made = wrap(inner)
                 box.value = made
@@ -249,5 +250,43 @@ struct HangingTransport: Transport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await Task.sleep(for: .seconds(3600))
         throw TransportError.timedOut
+    }
+}
+
+/// The network drops mid-session: after `allowed` requests whose path starts with `prefix`,
+/// every request fails to connect until ``restore()``.
+final class DroppingTransport: Transport, @unchecked Sendable {
+    let inner: any Transport
+    let prefix: String
+    private let lock = NSLock()
+    private var allowed: Int
+    private var dropped = false
+
+    init(_ inner: any Transport, after allowed: Int, of prefix: String) {
+        self.inner = inner
+        self.allowed = allowed
+        self.prefix = prefix
+    }
+
+    func restore() {
+        lock.withLock {
+            dropped = false
+            allowed = .max
+        }
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let fails = lock.withLock { () -> Bool in
+            if dropped { return true }
+            guard request.path.hasPrefix(prefix) else { return false }
+            if allowed == 0 {
+                dropped = true
+                return true
+            }
+            allowed -= 1
+            return false
+        }
+        if fails { throw TransportError.connectionFailed("the network dropped") }
+        return try await inner.send(request)
     }
 }
