@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import OutpostServer
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `outpost admin rotate-kek`: puts a new key-encryption key in front of the key file's ring.
 struct RotateKEKCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,11 +29,18 @@ struct RotateKEKCommand: ParsableCommand {
         let url = URL(fileURLWithPath: kekFile)
         let ring = try KeyEncryptionKeys.load(file: url, create: false)
         let rotated = try ring.rotated(newId: id ?? "k\(Int(Date().timeIntervalSince1970))")
-        let temporary = url.appendingPathExtension("new")
-        try? FileManager.default.removeItem(at: temporary)
-        FileManager.default.createFile(
-            atPath: temporary.path, contents: Data(rotated.text.utf8), attributes: [.posixPermissions: 0o600])
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        // The new ring is written whole (0600 from the start) beside the file, then renamed over
+        // it: a crash leaves the old file or the new one, never half of either.
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString)")
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: Data(rotated.text.utf8), attributes: [.posixPermissions: 0o600])
+        else { throw ValidationError("Could not write beside \(url.path).") }
+        guard rename(temporary.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ValidationError("Could not replace \(url.path): \(String(cString: strerror(errno))).")
+        }
         print(rotated.ids.joined(separator: " "))
     }
 }

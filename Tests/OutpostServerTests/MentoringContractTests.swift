@@ -357,3 +357,29 @@ struct UserLifecycleContractTests {
         }
     }
 }
+
+@Suite("Key-encryption key files")
+struct KeyEncryptionKeyFileTests {
+    @Test("pm-kek-file: created 0600 with one key; parallel first starts agree on one key; a bad file is a clear error")
+    func keyFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kek-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("contact-keys")
+        let rings = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 { group.addTask { try KeyEncryptionKeys.load(file: file, create: true).text } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(rings.count == 1, "every starter got the same key")
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["contact-keys"])
+        let rotated = try KeyEncryptionKeys.load(file: file, create: false).rotated(newId: "k2")
+        #expect(rotated.ids == ["k2", "k1"])
+        #expect(throws: KeyEncryptionKeys.LoadError.malformed(line: 1)) { try KeyEncryptionKeys(text: "k1:short") }
+        #expect(throws: KeyEncryptionKeys.LoadError.empty) { try KeyEncryptionKeys(text: "# nothing\n") }
+        let key = Data(repeating: 7, count: 32).base64EncodedString()
+        #expect(throws: KeyEncryptionKeys.LoadError.duplicate("a")) {
+            try KeyEncryptionKeys(text: "a:\(key)\na:\(key)")
+        }
+    }
+}

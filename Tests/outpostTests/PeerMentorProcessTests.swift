@@ -246,4 +246,24 @@ struct PeerMentorProcessTests {
             refused.stdout.contains("Choose one of your contacts") || refused.stdout.contains("native-shell-signin"))
         #expect(Tree(try CLI.tree(refused)).pending == 0)
     }
+
+    @Test(
+        "pm-kek-rotate-cli: admin rotate-kek adds a key in front; the restarted server reveals what the old key wrapped")
+    func rotateThroughTheCLI() async throws {
+        let world = try await World.make()
+        let keys = world.server.directory + "/contact-keys"
+        world.stop()
+        let rotated = try CLI.run(["admin", "rotate-kek", "--kek-file", keys, "--id", "k2"])
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        #expect(rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "k2 k1")
+        let server = try await RunningServer.start(reusing: world.server)
+        defer { server.stop() }
+        let token = try await server.signIn()
+        let (body, status) = try await server.request(
+            "POST", "/v1/contacts/\(world.contacts["Ingrid"]!)/reveal", token: token)
+        #expect(status == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains(Self.phone)))
+        let missing = try CLI.run(["admin", "rotate-kek", "--kek-file", keys + ".missing"])
+        #expect(missing.status != 0)
+    }
 }

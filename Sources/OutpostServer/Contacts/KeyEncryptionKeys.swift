@@ -84,15 +84,22 @@ public struct KeyEncryptionKeys: Sendable {
     }
 
     /// Reads a key file; creates it (0600, one fresh key) when it does not exist and `create`.
+    /// Creation is atomic (a complete temporary file hard-linked into place), so server instances
+    /// starting together end up with the same one key.
     public static func load(file: URL, create: Bool) throws -> KeyEncryptionKeys {
         if !FileManager.default.fileExists(atPath: file.path), create {
             let fresh = generate(id: "k1")
+            let directory = file.deletingLastPathComponent()
             try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            try Data(fresh.text.utf8).write(to: file, options: .withoutOverwriting)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-            return fresh
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: Data(fresh.text.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown) }
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            if (try? FileManager.default.linkItem(at: temporary, to: file)) != nil { return fresh }
+            // Another process made it first: use theirs.
         }
         return try KeyEncryptionKeys(text: String(decoding: try Data(contentsOf: file), as: UTF8.self))
     }
