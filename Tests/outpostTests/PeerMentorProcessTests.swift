@@ -248,7 +248,8 @@ struct PeerMentorProcessTests {
     }
 
     @Test(
-        "pm-kek-rotate-cli: admin rotate-kek adds a key in front; the restarted server reveals what the old key wrapped")
+        "pm-kek-rotate-cli: admin rotate-kek adds a key in front; the restarted server reveals what the old key wrapped"
+    )
     func rotateThroughTheCLI() async throws {
         let world = try await World.make()
         let keys = world.server.directory + "/contact-keys"
@@ -262,7 +263,7 @@ struct PeerMentorProcessTests {
         let (body, status) = try await server.request(
             "POST", "/v1/contacts/\(world.contacts["Ingrid"]!)/reveal", token: token)
         #expect(status == 200)
-        #expect(String(decoding: body, as: UTF8.self).contains(Self.phone)))
+        #expect(String(decoding: body, as: UTF8.self).contains(Self.phone))
         let missing = try CLI.run(["admin", "rotate-kek", "--kek-file", keys + ".missing"])
         #expect(missing.status != 0)
     }
