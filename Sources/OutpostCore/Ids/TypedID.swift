@@ -52,6 +52,7 @@ public enum AccessTypeIDKind: IDKind {}
 public enum CheckInIDKind: IDKind {}
 public enum ContactIDKind: IDKind {}
 public enum ActivityIDKind: IDKind {}
+public enum LocationIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -69,3 +70,5 @@ public typealias CheckInID = TypedID<CheckInIDKind>
 public typealias ContactID = TypedID<ContactIDKind>
 /// One registered activity (a visit, a call) of a peer mentor; made by the device that registers it.
 public typealias ActivityID = TypedID<ActivityIDKind>
+/// A care worker's work location (a geofence), seed 003.
+public typealias LocationID = TypedID<LocationIDKind>
