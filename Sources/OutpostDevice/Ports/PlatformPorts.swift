@@ -63,6 +63,9 @@ public struct DevicePorts: Sendable {
     public var biometrics: any Biometrics
     /// What the app holds in memory while unlocked (the session key, when last in use).
     public var memory: any ProcessMemory
+    /// An active GPS fetch (CLLocationManager.requestLocation, FusedLocationProvider): the
+    /// current fix, or nil when it fails or times out.
+    public var gps: @Sendable () -> GeoFix?
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
@@ -71,7 +74,7 @@ public struct DevicePorts: Sendable {
         monotonic: MonotonicClock = .system,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
         battery: @escaping @Sendable () -> Int = { 100 }, biometrics: (any Biometrics)? = nil,
-        memory: any ProcessMemory = InProcessMemory()
+        memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil }
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -84,5 +87,6 @@ public struct DevicePorts: Sendable {
         self.battery = battery
         self.biometrics = biometrics ?? SimulatedBiometrics(keyStore: keyStore)
         self.memory = memory
+        self.gps = gps
     }
 }

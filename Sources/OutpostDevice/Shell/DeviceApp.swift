@@ -93,6 +93,8 @@ public final class DeviceApp {
         events = (try? store.events()) ?? []
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport?.upgraded == true
+        let now = ports.clock.now()
+        for module in modules { module.appeared(now: now) }
         if session == nil, !isLocked {
             state.screen = .signIn
         } else if state.screen == .signIn {
@@ -506,6 +508,8 @@ public final class DeviceApp {
         onProgress?(tree())
         relockIfAway()
         state.backgroundedAt = nil
+        let now = ports.clock.now()
+        for module in modules { module.appeared(now: now) }
         status.resuming = false
         commit()
         return Task { @MainActor in await self.sync() }

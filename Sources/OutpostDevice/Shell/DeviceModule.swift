@@ -67,6 +67,9 @@ protocol DeviceModule: AnyObject {
     /// When the module's cached data was last refreshed from the server (the offline indicator's
     /// "last updated"); nil when it keeps none.
     var lastUpdated: Date? { get }
+    /// The app appeared: a launch, or back from the background (time tracking runs its due
+    /// checks and its foreground rule here).
+    func appeared(now: Date)
 }
 
 extension DeviceModule {
@@ -77,6 +80,7 @@ extension DeviceModule {
     var homeScreen: (screen: String, elements: [UIElement])? { nil }
     func pullAccount() async throws {}
     var lastUpdated: Date? { nil }
+    func appeared(now: Date) {}
 }
 
 /// A migration of the device store, contributed by the shell or a module.
@@ -102,8 +106,11 @@ public struct DeviceModules: Sendable {
     /// Check-in and kiosk: the event-day app.
     public static let eventDay = DeviceModules([CheckInModule.self, KioskModule.self])
 
-    /// Every module: the event-day app and the peer mentors' activities (the headless device).
-    public static let all = DeviceModules([CheckInModule.self, KioskModule.self, ActivitiesModule.self])
+    /// Every module: the event-day app, the peer mentors' activities and time tracking (the
+    /// headless device).
+    public static let all = DeviceModules([
+        CheckInModule.self, KioskModule.self, ActivitiesModule.self, TrackingModule.self,
+    ])
 
     /// Every module's migrations, prefixed with its name (so no two modules can collide).
     var migrations: [DeviceMigration] {

@@ -133,4 +133,29 @@ public enum UIIdentifier {
     /// Offline: "Encrypted content requires a connection" (neutral wording).
     public static let contactEncryptedOffline = "contacts-encrypted-offline"
     public static let contactReveal = "contacts-reveal-button"
+
+    // Seed 003: time tracking. `tab-status` is the seed's; the rest follow its style.
+    public static let tabStatus = "tab-status"
+    public static let tabTrackLocations = "tab-locations"
+    public static let tabTrackHistory = "tab-history"
+    public static let trackStatusScreen = "track-status-screen"
+    /// One work location on the status screen: `locationId`, `state` (none, active,
+    /// pending_exit), `elapsedMinutes` and `clockIn` while clocked in.
+    public static let trackLocationCard = "track-location-card"
+    public static let trackClockIn = "track-clock-in"
+    public static let trackClockOut = "track-clock-out"
+    /// An exit waiting for confirmation (the 5-minute hysteresis).
+    public static let trackPendingExit = "track-pending-exit"
+    public static let trackNotice = "track-notice"
+    public static let trackError = "track-error"
+    public static let trackProfile = "track-geofence-profile"
+    public static let trackLocationsScreen = "track-locations-screen"
+    public static let trackLocationRow = "track-location-row"
+    /// Add a location (`enabled` false at the 20-location limit).
+    public static let trackLocationAdd = "track-location-add"
+    public static let trackHistoryScreen = "track-history-screen"
+    public static let trackHistoryTotal = "track-history-total"
+    public static let trackHistoryDay = "track-history-day"
+    /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.
+    public static let trackHistorySession = "track-history-session"
 }

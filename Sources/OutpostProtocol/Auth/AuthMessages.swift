@@ -7,6 +7,8 @@ public enum UserRole: String, Codable, Sendable, CaseIterable {
     case checkinStaff = "checkin_staff"
     /// A peer mentor (seed 004): sees and registers activities only for the contacts assigned to them.
     case mentor
+    /// A care worker tracking their own hours (seed 003): their own locations, sessions and days.
+    case worker
 }
 
 /// `POST /v1/auth/signin`.

@@ -26,6 +26,7 @@ struct DeviceOptions: ParsableArguments {
         let skew = settings.clockSkew
         let camera = settings.camera
         let battery = settings.battery
+        let gps = settings.gps
         let keyStore = FileKeyStore(url: homeURL.appendingPathComponent("device.key"))
         let home = homeURL
         let biometrics = SimulatedBiometrics(
@@ -38,7 +39,8 @@ struct DeviceOptions: ParsableArguments {
         let ports = DevicePorts(
             keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
             clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery },
-            biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)))
+            biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)),
+            gps: { gps })
         return DeviceApp.launch(
             home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
@@ -74,6 +76,8 @@ struct SimulatorSettings: Codable {
     var migrationFailure = false
     /// The biometric sensor, the OS prompt and the device passcode.
     var biometric = SimulatedBiometrics.State()
+    /// Where an active GPS fetch finds the phone (nil: the fetch fails).
+    var gps: GeoFix?
 
     init() {}
 
@@ -88,6 +92,7 @@ struct SimulatorSettings: Codable {
         migrationFailure = try container.decodeIfPresent(Bool.self, forKey: .migrationFailure) ?? false
         biometric =
             try container.decodeIfPresent(SimulatedBiometrics.State.self, forKey: .biometric) ?? defaults.biometric
+        gps = try container.decodeIfPresent(GeoFix.self, forKey: .gps)
     }
 
     static func url(_ home: URL) -> URL { home.appendingPathComponent("sim.json") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OutpostCore
 import OutpostDevice
 
 /// `outpost device sim ...`: the simulator's switches, like Detox's device API.
@@ -14,7 +15,12 @@ struct DeviceSimCommand: AsyncParsableCommand {
             biometric enrolled|none|match|no-match|cancel|lockout|changed (the sensor and the OS \
             prompt: what the next prompts are shown, a lockout, a changed enrolment), \
             device-passcode CODE|none (the phone's own passcode; default 123456), kill (the app \
-            process ends: the next command is a cold launch).
+            process ends: the next command is a cold launch); time tracking: geofence enter|exit \
+            LOCATION_ID [--accuracy M] [--no-fix] [--distance M] [--source event|active_fetch] \
+            (the OS region monitor's event; the fix is the sim GPS position, or --distance metres \
+            from the location's centre), gps LAT LON [--accuracy M] | gps off (the position an \
+            active fetch finds), time advance DURATION (90s, 6m, 2h, 1d: time passes in the \
+            background; due exit checks run).
             """
     )
 
@@ -29,10 +35,23 @@ struct DeviceSimCommand: AsyncParsableCommand {
     @Argument(help: "Its value(s).")
     var values: [String] = []
 
+    @Option(help: "geofence, gps: the fix's horizontal accuracy in metres.")
+    var accuracy: Double?
+
+    @Flag(name: .customLong("no-fix"), help: "geofence: the event comes without any position.")
+    var noFix = false
+
+    @Option(help: "geofence: the fix lies this many metres from the location's centre.")
+    var distance: Double?
+
+    @Option(help: "geofence: where the fix came from, event or active_fetch (default).")
+    var source: String = "active_fetch"
+
     func validate() throws {
         let expected: [String: Int] = [
             "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
             "migration-failure": 1, "damage-outbox-row": 0, "biometric": 1, "device-passcode": 1, "kill": 0,
+            "geofence": 2, "gps": values.first == "off" ? 1 : 2, "time": 2,
         ]
         guard let count = expected[name] else {
             throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
@@ -53,6 +72,22 @@ struct DeviceSimCommand: AsyncParsableCommand {
             guard PlatformInfo.OS(rawValue: values[0]) != nil else { throw ValidationError("os is ios or android.") }
         case "clock-skew":
             guard Double(values[0]) != nil else { throw ValidationError("clock-skew is a number of seconds.") }
+        case "geofence":
+            guard ["enter", "exit"].contains(values[0]) else { throw ValidationError("geofence is enter or exit.") }
+            guard LocationID(wire: values[1]) != nil else {
+                throw ValidationError("geofence needs a location id (see `outpost device track locations`).")
+            }
+            guard AccuracySource(rawValue: source) != nil else {
+                throw ValidationError("--source is event or active_fetch.")
+            }
+        case "gps":
+            guard values[0] == "off" || (Double(values[0]) != nil && Double(values[1]) != nil) else {
+                throw ValidationError("gps is LATITUDE LONGITUDE, or off.")
+            }
+        case "time":
+            guard values[0] == "advance", Self.seconds(values[1]) != nil else {
+                throw ValidationError("time is advance DURATION (e.g. 90s, 6m, 2h, 1d).")
+            }
         case "biometric":
             guard Self.biometricValues.contains(values[0]) else {
                 throw ValidationError("biometric is one of \(Self.biometricValues.joined(separator: ", ")).")
@@ -62,6 +97,15 @@ struct DeviceSimCommand: AsyncParsableCommand {
     }
 
     static let biometricValues = ["enrolled", "none", "match", "no-match", "cancel", "lockout", "changed"]
+
+    /// "90", "90s", "6m", "2h", "1d" in seconds.
+    static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0 {
+            return value * unit
+        }
+        return Double(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
 
     @MainActor
     func run() async throws {
@@ -91,6 +135,14 @@ struct DeviceSimCommand: AsyncParsableCommand {
             }
         case "device-passcode": settings.biometric.devicePasscode = values[0] == "none" ? nil : values[0]
         case "kill": try? FileManager.default.removeItem(at: SimulatorSettings.memoryURL(device.homeURL))
+        case "gps":
+            settings.gps =
+                values[0] == "off"
+                ? nil
+                : GeoFix(
+                    GeoPoint(latitude: Double(values[0]) ?? 0, longitude: Double(values[1]) ?? 0),
+                    accuracy: accuracy ?? 20)
+        case "time": settings.clockSkew += Self.seconds(values[1]) ?? 0
         default: break
         }
         try settings.save(home: device.homeURL)
@@ -102,6 +154,12 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 await app.foreground().value
             case "damage-outbox-row":
                 print("damaged-outbox-entry \(app.simulateDamagedOutboxEntry() ?? "none")")
+            case "geofence":
+                guard let id = LocationID(wire: values[1]) else { return }
+                let fence = app.workLocations.first { $0.id == id }?.fence
+                app.geofence(values[0] == "enter" ? .enter : .exit, location: id, fix: fix(fence, settings.gps))
+            case "time":
+                app.backgroundTimePassed()
             case "network" where settings.network:
                 // The launch read the new switch; the app reacts as to the platform's report.
                 await app.sync()
@@ -109,5 +167,20 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 break
             }
         }
+    }
+}
+
+extension DeviceSimCommand {
+    /// The fix a boundary event carries: none with --no-fix; --distance metres east of the
+    /// fence's centre; else the simulated GPS position; else the centre (enter) or well outside
+    /// it (exit).
+    func fix(_ fence: Fence?, _ gps: GeoFix?) -> GeoFix? {
+        guard !noFix, let fence else { return nil }
+        let source = AccuracySource(rawValue: source) ?? .activeFetch
+        if distance == nil, let gps {
+            return GeoFix(gps.point, accuracy: accuracy ?? gps.accuracy, source: source)
+        }
+        let metres = distance ?? (values[0] == "enter" ? 0 : fence.radius * 1.5 + 50)
+        return GeoFix(fence.center.moved(metres: metres, bearing: 90), accuracy: accuracy ?? 20, source: source)
     }
 }

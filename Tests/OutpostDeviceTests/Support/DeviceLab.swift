@@ -44,13 +44,13 @@ struct DeviceLab: Sendable {
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
         monotonic: MonotonicClock = .system, battery: Int = 100, simulateMigrationFailure: Bool = false,
         modules: DeviceModules = .eventDay, biometrics: (any Biometrics)? = nil,
-        memory: any ProcessMemory = InProcessMemory(),
+        memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
             keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
-            online: online, battery: { battery }, biometrics: biometrics, memory: memory)
+            online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps)
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in

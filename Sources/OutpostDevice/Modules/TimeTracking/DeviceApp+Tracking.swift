@@ -1,0 +1,77 @@
+import Foundation
+import OutpostCore
+
+/// The time-tracking module's actions (seed 003), as front-ends and tests call them.
+extension DeviceApp {
+    var trackingModule: TrackingModule? { module(TrackingModule.self) }
+
+    public enum TrackingScreen: String, Sendable {
+        case status, locations, history
+    }
+
+    public func showTracking(_ screen: TrackingScreen = .status) {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.show(TrackingState.Screen(rawValue: screen.rawValue) ?? .status) }
+    }
+
+    public func addWorkLocation(name: String, latitude: Double, longitude: Double, radius: Double = 100) {
+        showModule(named: TrackingModule.name)
+        performAsStaff {
+            trackingModule?.addLocation(
+                name: name, center: GeoPoint(latitude: latitude, longitude: longitude), radius: radius)
+        }
+    }
+
+    public func editWorkLocation(
+        _ id: LocationID, name: String? = nil, latitude: Double? = nil, longitude: Double? = nil, radius: Double? = nil
+    ) {
+        showModule(named: TrackingModule.name)
+        let center: GeoPoint? =
+            if let latitude, let longitude { GeoPoint(latitude: latitude, longitude: longitude) } else { nil }
+        performAsStaff { trackingModule?.editLocation(id, name: name, center: center, radius: radius) }
+    }
+
+    public func removeWorkLocation(_ id: LocationID) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.removeLocation(id) }
+    }
+
+    /// The work locations on this device, in order.
+    public var workLocations: [WorkLocation] { (try? store?.locations()) ?? [] }
+
+    /// Every tracked session, oldest first.
+    public var trackedSessions: [TrackedSession] { (try? store?.sessions()) ?? [] }
+
+    /// A boundary event from the platform's region monitor (the simulator's `sim geofence`).
+    public func geofence(_ kind: GeofenceRecord.Kind, location: LocationID, fix: GeoFix?) {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.boundary(kind, location, fix: fix) }
+    }
+
+    public func clockIn(at location: LocationID) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.clock(in: true, at: location) }
+    }
+
+    public func clockOut(at location: LocationID) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.clock(in: false, at: location) }
+    }
+
+    public func addManualSession(at location: LocationID, from start: Date, to end: Date) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.addManualSession(at: location, from: start, to: end) }
+    }
+
+    /// Chooses the geofence rules: `seed` (default) or `field`.
+    public func setGeofenceProfile(_ policy: HysteresisPolicy) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.setProfile(policy) }
+    }
+
+    /// Time passes with the app in the background (the simulator's `sim time advance`): the
+    /// exit verification checks that fall due run then, each with an active GPS fetch.
+    public func backgroundTimePassed() {
+        perform { trackingModule?.backgroundTimePassed(now: ports.clock.now()) }
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// Where the time-tracking module is (sealed, kept across launches).
+struct TrackingState: Codable, Sendable, Hashable {
+    enum Screen: String, Codable, Sendable {
+        case status
+        case locations
+        case history
+    }
+
+    var screen: Screen = .status
+    var notice: String?
+    var error: String?
+    /// The geofence rules in use (``HysteresisPolicy`` name).
+    var profile = HysteresisPolicy.seed.name
+}
+
+/// Time tracking (seed 003, Module 1): work locations as fences, the geofence engine deciding
+/// clock-in and clock-out from the platform's events, and the sessions it makes, kept in a
+/// store that enforces the seed's invariant. Platform events arrive through ``feed(_:at:)``;
+/// on every appearance (a launch, the foreground) due exit verifications run with an active GPS
+/// fetch, then the foreground rule confirms expired pending exits.
+@MainActor
+final class TrackingModule: DeviceModule {
+    static let name = "track"
+    static let migrations = DeviceStore.trackingMigrations
+
+    unowned let shell: DeviceApp
+    private let store: DeviceStore
+    var state = TrackingState()
+
+    private var locations: [WorkLocation] = []
+    private var open: [TrackedSession] = []
+    private var history: [TrackedSession] = []
+    private var now = Date()
+
+    init(shell: DeviceApp) {
+        self.shell = shell
+        self.store = shell.store!
+    }
+
+    var outboxHandlers: [any OutboxEntryHandler] { [] }
+    func isHome(for user: UserInfo) -> Bool { user.role == .worker }
+    func pull(event: EventInfo) async throws {}
+
+    var policy: HysteresisPolicy { HysteresisPolicy.named(state.profile) ?? .seed }
+
+    // MARK: - Events
+
+    /// Feeds one platform event (or the user's manual clock) through the engine and stores what
+    /// it decided, with the engine's state, in one transaction.
+    @discardableResult
+    func feed(_ event: GeofenceEvent, at time: Date) -> GeofenceOutcome? {
+        do {
+            var engine = try store.trackingEngine(policy: policy)
+            engine.policy = policy
+            let outcome = engine.handle(event, at: time)
+            try store.applyTracking(outcome, engine: engine)
+            return outcome
+        } catch {
+            state.error = "Could not record that: \(error)."
+            return nil
+        }
+    }
+
+    /// The app appeared (launch or foreground): due verification checks run first, each with an
+    /// active GPS fetch, then the foreground rule.
+    func appeared(now: Date) {
+        runDueChecks(now: now)
+        feed(.foreground, at: now)
+    }
+
+    /// Time passed in the background: the checks that fell due ran then, then a timer tick.
+    func backgroundTimePassed(now: Date) {
+        runDueChecks(now: now)
+        feed(.timer, at: now)
+    }
+
+    private func runDueChecks(now: Date) {
+        while let (location, due) = try? store.takeDueVerification(now: now) {
+            guard let fence = locations(id: location)?.fence else { continue }
+            feed(.verification(location, fence, fix: shell.ports.gps()), at: due)
+        }
+    }
+
+    private func locations(id: LocationID) -> WorkLocation? {
+        ((try? store.locations()) ?? []).first { $0.id == id }
+    }
+
+    // MARK: - Screens
+
+    func reload() {
+        now = shell.ports.clock.now()
+        locations = (try? store.locations()) ?? []
+        open = (try? store.openSessions()) ?? []
+        history = state.screen == .history ? ((try? store.sessions()) ?? []) : []
+    }
+
+    var homeScreen: (screen: String, elements: [UIElement])? {
+        switch state.screen {
+        case .status:
+            let cards = locations.map { location in
+                let session = open.first { $0.location == location.id }
+                return TrackingStatusScreen.Card(
+                    location: location, session: session,
+                    elapsedMinutes: session.map { max(0, Int(now.timeIntervalSince($0.clockIn) / 60)) } ?? 0)
+            }
+            let screen = TrackingStatusScreen(
+                cards: cards, notice: state.notice, error: state.error, profile: policy.name)
+            return (screen.identifier, screen.elements())
+        case .locations:
+            let screen = TrackingLocationsScreen(locations: locations, notice: state.notice, error: state.error)
+            return (screen.identifier, screen.elements())
+        case .history:
+            let zone = TimeZone.current.identifier
+            let names = Dictionary(locations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let grouped = Dictionary(grouping: history) { TimeFormatting.day($0.clockIn, zone) }
+            let days = grouped.keys.sorted(by: >).map { day in
+                let sessions = grouped[day]!.sorted { $0.clockIn < $1.clockIn }
+                return TrackingHistoryScreen.Day(
+                    date: day, sessions: sessions.map { ($0, names[$0.location] ?? "a removed location") },
+                    minutes: sessions.compactMap(\.minutes).reduce(0, +))
+            }
+            let screen = TrackingHistoryScreen(days: days, timeZone: zone, notice: state.notice, error: state.error)
+            return (screen.identifier, screen.elements())
+        }
+    }
+
+    var tabs: [UIElement] { [] }
+    func takeover(now: Date) -> UITree? { nil }
+    var frontScreen: (screen: String, elements: [UIElement])? { nil }
+    var eventShellElements: [UIElement] { [] }
+    var statusElements: [UIElement] { [] }
+
+    // MARK: - Lifecycle
+
+    func eventChanged() {}
+
+    func clearTransient() {
+        state.notice = nil
+        state.error = nil
+    }
+
+    func sessionEnded() {}
+
+    func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+
+    func restoreState(_ data: Data) throws {
+        state = try JSONDecoder.outpostDevice.decode(TrackingState.self, from: data)
+    }
+
+    // MARK: - Actions
+
+    func show(_ screen: TrackingState.Screen) {
+        clearTransient()
+        state.screen = screen
+    }
+
+    func addLocation(name: String, center: GeoPoint, radius: Double) {
+        clearTransient()
+        state.screen = .locations
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return fail(.invalid("Give the location a name.")) }
+        guard WorkLocation.radiusRange.contains(radius) else {
+            return fail(.invalid("The radius must be between 50 and 5000 metres."))
+        }
+        guard (-90...90).contains(center.latitude), (-180...180).contains(center.longitude) else {
+            return fail(.invalid("That is not a place on earth (latitude -90…90, longitude -180…180)."))
+        }
+        do {
+            try store.saveLocation(
+                WorkLocation(id: .random(), name: trimmed, fence: Fence(center: center, radius: radius)))
+            state.notice = "\(trimmed) added; clock-in is automatic when you arrive."
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.invalid("Could not save the location: \(error)."))
+        }
+    }
+
+    func editLocation(_ id: LocationID, name: String?, center: GeoPoint?, radius: Double?) {
+        clearTransient()
+        state.screen = .locations
+        guard var location = locations(id: id) else { return fail(.noSuchLocation) }
+        if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { location.name = name }
+        if let center { location.fence.center = center }
+        if let radius {
+            guard WorkLocation.radiusRange.contains(radius) else {
+                return fail(.invalid("The radius must be between 50 and 5000 metres."))
+            }
+            location.fence.radius = radius
+        }
+        do {
+            try store.saveLocation(location)
+            state.notice = "\(location.name) saved."
+        } catch {
+            fail(.invalid("Could not save the location: \(error)."))
+        }
+    }
+
+    func removeLocation(_ id: LocationID) {
+        clearTransient()
+        state.screen = .locations
+        guard let location = locations(id: id) else { return fail(.noSuchLocation) }
+        do {
+            try store.removeLocation(id, name: location.name)
+            state.notice = "\(location.name) removed; its past sessions are kept."
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.invalid("Could not remove the location: \(error)."))
+        }
+    }
+
+    /// A platform boundary event from the simulator (or a phone's region monitor).
+    func boundary(_ kind: GeofenceRecord.Kind, _ id: LocationID, fix: GeoFix?) {
+        clearTransient()
+        guard let location = locations(id: id) else { return fail(.noSuchLocation) }
+        let time = shell.ports.clock.now()
+        switch kind {
+        case .enter: feed(.enter(id, location.fence, fix: fix), at: time)
+        case .exit: feed(.exit(id, location.fence, fix: fix), at: time)
+        default: break
+        }
+    }
+
+    func clock(in clockIn: Bool, at id: LocationID) {
+        clearTransient()
+        state.screen = .status
+        guard locations(id: id) != nil else { return fail(.noSuchLocation) }
+        let outcome = feed(clockIn ? .manualClockIn(id) : .manualClockOut(id), at: shell.ports.clock.now())
+        if let ignored = outcome?.record?.ignored {
+            state.error =
+                ignored == .alreadyClockedIn ? "You are already clocked in there." : "You are not clocked in there."
+        }
+    }
+
+    func addManualSession(at id: LocationID, from start: Date, to end: Date) {
+        clearTransient()
+        state.screen = .history
+        guard locations(id: id) != nil else { return fail(.noSuchLocation) }
+        do {
+            try store.addManualSession(location: id, from: start, to: end, now: shell.ports.clock.now())
+            state.notice = "Session added."
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.invalid("Could not add the session: \(error)."))
+        }
+    }
+
+    func setProfile(_ policy: HysteresisPolicy) {
+        clearTransient()
+        state.profile = policy.name
+        state.notice = "Geofence rules: \(policy.name)."
+    }
+
+    private func fail(_ error: TrackingError) {
+        state.error = error.description
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+
+/// `outpost device track …`: time tracking (seed 003). Work locations are fences; the engine
+/// clocks in and out from the region monitor's events (`sim geofence`), and by hand.
+struct DeviceTrackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Time tracking: status, locations, history, clock in/out, manual sessions, geofence rules.",
+        subcommands: [
+            DeviceTrackStatusCommand.self, DeviceTrackLocationsCommand.self, DeviceTrackHistoryCommand.self,
+            DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
+            DeviceTrackSessionCommand.self, DeviceTrackProfileCommand.self,
+        ],
+        defaultSubcommand: DeviceTrackStatusCommand.self)
+}
+
+struct DeviceTrackStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "The status screen: each location, clocked in or not.")
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.showTracking(.status) } }
+}
+
+struct DeviceTrackLocationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "locations", abstract: "The work locations.")
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.showTracking(.locations) } }
+}
+
+struct DeviceTrackHistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Sessions grouped by day, with the total.")
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.showTracking(.history) } }
+}
+
+/// `track location add|edit|remove`.
+struct DeviceTrackLocationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "location", abstract: "Add, edit or remove a work location (at most 20).",
+        subcommands: [
+            DeviceTrackLocationAddCommand.self, DeviceTrackLocationEditCommand.self,
+            DeviceTrackLocationRemoveCommand.self,
+        ])
+}
+
+struct DeviceTrackLocationAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a work location.")
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "Its name.") var name: String
+    @Option(help: "Latitude of the centre.") var latitude: Double
+    @Option(help: "Longitude of the centre.") var longitude: Double
+    @Option(help: "Radius in metres (50-5000).") var radius: Double = WorkLocation.defaultRadius
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in
+            app.addWorkLocation(name: name, latitude: latitude, longitude: longitude, radius: radius)
+        }
+    }
+}
+
+struct DeviceTrackLocationEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a work location.")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The location's id.") var id: LocationID
+    @Option(help: "A new name.") var name: String?
+    @Option(help: "A new latitude (with --longitude).") var latitude: Double?
+    @Option(help: "A new longitude (with --latitude).") var longitude: Double?
+    @Option(help: "A new radius in metres.") var radius: Double?
+
+    func validate() throws {
+        guard (latitude == nil) == (longitude == nil) else {
+            throw ValidationError("--latitude and --longitude go together.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in
+            app.editWorkLocation(id, name: name, latitude: latitude, longitude: longitude, radius: radius)
+        }
+    }
+}
+
+struct DeviceTrackLocationRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a work location (its past sessions stay).")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The location's id.") var id: LocationID
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.removeWorkLocation(id) } }
+}
+
+struct DeviceTrackClockInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clock-in", abstract: "Clock in by hand.")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The location's id.") var id: LocationID
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.clockIn(at: id) } }
+}
+
+struct DeviceTrackClockOutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clock-out", abstract: "Clock out by hand.")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The location's id.") var id: LocationID
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.clockOut(at: id) } }
+}
+
+/// `track session add --location ID --from T --to T`.
+struct DeviceTrackSessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session", abstract: "Sessions entered by hand.", subcommands: [DeviceTrackSessionAddCommand.self])
+}
+
+struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a session by hand: not in the future, ending after it starts, not overlapping another there.")
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "The location's id.") var location: LocationID
+    @Option(help: "Start, RFC 3339 (2026-11-24T08:00:00Z).") var from: String
+    @Option(help: "End, RFC 3339.") var to: String
+
+    func validate() throws {
+        guard OutpostDateArgument.parse(from) != nil, OutpostDateArgument.parse(to) != nil else {
+            throw ValidationError("--from and --to are times like 2026-11-24T08:00:00Z.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in
+            app.addManualSession(
+                at: location, from: OutpostDateArgument.parse(from)!, to: OutpostDateArgument.parse(to)!)
+        }
+    }
+}
+
+struct DeviceTrackProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "The geofence rules: seed (seed 003 as written, the default) or field (its later fixes).")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "seed or field.") var name: String
+
+    func validate() throws {
+        guard HysteresisPolicy.named(name) != nil else { throw ValidationError("The profile is seed or field.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in app.setGeofenceProfile(HysteresisPolicy.named(name) ?? .seed) }
+    }
+}
+
+/// Times on the command line.
+enum OutpostDateArgument {
+    static func parse(_ text: String) -> Date? { OutpostJSON.parse(text) }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostDevice
+
+/// A care worker's phone: its clock, where an active GPS fetch finds it, and the app.
+@MainActor
+final class WorkerPhone {
+    let lab: DeviceLab
+    let name: String
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_075_200))  // 2026-11-17 07:20 UTC
+    let position = LockedBox<GeoFix?>(nil)
+    private(set) var app: DeviceApp
+
+    init(_ lab: DeviceLab, _ name: String) async throws {
+        self.lab = lab
+        self.name = name
+        let position = position
+        app = lab.launch(
+            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value })
+        let worker = try await lab.api.createUser(
+            lab.world.organizer, email: "\(name)@acme.test", role: .worker, name: "Wanda")
+        await app.signIn(server: lab.serverURL, email: worker.user.email, password: DeviceLab.staffPassword)
+        try #require(app.isSignedIn)
+        try #require(app.tree().screen == UIIdentifier.trackStatusScreen, "a worker lands on the status screen")
+    }
+
+    /// The app is killed and launched again (a launch is a foreground).
+    func relaunch() {
+        let position = position
+        app = lab.launch(
+            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value })
+    }
+
+    func addLocation(_ name: String = "Care home Nord") throws -> WorkLocation {
+        app.addWorkLocation(name: name, latitude: 52.52, longitude: 13.405, radius: 100)
+        #expect(app.tree().element(UIIdentifier.trackNotice)?.text.hasPrefix("\(name) added") == true)
+        app.showTracking(.status)
+        return try #require(app.workLocations.first { $0.name == name })
+    }
+
+    func fix(
+        _ location: WorkLocation, metres: Double, accuracy: Double, _ source: AccuracySource = .activeFetch
+    )
+        -> GeoFix
+    {
+        GeoFix(location.fence.center.moved(metres: metres, bearing: 45), accuracy: accuracy, source: source)
+    }
+
+    /// Minutes of each completed session, oldest first.
+    var completedMinutes: [Int] { app.trackedSessions.compactMap(\.minutes) }
+}
+
+/// Time tracking on the device engine (seed 003, issue 12 items 1-3 device side).
+@Suite("Time tracking on the device")
+struct TrackingProbeTests {
+    @Test(
+        "track-day: arrive, leave with a good fix (immediate), come back, leave with a fair fix (pending, verified outside at 5 minutes, backdated)"
+    )
+    func day() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "day")
+            let home = try phone.addLocation()
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 10, accuracy: 30, .event))
+            #expect(phone.app.tree().element(UIIdentifier.trackLocationCard)?.attributes["state"] == "active")
+            phone.clock.advance(by: 4 * 3600)
+            phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 250, accuracy: 20))
+            #expect(phone.completedMinutes == [240])
+            phone.clock.advance(by: 1800)
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 20, accuracy: 30))
+            phone.clock.advance(by: 3 * 3600)
+            phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 180, accuracy: 70))
+            var tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.trackLocationCard)?.attributes["state"] == "pending_exit")
+            #expect(tree.contains(UIIdentifier.trackPendingExit))
+            // The phone is well away; the checks at 1, 3 and 5 minutes run in the background.
+            phone.position.value = phone.fix(home, metres: 600, accuracy: 30)
+            phone.clock.advance(by: 2 * 60)
+            phone.app.backgroundTimePassed()
+            #expect(phone.app.trackedSessions.last?.state == .pendingExit, "outside, but not the last check yet")
+            phone.clock.advance(by: 4 * 60)
+            phone.app.backgroundTimePassed()
+            #expect(phone.completedMinutes == [240, 180], "backdated to the exit, not the check")
+            tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.trackLocationCard)?.attributes["state"] == "none")
+            phone.app.showTracking(.history)
+            tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.trackHistoryTotal)?.attributes["minutes"] == "420")
+        }
+    }
+
+    @Test("track-reentry-cancels: back within 5 minutes, the pending exit is cancelled and the session continues")
+    func reentry() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "reentry")
+            let home = try phone.addLocation()
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 30))
+            phone.clock.advance(by: 3600)
+            phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 130, accuracy: 60))
+            phone.clock.advance(by: 120)
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 30, accuracy: 40))
+            let sessions = phone.app.trackedSessions
+            #expect(sessions.count == 1 && sessions[0].state == .active && sessions[0].pendingExitAt == nil)
+            // Nothing left to verify.
+            phone.clock.advance(by: 600)
+            phone.app.backgroundTimePassed()
+            #expect(phone.app.trackedSessions.map(\.state) == [.active])
+        }
+    }
+
+    @Test(
+        "track-pending-survives-kill: a pending exit survives a kill; the next launch after the window confirms it, backdated"
+    )
+    func pendingSurvivesKill() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "killed")
+            let home = try phone.addLocation()
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 30))
+            phone.clock.advance(by: 2 * 3600)
+            phone.app.geofence(.exit, location: home.id, fix: nil)
+            #expect(phone.app.trackedSessions.last?.state == .pendingExit)
+            // Killed; no check ran (no fix anyway); opened an hour later.
+            phone.clock.advance(by: 3600)
+            phone.relaunch()
+            let sessions = phone.app.trackedSessions
+            #expect(sessions.map(\.state) == [.completed])
+            #expect(sessions.first?.minutes == 120)
+        }
+    }
+
+    @Test("track-short-session-kept: a session under 5 minutes is kept and flagged for review")
+    func shortSession() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "short")
+            let home = try phone.addLocation()
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 30))
+            phone.clock.advance(by: 180)
+            phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 300, accuracy: 15))
+            let session = try #require(phone.app.trackedSessions.first)
+            #expect(session.short && session.minutes == 3)
+            phone.app.showTracking(.history)
+            let row = try #require(phone.app.tree().element(UIIdentifier.trackHistorySession))
+            #expect(row.attributes["short"] == "true" && row.text.contains("short, please review"))
+        }
+    }
+
+    @Test(
+        "track-invariant-in-store: the store refuses a session whose clock-out and state disagree, and a second open one"
+    )
+    func invariant() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "invariant")
+            let home = try phone.addLocation()
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 30))
+            let queue = try #require(phone.app.store).queue
+            let now = phone.clock.now.millisecondsSince1970
+            let refused = [
+                "INSERT INTO track_sessions (id, location_id, clock_in, clock_out, state, method) VALUES ('a', 'x', \(now), \(now + 1), 'active', 'manual')",
+                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('b', 'x', \(now), 'completed', 'manual')",
+                "INSERT INTO track_sessions (id, location_id, clock_in, clock_out, state, method) VALUES ('c', 'x', \(now), \(now - 1), 'completed', 'manual')",
+                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('d', 'x', \(now), 'pending_exit', 'manual')",
+                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('e', '\(home.id.wire)', \(now), 'active', 'manual')",
+                "UPDATE track_sessions SET state = 'completed'",
+                "UPDATE track_sessions SET clock_out = \(now + 60)",
+            ]
+            for sql in refused {
+                #expect(throws: DatabaseError.self, "\(sql)") { try queue.write { try $0.execute(sql: sql) } }
+            }
+            #expect(phone.app.trackedSessions.map(\.state) == [.active])
+        }
+    }
+
+    @Test("track-locations: add, edit, remove; at most 20 with a clear message; not removed while clocked in there")
+    func locations() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "locations")
+            for index in 1...20 {
+                phone.app.addWorkLocation(
+                    name: "Client \(index)", latitude: 52.5, longitude: 13.4 + Double(index) / 100)
+            }
+            phone.app.addWorkLocation(name: "Client 21", latitude: 52.5, longitude: 13.7)
+            var tree = phone.app.tree()
+            #expect(phone.app.workLocations.count == 20)
+            #expect(tree.element(UIIdentifier.trackError)?.text.contains("at most 20 work locations") == true)
+            #expect(tree.element(UIIdentifier.trackLocationAdd)?.attributes["enabled"] == "false")
+            phone.app.addWorkLocation(name: "Tiny", latitude: 52.5, longitude: 13.4, radius: 10)
+            #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains("between 50 and 5000") == true)
+            let first = try #require(phone.app.workLocations.first)
+            phone.app.editWorkLocation(first.id, name: "Home of Mr. Berg", radius: 150)
+            #expect(phone.app.workLocations.first?.name == "Home of Mr. Berg")
+            #expect(phone.app.workLocations.first?.fence.radius == 150)
+            phone.app.clockIn(at: first.id)
+            phone.app.removeWorkLocation(first.id)
+            tree = phone.app.tree()
+            #expect(
+                tree.element(UIIdentifier.trackError)?.text
+                    == "You are clocked in at Home of Mr. Berg. Clock out first.")
+            phone.clock.advance(by: 3600)
+            phone.app.clockOut(at: first.id)
+            phone.app.removeWorkLocation(first.id)
+            #expect(phone.app.workLocations.count == 19)
+            #expect(phone.app.trackedSessions.map(\.minutes) == [60], "its sessions are kept")
+        }
+    }
+
+    @Test("track-manual-sessions: no future, end after start, no overlap at the same location; manual clock in and out")
+    func manualSessions() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "manual")
+            let home = try phone.addLocation()
+            let other = try phone.addLocation("Day centre")
+            let now = phone.clock.now
+            let hour: TimeInterval = 3600
+            phone.app.addManualSession(
+                at: home.id, from: now.addingTimeInterval(-3 * hour), to: now.addingTimeInterval(-1 * hour))
+            #expect(phone.app.tree().element(UIIdentifier.trackNotice)?.text == "Session added.")
+            let refusals: [(Date, Date, String)] = [
+                (now.addingTimeInterval(-hour), now.addingTimeInterval(hour), "cannot end in the future"),
+                (now.addingTimeInterval(-hour), now.addingTimeInterval(-2 * hour), "must be after the start"),
+                (now.addingTimeInterval(-2 * hour), now.addingTimeInterval(-0.5 * hour), "overlaps"),
+            ]
+            for (start, end, says) in refusals {
+                phone.app.addManualSession(at: home.id, from: start, to: end)
+                #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains(says) == true, "\(says)")
+            }
+            // The same hours at another location are fine.
+            phone.app.addManualSession(
+                at: other.id, from: now.addingTimeInterval(-2 * hour), to: now.addingTimeInterval(-0.5 * hour))
+            #expect(phone.app.trackedSessions.count == 2)
+            phone.app.clockIn(at: home.id)
+            phone.app.clockIn(at: home.id)
+            #expect(phone.app.tree().element(UIIdentifier.trackError)?.text == "You are already clocked in there.")
+            phone.clock.advance(by: 30 * 60)
+            phone.app.clockOut(at: home.id)
+            #expect(phone.app.trackedSessions.filter { $0.method == .manual }.count == 3)
+            #expect(phone.app.trackedSessions.last?.minutes == 30)
+        }
+    }
+
+    @Test(
+        "track-profiles-differ: a degraded exit is ignored under seed (the worker stays clocked in) and pends under field (clocked out after 10 minutes)"
+    )
+    func profiles() async throws {
+        try await DeviceLab.run { lab in
+            for profile in HysteresisPolicy.profiles {
+                let phone = try await WorkerPhone(lab, "profile-\(profile.name)")
+                phone.app.setGeofenceProfile(profile)
+                let home = try phone.addLocation()
+                phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 10, .event))
+                phone.clock.advance(by: 3600)
+                phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 220, accuracy: 60, .event))
+                // No checks run (the phone is in a pocket, no fix); a timer tick 11 minutes on.
+                phone.clock.advance(by: 11 * 60)
+                phone.app.backgroundTimePassed()
+                let states = phone.app.trackedSessions.map(\.state)
+                if profile.name == "seed" {
+                    #expect(states == [.active], "seed ignores the degraded exit")
+                } else {
+                    #expect(states == [.completed], "field confirms it at the stale limit")
+                    #expect(phone.completedMinutes == [60])
+                }
+                let events = try #require(phone.app.store).trackingEvents()
+                #expect(events.contains { $0.kind == "exit" && $0.source == "event" })
+                if profile.name == "seed" { #expect(events.contains { $0.ignored == "signal_degradation" }) }
+            }
+        }
+    }
+}
