@@ -159,11 +159,11 @@ struct TrackingProbeTests {
             let queue = try #require(phone.app.store).queue
             let now = phone.clock.now.millisecondsSince1970
             let refused = [
-                "INSERT INTO track_sessions (id, location_id, clock_in, clock_out, state, method) VALUES ('a', 'x', \(now), \(now + 1), 'active', 'manual')",
-                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('b', 'x', \(now), 'completed', 'manual')",
-                "INSERT INTO track_sessions (id, location_id, clock_in, clock_out, state, method) VALUES ('c', 'x', \(now), \(now - 1), 'completed', 'manual')",
-                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('d', 'x', \(now), 'pending_exit', 'manual')",
-                "INSERT INTO track_sessions (id, location_id, clock_in, state, method) VALUES ('e', '\(home.id.wire)', \(now), 'active', 'manual')",
+                "INSERT INTO track_sessions (id, owner, location_id, clock_in, clock_out, state, method) VALUES ('a', 'o', 'x', \(now), \(now + 1), 'active', 'manual')",
+                "INSERT INTO track_sessions (id, owner, location_id, clock_in, state, method) VALUES ('b', 'o', 'x', \(now), 'completed', 'manual')",
+                "INSERT INTO track_sessions (id, owner, location_id, clock_in, clock_out, state, method) VALUES ('c', 'o', 'x', \(now), \(now - 1), 'completed', 'manual')",
+                "INSERT INTO track_sessions (id, owner, location_id, clock_in, state, method) VALUES ('d', 'o', 'x', \(now), 'pending_exit', 'manual')",
+                "INSERT INTO track_sessions (id, owner, location_id, clock_in, state, method) VALUES ('e', 'o', '\(home.id.wire)', \(now), 'active', 'manual')",
                 "UPDATE track_sessions SET state = 'completed'",
                 "UPDATE track_sessions SET clock_out = \(now + 60)",
             ]
@@ -171,6 +171,38 @@ struct TrackingProbeTests {
                 #expect(throws: DatabaseError.self, "\(sql)") { try queue.write { try $0.execute(sql: sql) } }
             }
             #expect(phone.app.trackedSessions.map(\.state) == [.active])
+            // A consistent row is accepted: the refusals above are the constraints, not the SQL.
+            try await queue.write {
+                try $0.execute(
+                    sql:
+                        "INSERT INTO track_sessions (id, owner, location_id, clock_in, clock_out, state, method) VALUES ('f', 'o', 'x', \(now), \(now + 60), 'completed', 'manual')"
+                )
+            }
+        }
+    }
+
+    @Test(
+        "track-shared-phone: two workers on one phone each see only their own locations and hours; signing out loses nothing"
+    )
+    func sharedPhone() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "shared")
+            let home = try phone.addLocation("Wanda's client")
+            phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 0, accuracy: 30))
+            phone.clock.advance(by: 2 * 3600)
+            phone.app.geofence(.exit, location: home.id, fix: phone.fix(home, metres: 300, accuracy: 10))
+            await phone.app.signOut()
+            let other = try await lab.api.createUser(
+                lab.world.organizer, email: "otto@acme.test", role: .worker, name: "Otto")
+            await phone.app.signIn(server: lab.serverURL, email: other.user.email, password: DeviceLab.staffPassword)
+            #expect(phone.app.workLocations.isEmpty && phone.app.trackedSessions.isEmpty)
+            phone.app.showTracking(.history)
+            #expect(!phone.app.tree().contains(UIIdentifier.trackHistorySession))
+            _ = try phone.addLocation("Otto's client")
+            await phone.app.signOut()
+            await phone.app.signIn(server: lab.serverURL, email: "shared@acme.test", password: DeviceLab.staffPassword)
+            #expect(phone.app.workLocations.map(\.name) == ["Wanda's client"])
+            #expect(phone.completedMinutes == [120])
         }
     }
 
@@ -263,7 +295,8 @@ struct TrackingProbeTests {
                     #expect(states == [.completed], "field confirms it at the stale limit")
                     #expect(phone.completedMinutes == [60])
                 }
-                let events = try #require(phone.app.store).trackingEvents()
+                let events = try #require(phone.app.store).trackingEvents(
+                    owner: try #require(phone.app.session?.user.id))
                 #expect(events.contains { $0.kind == "exit" && $0.source == "event" })
                 if profile.name == "seed" { #expect(events.contains { $0.ignored == "signal_degradation" }) }
             }

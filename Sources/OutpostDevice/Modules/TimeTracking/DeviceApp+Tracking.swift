@@ -37,10 +37,16 @@ extension DeviceApp {
     }
 
     /// The work locations on this device, in order.
-    public var workLocations: [WorkLocation] { (try? store?.locations()) ?? [] }
+    public var workLocations: [WorkLocation] {
+        guard let owner = trackingModule?.owner else { return [] }
+        return (try? store?.locations(owner: owner)) ?? []
+    }
 
-    /// Every tracked session, oldest first.
-    public var trackedSessions: [TrackedSession] { (try? store?.sessions()) ?? [] }
+    /// Every tracked session of the user, oldest first.
+    public var trackedSessions: [TrackedSession] {
+        guard let owner = trackingModule?.owner else { return [] }
+        return (try? store?.sessions(owner: owner)) ?? []
+    }
 
     /// A boundary event from the platform's region monitor (the simulator's `sim geofence`).
     public func geofence(_ kind: GeofenceRecord.Kind, location: LocationID, fix: GeoFix?) {

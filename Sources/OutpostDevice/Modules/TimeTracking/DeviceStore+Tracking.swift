@@ -8,6 +8,7 @@ public enum TrackingError: Error, Equatable, CustomStringConvertible {
     case noSuchLocation
     case openSession(String)
     case invalid(String)
+    case signedOut
 
     public var description: String {
         switch self {
@@ -16,6 +17,7 @@ public enum TrackingError: Error, Equatable, CustomStringConvertible {
         case .noSuchLocation: "There is no such work location on this device."
         case .openSession(let name): "You are clocked in at \(name). Clock out first."
         case .invalid(let reason): reason
+        case .signedOut: "Sign in to track your hours."
         }
     }
 }
@@ -23,15 +25,19 @@ public enum TrackingError: Error, Equatable, CustomStringConvertible {
 /// The time-tracking module's tables. The seed's session invariant is the store's own: CHECK
 /// constraints refuse a row whose clock-out and state disagree, and at most one session of a
 /// location is open. Locations and event fixes are sealed; session times are plain (the
-/// constraints need them).
+/// constraints need them). Every row belongs to the user who made it (`owner`): two people who
+/// share a phone each see only their own locations and hours, and signing out loses nothing.
 extension DeviceStore {
     static let trackingMigrations: [DeviceMigration] = [
-        DeviceMigration("v1 locations, sessions, events, verifications") { db, _ in
+        DeviceMigration("v1 locations, sessions, events, verifications, engines") { db, _ in
             try db.execute(
                 sql: """
-                    CREATE TABLE track_locations (id TEXT PRIMARY KEY, position INTEGER NOT NULL, sealed BLOB NOT NULL);
+                    CREATE TABLE track_locations (
+                        id TEXT PRIMARY KEY, owner TEXT NOT NULL, position INTEGER NOT NULL, sealed BLOB NOT NULL);
+                    CREATE INDEX track_locations_owner ON track_locations (owner, position);
                     CREATE TABLE track_sessions (
                         id TEXT PRIMARY KEY,
+                        owner TEXT NOT NULL,
                         location_id TEXT NOT NULL,
                         clock_in INTEGER NOT NULL,
                         clock_out INTEGER,
@@ -47,55 +53,55 @@ extension DeviceStore {
                         CHECK (clock_out IS NULL OR clock_out >= clock_in),
                         CHECK ((state = 'pending_exit') = (pending_exit_at IS NOT NULL)));
                     CREATE UNIQUE INDEX track_sessions_open ON track_sessions (location_id) WHERE clock_out IS NULL;
-                    CREATE INDEX track_sessions_clock_in ON track_sessions (clock_in);
+                    CREATE INDEX track_sessions_clock_in ON track_sessions (owner, clock_in);
                     CREATE TABLE track_events (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, location_id TEXT NOT NULL, kind TEXT NOT NULL,
-                        at INTEGER NOT NULL, accuracy REAL, accuracy_source TEXT, confidence TEXT, ignored TEXT,
-                        fix BLOB);
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, location_id TEXT NOT NULL,
+                        kind TEXT NOT NULL, at INTEGER NOT NULL, accuracy REAL, accuracy_source TEXT, confidence TEXT,
+                        ignored TEXT, fix BLOB);
                     CREATE TABLE track_verifications (
-                        location_id TEXT NOT NULL, due_at INTEGER NOT NULL, PRIMARY KEY (location_id, due_at));
+                        owner TEXT NOT NULL, location_id TEXT NOT NULL, due_at INTEGER NOT NULL,
+                        PRIMARY KEY (location_id, due_at));
+                    CREATE TABLE track_engines (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL);
                     """)
         }
     ]
 
     // MARK: Locations
 
-    func locations() throws -> [WorkLocation] {
+    func locations(owner: UserID) throws -> [WorkLocation] {
         let sealer = sealer
         return try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM track_locations ORDER BY position").map {
-                try sealer.open(json: $0, as: WorkLocation.self)
-            }
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM track_locations WHERE owner = ? ORDER BY position", arguments: [owner.wire]
+            ).map { try sealer.open(json: $0, as: WorkLocation.self) }
         }
     }
 
     /// Adds a location (refused past the monitored limit) or replaces one with the same id.
-    func saveLocation(_ location: WorkLocation) throws {
+    func saveLocation(_ location: WorkLocation, owner: UserID) throws {
         try queue.write { db in
-            let exists =
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM track_locations WHERE id = ?)", arguments: [location.id.wire]
-                )
-                ?? false
-            if !exists {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track_locations") ?? 0
+            let position = try Int.fetchOne(
+                db, sql: "SELECT position FROM track_locations WHERE id = ? AND owner = ?",
+                arguments: [location.id.wire, owner.wire])
+            if position == nil {
+                let count =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM track_locations WHERE owner = ?", arguments: [owner.wire]) ?? 0
                 guard count < WorkLocation.monitoredLimit else { throw TrackingError.tooManyLocations }
             }
-            let position =
-                try Int.fetchOne(
-                    db, sql: "SELECT position FROM track_locations WHERE id = ?", arguments: [location.id.wire])
-                ?? (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM track_locations") ?? 1)
+            let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM track_locations") ?? 1
             try db.execute(
                 sql: """
-                    INSERT INTO track_locations (id, position, sealed) VALUES (?, ?, ?)
+                    INSERT INTO track_locations (id, owner, position, sealed) VALUES (?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed
-                    """, arguments: [location.id.wire, position, try sealer.seal(json: location)])
+                    """,
+                arguments: [location.id.wire, owner.wire, position ?? next, try sealer.seal(json: location)])
         }
     }
 
     /// Removes a location and its pending checks; refused while a session there is open. Its
     /// completed sessions stay (they are the worker's hours).
-    func removeLocation(_ id: LocationID, name: String) throws {
+    func removeLocation(_ id: LocationID, name: String, owner: UserID) throws {
         try queue.write { db in
             if try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM track_sessions WHERE location_id = ? AND clock_out IS NULL)",
@@ -103,7 +109,8 @@ extension DeviceStore {
             {
                 throw TrackingError.openSession(name)
             }
-            try db.execute(sql: "DELETE FROM track_locations WHERE id = ?", arguments: [id.wire])
+            try db.execute(
+                sql: "DELETE FROM track_locations WHERE id = ? AND owner = ?", arguments: [id.wire, owner.wire])
             try db.execute(sql: "DELETE FROM track_verifications WHERE location_id = ?", arguments: [id.wire])
         }
     }
@@ -125,105 +132,120 @@ extension DeviceStore {
             checkInAccuracy: row["checkin_accuracy"], exitAccuracy: row["exit_accuracy"], short: row["short"])
     }
 
-    /// Sessions that began in `range` (all when nil), oldest first.
-    func sessions(in range: Range<Date>? = nil) throws -> [TrackedSession] {
-        try queue.read { db in
-            if let range {
-                return try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT \(Self.sessionColumns) FROM track_sessions WHERE clock_in >= ? AND clock_in < ? ORDER BY clock_in",
-                    arguments: [range.lowerBound.millisecondsSince1970, range.upperBound.millisecondsSince1970]
-                ).map(Self.session)
-            }
-            return try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM track_sessions ORDER BY clock_in").map(
-                Self.session)
+    /// The owner's sessions that began in `range` (all when nil), oldest first.
+    func sessions(owner: UserID, in range: Range<Date>? = nil) throws -> [TrackedSession] {
+        let range = range ?? Date.distantPast..<Date.distantFuture
+        return try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.sessionColumns) FROM track_sessions WHERE owner = ? AND clock_in >= ? AND clock_in < ?
+                    ORDER BY clock_in
+                    """,
+                arguments: [owner.wire, range.lowerBound.millisecondsSince1970, range.upperBound.millisecondsSince1970]
+            ).map(Self.session)
         }
     }
 
-    func openSessions() throws -> [TrackedSession] {
+    func openSessions(owner: UserID) throws -> [TrackedSession] {
         try queue.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.sessionColumns) FROM track_sessions WHERE clock_out IS NULL ORDER BY clock_in"
+                db,
+                sql: """
+                    SELECT \(Self.sessionColumns) FROM track_sessions WHERE owner = ? AND clock_out IS NULL
+                    ORDER BY clock_in
+                    """, arguments: [owner.wire]
             ).map(Self.session)
         }
     }
 
     /// Applies what the engine decided for one event, with the engine's new state and the
     /// event's telemetry row, in one transaction: a kill never leaves the two disagreeing.
-    func applyTracking(_ outcome: GeofenceOutcome, engine: GeofenceEngine) throws {
+    func applyTracking(_ outcome: GeofenceOutcome, engine: GeofenceEngine, owner: UserID) throws {
         try queue.write { db in
-            try setSealedMeta(db, "track_engine", engine)
+            try db.execute(
+                sql: """
+                    INSERT INTO track_engines (owner, sealed) VALUES (?, ?)
+                    ON CONFLICT (owner) DO UPDATE SET sealed = excluded.sealed
+                    """, arguments: [owner.wire, try sealer.seal(json: engine)])
             if let record = outcome.record {
                 try db.execute(
                     sql: """
-                        INSERT INTO track_events (location_id, kind, at, accuracy, accuracy_source, confidence, ignored, fix)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO track_events (owner, location_id, kind, at, accuracy, accuracy_source, confidence,
+                            ignored, fix)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        record.location.wire, record.kind.rawValue, record.at.millisecondsSince1970,
-                        record.fix?.accuracy,
-                        record.accuracySource?.rawValue, record.confidence?.rawValue, record.ignored?.rawValue,
-                        try record.fix.map { try sealer.seal(json: $0.point) },
+                        owner.wire, record.location.wire, record.kind.rawValue, record.at.millisecondsSince1970,
+                        record.fix?.accuracy, record.accuracySource?.rawValue, record.confidence?.rawValue,
+                        record.ignored?.rawValue, try record.fix.map { try sealer.seal(json: $0.point) },
                     ])
             }
-            for decision in outcome.decisions { try apply(db, decision) }
+            for decision in outcome.decisions { try apply(db, decision, owner: owner) }
         }
     }
 
-    private func apply(_ db: Database, _ decision: GeofenceDecision) throws {
+    private func apply(_ db: Database, _ decision: GeofenceDecision, owner: UserID) throws {
         switch decision {
         case .clockIn(let location, let at, let accuracy, let method):
             try db.execute(
                 sql: """
-                    INSERT INTO track_sessions (id, location_id, clock_in, state, method, checkin_accuracy)
-                    VALUES (?, ?, ?, 'active', ?, ?)
+                    INSERT INTO track_sessions (id, owner, location_id, clock_in, state, method, checkin_accuracy)
+                    VALUES (?, ?, ?, ?, 'active', ?, ?)
                     """,
-                arguments: [UUID().uuidString, location.wire, at.millisecondsSince1970, method.rawValue, accuracy])
+                arguments: [
+                    UUID().uuidString, owner.wire, location.wire, at.millisecondsSince1970, method.rawValue, accuracy,
+                ])
         case .pendingExit(let location, let at, let accuracy):
             try db.execute(
                 sql: """
                     UPDATE track_sessions SET state = 'pending_exit', pending_exit_at = ?, exit_accuracy = ?
-                    WHERE location_id = ? AND clock_out IS NULL
-                    """, arguments: [at.millisecondsSince1970, accuracy, location.wire])
+                    WHERE location_id = ? AND owner = ? AND clock_out IS NULL
+                    """, arguments: [at.millisecondsSince1970, accuracy, location.wire, owner.wire])
         case .exitCancelled(let location, _):
             try db.execute(
                 sql: """
                     UPDATE track_sessions SET state = 'active', pending_exit_at = NULL, exit_accuracy = NULL
-                    WHERE location_id = ? AND clock_out IS NULL
-                    """, arguments: [location.wire])
+                    WHERE location_id = ? AND owner = ? AND clock_out IS NULL
+                    """, arguments: [location.wire, owner.wire])
         case .clockOut(let location, _, let at, _, let reason, let short):
             try db.execute(
                 sql: """
                     UPDATE track_sessions SET state = 'completed', clock_out = ?, pending_exit_at = NULL,
                         end_reason = ?, short = ?
-                    WHERE location_id = ? AND clock_out IS NULL
-                    """, arguments: [at.millisecondsSince1970, reason.rawValue, short, location.wire])
+                    WHERE location_id = ? AND owner = ? AND clock_out IS NULL
+                    """, arguments: [at.millisecondsSince1970, reason.rawValue, short, location.wire, owner.wire])
         case .scheduleVerification(let location, let dates):
             for date in dates {
                 try db.execute(
-                    sql: "INSERT INTO track_verifications (location_id, due_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    arguments: [location.wire, date.millisecondsSince1970])
+                    sql: """
+                        INSERT INTO track_verifications (owner, location_id, due_at) VALUES (?, ?, ?)
+                        ON CONFLICT DO NOTHING
+                        """, arguments: [owner.wire, location.wire, date.millisecondsSince1970])
             }
         case .cancelVerification(let location):
             try db.execute(sql: "DELETE FROM track_verifications WHERE location_id = ?", arguments: [location.wire])
         }
     }
 
-    /// The engine's saved state (a fresh one with `policy` before the first event).
-    func trackingEngine(policy: HysteresisPolicy) throws -> GeofenceEngine {
-        try sealedMeta("track_engine", as: GeofenceEngine.self) ?? GeofenceEngine(policy: policy)
+    /// The owner's engine state (a fresh one with `policy` before their first event).
+    func trackingEngine(policy: HysteresisPolicy, owner: UserID) throws -> GeofenceEngine {
+        let sealed = try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT sealed FROM track_engines WHERE owner = ?", arguments: [owner.wire])
+        }
+        return try sealed.map { try sealer.open(json: $0, as: GeofenceEngine.self) } ?? GeofenceEngine(policy: policy)
     }
 
-    /// Verification checks due at or before `now`, oldest first; taking one removes it.
-    func takeDueVerification(now: Date) throws -> (LocationID, Date)? {
+    /// The owner's next verification check due at or before `now`; taking it removes it.
+    func takeDueVerification(now: Date, owner: UserID) throws -> (LocationID, Date)? {
         try queue.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
-                    sql:
-                        "SELECT location_id, due_at FROM track_verifications WHERE due_at <= ? ORDER BY due_at LIMIT 1",
-                    arguments: [now.millisecondsSince1970]),
+                    sql: """
+                        SELECT location_id, due_at FROM track_verifications WHERE owner = ? AND due_at <= ?
+                        ORDER BY due_at LIMIT 1
+                        """, arguments: [owner.wire, now.millisecondsSince1970]),
                 let location = LocationID(wire: row["location_id"])
             else { return nil }
             let due: Int64 = row["due_at"]
@@ -236,7 +258,7 @@ extension DeviceStore {
 
     /// A session the worker enters by hand: not in the future, ending after it starts, and not
     /// overlapping another session of the same location.
-    func addManualSession(location: LocationID, from start: Date, to end: Date, now: Date) throws {
+    func addManualSession(location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID) throws {
         guard end > start else { throw TrackingError.invalid("The end must be after the start.") }
         guard end <= now else { throw TrackingError.invalid("A session cannot end in the future.") }
         try queue.write { db in
@@ -247,30 +269,28 @@ extension DeviceStore {
                         SELECT EXISTS (SELECT 1 FROM track_sessions WHERE location_id = ?
                             AND clock_in < ? AND COALESCE(clock_out, ?) > ?)
                         """,
-                    arguments: [
-                        location.wire, end.millisecondsSince1970, Int64.max, start.millisecondsSince1970,
-                    ]) ?? false
-            guard !overlapping else {
-                throw TrackingError.invalid("It overlaps another session at this location.")
-            }
+                    arguments: [location.wire, end.millisecondsSince1970, Int64.max, start.millisecondsSince1970])
+                ?? false
+            guard !overlapping else { throw TrackingError.invalid("It overlaps another session at this location.") }
             try db.execute(
                 sql: """
-                    INSERT INTO track_sessions (id, location_id, clock_in, clock_out, state, method, short)
-                    VALUES (?, ?, ?, ?, 'completed', 'manual', ?)
+                    INSERT INTO track_sessions (id, owner, location_id, clock_in, clock_out, state, method, short)
+                    VALUES (?, ?, ?, ?, ?, 'completed', 'manual', ?)
                     """,
                 arguments: [
-                    UUID().uuidString, location.wire, start.millisecondsSince1970, end.millisecondsSince1970,
-                    end.timeIntervalSince(start) < 300,
+                    UUID().uuidString, owner.wire, location.wire, start.millisecondsSince1970,
+                    end.millisecondsSince1970, end.timeIntervalSince(start) < 300,
                 ])
         }
     }
 
-    /// The telemetry rows, oldest first: (kind, ignored reason, accuracy source).
-    func trackingEvents() throws -> [(kind: String, ignored: String?, source: String?)] {
+    /// The owner's telemetry rows, oldest first: (kind, ignored reason, accuracy source).
+    func trackingEvents(owner: UserID) throws -> [(kind: String, ignored: String?, source: String?)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, ignored, accuracy_source FROM track_events ORDER BY id").map {
-                ($0["kind"], $0["ignored"], $0["accuracy_source"])
-            }
+            try Row.fetchAll(
+                db, sql: "SELECT kind, ignored, accuracy_source FROM track_events WHERE owner = ? ORDER BY id",
+                arguments: [owner.wire]
+            ).map { ($0["kind"], $0["ignored"], $0["accuracy_source"]) }
         }
     }
 }

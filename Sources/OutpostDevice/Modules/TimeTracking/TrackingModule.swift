@@ -43,6 +43,10 @@ final class TrackingModule: DeviceModule {
 
     var outboxHandlers: [any OutboxEntryHandler] { [] }
     func isHome(for user: UserInfo) -> Bool { user.role == .worker }
+
+    /// Whose hours these are: the signed-in user, or (while the app is locked) the user the
+    /// lock screen belongs to; the region monitor keeps reporting while the app is locked.
+    var owner: UserID? { shell.session?.user.id ?? shell.vault?.record?.user.id }
     func pull(event: EventInfo) async throws {}
 
     var policy: HysteresisPolicy { HysteresisPolicy.named(state.profile) ?? .seed }
@@ -54,10 +58,11 @@ final class TrackingModule: DeviceModule {
     @discardableResult
     func feed(_ event: GeofenceEvent, at time: Date) -> GeofenceOutcome? {
         do {
-            var engine = try store.trackingEngine(policy: policy)
+            guard let owner else { return nil }
+            var engine = try store.trackingEngine(policy: policy, owner: owner)
             engine.policy = policy
             let outcome = engine.handle(event, at: time)
-            try store.applyTracking(outcome, engine: engine)
+            try store.applyTracking(outcome, engine: engine, owner: owner)
             return outcome
         } catch {
             state.error = "Could not record that: \(error)."
@@ -79,23 +84,30 @@ final class TrackingModule: DeviceModule {
     }
 
     private func runDueChecks(now: Date) {
-        while let (location, due) = try? store.takeDueVerification(now: now) {
+        guard let owner else { return }
+        while let (location, due) = try? store.takeDueVerification(now: now, owner: owner) {
             guard let fence = locations(id: location)?.fence else { continue }
             feed(.verification(location, fence, fix: shell.ports.gps()), at: due)
         }
     }
 
     private func locations(id: LocationID) -> WorkLocation? {
-        ((try? store.locations()) ?? []).first { $0.id == id }
+        owner.flatMap { ((try? store.locations(owner: $0)) ?? []).first { $0.id == id } }
     }
 
     // MARK: - Screens
 
     func reload() {
         now = shell.ports.clock.now()
-        locations = (try? store.locations()) ?? []
-        open = (try? store.openSessions()) ?? []
-        history = state.screen == .history ? ((try? store.sessions()) ?? []) : []
+        guard let owner else {
+            locations = []
+            open = []
+            history = []
+            return
+        }
+        locations = (try? store.locations(owner: owner)) ?? []
+        open = (try? store.openSessions(owner: owner)) ?? []
+        history = state.screen == .history ? ((try? store.sessions(owner: owner)) ?? []) : []
     }
 
     var homeScreen: (screen: String, elements: [UIElement])? {
@@ -170,8 +182,9 @@ final class TrackingModule: DeviceModule {
             return fail(.invalid("That is not a place on earth (latitude -90…90, longitude -180…180)."))
         }
         do {
+            guard let owner else { return fail(.signedOut) }
             try store.saveLocation(
-                WorkLocation(id: .random(), name: trimmed, fence: Fence(center: center, radius: radius)))
+                WorkLocation(id: .random(), name: trimmed, fence: Fence(center: center, radius: radius)), owner: owner)
             state.notice = "\(trimmed) added; clock-in is automatic when you arrive."
         } catch let error as TrackingError {
             fail(error)
@@ -193,7 +206,8 @@ final class TrackingModule: DeviceModule {
             location.fence.radius = radius
         }
         do {
-            try store.saveLocation(location)
+            guard let owner else { return fail(.signedOut) }
+            try store.saveLocation(location, owner: owner)
             state.notice = "\(location.name) saved."
         } catch {
             fail(.invalid("Could not save the location: \(error)."))
@@ -205,7 +219,8 @@ final class TrackingModule: DeviceModule {
         state.screen = .locations
         guard let location = locations(id: id) else { return fail(.noSuchLocation) }
         do {
-            try store.removeLocation(id, name: location.name)
+            guard let owner else { return fail(.signedOut) }
+            try store.removeLocation(id, name: location.name, owner: owner)
             state.notice = "\(location.name) removed; its past sessions are kept."
         } catch let error as TrackingError {
             fail(error)
@@ -242,7 +257,8 @@ final class TrackingModule: DeviceModule {
         state.screen = .history
         guard locations(id: id) != nil else { return fail(.noSuchLocation) }
         do {
-            try store.addManualSession(location: id, from: start, to: end, now: shell.ports.clock.now())
+            guard let owner else { return fail(.signedOut) }
+            try store.addManualSession(location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner)
             state.notice = "Session added."
         } catch let error as TrackingError {
             fail(error)
