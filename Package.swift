@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,6 +107,7 @@ let package = Package(
             name: "OutpostServerTests",
             dependencies: [
                 "OutpostServer",
+                "OutpostLab",
                 "OutpostTestSupport",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -13,6 +13,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case guestNotAdmissible
     case idempotencyKeyReused
     case versionConflict
+    case invalidCode
+    case mailUnavailable
     case weakPasscode
     case rateLimited
     case busy
@@ -22,7 +24,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
 
     public static let known: [APIErrorCode] = [
         .invalidRequest, .unauthorized, .invalidCredentials, .tokenReused, .forbidden, .notFound, .methodNotAllowed,
-        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .weakPasscode, .rateLimited, .busy,
+        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .invalidCode, .mailUnavailable,
+        .weakPasscode, .rateLimited, .busy,
         .payloadTooLarge, .internalError,
     ]
 
@@ -44,6 +47,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .guestNotAdmissible: "guest_not_admissible"
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .versionConflict: "version_conflict"
+        case .invalidCode: "invalid_code"
+        case .mailUnavailable: "mail_unavailable"
         case .weakPasscode: "weak_passcode"
         case .rateLimited: "rate_limited"
         case .busy: "busy"
@@ -64,7 +69,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
             .idempotencyKeyReused, .versionConflict, .weakPasscode, .payloadTooLarge:
             true
-        case .unauthorized, .invalidCredentials, .tokenReused, .rateLimited, .busy, .internalError, .unknown:
+        case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
+            .internalError, .unknown:
             false
         }
     }

@@ -80,6 +80,16 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "file"))
     var kekFile: String?
 
+    @Option(
+        name: .customLong("smtp-relay"),
+        help: ArgumentHelp(
+            "The SMTP relay that carries sign-in codes, HOST:PORT (without it, passwordless sign-in is off).",
+            valueName: "host:port"))
+    var smtpRelay: String?
+
+    @Option(name: .customLong("mail-from"), help: "The From of the server's mail.")
+    var mailFrom = "Outpost <no-reply@outpost.localhost>"
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -98,6 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard importRows > 0 else { throw ValidationError("--import-rows must be positive.") }
+        if let smtpRelay, SMTPClient(relay: smtpRelay) == nil {
+            throw ValidationError("--smtp-relay is HOST:PORT, e.g. 127.0.0.1:2525.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -112,7 +125,8 @@ struct ServeCommand: AsyncParsableCommand {
             tls: tlsCert.map { ServerConfiguration.TLSFiles(certificateChain: $0, privateKey: tlsKey ?? "") },
             trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections,
             importRowLimit: importRows,
-            keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location))
+            keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location),
+            smtpRelay: smtpRelay.flatMap(SMTPClient.init(relay:)), mailFrom: mailFrom)
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

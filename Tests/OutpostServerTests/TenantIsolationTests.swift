@@ -109,11 +109,12 @@ struct TenantIsolationTests {
     static let tenantScoped: Set<String> = [
         "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused", "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
+        "GET /v1/me/consent", "PUT /v1/me/consent",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
-        "POST /v1/auth/signout",
+        "POST /v1/auth/signout", "POST /v1/auth/email-code", "POST /v1/auth/email-signin",
     ]
 
     @Test("the security table covers every route the router serves; tenant-scoped routes need a token")

@@ -5,7 +5,7 @@
 # Package.swift, plus SQLite's headers); the test `first-command-installs-build-packages` checks the
 # two lists agree. test_packages: what the tests need besides.
 build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev)
-test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount)
+test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount python3-venv)
 
 ensure_packages() {
     local missing=() package

@@ -1,3 +1,4 @@
+import Foundation
 import OutpostCore
 
 /// A user role. No anonymous or guest use exists.
@@ -73,4 +74,53 @@ public struct PasswordResetRequest: Codable, Sendable, Hashable {
     public var password: String
 
     public init(password: String) { self.password = password }
+}
+
+/// `POST /v1/auth/email-code` (no auth): send a six-digit sign-in code to `email`. Answered
+/// 202 whether or not an account exists (no account enumeration); `register` words the mail
+/// for someone creating an account.
+public struct EmailCodeRequest: Codable, Sendable, Hashable {
+    public enum Purpose: String, Codable, Sendable, Hashable {
+        case signin
+        case register
+    }
+
+    public var email: String
+    public var purpose: Purpose
+
+    public init(email: String, purpose: Purpose) {
+        self.email = email
+        self.purpose = purpose
+    }
+}
+
+/// `POST /v1/auth/email-signin` (no auth): the code from the mail. For an e-mail without an
+/// account, `name` and `consentVersion` (the version of the terms and privacy notice the person
+/// accepted) create one: a `worker` in a tenant of their own.
+public struct EmailSignInRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var code: String
+    public var deviceId: String
+    public var name: String?
+    public var consentVersion: String?
+
+    public init(email: String, code: String, deviceId: String, name: String? = nil, consentVersion: String? = nil) {
+        self.email = email
+        self.code = code
+        self.deviceId = deviceId
+        self.name = name
+        self.consentVersion = consentVersion
+    }
+}
+
+/// `PUT /v1/me/consent`: the version of the terms the signed-in user accepted (a new version
+/// asks again); `GET /v1/me/consent` answers the same shape.
+public struct ConsentRecord: Codable, Sendable, Hashable {
+    public var version: String?
+    public var acceptedAt: Date?
+
+    public init(version: String?, acceptedAt: Date? = nil) {
+        self.version = version
+        self.acceptedAt = acceptedAt
+    }
 }

@@ -85,6 +85,7 @@ public enum OutpostServer {
         router.add(middleware: ErrorMiddleware(routes: routes))
         HealthRoutes(dependencies: dependencies).register(on: router)
         AuthRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
+        EmailCodeRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
         let authenticated = router.group("v1")
             .add(
                 middleware: AuthenticatorMiddleware(
@@ -102,6 +103,7 @@ public enum OutpostServer {
         ContactRoutes(dependencies: dependencies).register(on: authenticated)
         ActivityRoutes(dependencies: dependencies).register(on: authenticated)
         TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
+        ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
         return router
     }

@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
     /// Every instance on one database needs the same ring; nil makes a fresh one-key ring for
     /// this process (tests and in-memory stores only: what it wraps is unreadable after a restart).
     public var keyEncryptionKeys: KeyEncryptionKeys?
+    /// Where sign-in codes are mailed (an SMTP relay); nil: the server sends no mail.
+    public var smtpRelay: SMTPClient?
+    /// The From of the server's mail.
+    public var mailFrom: String
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 
@@ -84,7 +88,9 @@ public struct ServerConfiguration: Sendable {
         idleTimeout: TimeInterval = 60,
         maxConnections: Int = 1_000,
         importRowLimit: Int = 100_000,
-        keyEncryptionKeys: KeyEncryptionKeys? = nil
+        keyEncryptionKeys: KeyEncryptionKeys? = nil,
+        smtpRelay: SMTPClient? = nil,
+        mailFrom: String = "Outpost <no-reply@outpost.localhost>"
     ) {
         self.store = store
         self.host = host
@@ -107,5 +113,7 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.importRowLimit = importRowLimit
         self.keyEncryptionKeys = keyEncryptionKeys
+        self.smtpRelay = smtpRelay
+        self.mailFrom = mailFrom
     }
 }

@@ -55,11 +55,15 @@ struct AuthRoutes {
             let upgraded = try await dependencies.hasher.hashPassword(body.password)
             try await store.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)
         }
+        return try await startSession(for: user, deviceId: deviceId, now: now)
+    }
+
+    /// A new sign-in of `user` on `deviceId`: a refresh-token family and the token pair.
+    func startSession(for user: UserRecord, deviceId: String, now: Date) async throws -> Response {
         let refreshToken = RefreshTokens.make()
-        try await store.insertRefreshToken(
+        try await dependencies.store.insertRefreshToken(
             hash: RefreshTokens.hash(refreshToken), familyId: UUID(), userId: user.id, deviceId: deviceId,
-            issuedAt: now,
-            expiresAt: now + configuration.refreshTokenLifetime)
+            issuedAt: now, expiresAt: now + dependencies.configuration.refreshTokenLifetime)
         return try await tokenPair(for: user, refreshToken: refreshToken, now: now)
     }
 

@@ -86,6 +86,21 @@ public enum Schema {
             // can no longer sign in or refresh.
             "ALTER TABLE users ADD COLUMN removed_at BIGINT",
             "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
+            // Passwordless sign-in (seed 003): six-digit codes, stored as an HMAC under a server
+            // secret (a leaked table does not give the codes away), single use, ten minutes.
+            """
+            CREATE TABLE email_codes (
+                id \(serial),
+                email TEXT NOT NULL,
+                code_hash \(blob) NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT,
+                attempts INTEGER NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX email_codes_email ON email_codes (email, id)",
+            "ALTER TABLE users ADD COLUMN consent_version TEXT",
+            "ALTER TABLE users ADD COLUMN consent_at BIGINT",
         ]
     }
 

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A real SMTP server on loopback: aiosmtpd (from PyPI, installed by `scripts/test` into a
+/// virtual environment), storing what it receives in a Maildir that tests (and the demo) read.
+package final class SMTPSink: @unchecked Sendable {
+    package let port: Int
+    package let directory: URL
+    private let process: Process
+
+    /// The Python that has aiosmtpd, as `scripts/test` names it; nil outside it.
+    package static var python: String? {
+        let python = ProcessInfo.processInfo.environment["OUTPOST_TEST_SMTP_PYTHON"]
+        return python?.isEmpty == false ? python : nil
+    }
+
+    package static let skipMessage =
+        "SMTP case skipped: OUTPOST_TEST_SMTP_PYTHON is not set; scripts/test installs aiosmtpd and sets it."
+
+    /// Starts a sink on a free loopback port and waits until it accepts connections.
+    package static func start(python: String) async throws -> SMTPSink {
+        let port = try ServerHandle.freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outpost-mail-\(UUID().uuidString)")
+        // A Maildir: aiosmtpd's Mailbox handler writes into tmp/ and moves into new/.
+        for folder in ["tmp", "new", "cur"] {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", directory.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let sink = SMTPSink(port: port, directory: directory, process: process)
+        for _ in 0..<400 {
+            if sink.accepts() { return sink }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        sink.stop()
+        throw CleanFailure("aiosmtpd did not start on port \(port)")
+    }
+
+    private init(port: Int, directory: URL, process: Process) {
+        self.port = port
+        self.directory = directory
+        self.process = process
+    }
+
+    /// `127.0.0.1:PORT`, for `--smtp-relay`.
+    package var relay: String { "127.0.0.1:\(port)" }
+
+    /// Ends the sink (bounded: it never waits on a run loop, and gives up after two seconds).
+    package func stop() {
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// One received message: its headers (names lower-cased) and its body.
+    package struct Message: Sendable {
+        package var headers: [String: String]
+        package var body: String
+        package var to: String { headers["to"] ?? "" }
+        /// The body's first line (where a sign-in code is).
+        package var firstLine: String {
+            body.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+    }
+
+    /// Every message received so far, oldest first.
+    package func messages() -> [Message] {
+        let new = directory.appendingPathComponent("new")
+        // In the order they arrived: Maildir names are not ordered, their modification times are.
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? []).map {
+            new.appendingPathComponent($0)
+        }.map { file -> (URL, Date) in
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+            return (file, modified ?? .distantPast)
+        }.sorted { ($0.1, $0.0.lastPathComponent) < ($1.1, $1.0.lastPathComponent) }.map(\.0)
+        return files.compactMap { file in
+            guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            guard let split = text.range(of: "\n\n") else { return nil }
+            var headers: [String: String] = [:]
+            for line in text[..<split.lowerBound].split(separator: "\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
+            }
+            return Message(headers: headers, body: String(text[split.upperBound...]))
+        }
+    }
+
+    /// The code in the newest message to `email`, waiting briefly for the relay to store it.
+    package func code(for email: String) async throws -> String {
+        for _ in 0..<200 {
+            if let message = messages().last(where: { $0.to.contains(email) }) { return message.firstLine }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CleanFailure("no mail to \(email) arrived")
+    }
+
+    private func accepts() -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Crypto
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// Passwordless sign-in and registration (seed 003's "Log In" and "Create Account"):
+/// `POST /v1/auth/email-code` mails a six-digit code (ten minutes, single use, stored as an
+/// HMAC); `POST /v1/auth/email-signin` trades it for a token pair, creating the account when
+/// the e-mail has none and the person gave a name and their consent. Rate limited per e-mail
+/// and per address, like password sign-in.
+struct EmailCodeRoutes {
+    let dependencies: ServerDependencies
+
+    static let codeLifetime: TimeInterval = 600
+    static let codesPerEmailPerHour = 5
+    static let codesPerAddressPerHour = 20
+
+    func register(on group: RouterGroup<AppRequestContext>) {
+        group.post("email-code", use: sendCode)
+        group.post("email-signin", use: signIn)
+    }
+
+    @Sendable func sendCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await HTTPHelpers.decode(EmailCodeRequest.self, from: request)
+        let email = try UserRoutes.validEmail(body.email)
+        guard let mailer = dependencies.configuration.smtpRelay else {
+            throw APIError(
+                .serviceUnavailable, .mailUnavailable,
+                "This server cannot send e-mail (no SMTP relay is configured); sign in with a password.")
+        }
+        let now = dependencies.clock.now()
+        let configuration = dependencies.configuration
+        let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local"
+        // Every request counts (these rows are never released): a mailbox cannot be flooded.
+        let reservation = try await dependencies.store.reserveSignInAttempt(
+            subjects: [
+                ("code-email:" + Store.normalizedEmail(email), Self.codesPerEmailPerHour),
+                ("code-addr:" + address, Self.codesPerAddressPerHour),
+            ], now: now, window: 3600)
+        if case .limited(let until) = reservation {
+            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw APIError(
+                .tooManyRequests, .rateLimited, "Too many codes asked for; try again in \(retryAfter) seconds.",
+                headers: [.retryAfter: String(retryAfter)])
+        }
+        let exists = try await dependencies.store.user(email: email) != nil
+        if !exists, body.purpose == .signin {
+            // No account: nothing is sent, and the answer is the same (no account enumeration).
+            return Response(status: .accepted)
+        }
+        let code = Self.newCode()
+        let id = try await dependencies.store.storeEmailCode(
+            email: email, hash: try await dependencies.store.emailCodeHash(email: email, code: code), now: now,
+            lifetime: Self.codeLifetime)
+        let message = MailMessage(
+            from: configuration.mailFrom, to: email,
+            subject: exists ? "Your Outpost sign-in code" : "Your Outpost code to create your account",
+            body: Self.body(code: code, existing: exists))
+        do {
+            try await mailer.send(message, now: now)
+        } catch {
+            try? await dependencies.store.dropEmailCode(id: id)
+            dependencies.logger.warning("a sign-in code could not be mailed", metadata: ["error": "\(error)"])
+            throw APIError(
+                .serviceUnavailable, .mailUnavailable, "The code could not be sent just now; try again in a minute.",
+                headers: [.retryAfter: "60"])
+        }
+        return Response(status: .accepted)
+    }
+
+    /// The code on the first line, then what it is for.
+    static func body(code: String, existing: Bool) -> String {
+        """
+        \(code)
+
+        This is your Outpost code. It works once, for ten minutes.
+        \(existing ? "Enter it in the app to sign in." : "Enter it in the app to create your account.")
+        If you did not ask for it, ignore this mail: nothing happens without the code.
+        """
+    }
+
+    /// Six uniformly random digits.
+    static func newCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await HTTPHelpers.decode(EmailSignInRequest.self, from: request)
+        let email = try UserRoutes.validEmail(body.email)
+        let deviceId = try HTTPHelpers.nonEmpty(body.deviceId, "deviceId")
+        let store = dependencies.store
+        let configuration = dependencies.configuration
+        let now = dependencies.clock.now()
+        let emailSubject = "email:" + Store.normalizedEmail(email)
+        let addressSubject =
+            "addr:" + (context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local")
+        let reservation = try await store.reserveSignInAttempt(
+            subjects: [
+                (emailSubject, configuration.signInFailuresPerEmail),
+                (addressSubject, configuration.signInFailuresPerAddress),
+            ], now: now, window: configuration.signInWindow)
+        let attempt: [Int64]
+        switch reservation {
+        case .reserved(let ids): attempt = ids
+        case .limited(let until):
+            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw APIError(
+                .tooManyRequests, .rateLimited, "Too many wrong codes; try again in \(retryAfter) seconds.",
+                headers: [.retryAfter: String(retryAfter)])
+        }
+        let existing = try await store.user(email: email)
+        let registration: (name: String, consent: String)?
+        if existing == nil {
+            // Checked before the code is used up, so a forgotten name does not cost the code.
+            guard let name = body.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
+                let consent = body.consentVersion?.trimmingCharacters(in: .whitespaces), !consent.isEmpty
+            else {
+                try await store.releaseSignInAttempt(attempt, clearing: nil)
+                throw APIError.invalidRequest(
+                    "No account has this e-mail: to create one, give 'name' and the 'consentVersion' accepted.",
+                    status: .unprocessableContent)
+            }
+            registration = (name, consent)
+        } else {
+            registration = nil
+        }
+        let code = body.code.trimmingCharacters(in: .whitespaces)
+        guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber),
+            try await store.useEmailCode(
+                email: email, hash: try await store.emailCodeHash(email: email, code: code), now: now)
+                == .valid
+        else {
+            throw APIError(.unauthorized, .invalidCode, "That code is wrong, used or expired; ask for a new one.")
+        }
+        var user = existing
+        if let registration {
+            // Nobody knows this password: the account signs in with codes.
+            let unusable = try await dependencies.hasher.hashPassword(
+                SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() })
+            user = try await store.registerWorker(
+                email: email, name: registration.name, consentVersion: registration.consent, passwordHash: unusable,
+                now: now)
+        }
+        guard let user else { throw APIError(.conflict, .emailTaken, "A user with this e-mail already exists.") }
+        try await store.releaseSignInAttempt(attempt, clearing: emailSubject)
+        return try await AuthRoutes(dependencies: dependencies).startSession(for: user, deviceId: deviceId, now: now)
+    }
+}
+
+/// `GET` and `PUT /v1/me/consent`: the terms version the signed-in user accepted.
+struct ConsentRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("me/consent", use: show)
+        group.put("me/consent", use: update)
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try HTTPHelpers.json(try await dependencies.store.consent(userId: context.caller.userId))
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await HTTPHelpers.decode(ConsentRecord.self, from: request)
+        guard let version = body.version?.trimmingCharacters(in: .whitespaces), !version.isEmpty, version.count <= 64
+        else {
+            throw APIError.invalidRequest(
+                "'version' names the accepted terms (1 to 64 characters).", status: .unprocessableContent)
+        }
+        try await dependencies.store.setConsent(
+            userId: context.caller.userId, version: version, now: dependencies.clock.now())
+        return try HTTPHelpers.json(try await dependencies.store.consent(userId: context.caller.userId))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import OutpostCore
+import OutpostLab
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostServer
+
+/// Passwordless sign-in and registration (seed 003, issue 12 item 4) over real SMTP: codes go
+/// through an SMTP client to aiosmtpd on loopback, and the tests read them from what it received.
+@Suite("E-mail codes over SMTP")
+struct EmailCodeContractTests {
+    static func withMailServer(
+        _ kind: StoreKind, perEmail: Int = 5, _ body: @Sendable (TestAPI, SMTPSink) async throws -> Void
+    ) async throws {
+        let sink = try await SMTPSink.startForTest()
+        defer { sink.stop() }
+        try await withTestServer(
+            kind,
+            configure: {
+                $0.smtpRelay = SMTPClient(relay: sink.relay)
+                $0.signInFailuresPerEmail = perEmail
+            }
+        ) { api in try await body(api, sink) }
+    }
+
+    static func requestCode(_ api: TestAPI, _ email: String, _ purpose: EmailCodeRequest.Purpose) async throws -> Int {
+        try await api.request(.post, "/v1/auth/email-code", json: EmailCodeRequest(email: email, purpose: purpose))
+            .status
+    }
+
+    static func signIn(
+        _ api: TestAPI, _ email: String, _ code: String, name: String? = nil, consent: String? = nil
+    ) async throws -> APIResponse {
+        try await api.request(
+            .post, "/v1/auth/email-signin",
+            json: EmailSignInRequest(email: email, code: code, deviceId: "phone", name: name, consentVersion: consent))
+    }
+
+    @Test(
+        "email-code-register: a six-digit code on the mail's first line creates a worker with their consent; it works once",
+        arguments: StoreKind.allCases)
+    func register(kind: StoreKind) async throws {
+        try await Self.withMailServer(kind) { api, sink in
+            #expect(try await Self.requestCode(api, "wanda@care.test", .register) == 202)
+            let code = try await sink.code(for: "wanda@care.test")
+            #expect(code.count == 6 && code.allSatisfy(\.isNumber), "the first line is the code: \(code)")
+            let mail = try #require(sink.messages().last)
+            #expect(mail.headers["subject"] == "Your Outpost code to create your account")
+            // A wrong code, then a registration without a name, cost nothing of the real code.
+            let wrong = try await Self.signIn(
+                api, "wanda@care.test", code == "000000" ? "111111" : "000000", name: "Wanda", consent: "2026-01")
+            #expect(wrong.status == 401 && wrong.errorCode == "invalid_code")
+            #expect(try await Self.signIn(api, "wanda@care.test", code).status == 422)
+            let created = try await Self.signIn(api, "Wanda@Care.test", code, name: "Wanda", consent: "2026-01")
+            #expect(created.status == 200)
+            let pair = try created.decode(TokenPair.self)
+            #expect(pair.user.role == .worker && pair.user.email == "wanda@care.test")
+            let consent: ConsentRecord = try await api.request(.get, "/v1/me/consent", token: pair.accessToken).decode()
+            #expect(consent.version == "2026-01")
+            // Single use.
+            #expect(try await Self.signIn(api, "wanda@care.test", code).errorCode == "invalid_code")
+            // A new version of the terms.
+            let updated: ConsentRecord = try await api.request(
+                .put, "/v1/me/consent", token: pair.accessToken, json: ConsentRecord(version: "2026-07")
+            ).decode()
+            #expect(updated.version == "2026-07")
+            // Signing in later: a sign-in code, worded so.
+            #expect(try await Self.requestCode(api, "wanda@care.test", .signin) == 202)
+            #expect(sink.messages().last?.headers["subject"] == "Your Outpost sign-in code")
+            let again = try await Self.signIn(api, "wanda@care.test", try await sink.code(for: "wanda@care.test"))
+            #expect(try again.decode(TokenPair.self).user.id == pair.user.id)
+        }
+    }
+
+    @Test(
+        "email-code-expiry-and-storage: a code expires after ten minutes, a newer one replaces it, and only its HMAC is stored",
+        arguments: StoreKind.allCases)
+    func expiry(kind: StoreKind) async throws {
+        try await Self.withMailServer(kind) { api, sink in
+            _ = try await Self.requestCode(api, "otto@care.test", .register)
+            let first = try await sink.code(for: "otto@care.test")
+            let dump = try await MentoringContractTests.dump(api.store, tables: ["email_codes"])
+            #expect(!dump.contains(first), "the code is not stored as text")
+            api.clock.advance(by: 601)
+            #expect(
+                try await Self.signIn(api, "otto@care.test", first, name: "Otto", consent: "v1").errorCode
+                    == "invalid_code")
+            _ = try await Self.requestCode(api, "otto@care.test", .register)
+            let second = try await sink.code(for: "otto@care.test")
+            _ = try await Self.requestCode(api, "otto@care.test", .register)
+            let third = try await sink.code(for: "otto@care.test")
+            if second != third {
+                #expect(
+                    try await Self.signIn(api, "otto@care.test", second, name: "Otto", consent: "v1").errorCode
+                        == "invalid_code", "a newer code replaces the older")
+            }
+            #expect(try await Self.signIn(api, "otto@care.test", third, name: "Otto", consent: "v1").status == 200)
+        }
+    }
+
+    @Test(
+        "email-code-limits: no mail for an unknown sign-in; codes per e-mail are limited; five wrong tries burn a code",
+        arguments: StoreKind.allCases)
+    func limits(kind: StoreKind) async throws {
+        try await Self.withMailServer(kind, perEmail: 50) { api, sink in
+            #expect(try await Self.requestCode(api, "nobody@care.test", .signin) == 202)
+            #expect(sink.messages().isEmpty, "no account, no mail, same answer")
+            for _ in 0..<5 { #expect(try await Self.requestCode(api, "flood@care.test", .register) == 202) }
+            let limited = try await api.request(
+                .post, "/v1/auth/email-code", json: EmailCodeRequest(email: "flood@care.test", purpose: .register))
+            #expect(limited.status == 429 && limited.headers[.retryAfter] != nil)
+            #expect(sink.messages().filter { $0.to.contains("flood@care.test") }.count == 5)
+            let code = try await sink.code(for: "flood@care.test")
+            let wrong = code == "123456" ? "654321" : "123456"
+            for _ in 0..<5 {
+                #expect(try await Self.signIn(api, "flood@care.test", wrong, name: "F", consent: "v1").status == 401)
+            }
+            #expect(
+                try await Self.signIn(api, "flood@care.test", code, name: "F", consent: "v1").errorCode
+                    == "invalid_code",
+                "burned after five wrong tries")
+        }
+    }
+
+    @Test("email-code-no-relay: without an SMTP relay the route says so; a relay that is down loses no code silently")
+    func noRelay() async throws {
+        try await withTestServer(.sqlite) { api in
+            let answer = try await api.request(
+                .post, "/v1/auth/email-code", json: EmailCodeRequest(email: "a@b.test", purpose: .register))
+            #expect(answer.status == 503 && answer.errorCode == "mail_unavailable")
+        }
+        let port = try ServerHandle.freePort()
+        try await withTestServer(.sqlite, configure: { $0.smtpRelay = SMTPClient(host: "127.0.0.1", port: port) }) {
+            api in
+            let answer = try await api.request(
+                .post, "/v1/auth/email-code", json: EmailCodeRequest(email: "a@b.test", purpose: .register))
+            #expect(answer.status == 503 && answer.headers[.retryAfter] == "60")
+            let dump = try await MentoringContractTests.dump(api.store, tables: ["email_codes"])
+            #expect(dump.isEmpty, "the unsent code was dropped")
+        }
+    }
+
+    @Test("mail-rendering: CRLF lines, dot-stuffing, an encoded subject, and no header injection")
+    func rendering() throws {
+        let message = MailMessage(
+            from: "Outpost <no-reply@outpost.test>", to: "wanda@care.test", subject: "Ihr Anmeldecode für Outpost",
+            body: "123456\n.hidden line\nend")
+        let text = try message.rendered(date: Date(timeIntervalSince1970: 0), messageID: "m@outpost.test")
+        #expect(text.contains("\r\n\r\n123456\r\n..hidden line\r\nend\r\n"))
+        #expect(text.contains("Subject: =?utf-8?B?"))
+        #expect(text.contains("Date: Thu, 01 Jan 1970 00:00:00 +0000"))
+        var injected = message
+        injected.to = "a@b.test\r\nBcc: everyone@b.test"
+        #expect(throws: MailError.invalidHeader) { try injected.rendered(date: Date(), messageID: "x") }
+        #expect(SMTPClient(relay: "127.0.0.1:2525")?.port == 2525)
+        #expect(SMTPClient(relay: "[::1]:25")?.host == "::1")
+        #expect(SMTPClient(relay: "nope") == nil)
+    }
+}
