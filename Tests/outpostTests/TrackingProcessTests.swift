@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 import Testing
 
 /// Time tracking through `outpost device` processes (seed 003): a simulated working day.
@@ -54,5 +55,58 @@ struct TrackingProcessTests {
             "device", "track", "session", "add", "--home", home, "--location", location, "--from", "8am", "--to", "5pm",
         ])
         #expect(bad.status == 2 && bad.stderr.contains("--from and --to"))
+    }
+}
+
+/// Passwordless registration and sign-in through real processes and real SMTP (seed 003).
+@Suite("Passwordless sign-in as processes")
+struct PasswordlessProcessTests {
+    @Test(
+        "email-code-cli: a care worker creates an account with a code read from the SMTP sink, then signs in again with a new code"
+    )
+    func registerAndSignIn() async throws {
+        guard let python = SMTPSink.python else {
+            print(SMTPSink.skipMessage)
+            try Test.cancel(Comment(rawValue: SMTPSink.skipMessage))
+        }
+        let sink = try await SMTPSink.start(python: python)
+        defer { sink.stop() }
+        let server = try await RunningServer.start(options: ["--smtp-relay", sink.relay])
+        defer { server.stop() }
+        let home = try CLI.temporaryDirectory() + "/device"
+        let serverURL = "http://127.0.0.1:\(server.port)"
+        func device(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
+            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return PeerMentorProcessTests.Tree(try CLI.tree(result))
+        }
+        let asked = try device([
+            "signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code", "--register",
+        ])
+        #expect(asked.screen == "native-shell-signin")
+        #expect(asked.text("native-shell-signin-notice")?.contains("a code is on its way") == true)
+        let code = try await sink.code(for: "wanda@care.test")
+        let wrong = try device([
+            "signin", "--server", serverURL, "--email", "wanda@care.test", "--code",
+            code == "000000" ? "000001" : "000000",
+            "--register", "--name", "Wanda", "--consent", "2026-01",
+        ])
+        #expect(wrong.text("native-shell-signin-error")?.contains("wrong, used or expired") == true)
+        let created = try device([
+            "signin", "--server", serverURL, "--email", "wanda@care.test", "--code", code, "--register", "--name",
+            "Wanda", "--consent", "2026-01",
+        ])
+        #expect(created.screen == "track-status-screen", "a new worker lands on time tracking")
+        _ = try device(["signout"])
+        _ = try device(["signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code"])
+        let again = try await sink.code(for: "wanda@care.test")
+        #expect(again != code || sink.messages().count == 2)
+        #expect(
+            try device(["signin", "--server", serverURL, "--email", "wanda@care.test", "--code", again]).screen
+                == "track-status-screen")
+        let usage = try CLI.run([
+            "device", "signin", "--home", home, "--server", serverURL, "--email", "w@c.test", "--code", "12ab56",
+        ])
+        #expect(usage.status == 2 && usage.stderr.contains("six digits"))
     }
 }

@@ -31,11 +31,13 @@ extension DeviceApp {
         status.online = ports.online
         status.lastUpdated = modules.compactMap(\.lastUpdated).max()
         frame.banners = status.elements(modules: modules.flatMap(\.statusElements))
-        guard session != nil else { return frame.tree(SignInScreen(error: state.signInError)) }
+        guard session != nil else {
+            return frame.tree(SignInScreen(error: state.signInError, notice: state.signInNotice))
+        }
         frame.event = state.eventId?.wire
         switch state.screen {
         case .signIn:
-            return frame.tree(SignInScreen(error: state.signInError))
+            return frame.tree(SignInScreen(error: state.signInError, notice: state.signInNotice))
         case .eventPicker:
             return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
         case .settings:

@@ -242,8 +242,59 @@ public final class DeviceApp {
     /// A plain `http://` server that is not this machine is refused before anything is sent
     /// (``ServerAddress``), unless `allowingInsecureHTTP` (a development switch).
     public func signIn(server: URL, email: String, password: String, allowingInsecureHTTP: Bool = false) async {
+        await authenticate(server: server, allowingInsecureHTTP: allowingInsecureHTTP) { client, deviceId in
+            try await client.signIn(email: email, password: password, deviceId: deviceId)
+        }
+    }
+
+    /// Passwordless sign-in (seed 003): asks the server to mail a six-digit code.
+    public func requestEmailCode(
+        server: URL, email: String, registering: Bool = false, allowingInsecureHTTP: Bool = false
+    ) async {
+        guard !refusesStaffActions else { return }
+        state.signInError = nil
+        state.signInNotice = nil
+        if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
+            state.signInError = refusal
+            commit()
+            return
+        }
+        do {
+            try await APIClient(transport: transport(for: server)).requestEmailCode(
+                email: email, purpose: registering ? .register : .signin)
+            state.signInNotice =
+                "If \(email) has an account (or is creating one), a code is on its way: enter it within 10 minutes."
+        } catch {
+            state.signInError = Self.words(forSignIn: error)
+        }
+        commit()
+    }
+
+    /// Signs in with a mailed code; with `name` and `consentVersion` the account is created (the
+    /// consent is kept on the device too).
+    public func signIn(
+        server: URL, email: String, code: String, name: String? = nil, consentVersion: String? = nil,
+        allowingInsecureHTTP: Bool = false
+    ) async {
+        await authenticate(server: server, allowingInsecureHTTP: allowingInsecureHTTP) { client, deviceId in
+            try await client.signIn(
+                email: email, code: code, deviceId: deviceId, name: name, consentVersion: consentVersion)
+        }
+        if isSignedIn, let consentVersion { try? store?.setSealedMeta("consent_version", consentVersion) }
+    }
+
+    /// The version of the terms this device's user accepted when registering here.
+    public var consentVersion: String? { try? store?.sealedMeta("consent_version", as: String.self) }
+
+    /// One sign-in, whatever proves it: the policy first, then `obtain` the pair, then the
+    /// session begins (another user's session ends first, keeping their pending entries).
+    private func authenticate(
+        server: URL, allowingInsecureHTTP: Bool,
+        _ obtain: (APIClient, String) async throws -> TokenPair
+    ) async {
         guard let store, !refusesStaffActions else { return }
         state.signInError = nil
+        state.signInNotice = nil
         if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
             state.signInError = refusal
             commit()
@@ -258,7 +309,7 @@ public final class DeviceApp {
             return
         }
         do {
-            let pair = try await client.signIn(email: email, password: password, deviceId: try store.deviceId())
+            let pair = try await obtain(client, try store.deviceId())
             let user = pair.user.id
             if let previous = session, previous.user.id != pair.user.id || previous.serverURL != server.absoluteString {
                 await endSession(revoking: previous, discardingOutbox: false)
@@ -269,7 +320,7 @@ public final class DeviceApp {
             try store.adoptUnownedEntries(by: user)
             try sessionKeeper.begin(newSession)
             if let home = modules.first(where: { $0.isHome(for: pair.user) }) {
-                // A user who works outside events (a peer mentor) lands in their module.
+                // A user who works outside events (a peer mentor, a care worker) lands in their module.
                 state.screen = .module
                 state.module = type(of: home).name
                 await replay(force: true)
@@ -279,22 +330,29 @@ public final class DeviceApp {
                 await loadEvents(range: "all")
                 await replay(force: true)
             }
-        } catch APIClientError.http(let status, let code) {
-            state.signInError =
-                switch (status, code) {
-                case (429, _): "Too many attempts; wait a few minutes and try again."
-                case (401, _): "That e-mail and password don't match an account."
-                default: "The server could not sign you in (\(code ?? String(status)))."
-                }
-        } catch APIClientError.transport(.untrustedServer) {
-            state.signInError =
-                "The server's certificate is not trusted by this device; check the address, or ask the organizer."
-        } catch APIClientError.transport {
-            state.signInError = "You're offline; signing in needs the network once."
         } catch {
-            state.signInError = "Signing in failed: \(error)"
+            state.signInError = Self.words(forSignIn: error)
         }
         commit()
+    }
+
+    /// Why a sign-in did not work, in words.
+    static func words(forSignIn error: any Error) -> String {
+        switch error {
+        case APIClientError.http(429, _): "Too many attempts; wait a few minutes and try again."
+        case APIClientError.http(401, "invalid_code"?): "That code is wrong, used or expired; ask for a new one."
+        case APIClientError.http(401, _): "That e-mail and password don't match an account."
+        case APIClientError.http(422, _):
+            "This e-mail has no account yet: create one with your name and by accepting the terms."
+        case APIClientError.http(503, "mail_unavailable"?):
+            "The server can't send e-mail right now; try again in a minute, or sign in with a password."
+        case APIClientError.http(let status, let code):
+            "The server could not sign you in (\(code ?? String(status)))."
+        case APIClientError.transport(.untrustedServer):
+            "The server's certificate is not trusted by this device; check the address, or ask the organizer."
+        case APIClientError.transport: "You're offline; signing in needs the network once."
+        default: "Signing in failed: \(error)"
+        }
     }
 
     /// Lists the events the user may work, from the server when online, else the cached list.

@@ -29,6 +29,8 @@ struct ShellState: Codable, Sendable {
     var eventId: EventID?
     var eventRange: String = "all"
     var signInError: String?
+    /// What the sign-in screen says that is not an error ("a code is on its way").
+    var signInNotice: String?
     /// A message on the sign-out warning, or a failure to save shown on the event shell.
     var message: String?
     var showUpdateBanner = false

@@ -43,6 +43,30 @@ public struct APIClient: Sendable {
         return try Self.decode(TokenPair.self, response)
     }
 
+    /// Asks the server to mail a sign-in code (202: sent, or nothing to send).
+    public func requestEmailCode(email: String, purpose: EmailCodeRequest.Purpose) async throws {
+        let response = try await send(
+            TransportRequest(
+                method: "POST", path: "/v1/auth/email-code", headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(EmailCodeRequest(email: email, purpose: purpose))))
+        guard response.status == 202 else {
+            throw APIClientError.http(status: response.status, code: Self.errorCode(response.body))
+        }
+    }
+
+    /// Trades a mailed code for a token pair (creating the account with a name and consent).
+    public func signIn(
+        email: String, code: String, deviceId: String, name: String? = nil, consentVersion: String? = nil
+    ) async throws -> TokenPair {
+        let response = try await send(
+            TransportRequest(
+                method: "POST", path: "/v1/auth/email-signin", headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(
+                    EmailSignInRequest(
+                        email: email, code: code, deviceId: deviceId, name: name, consentVersion: consentVersion))))
+        return try Self.decode(TokenPair.self, response)
+    }
+
     public func clientPolicy() async throws -> ClientPolicy {
         try Self.decode(ClientPolicy.self, try await send(TransportRequest(method: "GET", path: "/v1/client-policy")))
     }

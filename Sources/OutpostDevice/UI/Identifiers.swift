@@ -101,6 +101,9 @@ public enum UIIdentifier {
     public static let pendingOtherUsersBanner = "native-shell-pending-other-users-banner"
     /// The sign-in error line.
     public static let signInError = "native-shell-signin-error"
+    /// Seed 003's passwordless sign-in: "Sign in with a code by e-mail", and "a code is on its way".
+    public static let signInEmailCode = "native-shell-signin-email-code"
+    public static let signInNotice = "native-shell-signin-notice"
     /// The roster list in the event shell (offline readable).
     public static let rosterList = "native-shell-roster-list"
 

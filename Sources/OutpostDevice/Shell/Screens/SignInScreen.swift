@@ -1,6 +1,7 @@
 /// The sign-in form, with the last attempt's error in words.
 struct SignInScreen: ScreenModel {
     var error: String?
+    var notice: String? = nil
 
     var identifier: String { UIIdentifier.signIn }
 
@@ -9,6 +10,8 @@ struct SignInScreen: ScreenModel {
             UIElement(UIIdentifier.signIn, "Sign in to Outpost"), UIElement(UIIdentifier.signInEmail, "E-mail"),
             UIElement(UIIdentifier.signInPassword, "Password"), UIElement(UIIdentifier.signInSubmit, "Sign in"),
         ]
+        elements.append(UIElement(UIIdentifier.signInEmailCode, "Sign in with a code by e-mail"))
+        if let notice { elements.append(UIElement(UIIdentifier.signInNotice, notice)) }
         if let error { elements.append(UIElement(UIIdentifier.signInError, error)) }
         return elements
     }
