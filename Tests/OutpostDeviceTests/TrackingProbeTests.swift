@@ -12,7 +12,7 @@ import Testing
 final class WorkerPhone {
     let lab: DeviceLab
     let name: String
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_075_200))  // 2026-11-17 07:20 UTC
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_075_200))  // Thursday 2026-11-19 08:00 UTC
     let position = LockedBox<GeoFix?>(nil)
     private(set) var app: DeviceApp
 
@@ -300,6 +300,40 @@ struct TrackingProbeTests {
                 #expect(events.contains { $0.kind == "exit" && $0.source == "event" })
                 if profile.name == "seed" { #expect(events.contains { $0.ignored == "signal_degradation" }) }
             }
+        }
+    }
+
+    @Test("track-history-and-csv: the history filters by week, month and location; the CSV has the seed's columns")
+    func historyAndCSV() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "history")  // now: Thursday 2026-11-19 08:00 UTC
+            let home = try phone.addLocation()
+            let centre = try phone.addLocation("Day centre")
+            let day: TimeInterval = 86_400
+            let monday = Date(timeIntervalSince1970: 1_794_787_200)  // 2026-11-16 00:00 UTC
+            phone.app.addManualSession(
+                at: home.id, from: monday.addingTimeInterval(8 * 3600), to: monday.addingTimeInterval(16.5 * 3600))
+            phone.app.addManualSession(
+                at: centre.id, from: monday.addingTimeInterval(-4 * day + 9 * 3600),
+                to: monday.addingTimeInterval(-4 * day + 9 * 3600 + 240))
+            phone.app.addManualSession(
+                at: home.id, from: monday.addingTimeInterval(-20 * day + 8 * 3600),
+                to: monday.addingTimeInterval(-20 * day + 12 * 3600))
+            @MainActor func minutes(_ range: TrackingRange, _ location: LocationID? = nil) -> String? {
+                phone.app.showTrackingHistory(range: range, location: location)
+                return phone.app.tree().element(UIIdentifier.trackHistoryTotal)?.attributes["minutes"]
+            }
+            #expect(minutes(.week) == "510")
+            #expect(minutes(.month) == "514")
+            #expect(minutes(.all) == "754")
+            #expect(minutes(.all, centre.id) == "4")
+            let csv = phone.app.trackingCSV(location: home.id, range: .all, timeZone: TimeZone(identifier: "UTC")!)
+            #expect(
+                csv == "Date,Day,Clock In,Clock Out,Duration,Method,Status\r\n"
+                    + "2026-10-27,Tuesday,08:00,12:00,4:00,Manual,completed\r\n"
+                    + "2026-11-16,Monday,08:00,16:30,8:30,Manual,completed\r\n")
+            let short = phone.app.trackingCSV(location: centre.id, timeZone: TimeZone(identifier: "UTC")!)
+            #expect(short.contains("0:04,Manual,completed (short)"))
         }
     }
 }

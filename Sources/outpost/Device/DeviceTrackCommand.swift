@@ -12,6 +12,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
         abstract: "Time tracking: status, locations, history, clock in/out, manual sessions, geofence rules.",
         subcommands: [
             DeviceTrackStatusCommand.self, DeviceTrackLocationsCommand.self, DeviceTrackHistoryCommand.self,
+            DeviceTrackExportCommand.self,
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
             DeviceTrackSessionCommand.self, DeviceTrackProfileCommand.self,
         ],
@@ -35,13 +36,42 @@ struct DeviceTrackLocationsCommand: AsyncParsableCommand {
     func run() async throws { try await device.perform { app in app.showTracking(.locations) } }
 }
 
+extension TrackingRange: ExpressibleByArgument {}
+
 struct DeviceTrackHistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "Sessions grouped by day, with the total.")
     @OptionGroup var device: DeviceOptions
+    @Option(help: "week, month or all.") var range: TrackingRange = .all
+    @Option(help: "Only this location.") var location: LocationID?
 
     @MainActor
-    func run() async throws { try await device.perform { app in app.showTracking(.history) } }
+    func run() async throws {
+        try await device.perform { app in app.showTrackingHistory(range: range, location: location) }
+    }
+}
+
+struct DeviceTrackExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "The work history as CSV: Date, Day, Clock In, Clock Out, Duration, Method, Status (formula-safe).")
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "week, month or all.") var range: TrackingRange = .all
+    @Option(help: "Only this location.") var location: LocationID?
+    @Option(help: ArgumentHelp("Write the CSV to this file (default: standard output).", valueName: "file"))
+    var out: String?
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        let csv = app.trackingCSV(location: location, range: range)
+        if let out {
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: out))
+            try device.output(app)
+        } else {
+            print(csv, terminator: "")
+        }
+    }
 }
 
 /// `track location add|edit|remove`.

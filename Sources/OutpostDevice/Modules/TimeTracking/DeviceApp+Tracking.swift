@@ -14,6 +14,21 @@ extension DeviceApp {
         perform { trackingModule?.show(TrackingState.Screen(rawValue: screen.rawValue) ?? .status) }
     }
 
+    /// The history filtered to `range` and, when given, one location.
+    public func showTrackingHistory(range: TrackingRange, location: LocationID? = nil) {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.filterHistory(range: range, location: location) }
+    }
+
+    /// The user's sessions as CSV (Date, Day, Clock In, Clock Out, Duration, Method, Status).
+    public func trackingCSV(
+        location: LocationID? = nil, range: TrackingRange = .all, timeZone: TimeZone = .current
+    )
+        -> String
+    {
+        trackingModule?.csv(location: location, range: range, timeZone: timeZone) ?? ""
+    }
+
     public func addWorkLocation(name: String, latitude: Double, longitude: Double, radius: Double = 100) {
         showModule(named: TrackingModule.name)
         performAsStaff {

@@ -11,6 +11,9 @@ struct TrackingState: Codable, Sendable, Hashable {
     }
 
     var screen: Screen = .status
+    /// The history's filters.
+    var historyRange: TrackingRange = .all
+    var historyLocation: LocationID?
     var notice: String?
     var error: String?
     /// The geofence rules in use (``HysteresisPolicy`` name).
@@ -107,7 +110,11 @@ final class TrackingModule: DeviceModule {
         }
         locations = (try? store.locations(owner: owner)) ?? []
         open = (try? store.openSessions(owner: owner)) ?? []
-        history = state.screen == .history ? ((try? store.sessions(owner: owner)) ?? []) : []
+        history =
+            state.screen == .history
+            ? ((try? store.sessions(owner: owner, in: state.historyRange.interval(containing: now, in: .current))) ?? [])
+                .filter { state.historyLocation == nil || $0.location == state.historyLocation }
+            : []
     }
 
     var homeScreen: (screen: String, elements: [UIElement])? {
@@ -168,6 +175,23 @@ final class TrackingModule: DeviceModule {
     func show(_ screen: TrackingState.Screen) {
         clearTransient()
         state.screen = screen
+    }
+
+    func filterHistory(range: TrackingRange, location: LocationID?) {
+        clearTransient()
+        state.screen = .history
+        state.historyRange = range
+        state.historyLocation = location
+    }
+
+    /// The sessions of a location (all when nil) in `range` as CSV (RFC 4180, formula-safe):
+    /// Date, Day, Clock In, Clock Out, Duration, Method, Status, in `timeZone`.
+    func csv(location: LocationID?, range: TrackingRange, timeZone: TimeZone) -> String {
+        guard let owner else { return CSVWriter.document(header: TrackingExport.header, rows: []) }
+        let now = shell.ports.clock.now()
+        let sessions = ((try? store.sessions(owner: owner, in: range.interval(containing: now, in: timeZone))) ?? [])
+            .filter { location == nil || $0.location == location }
+        return TrackingExport.csv(sessions, timeZone: timeZone)
     }
 
     func addLocation(name: String, center: GeoPoint, radius: Double) {
