@@ -17,7 +17,7 @@ struct ShellProbeTests {
                 tree.visible
                     == [
                         UIIdentifier.signIn, UIIdentifier.signInEmail, UIIdentifier.signInPassword,
-                        UIIdentifier.signInSubmit,
+                        UIIdentifier.signInSubmit, UIIdentifier.signInEmailCode,
                     ].sorted())
             #expect(tree.user == nil && tree.pending == 0)
         }

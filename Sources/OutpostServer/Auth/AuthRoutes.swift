@@ -17,25 +17,9 @@ struct AuthRoutes {
         let body = try await HTTPHelpers.decode(SignInRequest.self, from: request)
         let deviceId = try HTTPHelpers.nonEmpty(body.deviceId, "deviceId")
         let store = dependencies.store
-        let configuration = dependencies.configuration
         let now = dependencies.clock.now()
-        let emailSubject = "email:" + Store.normalizedEmail(body.email)
-        let addressSubject =
-            "addr:" + (context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local")
-        let reservation = try await store.reserveSignInAttempt(
-            subjects: [
-                (emailSubject, configuration.signInFailuresPerEmail),
-                (addressSubject, configuration.signInFailuresPerAddress),
-            ], now: now, window: configuration.signInWindow)
-        let attempt: [Int64]
-        switch reservation {
-        case .reserved(let ids): attempt = ids
-        case .limited(let until):
-            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            throw APIError(
-                .tooManyRequests, .rateLimited, "Too many failed sign-ins; try again in \(retryAfter) seconds.",
-                headers: [.retryAfter: String(retryAfter)])
-        }
+        let (attempt, emailSubject) = try await reserveAttempt(
+            email: body.email, request, context, now: now, refusal: "Too many failed sign-ins")
         let user = try await store.user(email: body.email)
         let valid: Bool
         do {
@@ -56,6 +40,31 @@ struct AuthRoutes {
             try await store.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)
         }
         return try await startSession(for: user, deviceId: deviceId, now: now)
+    }
+
+    /// Reserves one sign-in attempt against the e-mail and the client address before the secret
+    /// (password or code) is checked; past either limit, 429 `rate_limited` with `Retry-After`.
+    /// Returns the attempt's rows and the e-mail's subject (to clear after a success).
+    func reserveAttempt(
+        email: String, _ request: Request, _ context: AppRequestContext, now: Date, refusal: String
+    ) async throws -> (attempt: [Int64], emailSubject: String) {
+        let configuration = dependencies.configuration
+        let emailSubject = "email:" + Store.normalizedEmail(email)
+        let addressSubject =
+            "addr:" + (context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local")
+        let reservation = try await dependencies.store.reserveSignInAttempt(
+            subjects: [
+                (emailSubject, configuration.signInFailuresPerEmail),
+                (addressSubject, configuration.signInFailuresPerAddress),
+            ], now: now, window: configuration.signInWindow)
+        switch reservation {
+        case .reserved(let ids): return (ids, emailSubject)
+        case .limited(let until):
+            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw APIError(
+                .tooManyRequests, .rateLimited, "\(refusal); try again in \(retryAfter) seconds.",
+                headers: [.retryAfter: String(retryAfter)])
+        }
     }
 
     /// A new sign-in of `user` on `deviceId`: a refresh-token family and the token pair.

@@ -91,25 +91,9 @@ struct EmailCodeRoutes {
         let email = try UserRoutes.validEmail(body.email)
         let deviceId = try HTTPHelpers.nonEmpty(body.deviceId, "deviceId")
         let store = dependencies.store
-        let configuration = dependencies.configuration
         let now = dependencies.clock.now()
-        let emailSubject = "email:" + Store.normalizedEmail(email)
-        let addressSubject =
-            "addr:" + (context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local")
-        let reservation = try await store.reserveSignInAttempt(
-            subjects: [
-                (emailSubject, configuration.signInFailuresPerEmail),
-                (addressSubject, configuration.signInFailuresPerAddress),
-            ], now: now, window: configuration.signInWindow)
-        let attempt: [Int64]
-        switch reservation {
-        case .reserved(let ids): attempt = ids
-        case .limited(let until):
-            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            throw APIError(
-                .tooManyRequests, .rateLimited, "Too many wrong codes; try again in \(retryAfter) seconds.",
-                headers: [.retryAfter: String(retryAfter)])
-        }
+        let (attempt, emailSubject) = try await AuthRoutes(dependencies: dependencies).reserveAttempt(
+            email: email, request, context, now: now, refusal: "Too many wrong codes")
         let existing = try await store.user(email: email)
         let registration: (name: String, consent: String)?
         if existing == nil {
