@@ -251,14 +251,7 @@ public final class DeviceApp {
     public func requestEmailCode(
         server: URL, email: String, registering: Bool = false, allowingInsecureHTTP: Bool = false
     ) async {
-        guard !refusesStaffActions else { return }
-        state.signInError = nil
-        state.signInNotice = nil
-        if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
-            state.signInError = refusal
-            commit()
-            return
-        }
+        guard startSignIn(server: server, allowingInsecureHTTP: allowingInsecureHTTP) else { return }
         do {
             try await APIClient(transport: transport(for: server)).requestEmailCode(
                 email: email, purpose: registering ? .register : .signin)
@@ -292,14 +285,7 @@ public final class DeviceApp {
         server: URL, allowingInsecureHTTP: Bool,
         _ obtain: (APIClient, String) async throws -> TokenPair
     ) async {
-        guard let store, !refusesStaffActions else { return }
-        state.signInError = nil
-        state.signInNotice = nil
-        if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
-            state.signInError = refusal
-            commit()
-            return
-        }
+        guard let store, startSignIn(server: server, allowingInsecureHTTP: allowingInsecureHTTP) else { return }
         let client = APIClient(transport: transport(for: server))
         // The first contact asks for the client policy, before any password is sent: a device
         // below it shows only the force-upgrade screen.
@@ -334,6 +320,21 @@ public final class DeviceApp {
             state.signInError = Self.words(forSignIn: error)
         }
         commit()
+    }
+
+    /// What every sign-in step does first: nothing while staff actions are refused; the last
+    /// messages go; a plain `http://` server off this machine is refused before anything is sent.
+    /// False when the step stops here.
+    private func startSignIn(server: URL, allowingInsecureHTTP: Bool) -> Bool {
+        guard store != nil, !refusesStaffActions else { return false }
+        state.signInError = nil
+        state.signInNotice = nil
+        if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
+            state.signInError = refusal
+            commit()
+            return false
+        }
+        return true
     }
 
     /// Why a sign-in did not work, in words.

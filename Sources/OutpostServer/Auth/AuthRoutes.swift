@@ -57,14 +57,7 @@ struct AuthRoutes {
                 (emailSubject, configuration.signInFailuresPerEmail),
                 (addressSubject, configuration.signInFailuresPerAddress),
             ], now: now, window: configuration.signInWindow)
-        switch reservation {
-        case .reserved(let ids): return (ids, emailSubject)
-        case .limited(let until):
-            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            throw APIError(
-                .tooManyRequests, .rateLimited, "\(refusal); try again in \(retryAfter) seconds.",
-                headers: [.retryAfter: String(retryAfter)])
-        }
+        return (try reservation.attempt(now: now, refusal: refusal), emailSubject)
     }
 
     /// A new sign-in of `user` on `deviceId`: a refresh-token family and the token pair.

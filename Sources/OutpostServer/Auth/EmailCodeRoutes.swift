@@ -33,17 +33,12 @@ struct EmailCodeRoutes {
         let configuration = dependencies.configuration
         let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies) ?? "local"
         // Every request counts (these rows are never released): a mailbox cannot be flooded.
-        let reservation = try await dependencies.store.reserveSignInAttempt(
+        _ = try await dependencies.store.reserveSignInAttempt(
             subjects: [
                 ("code-email:" + Store.normalizedEmail(email), Self.codesPerEmailPerHour),
                 ("code-addr:" + address, Self.codesPerAddressPerHour),
-            ], now: now, window: 3600)
-        if case .limited(let until) = reservation {
-            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            throw APIError(
-                .tooManyRequests, .rateLimited, "Too many codes asked for; try again in \(retryAfter) seconds.",
-                headers: [.retryAfter: String(retryAfter)])
-        }
+            ], now: now, window: 3600
+        ).attempt(now: now, refusal: "Too many codes asked for")
         let exists = try await dependencies.store.user(email: email) != nil
         if !exists, body.purpose == .signin {
             // No account: nothing is sent, and the answer is the same (no account enumeration).

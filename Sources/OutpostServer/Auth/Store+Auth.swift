@@ -183,4 +183,17 @@ enum SignInReservation: Sendable {
     case reserved([Int64])
     /// A subject is at its limit until this moment.
     case limited(until: Date)
+
+    /// The reserved rows; at a limit, 429 `rate_limited` with `Retry-After` and "`refusal`; try
+    /// again in N seconds."
+    func attempt(now: Date, refusal: String) throws -> [Int64] {
+        switch self {
+        case .reserved(let ids): return ids
+        case .limited(let until):
+            let retryAfter = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw APIError(
+                .tooManyRequests, .rateLimited, "\(refusal); try again in \(retryAfter) seconds.",
+                headers: [.retryAfter: String(retryAfter)])
+        }
+    }
 }
