@@ -13,6 +13,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case guestNotAdmissible
     case idempotencyKeyReused
     case versionConflict
+    case dayAlreadySubmitted
+    case weekFinalised
     case invalidCode
     case mailUnavailable
     case weakPasscode
@@ -24,7 +26,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
 
     public static let known: [APIErrorCode] = [
         .invalidRequest, .unauthorized, .invalidCredentials, .tokenReused, .forbidden, .notFound, .methodNotAllowed,
-        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .invalidCode, .mailUnavailable,
+        .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised,
+        .invalidCode, .mailUnavailable,
         .weakPasscode, .rateLimited, .busy,
         .payloadTooLarge, .internalError,
     ]
@@ -47,6 +50,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .guestNotAdmissible: "guest_not_admissible"
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .versionConflict: "version_conflict"
+        case .dayAlreadySubmitted: "day_already_submitted"
+        case .weekFinalised: "week_finalised"
         case .invalidCode: "invalid_code"
         case .mailUnavailable: "mail_unavailable"
         case .weakPasscode: "weak_passcode"
@@ -67,7 +72,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     public var isFinal: Bool {
         switch self {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
-            .idempotencyKeyReused, .versionConflict, .weakPasscode, .payloadTooLarge:
+            .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised, .weakPasscode,
+            .payloadTooLarge:
             true
         case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
             .internalError, .unknown:

@@ -14,17 +14,33 @@ final class WorkerPhone {
     let name: String
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_075_200))  // Thursday 2026-11-19 08:00 UTC
     let position = LockedBox<GeoFix?>(nil)
+    let transport: (@Sendable (any Transport) -> any Transport)?
     private(set) var app: DeviceApp
+    /// The worker's e-mail.
+    let email: String
 
-    init(_ lab: DeviceLab, _ name: String) async throws {
+    /// A phone of a new worker `name`, or (with `email`) another phone of an existing worker.
+    init(
+        _ lab: DeviceLab, _ name: String, email: String? = nil,
+        transport: (@Sendable (any Transport) -> any Transport)? = nil
+    ) async throws {
         self.lab = lab
         self.name = name
+        self.transport = transport
         let position = position
         app = lab.launch(
-            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value })
-        let worker = try await lab.api.createUser(
-            lab.world.organizer, email: "\(name)@acme.test", role: .worker, name: "Wanda")
-        await app.signIn(server: lab.serverURL, email: worker.user.email, password: DeviceLab.staffPassword)
+            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
+            transport: transport)
+        if let email {
+            self.email = email
+        } else {
+            self.email = try await lab.api.createUser(
+                lab.world.organizer, email: "\(name)@acme.test", role: .worker, name: "Wanda"
+            ).user.email
+        }
+        for _ in 0..<5 where !app.isSignedIn {
+            await app.signIn(server: lab.serverURL, email: self.email, password: DeviceLab.staffPassword)
+        }
         try #require(app.isSignedIn)
         try #require(app.tree().screen == UIIdentifier.trackStatusScreen, "a worker lands on the status screen")
     }
@@ -33,7 +49,8 @@ final class WorkerPhone {
     func relaunch() {
         let position = position
         app = lab.launch(
-            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value })
+            name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
+            transport: transport)
     }
 
     func addLocation(_ name: String = "Care home Nord") throws -> WorkLocation {

@@ -102,6 +102,8 @@ struct TenantIsolationTests {
             (.delete, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
             (.put, "/v1/activities/\(activity)", activityWrite, [:]),
             (.delete, "/v1/activities/\(activity)?baseVersion=1", nil, [:]),
+            (.get, "/v1/tracking/users/\(user)/days", nil, [:]),
+            (.post, "/v1/tracking/users/\(user)/weeks/2026-W47/finalise", nil, [:]),
         ]
     }
 
@@ -109,7 +111,8 @@ struct TenantIsolationTests {
     static let tenantScoped: Set<String> = [
         "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused", "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
-        "GET /v1/me/consent", "PUT /v1/me/consent",
+        "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
+        "GET /v1/me/export", "DELETE /v1/me",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
@@ -146,6 +149,7 @@ struct TenantIsolationTests {
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
+                    ("2026-W47", "{week}"),
                 ]
                 var route = String(path.split(separator: "?")[0])
                 for (id, placeholder) in placeholders { route = route.replacingOccurrences(of: id, with: placeholder) }

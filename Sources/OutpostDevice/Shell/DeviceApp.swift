@@ -456,6 +456,13 @@ public final class DeviceApp {
         commit()
     }
 
+    /// After a module queued an entry (`queued`): sends it at once when online.
+    func replayAfter(_ queued: Bool) async {
+        guard queued, ports.online else { return }
+        await replay(force: false)
+        commit()
+    }
+
     /// Sends the signed-in user's outbox entries oldest first, one at a time (``OutboxMachine``
     /// decides, ``OutboxReplayer`` does the I/O). `force` ignores backoff (the user asked).
     func replay(force: Bool) async {

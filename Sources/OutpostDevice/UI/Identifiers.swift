@@ -158,7 +158,15 @@ public enum UIIdentifier {
     public static let trackLocationAdd = "track-location-add"
     public static let trackHistoryScreen = "track-history-screen"
     public static let trackHistoryTotal = "track-history-total"
+    /// One day of the history: `date`, `minutes`, `status` (unconfirmed, queued, submitted,
+    /// refused, retry: refused for a reason a new submission could mend).
     public static let trackHistoryDay = "track-history-day"
+    /// The seed's review-mode hint, while a day waits to be submitted.
+    public static let trackReviewHint = "track-review-hint"
+    /// "Submit" for a day that is over and not confirmed (`date`).
+    public static let trackDaySubmit = "track-day-submit"
+    /// The server's words on a day it refused (`date`).
+    public static let trackDayAnswer = "track-day-answer"
     /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.
     public static let trackHistorySession = "track-history-session"
 }

@@ -104,6 +104,8 @@ public enum OutpostServer {
         ActivityRoutes(dependencies: dependencies).register(on: authenticated)
         TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
+        TrackingRoutes(dependencies: dependencies).register(on: authenticated)
+        PrivacyRoutes(dependencies: dependencies).register(on: authenticated)
         routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
         return router
     }

@@ -5,7 +5,7 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3]
+    public static let migrations: [Migration] = [v1, v2, v3, v4]
 
     /// An import looks up a chunk's e-mails case-insensitively; the organizer's list of refused
     /// attempts reads a tenant's rows that belong to no visible event (`seq` 0).
@@ -101,6 +101,36 @@ public enum Schema {
             "CREATE INDEX email_codes_email ON email_codes (email, id)",
             "ALTER TABLE users ADD COLUMN consent_version TEXT",
             "ALTER TABLE users ADD COLUMN consent_at BIGINT",
+        ]
+    }
+
+    /// Time tracking (seed 003): the days a worker submitted (one per worker and day, the
+    /// submission the device made kept whole) and the weeks an employer finalised.
+    static let v4 = Migration(version: 4, name: "time tracking: day submissions, finalised weeks") { _ in
+        [
+            """
+            CREATE TABLE day_submissions (
+                user_id TEXT NOT NULL REFERENCES users(id),
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                on_date TEXT NOT NULL,
+                week TEXT NOT NULL,
+                submission_id TEXT NOT NULL,
+                time_zone TEXT NOT NULL,
+                sessions TEXT NOT NULL,
+                tracked_minutes INTEGER NOT NULL CHECK (tracked_minutes >= 0),
+                confirmed_at BIGINT NOT NULL,
+                submitted_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, on_date))
+            """,
+            """
+            CREATE TABLE finalised_weeks (
+                user_id TEXT NOT NULL REFERENCES users(id),
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                week TEXT NOT NULL,
+                finalised_by TEXT NOT NULL,
+                finalised_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, week))
+            """,
         ]
     }
 

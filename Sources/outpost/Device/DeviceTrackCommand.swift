@@ -14,7 +14,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackStatusCommand.self, DeviceTrackLocationsCommand.self, DeviceTrackHistoryCommand.self,
             DeviceTrackExportCommand.self,
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
-            DeviceTrackSessionCommand.self, DeviceTrackProfileCommand.self,
+            DeviceTrackSessionCommand.self, DeviceTrackConfirmCommand.self, DeviceTrackProfileCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }
@@ -179,6 +179,23 @@ struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
                 at: location, from: OutpostDateArgument.parse(from)!, to: OutpostDateArgument.parse(to)!)
         }
     }
+}
+
+/// `track confirm DAY`: the seed's "Submit".
+struct DeviceTrackConfirmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "confirm",
+        abstract:
+            "Confirm (submit) a day that is over: it is locked and sent to the server now or when next online.")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The day, YYYY-MM-DD.") var day: String
+
+    func validate() throws {
+        guard ActivityDate.isValid(day) else { throw ValidationError("The day is written YYYY-MM-DD.") }
+    }
+
+    @MainActor
+    func run() async throws { try await device.perform { app in await app.confirmTrackedDay(day) } }
 }
 
 struct DeviceTrackProfileCommand: AsyncParsableCommand {

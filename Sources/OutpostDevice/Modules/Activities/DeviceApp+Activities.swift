@@ -83,10 +83,4 @@ extension DeviceApp {
     public func dismissActivityFailures() {
         performAsStaff { activitiesModule?.dismissFailures() }
     }
-
-    private func replayAfter(_ queued: Bool) async {
-        guard queued, ports.online else { return }
-        await replay(force: false)
-        commit()
-    }
 }

@@ -84,6 +84,21 @@ extension DeviceApp {
         performAsStaff { trackingModule?.addManualSession(at: location, from: start, to: end) }
     }
 
+    /// Confirms a day (`YYYY-MM-DD`, over, nothing open): it is locked and its submission is
+    /// queued; sent at once when online.
+    public func confirmTrackedDay(_ day: String) async {
+        showModule(named: TrackingModule.name)
+        var queued = false
+        performAsStaff { queued = trackingModule?.confirmDay(day) ?? false }
+        await replayAfter(queued)
+    }
+
+    /// The user's confirmed days, by day.
+    public var confirmedDays: [String: ConfirmedDay] {
+        guard let owner = trackingModule?.owner else { return [:] }
+        return (try? store?.confirmedDays(owner: owner)) ?? [:]
+    }
+
     /// Chooses the geofence rules: `seed` (default) or `field`.
     public func setGeofenceProfile(_ policy: HysteresisPolicy) {
         showModule(named: TrackingModule.name)

@@ -9,6 +9,7 @@ public enum TrackingError: Error, Equatable, CustomStringConvertible {
     case openSession(String)
     case invalid(String)
     case signedOut
+    case dayConfirmed(String)
 
     public var description: String {
         switch self {
@@ -18,6 +19,7 @@ public enum TrackingError: Error, Equatable, CustomStringConvertible {
         case .openSession(let name): "You are clocked in at \(name). Clock out first."
         case .invalid(let reason): reason
         case .signedOut: "Sign in to track your hours."
+        case .dayConfirmed(let day): "\(day) is confirmed and cannot be changed."
         }
     }
 }
@@ -63,7 +65,26 @@ extension DeviceStore {
                         PRIMARY KEY (location_id, due_at));
                     CREATE TABLE track_engines (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL);
                     """)
-        }
+        },
+        DeviceMigration("v2 confirmed days") { db, _ in
+            // A confirmed day is locked: its sessions are what was submitted. `status` follows
+            // the day's submission: queued in the outbox, submitted (the server stored it), or
+            // refused (the server's words in `message`).
+            try db.execute(
+                sql: """
+                    CREATE TABLE track_days (
+                        owner TEXT NOT NULL,
+                        day TEXT NOT NULL,
+                        time_zone TEXT NOT NULL,
+                        submission_id TEXT NOT NULL,
+                        confirmed_at INTEGER NOT NULL,
+                        status TEXT NOT NULL CHECK (status IN ('queued', 'submitted', 'refused')),
+                        code TEXT,
+                        message TEXT,
+                        submitted_at INTEGER,
+                        PRIMARY KEY (owner, day));
+                    """)
+        },
     ]
 
     // MARK: Locations
@@ -258,10 +279,15 @@ extension DeviceStore {
 
     /// A session the worker enters by hand: not in the future, ending after it starts, and not
     /// overlapping another session of the same location.
-    func addManualSession(location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID) throws {
+    func addManualSession(
+        location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID, lockedDay: String?
+    ) throws {
         guard end > start else { throw TrackingError.invalid("The end must be after the start.") }
         guard end <= now else { throw TrackingError.invalid("A session cannot end in the future.") }
         try queue.write { db in
+            if let day = lockedDay, try isConfirmed(db, day: day, owner: owner) {
+                throw TrackingError.dayConfirmed(day)
+            }
             let overlapping =
                 try Bool.fetchOne(
                     db,

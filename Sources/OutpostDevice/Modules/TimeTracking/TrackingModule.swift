@@ -37,6 +37,7 @@ final class TrackingModule: DeviceModule {
     private var locations: [WorkLocation] = []
     private var open: [TrackedSession] = []
     private var history: [TrackedSession] = []
+    private var confirmed: [String: ConfirmedDay] = [:]
     private var now = Date()
 
     init(shell: DeviceApp) {
@@ -44,7 +45,18 @@ final class TrackingModule: DeviceModule {
         self.store = shell.store!
     }
 
-    var outboxHandlers: [any OutboxEntryHandler] { [] }
+    var outboxHandlers: [any OutboxEntryHandler] {
+        [
+            DaySubmissionOutbox(store: store) { [weak self] day, refusal in
+                guard let self else { return }
+                if let refusal {
+                    state.error = "\(day) was not submitted: \(refusal)"
+                } else {
+                    state.notice = "\(day) submitted."
+                }
+            }
+        ]
+    }
     func isHome(for user: UserInfo) -> Bool { user.role == .worker }
 
     /// Whose hours these are: the signed-in user, or (while the app is locked) the user the
@@ -106,9 +118,11 @@ final class TrackingModule: DeviceModule {
             locations = []
             open = []
             history = []
+            confirmed = [:]
             return
         }
         locations = (try? store.locations(owner: owner)) ?? []
+        confirmed = (try? store.confirmedDays(owner: owner)) ?? [:]
         open = (try? store.openSessions(owner: owner)) ?? []
         history =
             state.screen == .history
@@ -140,7 +154,10 @@ final class TrackingModule: DeviceModule {
                 let sessions = grouped[day]!.sorted { $0.clockIn < $1.clockIn }
                 return TrackingHistoryScreen.Day(
                     date: day, sessions: sessions.map { ($0, names[$0.location] ?? "a removed location") },
-                    minutes: sessions.compactMap(\.minutes).reduce(0, +))
+                    minutes: sessions.compactMap(\.minutes).reduce(0, +), confirmation: confirmed[day],
+                    canSubmit: confirmed[day]?.locked != true
+                        && (WorkDay.interval(of: day, in: .current)?.upperBound ?? now) <= now
+                        && sessions.allSatisfy { $0.clockOut != nil })
             }
             let screen = TrackingHistoryScreen(days: days, timeZone: zone, notice: state.notice, error: state.error)
             return (screen.identifier, screen.elements())
@@ -282,13 +299,39 @@ final class TrackingModule: DeviceModule {
         guard locations(id: id) != nil else { return fail(.noSuchLocation) }
         do {
             guard let owner else { return fail(.signedOut) }
-            try store.addManualSession(location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner)
+            try store.addManualSession(
+                location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner,
+                lockedDay: ActivityDate.day(of: start, in: .current))
             state.notice = "Session added."
         } catch let error as TrackingError {
             fail(error)
         } catch {
             fail(.invalid("Could not add the session: \(error)."))
         }
+    }
+
+    /// Confirms a day: it is locked and its submission waits in the outbox (sent at once when
+    /// online). A confirmed day cannot be changed.
+    @discardableResult
+    func confirmDay(_ day: String) -> Bool {
+        clearTransient()
+        state.screen = .history
+        do {
+            guard let owner else {
+                fail(.signedOut)
+                return false
+            }
+            let names = Dictionary(
+                ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            try store.confirmDay(day, timeZone: .current, names: names, owner: owner, now: shell.ports.clock.now())
+            state.notice = "\(day) confirmed. It is locked now and is sent as soon as you are online."
+            return true
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.invalid("Could not confirm \(day): \(error)."))
+        }
+        return false
     }
 
     func setProfile(_ policy: HysteresisPolicy) {

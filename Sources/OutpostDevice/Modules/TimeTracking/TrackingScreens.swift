@@ -102,10 +102,13 @@ struct TrackingHistoryScreen: ScreenModel {
         var date: String
         var sessions: [(session: TrackedSession, location: String)]
         var minutes: Int
+        var confirmation: ConfirmedDay?
+        /// Over, not locked, nothing still open: the "Submit" button.
+        var canSubmit: Bool
 
         static func == (lhs: Day, rhs: Day) -> Bool {
-            lhs.date == rhs.date && lhs.minutes == rhs.minutes
-                && lhs.sessions.map(\.session) == rhs.sessions.map(\.session)
+            lhs.date == rhs.date && lhs.minutes == rhs.minutes && lhs.confirmation == rhs.confirmation
+                && lhs.canSubmit == rhs.canSubmit && lhs.sessions.map(\.session) == rhs.sessions.map(\.session)
         }
         func hash(into hasher: inout Hasher) { hasher.combine(date) }
     }
@@ -126,11 +129,25 @@ struct TrackingHistoryScreen: ScreenModel {
             UIElement(
                 UIIdentifier.trackHistoryTotal, "Total \(TrackingWords.duration(minutes: total))",
                 ["minutes": String(total)]))
+        if days.contains(where: \.canSubmit) {
+            elements.append(UIElement(UIIdentifier.trackReviewHint, "Submit each day to finalize your hours"))
+        }
         for day in days {
+            let status = day.confirmation.map { $0.locked ? $0.status.rawValue : "retry" } ?? "unconfirmed"
             elements.append(
                 UIElement(
-                    UIIdentifier.trackHistoryDay, "\(day.date) · \(TrackingWords.duration(minutes: day.minutes))",
-                    ["date": day.date, "minutes": String(day.minutes)]))
+                    UIIdentifier.trackHistoryDay,
+                    "\(day.date) · \(TrackingWords.duration(minutes: day.minutes))\(Self.words(for: day.confirmation))",
+                    ["date": day.date, "minutes": String(day.minutes), "status": status]))
+            if let message = day.confirmation?.message {
+                elements.append(UIElement(UIIdentifier.trackDayAnswer, message, ["date": day.date]))
+            }
+            if day.canSubmit {
+                elements.append(
+                    UIElement(
+                        UIIdentifier.trackDaySubmit, "Submit \(day.date)",
+                        ["date": day.date, "note": "A submitted day cannot be changed."]))
+            }
             for (session, location) in day.sessions {
                 let end = session.clockOut.map { TimeFormatting.time($0, timeZone) } ?? "…"
                 var text =
@@ -149,6 +166,17 @@ struct TrackingHistoryScreen: ScreenModel {
             }
         }
         return elements
+    }
+}
+
+extension TrackingHistoryScreen {
+    static func words(for confirmation: ConfirmedDay?) -> String {
+        guard let confirmation else { return "" }
+        switch confirmation.status {
+        case .queued: return " · ✓ confirmed, waiting to send"
+        case .submitted: return " · ✓ submitted"
+        case .refused: return confirmation.locked ? " · not submitted" : " · not submitted, submit again"
+        }
     }
 }
 

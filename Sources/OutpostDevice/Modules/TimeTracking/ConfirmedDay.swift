@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+
+/// A day the worker confirmed ("Submit", seed 003): locked on the device, its submission queued
+/// in the outbox, then answered by the server.
+public struct ConfirmedDay: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
+        /// Waiting in the outbox.
+        case queued
+        /// The server stored it.
+        case submitted
+        /// The server refused it; ``message`` says why.
+        case refused
+    }
+
+    public var day: String
+    public var timeZone: String
+    public var submissionId: UUID
+    public var confirmedAt: Date
+    public var status: Status
+    public var code: String?
+    public var message: String?
+    public var submittedAt: Date?
+
+    /// Refusals that submitting again cannot change: the day stands as the server has it.
+    static let settledCodes: Set<String> = [
+        APIErrorCode.dayAlreadySubmitted.rawValue, APIErrorCode.weekFinalised.rawValue,
+    ]
+
+    /// True while the day is locked: confirmed, and not refused for a reason a new submission
+    /// could mend (a clock that was wrong, say).
+    public var locked: Bool { status != .refused || code.map(Self.settledCodes.contains) ?? false }
+}
+
+/// A day submission as the outbox keeps it: the day and the body sent for it.
+struct DaySubmissionOutboxRequest: Codable, Sendable, Hashable {
+    var day: String
+    var body: DaySubmissionRequest
+}
+
+extension OutboxKind {
+    /// A confirmed day: `PUT /v1/tracking/days/{date}`.
+    static let daySubmission = OutboxKind(rawValue: "day_submission")
+}
+
+extension DeviceStore {
+    static let dayColumns = "day, time_zone, submission_id, confirmed_at, status, code, message, submitted_at"
+
+    static func confirmedDay(_ row: Row) throws -> ConfirmedDay {
+        guard let id = UUID(uuidString: row["submission_id"]),
+            let status = ConfirmedDay.Status(rawValue: row["status"])
+        else { throw DeviceStoreError.damaged("a confirmed day cannot be read") }
+        return ConfirmedDay(
+            day: row["day"], timeZone: row["time_zone"], submissionId: id,
+            confirmedAt: Date(millisecondsSince1970: row["confirmed_at"]), status: status, code: row["code"],
+            message: row["message"],
+            submittedAt: (row["submitted_at"] as Int64?).map(Date.init(millisecondsSince1970:)))
+    }
+
+    /// The owner's confirmed days, by day.
+    func confirmedDays(owner: UserID) throws -> [String: ConfirmedDay] {
+        try queue.read { db in
+            let days = try Row.fetchAll(
+                db, sql: "SELECT \(Self.dayColumns) FROM track_days WHERE owner = ?", arguments: [owner.wire]
+            ).map(Self.confirmedDay)
+            return Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func isConfirmed(_ db: Database, day: String, owner: UserID) throws -> Bool {
+        try Row.fetchOne(
+            db, sql: "SELECT \(Self.dayColumns) FROM track_days WHERE owner = ? AND day = ?",
+            arguments: [owner.wire, day]
+        ).map(Self.confirmedDay)?.locked ?? false
+    }
+
+    /// Confirms `day` (over in `timeZone`, no session of it still open): locks it and queues its
+    /// submission, with every session that began that day, in one transaction.
+    @discardableResult
+    func confirmDay(
+        _ day: String, timeZone: TimeZone, names: [LocationID: String], owner: UserID, now: Date
+    ) throws -> ConfirmedDay {
+        guard let interval = WorkDay.interval(of: day, in: timeZone) else {
+            throw TrackingError.invalid("A day is written YYYY-MM-DD.")
+        }
+        guard interval.upperBound <= now else {
+            throw TrackingError.invalid("\(day) is not over yet; submit it once it has ended.")
+        }
+        return try queue.write { db in
+            if try isConfirmed(db, day: day, owner: owner) { throw TrackingError.dayConfirmed(day) }
+            let sessions = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.sessionColumns) FROM track_sessions WHERE owner = ? AND clock_in >= ? AND clock_in < ?
+                    ORDER BY clock_in
+                    """,
+                arguments: [
+                    owner.wire, interval.lowerBound.millisecondsSince1970, interval.upperBound.millisecondsSince1970,
+                ]
+            ).map(Self.session)
+            let submitted = try sessions.map { session -> SubmittedSession in
+                guard let clockOut = session.clockOut else {
+                    throw TrackingError.invalid("A session of \(day) is still open; clock out first.")
+                }
+                return SubmittedSession(
+                    id: session.id, location: names[session.location] ?? "a removed location",
+                    clockIn: session.clockIn, clockOut: clockOut, method: session.method.rawValue, short: session.short)
+            }
+            let confirmed = ConfirmedDay(
+                day: day, timeZone: timeZone.identifier, submissionId: UUID(), confirmedAt: now, status: .queued)
+            let body = DaySubmissionRequest(
+                submissionId: confirmed.submissionId, timeZone: timeZone.identifier, sessions: submitted,
+                trackedMinutes: sessions.compactMap(\.minutes).reduce(0, +), confirmedAt: now)
+            try db.execute(
+                sql: """
+                    INSERT INTO track_days (owner, day, time_zone, submission_id, confirmed_at, status)
+                    VALUES (?, ?, ?, ?, ?, 'queued')
+                    ON CONFLICT (owner, day) DO UPDATE SET time_zone = excluded.time_zone,
+                        submission_id = excluded.submission_id, confirmed_at = excluded.confirmed_at,
+                        status = 'queued', code = NULL, message = NULL, submitted_at = NULL
+                    """,
+                arguments: [
+                    owner.wire, day, timeZone.identifier, confirmed.submissionId.uuidString, now.millisecondsSince1970,
+                ])
+            _ = try enqueue(
+                db, kind: .daySubmission, eventId: nil,
+                idempotencyKey: "day-\(day)-\(confirmed.submissionId.uuidString.lowercased())",
+                request: DaySubmissionOutboxRequest(day: day, body: body), owner: owner, now: now)
+            return confirmed
+        }
+    }
+
+    /// The server's answer to a day's submission: submitted, or refused with its words.
+    func recordDayAnswer(
+        _ db: Database, day: String, submissionId: UUID, owner: UserID, submittedAt: Date?, code: String?,
+        message: String?
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE track_days SET status = ?, code = ?, message = ?, submitted_at = ?
+                WHERE owner = ? AND day = ? AND submission_id = ?
+                """,
+            arguments: [
+                submittedAt == nil ? "refused" : "submitted", code, message, submittedAt?.millisecondsSince1970,
+                owner.wire, day, submissionId.uuidString,
+            ])
+    }
+}

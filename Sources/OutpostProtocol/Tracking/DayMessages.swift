@@ -1,0 +1,120 @@
+import Foundation
+import OutpostCore
+
+/// One tracked session as a day submission carries it.
+public struct SubmittedSession: Codable, Sendable, Hashable {
+    public var id: UUID
+    /// The work location's name when the day was submitted (the locations stay on the device).
+    public var location: String
+    public var clockIn: Date
+    public var clockOut: Date
+    /// `geofence_auto` or `manual`.
+    public var method: String
+    /// Shorter than five minutes (kept, flagged).
+    public var short: Bool
+
+    public init(id: UUID, location: String, clockIn: Date, clockOut: Date, method: String, short: Bool) {
+        self.id = id
+        self.location = location
+        self.clockIn = clockIn
+        self.clockOut = clockOut
+        self.method = method
+        self.short = short
+    }
+}
+
+/// `PUT /v1/tracking/days/{date}`: a worker confirms a day (seed 003, "Submit"). The device
+/// makes ``submissionId`` when the worker confirms; the same submission sent again (its answer
+/// was lost) answers what it stored; another submission of a day already submitted, or of a
+/// day in a week the employer finalised, is refused with 409.
+public struct DaySubmissionRequest: Codable, Sendable, Hashable {
+    public var submissionId: UUID
+    /// The worker's time zone (an IANA name): the day's bounds.
+    public var timeZone: String
+    public var sessions: [SubmittedSession]
+    public var trackedMinutes: Int
+    public var confirmedAt: Date
+
+    public init(
+        submissionId: UUID, timeZone: String, sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date
+    ) {
+        self.submissionId = submissionId
+        self.timeZone = timeZone
+        self.sessions = sessions
+        self.trackedMinutes = trackedMinutes
+        self.confirmedAt = confirmedAt
+    }
+}
+
+/// A submitted day as the server keeps it.
+public struct DaySubmission: Codable, Sendable, Hashable {
+    public var userId: UserID
+    public var date: String
+    /// The ISO week (`2026-W48`) the day falls in.
+    public var week: String
+    public var submissionId: UUID
+    public var timeZone: String
+    public var sessions: [SubmittedSession]
+    public var trackedMinutes: Int
+    public var confirmedAt: Date
+    public var submittedAt: Date
+
+    public init(
+        userId: UserID, date: String, week: String, submissionId: UUID, timeZone: String,
+        sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date, submittedAt: Date
+    ) {
+        self.userId = userId
+        self.date = date
+        self.week = week
+        self.submissionId = submissionId
+        self.timeZone = timeZone
+        self.sessions = sessions
+        self.trackedMinutes = trackedMinutes
+        self.confirmedAt = confirmedAt
+        self.submittedAt = submittedAt
+    }
+}
+
+/// `GET /v1/tracking/days` (the caller's own) and `GET /v1/tracking/users/{userId}/days` (an
+/// organizer's view of a worker): submitted days, oldest first, and the finalised weeks.
+public struct DaySubmissionList: Codable, Sendable, Hashable {
+    public var days: [DaySubmission]
+    public var finalisedWeeks: [FinalisedWeek]
+
+    public init(days: [DaySubmission], finalisedWeeks: [FinalisedWeek]) {
+        self.days = days
+        self.finalisedWeeks = finalisedWeeks
+    }
+}
+
+/// `POST /v1/tracking/users/{userId}/weeks/{week}/finalise`: the employer closes a worker's
+/// week; no day of it can be submitted after that.
+public struct FinalisedWeek: Codable, Sendable, Hashable {
+    public var userId: UserID
+    public var week: String
+    public var finalisedBy: UserID
+    public var finalisedAt: Date
+
+    public init(userId: UserID, week: String, finalisedBy: UserID, finalisedAt: Date) {
+        self.userId = userId
+        self.week = week
+        self.finalisedBy = finalisedBy
+        self.finalisedAt = finalisedAt
+    }
+}
+
+/// The 409 of a day submission: `day_already_submitted` (with the submission that stands) or
+/// `week_finalised` (with the week).
+public struct DaySubmissionConflict: Codable, Sendable, Hashable {
+    public var error: String
+    public var message: String
+    public var current: DaySubmission?
+    public var finalisedWeek: FinalisedWeek?
+
+    public init(code: APIErrorCode, message: String, current: DaySubmission?, finalisedWeek: FinalisedWeek?) {
+        error = code.rawValue
+        self.message = message
+        self.current = current
+        self.finalisedWeek = finalisedWeek
+    }
+}

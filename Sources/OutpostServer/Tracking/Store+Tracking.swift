@@ -1,0 +1,129 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// How a day submission ended.
+enum DaySubmissionOutcome: Sendable, Equatable {
+    case stored(DaySubmission)
+    /// The same submission sent again (its answer was lost): what was stored.
+    case replayed(DaySubmission)
+    /// The day was submitted before, by another submission: the one that stands.
+    case alreadySubmitted(DaySubmission)
+    /// The employer finalised the day's week.
+    case weekFinalised(FinalisedWeek)
+    /// The caller's account is gone (deleted while an access token still lived).
+    case noAccount
+}
+
+extension Store {
+    static let daySubmissionColumns =
+        "user_id, on_date, week, submission_id, time_zone, sessions, tracked_minutes, confirmed_at, submitted_at"
+
+    static func daySubmission(from row: SQLRow) throws -> DaySubmission {
+        DaySubmission(
+            userId: try row.id("user_id"), date: try row.text("on_date"), week: try row.text("week"),
+            submissionId: try row.uuid("submission_id"), timeZone: try row.text("time_zone"),
+            sessions: try OutpostJSON.decode([SubmittedSession].self, from: Data(try row.text("sessions").utf8)),
+            trackedMinutes: Int(try row.int("tracked_minutes")), confirmedAt: try row.date("confirmed_at"),
+            submittedAt: try row.date("submitted_at"))
+    }
+
+    static func finalisedWeek(from row: SQLRow) throws -> FinalisedWeek {
+        FinalisedWeek(
+            userId: try row.id("user_id"), week: try row.text("week"), finalisedBy: try row.id("finalised_by"),
+            finalisedAt: try row.date("finalised_at"))
+    }
+
+    /// Stores the caller's submission of `date`, once: the same submission again answers what
+    /// was stored; another one for a submitted day, or any for a finalised week, is refused.
+    func submitDay(
+        _ date: String, _ body: DaySubmissionRequest, caller: Caller, now: Date
+    ) async throws
+        -> DaySubmissionOutcome
+    {
+        guard let week = WorkDay.week(of: date) else { throw APIError.invalidRequest("Not a day.") }
+        return try await database.transaction { connection in
+            guard
+                try await connection.queryOne(
+                    "SELECT 1 FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(caller.userId)]) != nil
+            else { return .noAccount }
+            if let row = try await connection.queryOne(
+                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
+                [.uuid(caller.userId), .text(date)])
+            {
+                let current = try Self.daySubmission(from: row)
+                return current.submissionId == body.submissionId ? .replayed(current) : .alreadySubmitted(current)
+            }
+            if let row = try await connection.queryOne(
+                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? AND week = ?",
+                [.uuid(caller.userId), .text(week)])
+            {
+                return .weekFinalised(try Self.finalisedWeek(from: row))
+            }
+            let sessions = String(decoding: try OutpostJSON.encode(body.sessions), as: UTF8.self)
+            let inserted = try await connection.queryOne(
+                """
+                INSERT INTO day_submissions (user_id, tenant_id, on_date, week, submission_id, time_zone, sessions,
+                    tracked_minutes, confirmed_at, submitted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING \(Self.daySubmissionColumns)
+                """,
+                [
+                    .uuid(caller.userId), .uuid(caller.tenantId), .text(date), .text(week), .uuid(body.submissionId),
+                    .text(body.timeZone), .text(sessions), .int(Int64(body.trackedMinutes)), .date(body.confirmedAt),
+                    .date(now),
+                ])
+            if let inserted { return .stored(try Self.daySubmission(from: inserted)) }
+            // Another instance stored this day between the read and the insert.
+            guard
+                let row = try await connection.queryOne(
+                    "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
+                    [.uuid(caller.userId), .text(date)])
+            else { throw APIError.invalidRequest("The day could not be stored; send it again.", status: .conflict) }
+            let current = try Self.daySubmission(from: row)
+            return current.submissionId == body.submissionId ? .replayed(current) : .alreadySubmitted(current)
+        }
+    }
+
+    /// A user's submitted days (oldest first) and finalised weeks, when the caller may see
+    /// them: the user themselves, or an organizer of the user's tenant. Nil otherwise.
+    func submittedDays(of userId: UUID, caller: Caller) async throws -> DaySubmissionList? {
+        try await database.read { connection in
+            guard
+                let user = try await connection.queryOne(
+                    "SELECT tenant_id FROM users WHERE id = ?", [.uuid(userId)]),
+                try user.uuid("tenant_id") == caller.tenantId,
+                userId == caller.userId || caller.role == .organizer
+            else { return nil }
+            let days = try await connection.query(
+                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date",
+                [.uuid(userId)]
+            ).map(Self.daySubmission)
+            let weeks = try await connection.query(
+                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? ORDER BY week",
+                [.uuid(userId)]
+            ).map(Self.finalisedWeek)
+            return DaySubmissionList(days: days, finalisedWeeks: weeks)
+        }
+    }
+
+    /// An organizer finalises a week of a worker of their tenant (again: the first stands).
+    /// Nil when there is no such worker in the caller's tenant.
+    func finaliseWeek(_ week: String, of userId: UUID, caller: Caller, now: Date) async throws -> FinalisedWeek? {
+        try await database.transaction { connection in
+            guard
+                let user = try await connection.queryOne(
+                    "SELECT tenant_id FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(userId)]),
+                try user.uuid("tenant_id") == caller.tenantId
+            else { return nil }
+            try await connection.execute(
+                """
+                INSERT INTO finalised_weeks (user_id, tenant_id, week, finalised_by, finalised_at)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, [.uuid(userId), .uuid(caller.tenantId), .text(week), .uuid(caller.userId), .date(now)])
+            return try await connection.queryOne(
+                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? AND week = ?",
+                [.uuid(userId), .text(week)]
+            ).map(Self.finalisedWeek)
+        }
+    }
+}

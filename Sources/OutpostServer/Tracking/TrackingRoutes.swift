@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// Time tracking (seed 003) on the server: a worker submits the days they confirmed
+/// (`PUT /v1/tracking/days/{date}`) and reads them back (`GET /v1/tracking/days`); an organizer
+/// reads a worker's days (`GET /v1/tracking/users/{userId}/days`) and finalises a week
+/// (`POST /v1/tracking/users/{userId}/weeks/{week}/finalise`). A worker sees only their own.
+struct TrackingRoutes {
+    let dependencies: ServerDependencies
+
+    /// A day holds at most this many sessions (the seed's app makes a handful).
+    static let sessionLimit = 200
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("tracking/days", use: ownDays)
+        group.put("tracking/days/{date}", use: submit)
+        group.get("tracking/users/{userId}/days", use: userDays)
+        group.post("tracking/users/{userId}/weeks/{week}/finalise", use: finalise)
+    }
+
+    @Sendable func submit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.worker])
+        let date = try Self.day(in: context)
+        let body = try await HTTPHelpers.decode(DaySubmissionRequest.self, from: request)
+        try Self.validate(body, date: date, now: dependencies.clock.now())
+        switch try await dependencies.store.submitDay(date, body, caller: context.caller, now: dependencies.clock.now())
+        {
+        case .stored(let day): return try HTTPHelpers.json(day, status: .created)
+        case .replayed(let day): return try HTTPHelpers.json(day)
+        case .alreadySubmitted(let current):
+            return try HTTPHelpers.json(
+                DaySubmissionConflict(
+                    code: .dayAlreadySubmitted,
+                    message:
+                        "\(date) was already submitted at \(OutpostJSON.format(current.submittedAt)); a submitted day cannot change.",
+                    current: current, finalisedWeek: nil),
+                status: .conflict)
+        case .weekFinalised(let week):
+            return try HTTPHelpers.json(
+                DaySubmissionConflict(
+                    code: .weekFinalised,
+                    message: "The week \(week.week) was finalised by your employer; ask them to add \(date).",
+                    current: nil, finalisedWeek: week),
+                status: .conflict)
+        case .noAccount: throw APIError.unauthorized
+        }
+    }
+
+    @Sendable func ownDays(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.worker])
+        guard let list = try await dependencies.store.submittedDays(of: context.caller.userId, caller: context.caller)
+        else { throw APIError.unauthorized }
+        return try HTTPHelpers.json(list)
+    }
+
+    @Sendable func userDays(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let userId = try HTTPHelpers.uuid("userId", in: context)
+        guard let list = try await dependencies.store.submittedDays(of: userId, caller: context.caller) else {
+            throw APIError.notFound
+        }
+        return try HTTPHelpers.json(list)
+    }
+
+    @Sendable func finalise(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let userId = try HTTPHelpers.uuid("userId", in: context)
+        guard let week = context.parameters.get("week"), WorkDay.isWeek(week) else {
+            throw APIError.invalidRequest("The week must be an ISO week such as 2026-W48.")
+        }
+        guard
+            let finalised = try await dependencies.store.finaliseWeek(
+                week, of: userId, caller: context.caller, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        return try HTTPHelpers.json(finalised)
+    }
+
+    static func day(in context: some RequestContext) throws -> String {
+        guard let date = context.parameters.get("date"), ActivityDate.isValid(date) else {
+            throw APIError.invalidRequest("The day must be written YYYY-MM-DD.")
+        }
+        return date
+    }
+
+    /// A submission must describe a day that is over in its own time zone, with finished
+    /// sessions that began that day.
+    static func validate(_ body: DaySubmissionRequest, date: String, now: Date) throws {
+        guard let zone = TimeZone(identifier: body.timeZone), let day = WorkDay.interval(of: date, in: zone) else {
+            throw APIError.invalidRequest(
+                "'timeZone' must be a time zone name such as Europe/Berlin.", status: .unprocessableContent)
+        }
+        guard day.upperBound <= now.addingTimeInterval(5 * 60) else {
+            throw APIError.invalidRequest("\(date) is not over yet.", status: .unprocessableContent)
+        }
+        guard body.sessions.count <= sessionLimit else {
+            throw APIError.invalidRequest(
+                "A day holds at most \(sessionLimit) sessions.", status: .unprocessableContent)
+        }
+        for session in body.sessions {
+            guard day.contains(session.clockIn), session.clockOut >= session.clockIn, session.clockOut <= now,
+                session.location.count <= 200, ["geofence_auto", "manual"].contains(session.method)
+            else {
+                throw APIError.invalidRequest(
+                    "Each session must begin on \(date), end after it begins and not in the future.",
+                    status: .unprocessableContent)
+            }
+        }
+        guard (0...(48 * 60)).contains(body.trackedMinutes) else {
+            throw APIError.invalidRequest(
+                "'trackedMinutes' must be between 0 and 2880.", status: .unprocessableContent)
+        }
+    }
+}

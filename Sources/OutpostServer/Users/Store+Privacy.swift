@@ -1,0 +1,76 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+extension Store {
+    /// Everything the server holds about `caller` (GDPR Art. 20).
+    func accountExport(of caller: Caller, now: Date) async throws -> AccountExport? {
+        try await database.read { connection in
+            guard
+                let row = try await connection.queryOne(
+                    """
+                    SELECT id, tenant_id, email, name, role, created_at, consent_version, consent_at FROM users
+                    WHERE id = ? AND removed_at IS NULL
+                    """, [.uuid(caller.userId)])
+            else { return nil }
+            let user = UserInfo(
+                id: try row.id("id"), name: try row.text("name"), email: try row.text("email"),
+                role: try row.enumeration("role", as: UserRole.self), tenantId: try row.id("tenant_id"))
+            let devices = try await connection.query(
+                "SELECT DISTINCT device_id FROM refresh_tokens WHERE user_id = ? ORDER BY device_id",
+                [.uuid(caller.userId)]
+            ).map { try $0.text("device_id") }
+            let days = try await connection.query(
+                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date",
+                [.uuid(caller.userId)]
+            ).map(Self.daySubmission)
+            let weeks = try await connection.query(
+                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? ORDER BY week",
+                [.uuid(caller.userId)]
+            ).map(Self.finalisedWeek)
+            let activities = try await connection.query(
+                "SELECT \(Self.activityColumns) FROM activities WHERE mentor_id = ? ORDER BY on_date, id",
+                [.uuid(caller.userId)]
+            ).map(Self.activity(from:))
+            return AccountExport(
+                user: user, createdAt: try row.date("created_at"),
+                consent: ConsentRecord(
+                    version: try row.optionalText("consent_version"), acceptedAt: try row.optionalDate("consent_at")),
+                devices: devices, days: days, finalisedWeeks: weeks, activities: activities, exportedAt: now)
+        }
+    }
+
+    /// Deletes a worker's account and everything of theirs (GDPR Art. 17): their submitted days
+    /// and finalised weeks, sign-ins, codes and sign-in counters, the user row, and the tenant
+    /// it made when they registered if nobody else is in it. False when there is no such user.
+    func deleteWorkerAccount(_ caller: Caller) async throws -> Bool {
+        try await database.transaction { connection in
+            guard
+                let row = try await connection.queryOne(
+                    "SELECT email FROM users WHERE id = ? AND role = 'worker'", [.uuid(caller.userId)])
+            else { return false }
+            let email = try row.text("email")
+            let user: [SQLValue] = [.uuid(caller.userId)]
+            for table in ["day_submissions", "finalised_weeks", "refresh_tokens", "event_staff", "contact_mentors"] {
+                try await connection.execute("DELETE FROM \(table) WHERE user_id = ?", user)
+            }
+            try await connection.execute("DELETE FROM email_codes WHERE email = ?", [.text(email)])
+            try await connection.execute("DELETE FROM signin_failures WHERE subject = ?", [.text("email:" + email)])
+            try await connection.execute("DELETE FROM users WHERE id = ?", user)
+            let tenant: [SQLValue] = [.uuid(caller.tenantId)]
+            let occupied = try await connection.queryOne(
+                """
+                SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE tenant_id = ?)
+                    OR EXISTS (SELECT 1 FROM events WHERE tenant_id = ?)
+                    OR EXISTS (SELECT 1 FROM contacts WHERE tenant_id = ?)
+                """, tenant + tenant + tenant)
+            if occupied == nil {
+                for table in ["tenant_settings", "tenant_data_keys"] {
+                    try await connection.execute("DELETE FROM \(table) WHERE tenant_id = ?", tenant)
+                }
+                try await connection.execute("DELETE FROM tenants WHERE id = ?", tenant)
+            }
+            return true
+        }
+    }
+}
