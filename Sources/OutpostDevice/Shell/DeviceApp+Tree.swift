@@ -50,6 +50,11 @@ extension DeviceApp {
                 return frame.tree(ModuleScreen(identifier: home.screen, content: home.elements))
             }
             return frame.tree(EventPickerScreen(range: state.eventRange, events: events))
+        case .privacy:
+            return frame.tree(
+                DataPrivacyScreen(
+                    consentVersion: consentVersion, pending: status.pending, noun: pendingNoun,
+                    warning: state.privacyDeleteWarning, message: state.privacyMessage))
         case .signOutWarning:
             return frame.tree(SignOutWarningScreen(pending: status.pending, message: state.message))
         case .event:

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OutpostCore
 import OutpostProtocol
 
 /// A module of the device shell. Seed 000 describes a shell whose modules (check-in, walk-ins,
@@ -70,6 +71,12 @@ protocol DeviceModule: AnyObject {
     /// The app appeared: a launch, or back from the background (time tracking runs its due
     /// checks and its foreground rule here).
     func appeared(now: Date)
+    /// Every record of `user` the module keeps on the device, as one JSON object, for the
+    /// user's export of their data (GDPR Art. 20); nil when it keeps none.
+    func exportRecords(of user: UserID) throws -> Data?
+    /// Deletes every record of `user` the module keeps on the device (the user withdrew consent
+    /// and deleted their account, GDPR Art. 17).
+    func erase(user: UserID) throws
 }
 
 extension DeviceModule {
@@ -81,6 +88,8 @@ extension DeviceModule {
     func pullAccount() async throws {}
     var lastUpdated: Date? { nil }
     func appeared(now: Date) {}
+    func exportRecords(of user: UserID) throws -> Data? { nil }
+    func erase(user: UserID) throws {}
 }
 
 /// A migration of the device store, contributed by the shell or a module.

@@ -16,6 +16,8 @@ struct ShellState: Codable, Sendable {
         case settings
         /// A module's own screen outside any event (``module`` names it).
         case module
+        /// The user's data rights: consent, export, withdraw consent and delete the account.
+        case privacy
 
         /// Stores written before the shell had modules named the event shell and the
         /// check-in confirmation as screens of their own; both are inside the event now.
@@ -41,4 +43,10 @@ struct ShellState: Codable, Sendable {
     var beforeSettings: Screen?
     /// The module whose own screen is shown (``Screen/module``).
     var module: String?
+    /// The screen the privacy screen was opened from.
+    var beforePrivacy: Screen?
+    /// What the privacy screen says (an export written, deletion needs a connection).
+    var privacyMessage: String?
+    /// Deleting was asked for while entries waited to be sent: the warning shows until confirmed.
+    var privacyDeleteWarning = false
 }

@@ -38,6 +38,14 @@ public enum UIIdentifier {
     public static let settingsBiometricToggle = "native-shell-settings-biometric-toggle"
     public static let settingsLockAfter = "native-shell-settings-lock-after"
     public static let sessionEndedMessage = "native-shell-session-ended"
+    // The data rights screen (seed 003 "DataPrivacyScreen"): consent status, export, delete.
+    public static let privacyScreen = "native-shell-privacy"
+    public static let privacyConsent = "native-shell-privacy-consent"
+    public static let privacyExport = "native-shell-privacy-export"
+    public static let privacyDelete = "native-shell-privacy-delete"
+    /// Shown before deleting while entries wait to be sent (`pending`): confirm to go on.
+    public static let privacyDeleteWarning = "native-shell-privacy-delete-warning"
+    public static let privacyMessage = "native-shell-privacy-message"
 
     // Seed 001: check-in.
     public static let cameraViewfinder = "checkin-camera-viewfinder"

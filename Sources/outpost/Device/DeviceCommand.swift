@@ -17,7 +17,7 @@ struct DeviceCommand: AsyncParsableCommand {
             DeviceLookupCommand.self, DeviceConfirmCommand.self, DeviceCancelCommand.self, DeviceCheckInCommand.self,
             DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceKioskCommand.self,
             DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceActivityCommand.self,
-            DeviceContactCommand.self, DeviceTrackCommand.self, DeviceSimCommand.self,
+            DeviceContactCommand.self, DeviceTrackCommand.self, DevicePrivacyCommand.self, DeviceSimCommand.self,
         ]
     )
 }

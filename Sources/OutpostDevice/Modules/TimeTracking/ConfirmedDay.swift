@@ -5,8 +5,8 @@ import OutpostProtocol
 
 /// A day the worker confirmed ("Submit", seed 003): locked on the device, its submission queued
 /// in the outbox, then answered by the server.
-public struct ConfirmedDay: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable {
+public struct ConfirmedDay: Codable, Sendable, Hashable {
+    public enum Status: String, Codable, Sendable, Hashable {
         /// Waiting in the outbox.
         case queued
         /// The server stored it.

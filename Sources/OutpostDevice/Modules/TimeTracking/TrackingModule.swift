@@ -181,6 +181,15 @@ final class TrackingModule: DeviceModule {
 
     func sessionEnded() {}
 
+    func exportRecords(of user: UserID) throws -> Data? {
+        try JSONEncoder.outpostDevice.encode(try store.trackingRecords(owner: user))
+    }
+
+    func erase(user: UserID) throws {
+        try store.eraseTracking(owner: user)
+        state = TrackingState()
+    }
+
     func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
 
     func restoreState(_ data: Data) throws {

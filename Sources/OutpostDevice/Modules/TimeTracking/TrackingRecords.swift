@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+/// Everything of one worker the time-tracking module keeps on the device, as their data export
+/// carries it (GDPR Art. 20): locations, sessions, confirmed days, and every platform event the
+/// engine recorded (with the reason when it ignored one, and the fix it had).
+struct TrackingRecords: Codable, Sendable {
+    struct Event: Codable, Sendable {
+        var location: String
+        var kind: String
+        var at: Date
+        var accuracy: Double?
+        var accuracySource: String?
+        var confidence: String?
+        var ignored: String?
+        var fix: GeoPoint?
+    }
+
+    var locations: [WorkLocation]
+    var sessions: [TrackedSession]
+    var confirmedDays: [ConfirmedDay]
+    var events: [Event]
+}
+
+extension DeviceStore {
+    func trackingRecords(owner: UserID) throws -> TrackingRecords {
+        let sealer = sealer
+        let events = try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT location_id, kind, at, accuracy, accuracy_source, confidence, ignored, fix FROM track_events
+                    WHERE owner = ? ORDER BY id
+                    """, arguments: [owner.wire]
+            ).map { row in
+                TrackingRecords.Event(
+                    location: row["location_id"], kind: row["kind"], at: Date(millisecondsSince1970: row["at"]),
+                    accuracy: row["accuracy"], accuracySource: row["accuracy_source"], confidence: row["confidence"],
+                    ignored: row["ignored"],
+                    fix: try (row["fix"] as Data?).map { try sealer.open(json: $0, as: GeoPoint.self) })
+            }
+        }
+        return TrackingRecords(
+            locations: try locations(owner: owner), sessions: try sessions(owner: owner),
+            confirmedDays: try confirmedDays(owner: owner).values.sorted { $0.day < $1.day }, events: events)
+    }
+
+    /// Deletes every time-tracking row of `owner`: the locations (the regions the phone
+    /// watches), sessions, confirmed days, the engine's state, pending checks and telemetry.
+    func eraseTracking(owner: UserID) throws {
+        try queue.write { db in
+            for table in [
+                "track_locations", "track_sessions", "track_days", "track_engines", "track_verifications",
+                "track_events",
+            ] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner.wire])
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The user's data rights (GDPR; seed 003 "Data Privacy"): export everything of theirs, from
+/// this device and from the server, as one JSON document (Art. 20); withdraw consent and delete
+/// the account, on the server and on this device, then sign out (Art. 17).
+extension DeviceApp {
+    public func showPrivacy() {
+        guard session != nil, !refusesStaffActions, state.screen != .privacy else { return }
+        perform {
+            state.beforePrivacy = state.screen
+            state.screen = .privacy
+            state.privacyMessage = nil
+            state.privacyDeleteWarning = false
+        }
+    }
+
+    public func closePrivacy() {
+        guard state.screen == .privacy else { return }
+        perform {
+            state.screen = state.beforePrivacy ?? (state.module == nil ? .eventPicker : .module)
+            state.privacyMessage = nil
+            state.privacyDeleteWarning = false
+        }
+    }
+
+    /// Everything of the signed-in user as one JSON document: `device` (each module's records
+    /// on this phone) and `server` (`GET /v1/me/export`; null with `serverNote` when offline).
+    public func exportMyData() async -> Data? {
+        guard let current = session, !refusesStaffActions else { return nil }
+        showPrivacy()
+        var document: [String: Any] = [
+            "exportedAt": OutpostJSON.format(ports.clock.now()),
+            "user": [
+                "id": current.user.id.wire, "email": current.user.email, "name": current.user.name,
+                "role": current.user.role.rawValue,
+            ],
+            "consentVersion": consentVersion ?? NSNull(),
+        ]
+        var device: [String: Any] = [:]
+        for module in modules {
+            if let data = try? module.exportRecords(of: current.user.id),
+                let object = try? JSONSerialization.jsonObject(with: data)
+            {
+                device[type(of: module).name] = object
+            }
+        }
+        document["device"] = device
+        do {
+            guard ports.online else { throw APIClientError.transport(.offline) }
+            let response = try await authorized(TransportRequest(method: "GET", path: "/v1/me/export"))
+            _ = try APIClient.decode(AccountExport.self, response)
+            document["server"] = try JSONSerialization.jsonObject(with: response.body)
+        } catch {
+            handle(error)
+            document["server"] = NSNull()
+            document["serverNote"] = "The server's copy could not be fetched (offline?); export again when online."
+        }
+        let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+        perform {
+            state.privacyMessage =
+                document["server"] is NSNull
+                ? "Exported this device's data; the server's copy needs a connection."
+                : "Exported your data from this device and the server."
+        }
+        return data
+    }
+
+    /// Withdraws consent and deletes the account: on the server (`DELETE /v1/me`), then every
+    /// record of the user on this device (the modules' data, their outbox entries, the work
+    /// locations the phone watches), then signs out. With entries still waiting to be sent it
+    /// first warns; `confirmed` goes on anyway. Needs a connection: offline nothing is deleted.
+    public func deleteMyAccount(confirmed: Bool = false) async {
+        guard let current = session, let store, !refusesStaffActions else { return }
+        showPrivacy()
+        if pendingCount > 0 && !confirmed {
+            perform { state.privacyDeleteWarning = true }
+            return
+        }
+        guard ports.online else {
+            perform {
+                state.privacyMessage = "You are offline. Deleting your account needs a connection; nothing was deleted."
+            }
+            return
+        }
+        do {
+            let response = try await authorized(TransportRequest(method: "DELETE", path: "/v1/me"))
+            guard response.status == 204 else {
+                throw APIClientError.http(status: response.status, code: APIClient.errorCode(response.body))
+            }
+        } catch {
+            handle(error)
+            let reason: String =
+                switch error {
+                case APIClientError.http(403, _): "This account belongs to your organization; ask your organizer."
+                case APIClientError.transport: "The server could not be reached; nothing was deleted."
+                default: "The account could not be deleted (\(error)); nothing was deleted."
+                }
+            perform { state.privacyMessage = reason }
+            return
+        }
+        for module in modules { try? module.erase(user: current.user.id) }
+        forgetSession(discarding: current.user.id)
+        try? store.vacuum()
+        state.signInNotice = "Your account and your data were deleted from the server and this device."
+        commit()
+    }
+}
