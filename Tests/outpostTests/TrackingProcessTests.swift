@@ -1,5 +1,7 @@
 import Foundation
+import OutpostCore
 import OutpostLab
+import OutpostProtocol
 import Testing
 
 /// Time tracking through `outpost device` processes (seed 003): a simulated working day.
@@ -108,5 +110,147 @@ struct PasswordlessProcessTests {
             "device", "signin", "--home", home, "--server", serverURL, "--email", "w@c.test", "--code", "12ab56",
         ])
         #expect(usage.status == 2 && usage.stderr.contains("six digits"))
+    }
+}
+
+/// Issue 12's end-to-end criterion through real processes and real SMTP: register with a code,
+/// a day of geofence events offline, confirm, network on, exactly one submission on the server;
+/// a second confirmation from another phone answers 409 and shows it; the export holds every
+/// record; after deleting, the server has no account and the phone no plaintext of it.
+@Suite("A care worker's day, end to end (issue 12)")
+struct TrackingEndToEndTests {
+    @Test(
+        "track-e2e-day-confirmed-once: register by code, a day offline, confirm, sync once; a second confirm is 409; export and delete"
+    )
+    func workingDay() async throws {
+        guard let python = SMTPSink.python else {
+            print(SMTPSink.skipMessage)
+            try Test.cancel(Comment(rawValue: SMTPSink.skipMessage))
+        }
+        let sink = try await SMTPSink.start(python: python)
+        defer { sink.stop() }
+        let server = try await RunningServer.start(options: ["--smtp-relay", sink.relay])
+        defer { server.stop() }
+        let directory = try CLI.temporaryDirectory()
+        let serverURL = "http://127.0.0.1:\(server.port)"
+        let email = "wanda.e2e@care.test"
+        func device(_ home: String, _ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
+            let result = try CLI.run(["device"] + arguments + ["--home", directory + "/" + home, "--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return PeerMentorProcessTests.Tree(try CLI.tree(result))
+        }
+        /// Sets the phone's clock `seconds` from now (a negative number follows `--`).
+        func skew(_ home: String, _ seconds: Int) throws {
+            let result = try CLI.run(
+                ["device", "sim", "--home", directory + "/" + home, "--json", "clock-skew", "--", String(seconds)])
+            #expect(result.status == 0, "clock-skew: \(result.stderr)")
+        }
+        func signIn(_ home: String, codes: Int, register: Bool) async throws {
+            _ = try device(
+                home,
+                ["signin", "--server", serverURL, "--email", email, "--request-code"] + (register ? ["--register"] : [])
+            )
+            let code = try await sink.code(for: email, after: codes)
+            let signedIn = try device(
+                home,
+                ["signin", "--server", serverURL, "--email", email, "--code", code]
+                    + (register ? ["--register", "--name", "Wanda", "--consent", "2026-01"] : []))
+            try #require(signedIn.screen == "track-status-screen", "\(signedIn.elements)")
+        }
+        try await signIn("phone", codes: 0, register: true)
+        // Yesterday 08:00 on the phone's clock.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let today = calendar.startOfDay(for: Date())
+        let yesterday = try #require(calendar.date(byAdding: .day, value: -1, to: today))
+        let morning = yesterday.addingTimeInterval(8 * 3600)
+        let day = ActivityDate.day(of: morning, in: .current)
+        try skew("phone", Int(morning.timeIntervalSinceNow))
+        let added = try device(
+            "phone",
+            ["track", "location", "add", "--name", "Haus Linde", "--latitude", "52.52", "--longitude", "13.405"])
+        let location = try #require(added.attribute("track-location-row", "locationId"))
+        // The network is off all day.
+        _ = try device("phone", ["sim", "network", "off"])
+        _ = try device("phone", ["sim", "geofence", "enter", location, "--accuracy", "25", "--source", "event"])
+        _ = try device("phone", ["sim", "time", "advance", "2h"])
+        // Flapping at the edge: out with a fair fix, back in two minutes later.
+        _ = try device("phone", ["sim", "geofence", "exit", location, "--accuracy", "60", "--distance", "120"])
+        _ = try device("phone", ["sim", "time", "advance", "2m"])
+        _ = try device("phone", ["sim", "geofence", "enter", location, "--accuracy", "30"])
+        _ = try device("phone", ["sim", "time", "advance", "358m"])
+        _ = try device("phone", ["sim", "geofence", "exit", location, "--accuracy", "20", "--distance", "400"])
+        var history = try device("phone", ["track", "history"])
+        #expect(history.attribute("track-history-total", "minutes") == "480", "\(history.elements)")
+        #expect(history.attribute("track-history-day", "status") == "unconfirmed")
+        // The evening passes; the day is confirmed with the network still off.
+        _ = try device("phone", ["sim", "time", "advance", "14h"])
+        history = try device("phone", ["track", "confirm", day])
+        #expect(history.attribute("track-history-day", "status") == "queued")
+        #expect(history.pending == 1)
+        _ = try device("phone", ["sim", "network", "on"])
+        history = try device("phone", ["sync"])
+        history = try device("phone", ["track", "history"])
+        #expect(history.attribute("track-history-day", "status") == "submitted", "\(history.elements)")
+        #expect(history.pending == 0)
+        // The server has exactly one submission for the day.
+        func serverDays(codes: Int) async throws -> [[String: Any]] {
+            let (_, asked) = try await server.request(
+                "POST", "/v1/auth/email-code", body: Data(#"{"email":"\#(email)","purpose":"signin"}"#.utf8))
+            #expect(asked == 202)
+            let code = try await sink.code(for: email, after: codes)
+            let pair = try await server.json(
+                "POST", "/v1/auth/email-signin", body: #"{"email":"\#(email)","code":"\#(code)","deviceId":"laptop"}"#)
+            let token = try #require(pair["accessToken"] as? String)
+            return try await server.json("GET", "/v1/tracking/days", token: token)["days"] as? [[String: Any]] ?? []
+        }
+        var days = try await serverDays(codes: 1)
+        #expect(
+            days.count == 1 && days.first?["date"] as? String == day && days.first?["trackedMinutes"] as? Int == 480)
+        // The same day confirmed on a second phone: 409, shown on the day.
+        try await signIn("second", codes: 2, register: false)
+        try skew("second", Int(morning.timeIntervalSinceNow) + 22 * 3600)
+        let place = try #require(
+            try device(
+                "second",
+                ["track", "location", "add", "--name", "Haus Linde", "--latitude", "52.52", "--longitude", "13.405"]
+            ).attribute("track-location-row", "locationId"))
+        _ = try device(
+            "second",
+            [
+                "track", "session", "add", "--location", place, "--from", OutpostJSON.format(morning), "--to",
+                OutpostJSON.format(morning.addingTimeInterval(3600)),
+            ])
+        let refused = try device("second", ["track", "confirm", day])
+        #expect(refused.attribute("track-history-day", "status") == "refused", "\(refused.elements)")
+        #expect(refused.text("track-day-answer")?.contains("already submitted") == true)
+        #expect(refused.text("track-error")?.contains("was not submitted") == true)
+        days = try await serverDays(codes: 3)
+        #expect(days.count == 1 && days.first?["trackedMinutes"] as? Int == 480)
+        // Export: every record the worker made, from the phone and the server.
+        let exportPath = directory + "/my-data.json"
+        _ = try device("phone", ["privacy", "export", "--out", exportPath])
+        let export = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exportPath))) as? [String: Any]
+        )
+        let track = try #require((export["device"] as? [String: Any])?["track"] as? [String: Any])
+        #expect(
+            (track["sessions"] as? [[String: Any]])?.count == 1, "one session: the flap at the edge did not split it")
+        #expect((track["locations"] as? [[String: Any]])?.first?["name"] as? String == "Haus Linde")
+        #expect((track["events"] as? [[String: Any]])?.count ?? 0 >= 4)
+        #expect(export["consentVersion"] as? String == "2026-01")
+        #expect(((export["server"] as? [String: Any])?["days"] as? [[String: Any]])?.count == 1)
+        // Delete: the server has no account; the phone holds no plaintext of it.
+        let deleted = try device("phone", ["privacy", "delete"])
+        #expect(deleted.screen == "native-shell-signin" && deleted.text("native-shell-signin-notice") != nil)
+        let (body, status) = try await server.request(
+            "POST", "/v1/auth/email-signin",
+            body: Data(#"{"email":"\#(email)","code":"123456","deviceId":"laptop"}"#.utf8))
+        #expect(status == 422 && String(decoding: body, as: UTF8.self).contains("No account"))
+        let files = FileManager.default.enumerator(atPath: directory + "/phone")?.compactMap { $0 as? String } ?? []
+        for file in files {
+            let bytes = FileManager.default.contents(atPath: directory + "/phone/" + file) ?? Data()
+            #expect(bytes.range(of: Data(email.utf8)) == nil, "\(file) holds the e-mail")
+        }
     }
 }

@@ -97,6 +97,16 @@ package final class SMTPSink: @unchecked Sendable {
     }
 
     /// The code in the newest message to `email`, waiting briefly for the relay to store it.
+    /// The code of the first mail to `email` after the first `count` (waits for it to arrive).
+    package func code(for email: String, after count: Int) async throws -> String {
+        for _ in 0..<200 {
+            let mails = messages().filter { $0.to.contains(email) }
+            if mails.count > count { return mails[count].firstLine }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CleanFailure("no new mail to \(email) arrived")
+    }
+
     package func code(for email: String) async throws -> String {
         for _ in 0..<200 {
             if let message = messages().last(where: { $0.to.contains(email) }) { return message.firstLine }

@@ -55,7 +55,9 @@ extension Store {
                 try await connection.execute("DELETE FROM \(table) WHERE user_id = ?", user)
             }
             try await connection.execute("DELETE FROM email_codes WHERE email = ?", [.text(email)])
-            try await connection.execute("DELETE FROM signin_failures WHERE subject = ?", [.text("email:" + email)])
+            try await connection.execute(
+                "DELETE FROM signin_failures WHERE subject IN (?, ?)",
+                [.text("email:" + email), .text("code-email:" + email)])
             try await connection.execute("DELETE FROM users WHERE id = ?", user)
             let tenant: [SQLValue] = [.uuid(caller.tenantId)]
             let occupied = try await connection.queryOne(
