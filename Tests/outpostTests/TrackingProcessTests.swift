@@ -60,6 +60,50 @@ struct TrackingProcessTests {
     }
 }
 
+/// `outpost device track trace` and `replay` as a user runs them.
+@Suite("Trace replay as processes")
+struct TraceReplayProcessTests {
+    @Test("track-replay-cli: generate a day, replay it under both profiles; a broken file is one clear sentence")
+    func replay() throws {
+        let directory = try CLI.temporaryDirectory()
+        let gpx = directory + "/garage.gpx"
+        let made = try CLI.run(["device", "track", "trace", "--seed", "1", "--scenario", "arrive-no-fix", "--out", gpx])
+        #expect(made.status == 0 && made.stdout.contains("1561 positions"), "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/garage.manifest.json"))
+        let replayed = try CLI.run(["device", "track", "replay", gpx])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("seed: tracked 8 h 03 min · off by 0 h 01 min"), "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("field: tracked 0 h 00 min · off by 8 h 03 min"), "\(replayed.stdout)")
+        // A CSV with a fence given on the command line, no manifest (a crossing counts once the
+        // positions stay across for the dwell time: the second position on the other side).
+        let csv = directory + "/day.csv"
+        try Data(
+            """
+            time,latitude,longitude,accuracy
+            2026-11-16T08:00:00Z,52.5300,13.405,10
+            2026-11-16T08:00:30Z,52.5200,13.405,10
+            2026-11-16T08:01:00Z,52.5200,13.405,10
+            2026-11-16T12:00:00Z,52.5200,13.405,10
+            2026-11-16T12:00:30Z,52.5300,13.405,10
+            2026-11-16T12:01:00Z,52.5300,13.405,10
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: csv))
+        let fromCSV = try CLI.run([
+            "device", "track", "replay", csv, "--latitude", "52.52", "--longitude", "13.405", "--profile", "seed",
+        ])
+        #expect(fromCSV.stdout.contains("08:01:00Z–12:01:00Z (immediate)"), "\(fromCSV.stdout)\(fromCSV.stderr)")
+        let broken = directory + "/broken.gpx"
+        try Data("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt>".utf8).write(to: URL(fileURLWithPath: broken))
+        let refused = try CLI.run([
+            "device", "track", "replay", broken, "--latitude", "1", "--longitude", "2",
+        ])
+        #expect(refused.status == 1 && refused.stderr.contains("not well-formed XML"), "\(refused.stderr)")
+        let noFence = try CLI.run(["device", "track", "replay", csv])
+        #expect(noFence.status == 1 && noFence.stderr.contains("No fence"), "\(noFence.stderr)")
+    }
+}
+
 /// Passwordless registration and sign-in through real processes and real SMTP (seed 003).
 @Suite("Passwordless sign-in as processes")
 struct PasswordlessProcessTests {

@@ -15,6 +15,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackExportCommand.self,
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
             DeviceTrackSessionCommand.self, DeviceTrackConfirmCommand.self, DeviceTrackProfileCommand.self,
+            DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }
