@@ -13,6 +13,7 @@ struct Outpost: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, DemoCommand.self, AdminCommand.self, DeviceCommand.self, StationCommand.self,
+            TrackCommand.self,
             KioskCommand.self, BenchCommand.self, SoakCommand.self, SoakWorkerCommand.self, ChaosProxyCommand.self,
         ]
     )

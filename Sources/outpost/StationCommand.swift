@@ -74,3 +74,34 @@ struct KioskCommand: AsyncParsableCommand {
         print("Kiosk mode ended; \(pending) check-ins pending sync.")
     }
 }
+
+/// `outpost track`: a care worker's hours in the terminal.
+struct TrackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Time tracking in this terminal: your work locations, clocked in or not, and your history.",
+        discussion: """
+            Needs a device signed in as a worker (`outpost device signin`). ↑↓ choose a location \
+            (or, in the history, a day), i clocks in, o clocks out, c submits the chosen day, \
+            s l h switch between status, locations and history, r syncs, x hides the location \
+            permission warning for a week, q quits. The geofence events themselves come from the \
+            phone's region monitor: `outpost device sim geofence` plays them.
+            """
+    )
+
+    @OptionGroup var device: DeviceOptions
+
+    func validate() throws {
+        guard Terminal.isInteractive else { throw ValidationError("outpost track needs an interactive terminal.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let app = try device.launch()
+        guard app.isSignedIn else {
+            throw ValidationError("Sign in first: outpost device signin --home \(device.home) --server URL --email …")
+        }
+        await TrackLoop(app: app).run()
+        print("Outpost track closed; \(app.pendingCount) waiting to sync.")
+    }
+}

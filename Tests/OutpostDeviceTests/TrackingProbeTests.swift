@@ -14,6 +14,8 @@ final class WorkerPhone {
     let name: String
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_075_200))  // Thursday 2026-11-19 08:00 UTC
     let position = LockedBox<GeoFix?>(nil)
+    let permission = LockedBox<LocationPermission>(.always)
+    var language = AppLanguage.en
     let transport: (@Sendable (any Transport) -> any Transport)?
     private(set) var app: DeviceApp
     /// The worker's e-mail.
@@ -28,9 +30,10 @@ final class WorkerPhone {
         self.name = name
         self.transport = transport
         let position = position
+        let permission = permission
         app = lab.launch(
             name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
-            transport: transport)
+            locationPermission: { permission.value }, transport: transport)
         if let email {
             self.email = email
         } else {
@@ -48,9 +51,10 @@ final class WorkerPhone {
     /// The app is killed and launched again (a launch is a foreground).
     func relaunch() {
         let position = position
+        let permission = permission
         app = lab.launch(
             name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
-            transport: transport)
+            locationPermission: { permission.value }, language: language, transport: transport)
     }
 
     func addLocation(_ name: String = "Care home Nord") throws -> WorkLocation {
@@ -351,6 +355,78 @@ struct TrackingProbeTests {
                     + "2026-11-16,Monday,08:00,16:30,8:30,Manual,completed\r\n")
             let short = phone.app.trackingCSV(location: centre.id, timeZone: TimeZone(identifier: "UTC")!)
             #expect(short.contains("0:04,Manual,completed (short)"))
+        }
+    }
+}
+
+/// The permission warning and the German copy (issue 12 item 9).
+@Suite("Time tracking: permission warning and languages")
+struct TrackingCopyTests {
+    @Test(
+        "track-permission-warning: with 'While Using' or no location access the status screen warns; dismissed, it is back after a week"
+    )
+    func permissionWarning() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "permission")
+            _ = try phone.addLocation()
+            #expect(!phone.app.tree().contains(UIIdentifier.trackPermissionWarning), "'Always' needs no warning")
+            phone.permission.value = .whenInUse
+            phone.app.showTracking(.status)
+            let warning = try #require(phone.app.tree().element(UIIdentifier.trackPermissionWarning))
+            #expect(warning.attributes["permission"] == "when-in-use" && warning.text.contains("“Always”"))
+            phone.app.dismissPermissionWarning()
+            #expect(!phone.app.tree().contains(UIIdentifier.trackPermissionWarning))
+            phone.clock.advance(by: 6 * 86_400)
+            phone.relaunch()
+            phone.app.showTracking(.status)
+            #expect(!phone.app.tree().contains(UIIdentifier.trackPermissionWarning), "dismissed for a week")
+            phone.clock.advance(by: 86_400 + 60)
+            phone.permission.value = .denied
+            phone.app.showTracking(.status)
+            #expect(phone.app.tree().element(UIIdentifier.trackPermissionWarning)?.text.contains("by hand") == true)
+        }
+    }
+
+    @Test("track-locale-de: the tracking screens, notices and errors speak German when the phone does")
+    func german() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "deutsch")
+            let home = try phone.addLocation()
+            phone.language = .de
+            phone.relaunch()
+            phone.app.showTracking(.status)
+            var tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.tabTrackHistory)?.text == "Verlauf")
+            #expect(tree.element(UIIdentifier.trackLocationCard)?.text == "Care home Nord · nicht eingestempelt")
+            // The notice of an action taken in English reads in German now (it is kept as a value).
+            #expect(
+                tree.element(UIIdentifier.trackNotice) == nil
+                    || tree.element(UIIdentifier.trackNotice)?.text.contains("hinzugefügt") == true)
+            phone.app.clockIn(at: home.id)
+            phone.clock.advance(by: 125 * 60)
+            phone.app.showTracking(.status)
+            tree = phone.app.tree()
+            #expect(
+                tree.element(UIIdentifier.trackLocationCard)?.text
+                    == "Care home Nord · eingestempelt seit 2 Std. 05 Min.")
+            #expect(tree.element(UIIdentifier.trackClockOut)?.text == "Ausstempeln: Care home Nord")
+            phone.app.clockIn(at: home.id)
+            #expect(phone.app.tree().element(UIIdentifier.trackError)?.text == "Du bist dort schon eingestempelt.")
+            phone.app.addWorkLocation(name: "X", latitude: 52.5, longitude: 13.4, radius: 5)
+            #expect(
+                phone.app.tree().element(UIIdentifier.trackError)?.text
+                    == "Der Radius muss zwischen 50 und 5000 Metern liegen.")
+            phone.app.clockOut(at: home.id)
+            phone.app.showTracking(.history)
+            tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.trackHistoryTotal)?.text == "Gesamt 2 Std. 05 Min.")
+            #expect(
+                tree.element(UIIdentifier.trackHistorySession)?.text.hasSuffix("· 2 Std. 05 Min. · manuell") == true)
+            // English again.
+            phone.language = .en
+            phone.relaunch()
+            phone.app.showTracking(.history)
+            #expect(phone.app.tree().element(UIIdentifier.trackHistoryTotal)?.text == "Total 2 h 05 min")
         }
     }
 }

@@ -7,6 +7,22 @@ public enum CameraPermission: String, Codable, Sendable {
     case denied
 }
 
+/// The location permission as the OS reports it. Automatic clock-in and clock-out need
+/// `always` (region monitoring and background fetches); `whenInUse` only works while the app
+/// is open; `denied` leaves clocking by hand.
+public enum LocationPermission: String, Codable, Sendable, CaseIterable {
+    case always
+    case whenInUse = "when-in-use"
+    case denied
+}
+
+/// The language the app speaks (the phone's preferred language, where the app has it): seed
+/// 003's app ships English and German.
+public enum AppLanguage: String, Codable, Sendable, CaseIterable {
+    case en
+    case de
+}
+
 /// Which OS, and which version of it, the app runs on.
 public struct PlatformInfo: Codable, Sendable, Hashable {
     public enum OS: String, Codable, Sendable {
@@ -66,6 +82,9 @@ public struct DevicePorts: Sendable {
     /// An active GPS fetch (CLLocationManager.requestLocation, FusedLocationProvider): the
     /// current fix, or nil when it fails or times out.
     public var gps: @Sendable () -> GeoFix?
+    /// The location permission, read whenever the tracking screens are built.
+    public var locationPermission: @Sendable () -> LocationPermission
+    public var language: AppLanguage
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
@@ -74,7 +93,8 @@ public struct DevicePorts: Sendable {
         monotonic: MonotonicClock = .system,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
         battery: @escaping @Sendable () -> Int = { 100 }, biometrics: (any Biometrics)? = nil,
-        memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil }
+        memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
+        locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -88,5 +108,7 @@ public struct DevicePorts: Sendable {
         self.biometrics = biometrics ?? SimulatedBiometrics(keyStore: keyStore)
         self.memory = memory
         self.gps = gps
+        self.locationPermission = locationPermission
+        self.language = language
     }
 }

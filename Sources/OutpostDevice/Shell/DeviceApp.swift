@@ -115,6 +115,10 @@ public final class DeviceApp {
         reload()
     }
 
+    /// Rebuilds the screens at the clock's time without any action (a front-end redrawing a
+    /// running clock, such as the elapsed time of a clocked-in session).
+    public func refresh() { reload() }
+
     /// Runs a module's (or the shell's) synchronous action, then saves and rebuilds. Below the
     /// server's minimum OS nothing runs: the force-upgrade screen's "update" is the only action.
     func perform(_ action: () -> Void) {

@@ -158,6 +158,9 @@ public enum UIIdentifier {
     /// An exit waiting for confirmation (the 5-minute hysteresis).
     public static let trackPendingExit = "track-pending-exit"
     public static let trackNotice = "track-notice"
+    /// The location permission keeps automatic tracking from working (`permission`); the seed's
+    /// dismissable banner, back after a week.
+    public static let trackPermissionWarning = "track-permission-warning"
     public static let trackError = "track-error"
     public static let trackProfile = "track-geofence-profile"
     public static let trackLocationsScreen = "track-locations-screen"

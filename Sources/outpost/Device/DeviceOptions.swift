@@ -27,6 +27,7 @@ struct DeviceOptions: ParsableArguments {
         let camera = settings.camera
         let battery = settings.battery
         let gps = settings.gps
+        let permission = settings.locationPermission
         let keyStore = FileKeyStore(url: homeURL.appendingPathComponent("device.key"))
         let home = homeURL
         let biometrics = SimulatedBiometrics(
@@ -40,7 +41,7 @@ struct DeviceOptions: ParsableArguments {
             keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
             clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery },
             biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)),
-            gps: { gps })
+            gps: { gps }, locationPermission: { permission }, language: settings.language)
         return DeviceApp.launch(
             home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
@@ -78,6 +79,8 @@ struct SimulatorSettings: Codable {
     var biometric = SimulatedBiometrics.State()
     /// Where an active GPS fetch finds the phone (nil: the fetch fails).
     var gps: GeoFix?
+    var locationPermission = LocationPermission.always
+    var language = AppLanguage.en
 
     init() {}
 
@@ -93,6 +96,10 @@ struct SimulatorSettings: Codable {
         biometric =
             try container.decodeIfPresent(SimulatedBiometrics.State.self, forKey: .biometric) ?? defaults.biometric
         gps = try container.decodeIfPresent(GeoFix.self, forKey: .gps)
+        locationPermission =
+            try container.decodeIfPresent(LocationPermission.self, forKey: .locationPermission)
+            ?? defaults.locationPermission
+        language = try container.decodeIfPresent(AppLanguage.self, forKey: .language) ?? defaults.language
     }
 
     static func url(_ home: URL) -> URL { home.appendingPathComponent("sim.json") }

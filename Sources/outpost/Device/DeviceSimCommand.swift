@@ -20,7 +20,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
             (the OS region monitor's event; the fix is the sim GPS position, or --distance metres \
             from the location's centre), gps LAT LON [--accuracy M] | gps off (the position an \
             active fetch finds), time advance DURATION (90s, 6m, 2h, 1d: time passes in the \
-            background; due exit checks run).
+            background; due exit checks run), location always|when-in-use|denied (the location \
+            permission), locale en|de (the phone's language).
             """
     )
 
@@ -28,7 +29,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
 
     @Argument(
         help:
-            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row, biometric, device-passcode, kill."
+            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row, biometric, device-passcode, kill, geofence, gps, time, location, locale."
     )
     var name: String
 
@@ -51,7 +52,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
         let expected: [String: Int] = [
             "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
             "migration-failure": 1, "damage-outbox-row": 0, "biometric": 1, "device-passcode": 1, "kill": 0,
-            "geofence": 2, "gps": values.first == "off" ? 1 : 2, "time": 2,
+            "geofence": 2, "gps": values.first == "off" ? 1 : 2, "time": 2, "location": 1, "locale": 1,
         ]
         guard let count = expected[name] else {
             throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
@@ -88,6 +89,12 @@ struct DeviceSimCommand: AsyncParsableCommand {
             guard values[0] == "advance", Self.seconds(values[1]) != nil else {
                 throw ValidationError("time is advance DURATION (e.g. 90s, 6m, 2h, 1d).")
             }
+        case "location":
+            guard LocationPermission(rawValue: values[0]) != nil else {
+                throw ValidationError("location is always, when-in-use or denied.")
+            }
+        case "locale":
+            guard AppLanguage(rawValue: values[0]) != nil else { throw ValidationError("locale is en or de.") }
         case "biometric":
             guard Self.biometricValues.contains(values[0]) else {
                 throw ValidationError("biometric is one of \(Self.biometricValues.joined(separator: ", ")).")
@@ -143,6 +150,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
                     GeoPoint(latitude: Double(values[0]) ?? 0, longitude: Double(values[1]) ?? 0),
                     accuracy: accuracy ?? 20)
         case "time": settings.clockSkew += Self.seconds(values[1]) ?? 0
+        case "location": settings.locationPermission = LocationPermission(rawValue: values[0]) ?? .always
+        case "locale": settings.language = AppLanguage(rawValue: values[0]) ?? .en
         default: break
         }
         try settings.save(home: device.homeURL)

@@ -15,7 +15,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackExportCommand.self,
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
             DeviceTrackSessionCommand.self, DeviceTrackConfirmCommand.self, DeviceTrackProfileCommand.self,
-            DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self,
+            DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self, DeviceTrackDismissWarningCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }
@@ -180,6 +180,16 @@ struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
                 at: location, from: OutpostDateArgument.parse(from)!, to: OutpostDateArgument.parse(to)!)
         }
     }
+}
+
+/// `track dismiss-warning`: the location-permission banner's X (it comes back after a week).
+struct DeviceTrackDismissWarningCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss-warning", abstract: "Dismiss the location-permission warning for a week.")
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.dismissPermissionWarning() } }
 }
 
 /// `track confirm DAY`: the seed's "Submit".

@@ -45,12 +45,14 @@ struct DeviceLab: Sendable {
         monotonic: MonotonicClock = .system, battery: Int = 100, simulateMigrationFailure: Bool = false,
         modules: DeviceModules = .eventDay, biometrics: (any Biometrics)? = nil,
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
+        locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
             keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
-            online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps)
+            online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps,
+            locationPermission: locationPermission, language: language)
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in

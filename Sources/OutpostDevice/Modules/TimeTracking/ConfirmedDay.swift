@@ -83,10 +83,10 @@ extension DeviceStore {
         _ day: String, timeZone: TimeZone, names: [LocationID: String], owner: UserID, now: Date
     ) throws -> ConfirmedDay {
         guard let interval = WorkDay.interval(of: day, in: timeZone) else {
-            throw TrackingError.invalid("A day is written YYYY-MM-DD.")
+            throw TrackingError.badDay
         }
         guard interval.upperBound <= now else {
-            throw TrackingError.invalid("\(day) is not over yet; submit it once it has ended.")
+            throw TrackingError.dayNotOver(day)
         }
         return try queue.write { db in
             if try isConfirmed(db, day: day, owner: owner) { throw TrackingError.dayConfirmed(day) }
@@ -102,7 +102,7 @@ extension DeviceStore {
             ).map(Self.session)
             let submitted = try sessions.map { session -> SubmittedSession in
                 guard let clockOut = session.clockOut else {
-                    throw TrackingError.invalid("A session of \(day) is still open; clock out first.")
+                    throw TrackingError.daySessionOpen(day)
                 }
                 return SubmittedSession(
                     id: session.id, location: names[session.location] ?? "a removed location",

@@ -99,6 +99,12 @@ extension DeviceApp {
         return (try? store?.confirmedDays(owner: owner)) ?? [:]
     }
 
+    /// Dismisses the location-permission warning for a week (the seed's banner).
+    public func dismissPermissionWarning() {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.dismissPermissionWarning() }
+    }
+
     /// Chooses the geofence rules: `seed` (default) or `field`.
     public func setGeofenceProfile(_ policy: HysteresisPolicy) {
         showModule(named: TrackingModule.name)

@@ -2,28 +2,6 @@ import Foundation
 import GRDB
 import OutpostCore
 
-/// Why a tracking write was refused (said to the worker as it is).
-public enum TrackingError: Error, Equatable, CustomStringConvertible {
-    case tooManyLocations
-    case noSuchLocation
-    case openSession(String)
-    case invalid(String)
-    case signedOut
-    case dayConfirmed(String)
-
-    public var description: String {
-        switch self {
-        case .tooManyLocations:
-            "You can have at most \(WorkLocation.monitoredLimit) work locations (the phone watches 20 at once). Remove one first."
-        case .noSuchLocation: "There is no such work location on this device."
-        case .openSession(let name): "You are clocked in at \(name). Clock out first."
-        case .invalid(let reason): reason
-        case .signedOut: "Sign in to track your hours."
-        case .dayConfirmed(let day): "\(day) is confirmed and cannot be changed."
-        }
-    }
-}
-
 /// The time-tracking module's tables. The seed's session invariant is the store's own: CHECK
 /// constraints refuse a row whose clock-out and state disagree, and at most one session of a
 /// location is open. Locations and event fixes are sealed; session times are plain (the
@@ -282,8 +260,8 @@ extension DeviceStore {
     func addManualSession(
         location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID, lockedDay: String?
     ) throws {
-        guard end > start else { throw TrackingError.invalid("The end must be after the start.") }
-        guard end <= now else { throw TrackingError.invalid("A session cannot end in the future.") }
+        guard end > start else { throw TrackingError.endBeforeStart }
+        guard end <= now else { throw TrackingError.endInFuture }
         try queue.write { db in
             if let day = lockedDay, try isConfirmed(db, day: day, owner: owner) {
                 throw TrackingError.dayConfirmed(day)
@@ -297,7 +275,7 @@ extension DeviceStore {
                         """,
                     arguments: [location.wire, end.millisecondsSince1970, Int64.max, start.millisecondsSince1970])
                 ?? false
-            guard !overlapping else { throw TrackingError.invalid("It overlaps another session at this location.") }
+            guard !overlapping else { throw TrackingError.overlapping }
             try db.execute(
                 sql: """
                     INSERT INTO track_sessions (id, owner, location_id, clock_in, clock_out, state, method, short)

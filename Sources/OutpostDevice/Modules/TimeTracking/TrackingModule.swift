@@ -14,10 +14,26 @@ struct TrackingState: Codable, Sendable, Hashable {
     /// The history's filters.
     var historyRange: TrackingRange = .all
     var historyLocation: LocationID?
-    var notice: String?
-    var error: String?
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
     /// The geofence rules in use (``HysteresisPolicy`` name).
     var profile = HysteresisPolicy.seed.name
+    /// When the worker last dismissed the permission warning (it comes back after a week).
+    var permissionWarningDismissedAt: Date?
+
+    init() {}
+
+    /// Lenient: a field an older version wrote differently (or not at all) takes its default.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        screen = (try? container.decodeIfPresent(Screen.self, forKey: .screen)) ?? .status
+        historyRange = (try? container.decodeIfPresent(TrackingRange.self, forKey: .historyRange)) ?? .all
+        historyLocation = try? container.decodeIfPresent(LocationID.self, forKey: .historyLocation)
+        notice = try? container.decodeIfPresent(TrackingMessage.self, forKey: .notice)
+        error = try? container.decodeIfPresent(TrackingMessage.self, forKey: .error)
+        profile = (try? container.decodeIfPresent(String.self, forKey: .profile)) ?? HysteresisPolicy.seed.name
+        permissionWarningDismissedAt = try? container.decodeIfPresent(Date.self, forKey: .permissionWarningDismissedAt)
+    }
 }
 
 /// Time tracking (seed 003, Module 1): work locations as fences, the geofence engine deciding
@@ -50,9 +66,9 @@ final class TrackingModule: DeviceModule {
             DaySubmissionOutbox(store: store) { [weak self] day, refusal in
                 guard let self else { return }
                 if let refusal {
-                    state.error = "\(day) was not submitted: \(refusal)"
+                    state.error = .dayNotSubmitted(day, refusal)
                 } else {
-                    state.notice = "\(day) submitted."
+                    state.notice = .daySubmitted(day)
                 }
             }
         ]
@@ -80,7 +96,7 @@ final class TrackingModule: DeviceModule {
             try store.applyTracking(outcome, engine: engine, owner: owner)
             return outcome
         } catch {
-            state.error = "Could not record that: \(error)."
+            state.error = .refused(.failed("could not record that: \(error)"))
             return nil
         }
     }
@@ -141,10 +157,12 @@ final class TrackingModule: DeviceModule {
                     elapsedMinutes: session.map { max(0, Int(now.timeIntervalSince($0.clockIn) / 60)) } ?? 0)
             }
             let screen = TrackingStatusScreen(
-                cards: cards, notice: state.notice, error: state.error, profile: policy.name)
+                cards: cards, notice: state.notice, error: state.error, profile: policy.name,
+                permissionWarning: permissionWarning, copy: copy)
             return (screen.identifier, screen.elements())
         case .locations:
-            let screen = TrackingLocationsScreen(locations: locations, notice: state.notice, error: state.error)
+            let screen = TrackingLocationsScreen(
+                locations: locations, notice: state.notice, error: state.error, copy: copy)
             return (screen.identifier, screen.elements())
         case .history:
             let zone = TimeZone.current.identifier
@@ -153,15 +171,29 @@ final class TrackingModule: DeviceModule {
             let days = grouped.keys.sorted(by: >).map { day in
                 let sessions = grouped[day]!.sorted { $0.clockIn < $1.clockIn }
                 return TrackingHistoryScreen.Day(
-                    date: day, sessions: sessions.map { ($0, names[$0.location] ?? "a removed location") },
+                    date: day, sessions: sessions.map { ($0, names[$0.location] ?? copy.removedLocation) },
                     minutes: sessions.compactMap(\.minutes).reduce(0, +), confirmation: confirmed[day],
                     canSubmit: confirmed[day]?.locked != true
                         && (WorkDay.interval(of: day, in: .current)?.upperBound ?? now) <= now
                         && sessions.allSatisfy { $0.clockOut != nil })
             }
-            let screen = TrackingHistoryScreen(days: days, timeZone: zone, notice: state.notice, error: state.error)
+            let screen = TrackingHistoryScreen(
+                days: days, timeZone: zone, notice: state.notice, error: state.error, copy: copy)
             return (screen.identifier, screen.elements())
         }
+    }
+
+    var copy: TrackingCopy { TrackingCopy(shell.ports.language) }
+
+    /// The permission, when it keeps automatic tracking from working and the warning was not
+    /// dismissed in the last week (the seed's banner).
+    var permissionWarning: LocationPermission? {
+        let permission = shell.ports.locationPermission()
+        guard permission != .always else { return nil }
+        if let dismissed = state.permissionWarningDismissedAt, now.timeIntervalSince(dismissed) < 7 * 86_400 {
+            return nil
+        }
+        return permission
     }
 
     var tabs: [UIElement] { [] }
@@ -224,22 +256,22 @@ final class TrackingModule: DeviceModule {
         clearTransient()
         state.screen = .locations
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return fail(.invalid("Give the location a name.")) }
+        guard !trimmed.isEmpty else { return fail(.nameMissing) }
         guard WorkLocation.radiusRange.contains(radius) else {
-            return fail(.invalid("The radius must be between 50 and 5000 metres."))
+            return fail(.radiusOutOfRange)
         }
         guard (-90...90).contains(center.latitude), (-180...180).contains(center.longitude) else {
-            return fail(.invalid("That is not a place on earth (latitude -90…90, longitude -180…180)."))
+            return fail(.notOnEarth)
         }
         do {
             guard let owner else { return fail(.signedOut) }
             try store.saveLocation(
                 WorkLocation(id: .random(), name: trimmed, fence: Fence(center: center, radius: radius)), owner: owner)
-            state.notice = "\(trimmed) added; clock-in is automatic when you arrive."
+            state.notice = .locationAdded(trimmed)
         } catch let error as TrackingError {
             fail(error)
         } catch {
-            fail(.invalid("Could not save the location: \(error)."))
+            fail(.failed("could not save the location: \(error)"))
         }
     }
 
@@ -251,16 +283,16 @@ final class TrackingModule: DeviceModule {
         if let center { location.fence.center = center }
         if let radius {
             guard WorkLocation.radiusRange.contains(radius) else {
-                return fail(.invalid("The radius must be between 50 and 5000 metres."))
+                return fail(.radiusOutOfRange)
             }
             location.fence.radius = radius
         }
         do {
             guard let owner else { return fail(.signedOut) }
             try store.saveLocation(location, owner: owner)
-            state.notice = "\(location.name) saved."
+            state.notice = .locationSaved(location.name)
         } catch {
-            fail(.invalid("Could not save the location: \(error)."))
+            fail(.failed("could not save the location: \(error)"))
         }
     }
 
@@ -271,11 +303,11 @@ final class TrackingModule: DeviceModule {
         do {
             guard let owner else { return fail(.signedOut) }
             try store.removeLocation(id, name: location.name, owner: owner)
-            state.notice = "\(location.name) removed; its past sessions are kept."
+            state.notice = .locationRemoved(location.name)
         } catch let error as TrackingError {
             fail(error)
         } catch {
-            fail(.invalid("Could not remove the location: \(error)."))
+            fail(.failed("could not remove the location: \(error)"))
         }
     }
 
@@ -297,8 +329,7 @@ final class TrackingModule: DeviceModule {
         guard locations(id: id) != nil else { return fail(.noSuchLocation) }
         let outcome = feed(clockIn ? .manualClockIn(id) : .manualClockOut(id), at: shell.ports.clock.now())
         if let ignored = outcome?.record?.ignored {
-            state.error =
-                ignored == .alreadyClockedIn ? "You are already clocked in there." : "You are not clocked in there."
+            state.error = ignored == .alreadyClockedIn ? .alreadyClockedIn : .notClockedIn
         }
     }
 
@@ -311,11 +342,11 @@ final class TrackingModule: DeviceModule {
             try store.addManualSession(
                 location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner,
                 lockedDay: ActivityDate.day(of: start, in: .current))
-            state.notice = "Session added."
+            state.notice = .sessionAdded
         } catch let error as TrackingError {
             fail(error)
         } catch {
-            fail(.invalid("Could not add the session: \(error)."))
+            fail(.failed("could not add the session: \(error)"))
         }
     }
 
@@ -333,12 +364,12 @@ final class TrackingModule: DeviceModule {
             let names = Dictionary(
                 ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             try store.confirmDay(day, timeZone: .current, names: names, owner: owner, now: shell.ports.clock.now())
-            state.notice = "\(day) confirmed. It is locked now and is sent as soon as you are online."
+            state.notice = .dayConfirmed(day)
             return true
         } catch let error as TrackingError {
             fail(error)
         } catch {
-            fail(.invalid("Could not confirm \(day): \(error)."))
+            fail(.failed("could not confirm \(day): \(error)"))
         }
         return false
     }
@@ -346,10 +377,16 @@ final class TrackingModule: DeviceModule {
     func setProfile(_ policy: HysteresisPolicy) {
         clearTransient()
         state.profile = policy.name
-        state.notice = "Geofence rules: \(policy.name)."
+        state.notice = .profile(policy.name)
+    }
+
+    /// The worker dismissed the permission warning: it comes back in a week.
+    func dismissPermissionWarning() {
+        clearTransient()
+        state.permissionWarningDismissedAt = shell.ports.clock.now()
     }
 
     private func fail(_ error: TrackingError) {
-        state.error = error.description
+        state.error = .refused(error)
     }
 }

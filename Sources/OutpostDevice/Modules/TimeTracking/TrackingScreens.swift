@@ -3,12 +3,24 @@ import OutpostCore
 import OutpostProtocol
 
 /// The time-tracking module's screens: status (location cards, the clocked-in card, clock
-/// in/out), locations, and history. Pure functions of their values.
+/// in/out, the permission warning), locations, and history. Pure functions of their values, in
+/// the phone's language.
 enum TrackingTabs {
-    static let elements = [
-        UIElement(UIIdentifier.tabStatus, "Status"), UIElement(UIIdentifier.tabTrackLocations, "Locations"),
-        UIElement(UIIdentifier.tabTrackHistory, "History"),
-    ]
+    static func elements(_ copy: TrackingCopy) -> [UIElement] {
+        [
+            UIElement(UIIdentifier.tabStatus, copy.tabStatus),
+            UIElement(UIIdentifier.tabTrackLocations, copy.tabLocations),
+            UIElement(UIIdentifier.tabTrackHistory, copy.tabHistory),
+        ]
+    }
+
+    /// The tabs, then the notice and the error of the last action.
+    static func header(_ copy: TrackingCopy, notice: TrackingMessage?, error: TrackingMessage?) -> [UIElement] {
+        var elements = elements(copy)
+        if let notice { elements.append(UIElement(UIIdentifier.trackNotice, copy.message(notice))) }
+        if let error { elements.append(UIElement(UIIdentifier.trackError, copy.message(error))) }
+        return elements
+    }
 }
 
 struct TrackingStatusScreen: ScreenModel {
@@ -19,19 +31,25 @@ struct TrackingStatusScreen: ScreenModel {
     }
 
     var cards: [Card]
-    var notice: String?
-    var error: String?
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
     var profile: String
+    /// The location permission, when it keeps automatic tracking from working (and the
+    /// warning was not dismissed within the last week).
+    var permissionWarning: LocationPermission?
+    var copy: TrackingCopy
 
     var identifier: String { UIIdentifier.trackStatusScreen }
 
     func elements() -> [UIElement] {
-        var elements = TrackingTabs.elements
-        if let notice { elements.append(UIElement(UIIdentifier.trackNotice, notice)) }
-        if let error { elements.append(UIElement(UIIdentifier.trackError, error)) }
-        if cards.isEmpty {
-            elements.append(UIElement(UIIdentifier.trackLocationAdd, "Add your first work location"))
+        var elements = TrackingTabs.header(copy, notice: notice, error: error)
+        if let permission = permissionWarning, let words = copy.permissionWarning(permission) {
+            elements.append(
+                UIElement(
+                    UIIdentifier.trackPermissionWarning, words,
+                    ["permission": permission.rawValue, "dismiss": copy.dismiss]))
         }
+        if cards.isEmpty { elements.append(UIElement(UIIdentifier.trackLocationAdd, copy.addFirstLocation)) }
         for card in cards {
             let name = card.location.name
             var attributes = ["locationId": card.location.id.wire, "state": card.session?.state.rawValue ?? "none"]
@@ -39,47 +57,40 @@ struct TrackingStatusScreen: ScreenModel {
             if let session = card.session {
                 attributes["elapsedMinutes"] = String(card.elapsedMinutes)
                 attributes["clockIn"] = OutpostJSON.format(session.clockIn)
-                text = "\(name) · clocked in \(TrackingWords.duration(minutes: card.elapsedMinutes))"
+                text = copy.clockedIn(name, minutes: card.elapsedMinutes)
             } else {
-                text = "\(name) · not clocked in"
+                text = copy.notClockedIn(name)
             }
             elements.append(UIElement(UIIdentifier.trackLocationCard, text, attributes))
             if card.session?.state == .pendingExit {
                 elements.append(
                     UIElement(
-                        UIIdentifier.trackPendingExit,
-                        "Left \(name)? You'll be clocked out unless you come back within 5 minutes.",
-                        ["locationId": card.location.id.wire]))
+                        UIIdentifier.trackPendingExit, copy.pendingExit(name), ["locationId": card.location.id.wire]))
             }
-            if card.session == nil {
-                elements.append(
-                    UIElement(UIIdentifier.trackClockIn, "Clock in at \(name)", ["locationId": card.location.id.wire]))
-            } else {
-                elements.append(
-                    UIElement(UIIdentifier.trackClockOut, "Clock out at \(name)", ["locationId": card.location.id.wire])
-                )
-            }
+            elements.append(
+                card.session == nil
+                    ? UIElement(UIIdentifier.trackClockIn, copy.clockIn(name), ["locationId": card.location.id.wire])
+                    : UIElement(UIIdentifier.trackClockOut, copy.clockOut(name), ["locationId": card.location.id.wire]))
         }
-        elements.append(UIElement(UIIdentifier.trackProfile, "Geofence rules: \(profile)", ["profile": profile]))
+        elements.append(UIElement(UIIdentifier.trackProfile, copy.profile(profile), ["profile": profile]))
         return elements
     }
 }
 
 struct TrackingLocationsScreen: ScreenModel {
     var locations: [WorkLocation]
-    var notice: String?
-    var error: String?
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
+    var copy: TrackingCopy
 
     var identifier: String { UIIdentifier.trackLocationsScreen }
 
     func elements() -> [UIElement] {
-        var elements = TrackingTabs.elements
-        if let notice { elements.append(UIElement(UIIdentifier.trackNotice, notice)) }
-        if let error { elements.append(UIElement(UIIdentifier.trackError, error)) }
+        var elements = TrackingTabs.header(copy, notice: notice, error: error)
         for location in locations {
             elements.append(
                 UIElement(
-                    UIIdentifier.trackLocationRow, "\(location.name) · radius \(Int(location.fence.radius)) m",
+                    UIIdentifier.trackLocationRow, copy.locationRow(location.name, radius: Int(location.fence.radius)),
                     [
                         "locationId": location.id.wire, "latitude": String(location.fence.center.latitude),
                         "longitude": String(location.fence.center.longitude), "radius": String(location.fence.radius),
@@ -88,10 +99,7 @@ struct TrackingLocationsScreen: ScreenModel {
         let full = locations.count >= WorkLocation.monitoredLimit
         elements.append(
             UIElement(
-                UIIdentifier.trackLocationAdd,
-                full
-                    ? "\(WorkLocation.monitoredLimit) of \(WorkLocation.monitoredLimit) locations: remove one to add another"
-                    : "Add a work location (\(locations.count) of \(WorkLocation.monitoredLimit))",
+                UIIdentifier.trackLocationAdd, full ? copy.locationsFull : copy.addLocation(count: locations.count),
                 ["enabled": String(!full)]))
         return elements
     }
@@ -115,29 +123,26 @@ struct TrackingHistoryScreen: ScreenModel {
 
     var days: [Day]
     var timeZone: String
-    var notice: String?
-    var error: String?
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
+    var copy: TrackingCopy
 
     var identifier: String { UIIdentifier.trackHistoryScreen }
 
     func elements() -> [UIElement] {
-        var elements = TrackingTabs.elements
-        if let notice { elements.append(UIElement(UIIdentifier.trackNotice, notice)) }
-        if let error { elements.append(UIElement(UIIdentifier.trackError, error)) }
+        var elements = TrackingTabs.header(copy, notice: notice, error: error)
         let total = days.reduce(0) { $0 + $1.minutes }
         elements.append(
-            UIElement(
-                UIIdentifier.trackHistoryTotal, "Total \(TrackingWords.duration(minutes: total))",
-                ["minutes": String(total)]))
+            UIElement(UIIdentifier.trackHistoryTotal, copy.total(minutes: total), ["minutes": String(total)]))
         if days.contains(where: \.canSubmit) {
-            elements.append(UIElement(UIIdentifier.trackReviewHint, "Submit each day to finalize your hours"))
+            elements.append(UIElement(UIIdentifier.trackReviewHint, copy.reviewHint))
         }
         for day in days {
             let status = day.confirmation.map { $0.locked ? $0.status.rawValue : "retry" } ?? "unconfirmed"
             elements.append(
                 UIElement(
                     UIIdentifier.trackHistoryDay,
-                    "\(day.date) · \(TrackingWords.duration(minutes: day.minutes))\(Self.words(for: day.confirmation))",
+                    "\(day.date) · \(copy.duration(minutes: day.minutes))\(copy.dayStatus(day.confirmation))",
                     ["date": day.date, "minutes": String(day.minutes), "status": status]))
             if let message = day.confirmation?.message {
                 elements.append(UIElement(UIIdentifier.trackDayAnswer, message, ["date": day.date]))
@@ -145,16 +150,16 @@ struct TrackingHistoryScreen: ScreenModel {
             if day.canSubmit {
                 elements.append(
                     UIElement(
-                        UIIdentifier.trackDaySubmit, "Submit \(day.date)",
-                        ["date": day.date, "note": "A submitted day cannot be changed."]))
+                        UIIdentifier.trackDaySubmit, copy.submit(day.date), ["date": day.date, "note": copy.submitNote])
+                )
             }
             for (session, location) in day.sessions {
                 let end = session.clockOut.map { TimeFormatting.time($0, timeZone) } ?? "…"
                 var text =
                     "\(TimeFormatting.time(session.clockIn, timeZone))–\(end) \(location)"
-                    + (session.minutes.map { " · \(TrackingWords.duration(minutes: $0))" } ?? "")
-                if session.method == .manual { text += " · manual" }
-                if session.short { text += " · short, please review" }
+                    + (session.minutes.map { " · \(copy.duration(minutes: $0))" } ?? "")
+                if session.method == .manual { text += copy.manual }
+                if session.short { text += copy.short }
                 elements.append(
                     UIElement(
                         UIIdentifier.trackHistorySession, text,
@@ -166,23 +171,5 @@ struct TrackingHistoryScreen: ScreenModel {
             }
         }
         return elements
-    }
-}
-
-extension TrackingHistoryScreen {
-    static func words(for confirmation: ConfirmedDay?) -> String {
-        guard let confirmation else { return "" }
-        switch confirmation.status {
-        case .queued: return " · ✓ confirmed, waiting to send"
-        case .submitted: return " · ✓ submitted"
-        case .refused: return confirmation.locked ? " · not submitted" : " · not submitted, submit again"
-        }
-    }
-}
-
-/// How durations read.
-enum TrackingWords {
-    static func duration(minutes: Int) -> String {
-        minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
     }
 }

@@ -1,0 +1,210 @@
+import Foundation
+import OutpostCore
+
+/// Why a tracking action was refused; said to the worker in their language by ``TrackingCopy``.
+public enum TrackingError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+    case tooManyLocations
+    case noSuchLocation
+    case openSession(String)
+    case signedOut
+    case dayConfirmed(String)
+    case nameMissing
+    case radiusOutOfRange
+    case notOnEarth
+    case endBeforeStart
+    case endInFuture
+    case overlapping
+    case badDay
+    case dayNotOver(String)
+    case daySessionOpen(String)
+    /// Something unexpected (a store failure), with its English detail.
+    case failed(String)
+
+    public var description: String { TrackingCopy(.en).error(self) }
+}
+
+/// What the tracking screens tell the worker after an action; kept as a value (not words) so
+/// it reads in the language the phone has when it is shown.
+enum TrackingMessage: Codable, Sendable, Hashable {
+    case locationAdded(String)
+    case locationSaved(String)
+    case locationRemoved(String)
+    case sessionAdded
+    case dayConfirmed(String)
+    case daySubmitted(String)
+    /// The day, and the server's words (the server speaks English).
+    case dayNotSubmitted(String, String)
+    case profile(String)
+    case alreadyClockedIn
+    case notClockedIn
+    case refused(TrackingError)
+}
+
+/// Every word of the time-tracking module, in English and German (seed 003's app ships both).
+struct TrackingCopy {
+    let language: AppLanguage
+
+    init(_ language: AppLanguage) { self.language = language }
+
+    private func t(_ english: String, _ german: String) -> String { language == .de ? german : english }
+
+    var tabStatus: String { t("Status", "Status") }
+    var tabLocations: String { t("Locations", "Orte") }
+    var tabHistory: String { t("History", "Verlauf") }
+    var removedLocation: String { t("a removed location", "ein entfernter Ort") }
+
+    func duration(minutes: Int) -> String {
+        let (hours, rest) = (minutes / 60, String(format: "%02d", minutes % 60))
+        return minutes < 60
+            ? t("\(minutes) min", "\(minutes) Min.") : t("\(hours) h \(rest) min", "\(hours) Std. \(rest) Min.")
+    }
+
+    // MARK: Status
+
+    func clockedIn(_ name: String, minutes: Int) -> String {
+        t(
+            "\(name) · clocked in \(duration(minutes: minutes))",
+            "\(name) · eingestempelt seit \(duration(minutes: minutes))")
+    }
+    func notClockedIn(_ name: String) -> String { t("\(name) · not clocked in", "\(name) · nicht eingestempelt") }
+    func pendingExit(_ name: String) -> String {
+        t(
+            "Left \(name)? You'll be clocked out unless you come back within 5 minutes.",
+            "\(name) verlassen? Du wirst ausgestempelt, wenn du nicht innerhalb von 5 Minuten zurückkommst.")
+    }
+    func clockIn(_ name: String) -> String { t("Clock in at \(name)", "Einstempeln: \(name)") }
+    func clockOut(_ name: String) -> String { t("Clock out at \(name)", "Ausstempeln: \(name)") }
+    var addFirstLocation: String { t("Add your first work location", "Füge deinen ersten Arbeitsort hinzu") }
+    func profile(_ name: String) -> String { t("Geofence rules: \(name)", "Geofence-Regeln: \(name)") }
+
+    func permissionWarning(_ permission: LocationPermission) -> String? {
+        switch permission {
+        case .always: nil
+        case .whenInUse:
+            t(
+                "Location access is “While Using the App”: automatic clock-in and clock-out need “Always”. Change it in Settings.",
+                "Standortzugriff steht auf „Beim Verwenden der App“: Automatisches Ein- und Ausstempeln braucht „Immer“. Ändere es in den Einstellungen."
+            )
+        case .denied:
+            t(
+                "Location access is off: clock in and out by hand, or allow “Always” in Settings.",
+                "Standortzugriff ist aus: Stemple von Hand ein und aus oder erlaube „Immer“ in den Einstellungen.")
+        }
+    }
+    var dismiss: String { t("Dismiss", "Ausblenden") }
+
+    // MARK: Locations
+
+    func locationRow(_ name: String, radius: Int) -> String {
+        t("\(name) · radius \(radius) m", "\(name) · Radius \(radius) m")
+    }
+    func addLocation(count: Int) -> String {
+        t(
+            "Add a work location (\(count) of \(WorkLocation.monitoredLimit))",
+            "Arbeitsort hinzufügen (\(count) von \(WorkLocation.monitoredLimit))")
+    }
+    var locationsFull: String {
+        let limit = WorkLocation.monitoredLimit
+        return t(
+            "\(limit) of \(limit) locations: remove one to add another",
+            "\(limit) von \(limit) Orten: Entferne einen, um einen neuen hinzuzufügen")
+    }
+
+    // MARK: History
+
+    func total(minutes: Int) -> String {
+        t("Total \(duration(minutes: minutes))", "Gesamt \(duration(minutes: minutes))")
+    }
+    var reviewHint: String {
+        t("Submit each day to finalize your hours", "Reiche jeden Tag ein, um deine Stunden abzuschließen")
+    }
+    func submit(_ day: String) -> String { t("Submit \(day)", "\(day) einreichen") }
+    var submitNote: String {
+        t("A submitted day cannot be changed.", "Ein eingereichter Tag kann nicht mehr geändert werden.")
+    }
+    var manual: String { t(" · manual", " · manuell") }
+    var short: String { t(" · short, please review", " · kurz, bitte prüfen") }
+
+    func dayStatus(_ confirmation: ConfirmedDay?) -> String {
+        guard let confirmation else { return "" }
+        switch confirmation.status {
+        case .queued: return t(" · ✓ confirmed, waiting to send", " · ✓ bestätigt, wartet auf Senden")
+        case .submitted: return t(" · ✓ submitted", " · ✓ eingereicht")
+        case .refused:
+            return confirmation.locked
+                ? t(" · not submitted", " · nicht eingereicht")
+                : t(" · not submitted, submit again", " · nicht eingereicht, erneut einreichen")
+        }
+    }
+
+    // MARK: Messages
+
+    func message(_ message: TrackingMessage) -> String {
+        switch message {
+        case .locationAdded(let name):
+            t(
+                "\(name) added; clock-in is automatic when you arrive.",
+                "\(name) hinzugefügt; beim Ankommen wirst du automatisch eingestempelt.")
+        case .locationSaved(let name): t("\(name) saved.", "\(name) gespeichert.")
+        case .locationRemoved(let name):
+            t(
+                "\(name) removed; its past sessions are kept.",
+                "\(name) entfernt; die bisherigen Zeiten bleiben erhalten.")
+        case .sessionAdded: t("Session added.", "Zeit hinzugefügt.")
+        case .dayConfirmed(let day):
+            t(
+                "\(day) confirmed. It is locked now and is sent as soon as you are online.",
+                "\(day) bestätigt. Der Tag ist jetzt gesperrt und wird gesendet, sobald du online bist.")
+        case .daySubmitted(let day): t("\(day) submitted.", "\(day) eingereicht.")
+        case .dayNotSubmitted(let day, let reason):
+            t("\(day) was not submitted: \(reason)", "\(day) wurde nicht eingereicht: \(reason)")
+        case .profile(let name): profile(name) + "."
+        case .alreadyClockedIn: t("You are already clocked in there.", "Du bist dort schon eingestempelt.")
+        case .notClockedIn: t("You are not clocked in there.", "Du bist dort nicht eingestempelt.")
+        case .refused(let error): self.error(error)
+        }
+    }
+
+    func error(_ error: TrackingError) -> String {
+        let limit = WorkLocation.monitoredLimit
+        return switch error {
+        case .tooManyLocations:
+            t(
+                "You can have at most \(limit) work locations (the phone watches 20 at once). Remove one first.",
+                "Du kannst höchstens \(limit) Arbeitsorte haben (das Telefon überwacht 20 gleichzeitig). Entferne zuerst einen."
+            )
+        case .noSuchLocation:
+            t("There is no such work location on this device.", "Diesen Arbeitsort gibt es auf diesem Gerät nicht.")
+        case .openSession(let name):
+            t(
+                "You are clocked in at \(name). Clock out first.",
+                "Du bist bei \(name) eingestempelt. Stemple zuerst aus.")
+        case .signedOut: t("Sign in to track your hours.", "Melde dich an, um deine Stunden zu erfassen.")
+        case .dayConfirmed(let day):
+            t("\(day) is confirmed and cannot be changed.", "\(day) ist bestätigt und kann nicht geändert werden.")
+        case .nameMissing: t("Give the location a name.", "Gib dem Ort einen Namen.")
+        case .radiusOutOfRange:
+            t("The radius must be between 50 and 5000 metres.", "Der Radius muss zwischen 50 und 5000 Metern liegen.")
+        case .notOnEarth:
+            t(
+                "That is not a place on earth (latitude -90…90, longitude -180…180).",
+                "Das ist kein Ort auf der Erde (Breite -90…90, Länge -180…180).")
+        case .endBeforeStart: t("The end must be after the start.", "Das Ende muss nach dem Beginn liegen.")
+        case .endInFuture: t("A session cannot end in the future.", "Eine Zeit kann nicht in der Zukunft enden.")
+        case .overlapping:
+            t(
+                "It overlaps another session at this location.",
+                "Sie überschneidet sich mit einer anderen Zeit an diesem Ort.")
+        case .badDay: t("A day is written YYYY-MM-DD.", "Ein Tag wird JJJJ-MM-TT geschrieben.")
+        case .dayNotOver(let day):
+            t(
+                "\(day) is not over yet; submit it once it has ended.",
+                "\(day) ist noch nicht vorbei; reiche ihn ein, wenn er zu Ende ist.")
+        case .daySessionOpen(let day):
+            t(
+                "A session of \(day) is still open; clock out first.",
+                "Eine Zeit vom \(day) ist noch offen; stemple zuerst aus.")
+        case .failed(let detail): t("That did not work: \(detail).", "Das hat nicht geklappt: \(detail).")
+        }
+    }
+}

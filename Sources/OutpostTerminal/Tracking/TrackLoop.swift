@@ -1,0 +1,94 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+
+/// `outpost track`: a care worker's status screen in the terminal (seed 003): location cards,
+/// the clocked-in card with its running time, clock in and out, the permission warning, the
+/// history with Submit. Redrawn when the time shown changes, after every key, and on resize.
+@MainActor
+public final class TrackLoop {
+    let app: DeviceApp
+    let terminal: Terminal
+    var selected = 0
+    var running = true
+    var lastSync = Date()
+    var lastRefresh = Date.distantPast
+    var background: Task<Void, Never>?
+
+    public init(app: DeviceApp, terminal: Terminal = Terminal()) {
+        self.app = app
+        self.terminal = terminal
+    }
+
+    public func run() async {
+        terminal.start()
+        defer { terminal.stop() }
+        app.showTracking(.status)
+        var lastFrame: [String] = []
+        while running {
+            for key in KeyDecoder.decode(terminal.readAvailable()) { await handle(key) }
+            let now = Date()
+            if now.timeIntervalSince(lastRefresh) >= 1 {
+                // The running time of a clocked-in session moves on.
+                app.refresh()
+                lastRefresh = now
+            }
+            if now.timeIntervalSince(lastSync) >= 30, background == nil {
+                lastSync = now
+                background = Task { @MainActor in
+                    await self.app.sync()
+                    self.background = nil
+                }
+            }
+            let frame = TrackView.frame(app.tree(), size: terminal.refreshSize(), selected: selected)
+            if frame != lastFrame {
+                terminal.draw(frame)
+                lastFrame = frame
+            }
+            await Task.yield()
+        }
+        background?.cancel()
+    }
+
+    static let trackingScreens: Set<String> = [
+        UIIdentifier.trackStatusScreen, UIIdentifier.trackLocationsScreen, UIIdentifier.trackHistoryScreen,
+    ]
+
+    func handle(_ key: Key) async {
+        let tree = app.tree()
+        let cards = tree.elements(UIIdentifier.trackLocationCard)
+        let days = tree.elements(UIIdentifier.trackDaySubmit)
+        let count = tree.screen == UIIdentifier.trackHistoryScreen ? days.count : cards.count
+        switch key {
+        case .control("q"), .control("c"), .character("q"):
+            running = false
+        case .up:
+            selected = max(0, selected - 1)
+        case .down:
+            selected = min(max(0, count - 1), selected + 1)
+        case .character("i"), .character("o"):
+            guard selected < cards.count, let wire = cards[selected].attributes["locationId"],
+                let id = LocationID(wire: wire)
+            else { return }
+            if key == .character("i") { app.clockIn(at: id) } else { app.clockOut(at: id) }
+        case .character("c"):
+            guard selected < days.count, let day = days[selected].attributes["date"] else { return }
+            await app.confirmTrackedDay(day)
+        case .character("s"):
+            selected = 0
+            app.showTracking(.status)
+        case .character("l"):
+            selected = 0
+            app.showTracking(.locations)
+        case .character("h"):
+            selected = 0
+            app.showTracking(.history)
+        case .character("x"):
+            app.dismissPermissionWarning()
+        case .character("r"):
+            await app.sync()
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import OutpostDevice
+
+/// Lays out a frame of `outpost track`: the title and connection, the tabs, the permission
+/// warning and the last action's words, then the screen (location cards with the clocked-in one
+/// in green and its running time, a pending exit in amber; or the locations; or the history,
+/// days with their sessions and Submit), then the keys. Pure: a tree and a size in, lines out.
+public enum TrackView {
+    static let green = "\u{1B}[1;32m"
+    static let amber = "\u{1B}[1;33m"
+    static let red = "\u{1B}[1;31m"
+    static let warning = "\u{1B}[1;30;43m"
+    static let inverse = "\u{1B}[7m"
+    static let dim = StationView.dim
+    static let bold = StationView.bold
+    static let reset = StationView.reset
+
+    /// Elements the keys stand in for, or the frame draws itself.
+    static let hidden: Set<String> = [
+        UIIdentifier.tabStatus, UIIdentifier.tabTrackLocations, UIIdentifier.tabTrackHistory,
+        UIIdentifier.trackClockIn, UIIdentifier.trackClockOut, UIIdentifier.trackLocationAdd,
+        UIIdentifier.pendingSyncBanner, UIIdentifier.offlineBanner,
+    ]
+
+    public static let keys =
+        "↑↓ choose · i clock in · o clock out · c submit day · s l h screens · r sync · x hide warning · q quit"
+
+    /// The frame for `tree` in a terminal of `size`; `selected` is the chosen card (status) or
+    /// day to submit (history).
+    public static func frame(_ tree: UITree, size: (rows: Int, columns: Int), selected: Int) -> [String] {
+        let width = max(40, size.columns)
+        let connection =
+            (tree.online ? "online" : "offline") + (tree.pending > 0 ? " · \(tree.pending) waiting to sync" : "")
+        let title = "Outpost · time tracking" + (tree.user.map { " · \($0)" } ?? "")
+        var lines = [
+            bold
+                + fit(title, width - connection.count - 1).padding(
+                    toLength: width - connection.count, withPad: " ", startingAt: 0)
+                + (tree.online ? "" : amber) + connection + reset,
+            dim + String(repeating: "─", count: width) + reset,
+        ]
+        let tabs: [(String, String)] = [
+            (UIIdentifier.tabStatus, UIIdentifier.trackStatusScreen),
+            (UIIdentifier.tabTrackLocations, UIIdentifier.trackLocationsScreen),
+            (UIIdentifier.tabTrackHistory, UIIdentifier.trackHistoryScreen),
+        ]
+        lines.append(
+            tabs.compactMap { tab, screen in
+                tree.element(tab).map { tree.screen == screen ? inverse + " \($0.text) " + reset : " \($0.text) " }
+            }.joined(separator: " "))
+        lines.append("")
+        var card = 0
+        var submit = 0
+        for element in tree.elements where !element.text.isEmpty && !hidden.contains(element.id) {
+            switch element.id {
+            case UIIdentifier.trackPermissionWarning:
+                for line in TreeRenderer.wrap("⚠ " + element.text, width - 2) {
+                    lines.append(warning + " " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0) + reset)
+                }
+            case UIIdentifier.trackNotice:
+                lines += TreeRenderer.wrap("✓ " + element.text, width - 2).map { " " + green + $0 + reset }
+            case UIIdentifier.trackError, UIIdentifier.trackDayAnswer:
+                lines += TreeRenderer.wrap("✗ " + element.text, width - 2).map { " " + red + $0 + reset }
+            case UIIdentifier.trackLocationCard:
+                let marker = card == selected ? "▶ " : "  "
+                card += 1
+                let state = element.attributes["state"] ?? "none"
+                let (symbol, colour) =
+                    switch state {
+                    case "active": ("●", green)
+                    case "pending_exit": ("◐", amber)
+                    default: ("○", dim)
+                    }
+                lines.append(marker + colour + symbol + " " + fit(element.text, width - 4) + reset)
+                if let since = element.attributes["clockIn"], let date = ISO8601DateFormatter.outpost.date(from: since)
+                {
+                    lines.append("      " + dim + "since " + clock(date) + reset)
+                }
+            case UIIdentifier.trackPendingExit:
+                lines += TreeRenderer.wrap(element.text, width - 6).map { "      " + amber + $0 + reset }
+            case UIIdentifier.trackHistoryDay:
+                lines.append("")
+                lines.append(" " + bold + fit(element.text, width - 2) + reset)
+            case UIIdentifier.trackHistorySession:
+                lines.append("     " + fit(element.text, width - 6))
+            case UIIdentifier.trackDaySubmit:
+                let marker = submit == selected ? "▶ " : "  "
+                submit += 1
+                lines.append("   " + marker + "[c] " + fit(element.text, width - 10))
+            case UIIdentifier.trackHistoryTotal, UIIdentifier.trackReviewHint:
+                lines.append(" " + bold + fit(element.text, width - 2) + reset)
+            case UIIdentifier.trackProfile:
+                lines.append("")
+                lines.append(" " + dim + fit(element.text, width - 2) + reset)
+            default:
+                lines += TreeRenderer.wrap(element.text, width - 2).map { " " + $0 }
+            }
+        }
+        let room = max(0, size.rows - 2)
+        if lines.count > room { lines = Array(lines.prefix(room)) }
+        while lines.count < room { lines.append("") }
+        return lines + [dim + String(repeating: "─", count: width) + reset, dim + fit(keys, width) + reset]
+    }
+
+    static func fit(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+
+    static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var outpost: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
