@@ -309,6 +309,7 @@ public final class DeviceApp {
                 user: pair.user, offlineUnlockHours: pair.offlineUnlockHours)
             try store.adoptUnownedEntries(by: user)
             try sessionKeeper.begin(newSession)
+            for module in modules { module.signedIn(pair.user) }
             if let home = modules.first(where: { $0.isHome(for: pair.user) }) {
                 // A user who works outside events (a peer mentor, a care worker) lands in their module.
                 state.screen = .module

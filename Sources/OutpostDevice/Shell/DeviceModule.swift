@@ -77,6 +77,9 @@ protocol DeviceModule: AnyObject {
     /// Deletes every record of `user` the module keeps on the device (the user withdrew consent
     /// and deleted their account, GDPR Art. 17).
     func erase(user: UserID) throws
+    /// `user` signed in on this device (time tracking gives the previous app's hours to the
+    /// first worker).
+    func signedIn(_ user: UserInfo)
 }
 
 extension DeviceModule {
@@ -90,6 +93,7 @@ extension DeviceModule {
     func appeared(now: Date) {}
     func exportRecords(of user: UserID) throws -> Data? { nil }
     func erase(user: UserID) throws {}
+    func signedIn(_ user: UserInfo) {}
 }
 
 /// A migration of the device store, contributed by the shell or a module.

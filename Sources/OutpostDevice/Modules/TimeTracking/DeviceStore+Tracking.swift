@@ -63,6 +63,15 @@ extension DeviceStore {
                         PRIMARY KEY (owner, day));
                     """)
         },
+        DeviceMigration("v3 the previous app's store") { db, sealer in
+            // What the import of the previous app's store did (sealed; owner '' until the first
+            // worker signs in), then the import itself when the home has that file.
+            try db.execute(
+                sql:
+                    "CREATE TABLE track_imports (owner TEXT NOT NULL, imported_at INTEGER NOT NULL, sealed BLOB NOT NULL)"
+            )
+            try LegacyTrackingStore.importFile(db, sealer)
+        },
     ]
 
     // MARK: Locations

@@ -38,6 +38,9 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case alreadyClockedIn
     case notClockedIn
     case refused(TrackingError)
+    /// Hours taken over from the previous app: how many sessions, how many mended, how many
+    /// kept aside unreadable.
+    case imported(sessions: Int, repaired: Int, unreadable: Int)
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
@@ -162,6 +165,13 @@ struct TrackingCopy {
         case .alreadyClockedIn: t("You are already clocked in there.", "Du bist dort schon eingestempelt.")
         case .notClockedIn: t("You are not clocked in there.", "Du bist dort nicht eingestempelt.")
         case .refused(let error): self.error(error)
+        case .imported(let sessions, let repaired, let unreadable):
+            t(
+                "\(sessions) sessions from your previous app are here; \(repaired) were inconsistent and repaired"
+                    + (unreadable > 0 ? ", \(unreadable) could not be read and are kept in your data export." : "."),
+                "\(sessions) Zeiten aus deiner bisherigen App sind übernommen; \(repaired) waren widersprüchlich und wurden repariert"
+                    + (unreadable > 0
+                        ? ", \(unreadable) waren nicht lesbar und stehen in deinem Datenexport." : "."))
         }
     }
 

@@ -211,7 +211,24 @@ final class TrackingModule: DeviceModule {
         state.error = nil
     }
 
-    func sessionEnded() {}
+    /// The next person on this phone sees none of this one's words or filters.
+    func sessionEnded() {
+        let profile = state.profile
+        state = TrackingState()
+        state.profile = profile
+    }
+
+    /// The first worker to sign in takes the hours imported from the previous app (the
+    /// phone's one user before); the previous app's file is deleted once they are theirs.
+    func signedIn(_ user: UserInfo) {
+        guard user.role == .worker, let report = try? store.adoptLegacyTracking(owner: user.id) else { return }
+        let file = shell.home.appendingPathComponent(LegacyTrackingStore.fileName)
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: file.path + suffix)
+        }
+        state.notice = .imported(
+            sessions: report.sessions, repaired: report.repaired.count, unreadable: report.unreadable.count)
+    }
 
     func exportRecords(of user: UserID) throws -> Data? {
         try JSONEncoder.outpostDevice.encode(try store.trackingRecords(owner: user))

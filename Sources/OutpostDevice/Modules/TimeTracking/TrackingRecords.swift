@@ -21,6 +21,8 @@ struct TrackingRecords: Codable, Sendable {
     var sessions: [TrackedSession]
     var confirmedDays: [ConfirmedDay]
     var events: [Event]
+    /// What the import of the previous app's store did, when this worker took its hours.
+    var imports: [LegacyTrackingStore.Report]
 }
 
 extension DeviceStore {
@@ -43,7 +45,8 @@ extension DeviceStore {
         }
         return TrackingRecords(
             locations: try locations(owner: owner), sessions: try sessions(owner: owner),
-            confirmedDays: try confirmedDays(owner: owner).values.sorted { $0.day < $1.day }, events: events)
+            confirmedDays: try confirmedDays(owner: owner).values.sorted { $0.day < $1.day }, events: events,
+            imports: try legacyImports(owner: owner))
     }
 
     /// Deletes every time-tracking row of `owner`: the locations (the regions the phone
@@ -52,7 +55,7 @@ extension DeviceStore {
         try queue.write { db in
             for table in [
                 "track_locations", "track_sessions", "track_days", "track_engines", "track_verifications",
-                "track_events",
+                "track_events", "track_imports",
             ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner.wire])
             }
