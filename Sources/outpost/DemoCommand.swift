@@ -23,7 +23,9 @@ struct DemoCommand: AsyncParsableCommand {
             an event with guests, signs a staff device in and syncs it, prints three sample tickets \
             (QR and text; also in DIR/sample-tickets.txt) and opens the station. Quitting the \
             station (Ctrl-Q) stops the server. With --no-station the server keeps running until \
-            Ctrl-C or SIGTERM, for `outpost device` or curl.
+            Ctrl-C or SIGTERM, for `outpost device` or curl. When the system Python has aiosmtpd \
+            (Debian's python3-aiosmtpd, which scripts/demo installs), a real SMTP server runs on \
+            loopback as the server's relay: e-mail sign-in codes land in DIR/mail/new/.
             """
     )
 
@@ -58,8 +60,11 @@ struct DemoCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var logger = Logger(label: "outpost-demo")
         logger.logLevel = .warning
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             store: .sqlite(path: directory.appendingPathComponent("outpost.sqlite").path), port: port, bcryptCost: 8)
+        let mail = try await Self.startMail(in: directory)
+        defer { mail?.stop() }
+        configuration.smtpRelay = mail.flatMap { SMTPClient(relay: $0.relay) }
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         _ = try await OutpostServer.bootstrap(
             store: parts.store, tenant: "Outpost Demo", email: Self.organizer.email, password: Self.organizer.password,
@@ -87,6 +92,19 @@ struct DemoCommand: AsyncParsableCommand {
         print("Station closed; \(device.pendingCount) check-ins pending sync. Stopping the demo server.")
         serverTask.cancel()
         _ = try? await serverTask.value
+    }
+
+    /// A real SMTP server on loopback for the server's e-mail codes, when the system Python has
+    /// aiosmtpd; its mail stays in DIR/mail.
+    static func startMail(in directory: URL) async throws -> SMTPSink? {
+        guard let python = SMTPSink.systemPython else {
+            print("(No SMTP server for e-mail sign-in codes: install Debian's python3-aiosmtpd, or run scripts/demo.)")
+            return nil
+        }
+        let mail = directory.appendingPathComponent("mail")
+        let sink = try await SMTPSink.start(python: python, directory: mail)
+        print("E-mail sign-in codes go through a real SMTP server on \(sink.relay) into \(mail.path)/new/.")
+        return sink
     }
 
     /// Seeds the event, signs the demo device in, prints and saves three sample tickets.

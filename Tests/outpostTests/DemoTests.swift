@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -64,11 +65,30 @@ struct DemoTests {
         let refused = try CLI.run(["device", "scan", "--image", notAnImage] + home)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("not a PNG or JPEG"))
+        // demo-mail: with Debian's python3-aiosmtpd (scripts/test installs it) a real SMTP server
+        // is the relay; a registration code lands in DIR/mail/new, its first line the code.
+        let mail = directory + "/mail/new"
+        let hasMail = SMTPSink.systemPython != nil
+        if hasMail {
+            let asked = try CLI.run(
+                [
+                    "device", "signin", "--home", directory + "/worker", "--server", "http://127.0.0.1:\(port)",
+                    "--email", "nora@care.test", "--request-code", "--register",
+                ])
+            #expect(asked.status == 0, "\(asked.stderr)")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: mail)) ?? []
+            #expect(files.count == 1, "the mail in \(mail)")
+            let message = files.first.flatMap { FileManager.default.contents(atPath: mail + "/" + $0) } ?? Data()
+            let body = String(decoding: message, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            let code = body.components(separatedBy: "\n\n").dropFirst().first?.split(separator: "\n").first ?? ""
+            #expect(code.count == 6 && code.allSatisfy(\.isNumber), "\(body)")
+        }
         kill(demo.processIdentifier, SIGTERM)
         demo.waitUntilExit()
         #expect(demo.terminationReason == .exit && demo.terminationStatus == 0)
         printed += output.fileHandleForReading.readDataToEndOfFile()
         let text = String(decoding: printed, as: UTF8.self)
+        #expect(text.contains(hasMail ? "E-mail sign-in codes go through a real SMTP server" : "No SMTP server"))
         #expect(text.contains("with 500 guests"))
         #expect(text.contains("▀") || text.contains("▄"), "tickets are drawn as terminal QR codes")
     }

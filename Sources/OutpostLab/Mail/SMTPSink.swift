@@ -1,11 +1,28 @@
 import Foundation
 
 /// A real SMTP server on loopback: aiosmtpd (from PyPI, installed by `scripts/test` into a
-/// virtual environment), storing what it receives in a Maildir that tests (and the demo) read.
+/// virtual environment; Debian's python3-aiosmtpd for the demo), storing what it receives in a
+/// Maildir that tests (and the demo's user) read.
 package final class SMTPSink: @unchecked Sendable {
     package let port: Int
     package let directory: URL
     private let process: Process
+    /// Whether `stop()` deletes the Maildir (a test's scratch) or leaves it (the demo's mail).
+    private let temporary: Bool
+
+    /// The system Python when it has aiosmtpd (Debian's python3-aiosmtpd); nil otherwise.
+    package static var systemPython: String? {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["-c", "import aiosmtpd"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return nil }
+        check.waitUntilExit()
+        return check.terminationStatus == 0 ? python : nil
+    }
 
     /// The Python that has aiosmtpd, as `scripts/test` names it; nil outside it.
     package static var python: String? {
@@ -16,11 +33,13 @@ package final class SMTPSink: @unchecked Sendable {
     package static let skipMessage =
         "SMTP case skipped: OUTPOST_TEST_SMTP_PYTHON is not set; scripts/test installs aiosmtpd and sets it."
 
-    /// Starts a sink on a free loopback port and waits until it accepts connections.
-    package static func start(python: String) async throws -> SMTPSink {
+    /// Starts a sink on a free loopback port and waits until it accepts connections; its mail
+    /// goes to `directory` (kept), or to a temporary one deleted at `stop()`.
+    package static func start(python: String, directory kept: URL? = nil) async throws -> SMTPSink {
         let port = try ServerHandle.freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "outpost-mail-\(UUID().uuidString)")
+        let directory =
+            kept
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("outpost-mail-\(UUID().uuidString)")
         // A Maildir: aiosmtpd's Mailbox handler writes into tmp/ and moves into new/.
         for folder in ["tmp", "new", "cur"] {
             try FileManager.default.createDirectory(
@@ -34,7 +53,7 @@ package final class SMTPSink: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let sink = SMTPSink(port: port, directory: directory, process: process)
+        let sink = SMTPSink(port: port, directory: directory, process: process, temporary: kept == nil)
         for _ in 0..<400 {
             if sink.accepts() { return sink }
             try await Task.sleep(for: .milliseconds(25))
@@ -43,10 +62,11 @@ package final class SMTPSink: @unchecked Sendable {
         throw CleanFailure("aiosmtpd did not start on port \(port)")
     }
 
-    private init(port: Int, directory: URL, process: Process) {
+    private init(port: Int, directory: URL, process: Process, temporary: Bool) {
         self.port = port
         self.directory = directory
         self.process = process
+        self.temporary = temporary
     }
 
     /// `127.0.0.1:PORT`, for `--smtp-relay`.
@@ -58,7 +78,13 @@ package final class SMTPSink: @unchecked Sendable {
             process.terminate()
             for _ in 0..<200 where process.isRunning { usleep(10_000) }
         }
-        try? FileManager.default.removeItem(at: directory)
+        // A child inherits ignored signals: under a parent that ignores SIGTERM (a service
+        // group's signal handling), aiosmtpd never sees the terminate. Then it is killed.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        }
+        if temporary { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// One received message: its headers (names lower-cased) and its body.
