@@ -53,6 +53,10 @@ public enum CheckInIDKind: IDKind {}
 public enum ContactIDKind: IDKind {}
 public enum ActivityIDKind: IDKind {}
 public enum LocationIDKind: IDKind {}
+public enum ShiftTemplateIDKind: IDKind {}
+public enum ShiftIDKind: IDKind {}
+public enum AbsenceTemplateIDKind: IDKind {}
+public enum AbsenceIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -72,3 +76,11 @@ public typealias ContactID = TypedID<ContactIDKind>
 public typealias ActivityID = TypedID<ActivityIDKind>
 /// A care worker's work location (a geofence), seed 003.
 public typealias LocationID = TypedID<LocationIDKind>
+/// A reusable shift pattern (seed 003's shift template).
+public typealias ShiftTemplateID = TypedID<ShiftTemplateIDKind>
+/// A shift placed on a day.
+public typealias ShiftID = TypedID<ShiftIDKind>
+/// A reusable absence (vacation, sick).
+public typealias AbsenceTemplateID = TypedID<AbsenceTemplateIDKind>
+/// An absence on a day.
+public typealias AbsenceID = TypedID<AbsenceIDKind>
