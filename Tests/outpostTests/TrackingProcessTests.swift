@@ -60,6 +60,54 @@ struct TrackingProcessTests {
     }
 }
 
+/// The plan and the week through `outpost device track` processes (issue 13, begun).
+@Suite("The week as processes")
+struct WeekProcessTests {
+    @Test(
+        "track-plan-cli: a template, shifts placed from it, an absence, the week; an overlap and bad times are refused in words"
+    )
+    func plan() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        _ = try await server.organizerSetUp()
+        let token = try await server.signIn()
+        _ = try await server.json(
+            "POST", "/v1/users", token: token,
+            body: #"{"email":"wanda@acme.test","name":"Wanda","role":"worker","password":"worker-password"}"#)
+        let home = try CLI.temporaryDirectory() + "/device"
+        func device(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
+            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return PeerMentorProcessTests.Tree(try CLI.tree(result))
+        }
+        _ = try device([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
+            "worker-password",
+        ])
+        let added = try device([
+            "track", "template", "add", "--name", "Early", "--color", "teal", "--start", "06:00", "--duration", "8h",
+            "--break", "30",
+        ])
+        let template = try #require(added.attribute("calendar-template", "templateId"))
+        var week = try device(["track", "shift", "place", template, "2030-01-07"])
+        #expect(week.screen == "calendar-week-screen")
+        #expect(week.text("calendar-title") == "Week 2 · 2030-01-07 – 2030-01-13")
+        #expect(week.text("calendar-shift") == "Early 06:00–14:00 · break 30 min")
+        week = try device(["track", "shift", "place", template, "2030-01-07", "--start", "10:00"])
+        #expect(week.text("track-error") == "It overlaps Early on that day.")
+        week = try device(["track", "absence", "add", "2030-01-08", "--kind", "vacation"])
+        #expect(week.text("calendar-absence") == "Vacation · Vacation · all day")
+        week = try device(["track", "week", "--next"])
+        #expect(week.text("calendar-title") == "Week 3 · 2030-01-14 – 2030-01-20")
+        let bad = try CLI.run([
+            "device", "track", "shift", "place", template, "2030-01-09", "--start", "25:00", "--home", home,
+        ])
+        #expect(bad.status == 2 && bad.stderr.contains("--start is HH:MM"))
+        let noId = try CLI.run(["device", "track", "shift", "remove", "not-an-id", "--home", home])
+        #expect(noId.status == 2)
+    }
+}
+
 /// `outpost device track trace` and `replay` as a user runs them.
 @Suite("Trace replay as processes")
 struct TraceReplayProcessTests {

@@ -87,7 +87,7 @@ public struct AbsenceInstance: Codable, Sendable, Hashable {
 }
 
 /// Why a planning change was refused.
-public enum PlanError: Error, Hashable, Sendable {
+public enum PlanError: Error, Hashable, Sendable, Codable {
     /// The day is confirmed: nothing on it changes.
     case dayLocked(String)
     /// The shift would overlap another on the same day (its name).

@@ -178,6 +178,29 @@ public enum UIIdentifier {
     public static let trackDaySubmit = "track-day-submit"
     /// The server's words on a day it refused (`date`).
     public static let trackDayAnswer = "track-day-answer"
+
+    // Seed 003's calendar (week view). The seed names `calendar-prev` and `tab-status`; the
+    // others follow them.
+    public static let tabCalendar = "tab-calendar"
+    public static let calendarWeekScreen = "calendar-week-screen"
+    public static let calendarPrev = "calendar-prev"
+    public static let calendarNext = "calendar-next"
+    public static let calendarTitle = "calendar-title"
+    /// The GPS visibility toggle (`on`): tracked time shown on the calendar.
+    public static let calendarGPSToggle = "calendar-gps-toggle"
+    /// One day: `date`, `trackedMinutes`, `plannedMinutes`, `status` (confirmed, unconfirmed,
+    /// empty), `overtimeMinutes` on confirmed days, `today`.
+    public static let calendarDay = "calendar-day"
+    /// A shift on a day: `shiftId`, `color`, `startMinute`, `durationMinutes`, `orphaned`.
+    public static let calendarShift = "calendar-shift"
+    /// An absence on a day: `absenceId`, `kind`, `fullDay`.
+    public static let calendarAbsence = "calendar-absence"
+    /// The tracked time of a day (shown while the GPS toggle is on).
+    public static let calendarTracked = "calendar-tracked"
+    /// A shift template to place from (`templateId`, `color`, `breakMinutes`).
+    public static let calendarTemplate = "calendar-template"
+    /// An absence template (`templateId`, `kind`).
+    public static let calendarAbsenceTemplate = "calendar-absence-template"
     /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.
     public static let trackHistorySession = "track-history-session"
 }

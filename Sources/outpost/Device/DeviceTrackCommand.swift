@@ -9,13 +9,16 @@ import OutpostProtocol
 struct DeviceTrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
-        abstract: "Time tracking: status, locations, history, clock in/out, manual sessions, geofence rules.",
+        abstract:
+            "Time tracking: status, locations, history, clock in/out, manual sessions, confirming days, the week and its plan, geofence rules, traces.",
         subcommands: [
             DeviceTrackStatusCommand.self, DeviceTrackLocationsCommand.self, DeviceTrackHistoryCommand.self,
             DeviceTrackExportCommand.self,
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
             DeviceTrackSessionCommand.self, DeviceTrackConfirmCommand.self, DeviceTrackProfileCommand.self,
             DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self, DeviceTrackDismissWarningCommand.self,
+            DeviceTrackWeekCommand.self, DeviceTrackGPSToggleCommand.self, DeviceTrackTemplateCommand.self,
+            DeviceTrackShiftCommand.self, DeviceTrackAbsenceCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }

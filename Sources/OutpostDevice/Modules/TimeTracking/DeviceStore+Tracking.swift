@@ -72,6 +72,11 @@ extension DeviceStore {
             )
             try LegacyTrackingStore.importFile(db, sealer)
         },
+        DeviceMigration("v4 shift plan") { db, _ in
+            // Each worker's plan (shift and absence templates, shifts, absences) as one sealed
+            // value: the rules live in `ShiftPlan`, the store keeps what they decided.
+            try db.execute(sql: "CREATE TABLE track_plans (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL)")
+        },
     ]
 
     // MARK: Locations

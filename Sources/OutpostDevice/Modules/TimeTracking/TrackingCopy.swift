@@ -41,6 +41,8 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     /// Hours taken over from the previous app: how many sessions, how many mended, how many
     /// kept aside unreadable.
     case imported(sessions: Int, repaired: Int, unreadable: Int)
+    case planSaved
+    case planRefused(PlanError)
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
@@ -54,6 +56,7 @@ struct TrackingCopy {
     var tabStatus: String { t("Status", "Status") }
     var tabLocations: String { t("Locations", "Orte") }
     var tabHistory: String { t("History", "Verlauf") }
+    var tabCalendar: String { t("Week", "Woche") }
     var removedLocation: String { t("a removed location", "ein entfernter Ort") }
 
     func duration(minutes: Int) -> String {
@@ -140,6 +143,60 @@ struct TrackingCopy {
         }
     }
 
+    // MARK: Week
+
+    var previousWeek: String { t("Previous week", "Vorige Woche") }
+    var nextWeek: String { t("Next week", "Nächste Woche") }
+    func weekTitle(_ week: Int, _ first: String, _ last: String) -> String {
+        t("Week \(week) · \(first) – \(last)", "KW \(week) · \(first) – \(last)")
+    }
+    func showTracked(_ on: Bool) -> String {
+        on ? t("Tracked time shown", "Erfasste Zeit sichtbar") : t("Tracked time hidden", "Erfasste Zeit ausgeblendet")
+    }
+    var allDay: String { t("all day", "ganztägig") }
+    var orphaned: String { t("template deleted", "Vorlage gelöscht") }
+    func breakMinutes(_ minutes: Int) -> String { t("break \(minutes) min", "Pause \(minutes) Min.") }
+    func absence(_ kind: AbsenceMark.Kind) -> String {
+        switch kind {
+        case .vacation: t("Vacation", "Urlaub")
+        case .sick: t("Sick", "Krank")
+        }
+    }
+    func overtime(_ minutes: Int) -> String {
+        let sign = minutes > 0 ? "+" : minutes < 0 ? "−" : "±"
+        let value = abs(minutes)
+        return sign + t("\(value / 60)h \(value % 60)m", "\(value / 60) Std. \(value % 60) Min.")
+    }
+    func trackedOf(_ tracked: String, planned: Int) -> String {
+        planned > 0
+            ? t(
+                "Tracked \(tracked) of \(duration(minutes: planned)) planned",
+                "Erfasst \(tracked) von \(duration(minutes: planned)) geplant")
+            : t("Tracked \(tracked)", "Erfasst \(tracked)")
+    }
+    func weekday(_ index: Int) -> String {
+        let english = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let german = ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"]
+        return (language == .de ? german : english)[max(0, min(6, index))]
+    }
+
+    func planError(_ error: PlanError) -> String {
+        switch error {
+        case .dayLocked(let day):
+            t("\(day) is confirmed and cannot be changed.", "\(day) ist bestätigt und kann nicht geändert werden.")
+        case .overlap(let name):
+            t("It overlaps \(name) on that day.", "Das überschneidet sich mit \(name) an diesem Tag.")
+        case .noSuchTemplate: t("There is no such template.", "Diese Vorlage gibt es nicht.")
+        case .noSuchShift: t("There is no such shift.", "Diese Schicht gibt es nicht.")
+        case .noSuchAbsence: t("There is no such absence.", "Diese Abwesenheit gibt es nicht.")
+        case .invalidTime:
+            t(
+                "Times are within the day, a shift lasts up to 24 hours and its break is shorter than it.",
+                "Zeiten liegen im Tag, eine Schicht dauert höchstens 24 Stunden und die Pause ist kürzer.")
+        case .nameMissing: t("Give it a name.", "Gib ihr einen Namen.")
+        }
+    }
+
     // MARK: Messages
 
     func message(_ message: TrackingMessage) -> String {
@@ -165,6 +222,8 @@ struct TrackingCopy {
         case .alreadyClockedIn: t("You are already clocked in there.", "Du bist dort schon eingestempelt.")
         case .notClockedIn: t("You are not clocked in there.", "Du bist dort nicht eingestempelt.")
         case .refused(let error): self.error(error)
+        case .planSaved: t("Plan saved.", "Plan gespeichert.")
+        case .planRefused(let error): planError(error)
         case .imported(let sessions, let repaired, let unreadable):
             t(
                 "\(sessions) sessions from your previous app are here; \(repaired) were inconsistent and repaired"

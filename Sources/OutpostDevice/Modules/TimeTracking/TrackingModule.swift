@@ -8,6 +8,7 @@ struct TrackingState: Codable, Sendable, Hashable {
         case status
         case locations
         case history
+        case week
     }
 
     var screen: Screen = .status
@@ -20,6 +21,10 @@ struct TrackingState: Codable, Sendable, Hashable {
     var profile = HysteresisPolicy.seed.name
     /// When the worker last dismissed the permission warning (it comes back after a week).
     var permissionWarningDismissedAt: Date?
+    /// A day of the week shown (nil: this week).
+    var weekOf: String?
+    /// The calendar's GPS toggle: tracked time shown.
+    var showTracked = true
 
     init() {}
 
@@ -33,6 +38,8 @@ struct TrackingState: Codable, Sendable, Hashable {
         error = try? container.decodeIfPresent(TrackingMessage.self, forKey: .error)
         profile = (try? container.decodeIfPresent(String.self, forKey: .profile)) ?? HysteresisPolicy.seed.name
         permissionWarningDismissedAt = try? container.decodeIfPresent(Date.self, forKey: .permissionWarningDismissedAt)
+        weekOf = try? container.decodeIfPresent(String.self, forKey: .weekOf)
+        showTracked = (try? container.decodeIfPresent(Bool.self, forKey: .showTracked)) ?? true
     }
 }
 
@@ -54,6 +61,7 @@ final class TrackingModule: DeviceModule {
     private var open: [TrackedSession] = []
     private var history: [TrackedSession] = []
     private var confirmed: [String: ConfirmedDay] = [:]
+    private var week: WeekScreen?
     private var now = Date()
 
     init(shell: DeviceApp) {
@@ -135,11 +143,13 @@ final class TrackingModule: DeviceModule {
             open = []
             history = []
             confirmed = [:]
+            week = nil
             return
         }
         locations = (try? store.locations(owner: owner)) ?? []
         confirmed = (try? store.confirmedDays(owner: owner)) ?? [:]
         open = (try? store.openSessions(owner: owner)) ?? []
+        week = state.screen == .week ? (try? weekScreen(owner: owner)) : nil
         history =
             state.screen == .history
             ? ((try? store.sessions(owner: owner, in: state.historyRange.interval(containing: now, in: .current))) ?? [])
@@ -164,6 +174,9 @@ final class TrackingModule: DeviceModule {
             let screen = TrackingLocationsScreen(
                 locations: locations, notice: state.notice, error: state.error, copy: copy)
             return (screen.identifier, screen.elements())
+        case .week:
+            guard let week else { return nil }
+            return (week.identifier, week.elements())
         case .history:
             let zone = TimeZone.current.identifier
             let names = Dictionary(locations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -390,6 +403,86 @@ final class TrackingModule: DeviceModule {
         }
         return false
     }
+
+    // MARK: - Calendar
+
+    /// The week containing `state.weekOf` (or today): its days' hours from ``WorkHours``, the
+    /// plan's shifts and absences, and which days can be submitted.
+    private func weekScreen(owner: UserID) throws -> WeekScreen {
+        let zone = TimeZone.current
+        let today = ActivityDate.day(of: now, in: zone)
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = zone
+        let anchor = state.weekOf.flatMap { WorkDay.start(of: $0, in: zone) } ?? now
+        let interval = calendar.dateInterval(of: .weekOfYear, for: anchor) ?? DateInterval(start: anchor, duration: 0)
+        let first = ActivityDate.day(of: interval.start, in: zone)
+        let last = ActivityDate.day(of: interval.end.addingTimeInterval(-1), in: zone)
+        let plan = try store.plan(owner: owner)
+        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
+        // Sessions that touch the week (one may begin the day before and run past midnight).
+        let sessions = try store.sessions(
+            owner: owner, in: interval.start.addingTimeInterval(-2 * 86_400)..<interval.end)
+        let spans = sessions.map {
+            TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short)
+        }
+        let days = WorkHours.days(
+            from: first, to: last, sessions: spans, planned: plan.shifts.map(\.planned),
+            absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        let openDays = Set(sessions.filter { $0.clockOut == nil }.map { ActivityDate.day(of: $0.clockIn, in: zone) })
+        let week = calendar.component(.weekOfYear, from: interval.start)
+        return WeekScreen(
+            title: copy.weekTitle(week, first, last), templates: plan.templates,
+            absenceTemplates: plan.absenceTemplates,
+            days: days.enumerated().map { index, hours in
+                WeekScreen.Day(
+                    hours: hours, weekday: copy.weekday(index), shifts: plan.shifts(on: hours.day),
+                    absences: plan.absences(on: hours.day),
+                    canSubmit: !hours.confirmed && hours.day < today && hours.grossSeconds > 0
+                        && !openDays.contains(hours.day) && confirmed[hours.day]?.locked != true,
+                    isToday: hours.day == today)
+            }, showTracked: state.showTracked, notice: state.notice, error: state.error, copy: copy)
+    }
+
+    /// Shows the week `offset` weeks from the one shown (0: this week when `day` is nil).
+    func showWeek(of day: String?, offset: Int) {
+        clearTransient()
+        state.screen = .week
+        let zone = TimeZone.current
+        let base = day ?? state.weekOf ?? ActivityDate.day(of: shell.ports.clock.now(), in: zone)
+        guard offset != 0, let start = WorkDay.start(of: base, in: zone) else {
+            state.weekOf = day ?? state.weekOf
+            return
+        }
+        state.weekOf = ActivityDate.day(of: start.addingTimeInterval(Double(offset) * 7 * 86_400 + 43_200), in: zone)
+    }
+
+    func toggleTracked() {
+        clearTransient()
+        state.showTracked.toggle()
+    }
+
+    /// Changes the plan; a refusal is said in the worker's words and stores nothing.
+    @discardableResult
+    func changePlan<T>(_ change: (inout ShiftPlan, _ today: String, _ locked: Set<String>) throws -> T) -> T? {
+        clearTransient()
+        guard let owner else {
+            fail(.signedOut)
+            return nil
+        }
+        let today = ActivityDate.day(of: shell.ports.clock.now(), in: .current)
+        do {
+            let result = try store.changePlan(owner: owner) { plan, locked in try change(&plan, today, locked) }
+            state.notice = .planSaved
+            return result
+        } catch let error as PlanError {
+            state.error = .planRefused(error)
+        } catch {
+            fail(.failed("could not save the plan: \(error)"))
+        }
+        return nil
+    }
+
+    var plan: ShiftPlan { owner.flatMap { try? store.plan(owner: $0) } ?? ShiftPlan() }
 
     func setProfile(_ policy: HysteresisPolicy) {
         clearTransient()

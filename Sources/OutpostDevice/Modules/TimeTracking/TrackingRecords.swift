@@ -23,6 +23,8 @@ struct TrackingRecords: Codable, Sendable {
     var events: [Event]
     /// What the import of the previous app's store did, when this worker took its hours.
     var imports: [LegacyTrackingStore.Report]
+    /// Shift and absence templates, shifts and absences.
+    var plan: ShiftPlan
 }
 
 extension DeviceStore {
@@ -46,7 +48,7 @@ extension DeviceStore {
         return TrackingRecords(
             locations: try locations(owner: owner), sessions: try sessions(owner: owner),
             confirmedDays: try confirmedDays(owner: owner).values.sorted { $0.day < $1.day }, events: events,
-            imports: try legacyImports(owner: owner))
+            imports: try legacyImports(owner: owner), plan: try plan(owner: owner))
     }
 
     /// Deletes every time-tracking row of `owner`: the locations (the regions the phone
@@ -55,7 +57,7 @@ extension DeviceStore {
         try queue.write { db in
             for table in [
                 "track_locations", "track_sessions", "track_days", "track_engines", "track_verifications",
-                "track_events", "track_imports",
+                "track_events", "track_imports", "track_plans",
             ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner.wire])
             }

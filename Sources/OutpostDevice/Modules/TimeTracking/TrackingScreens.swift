@@ -11,6 +11,7 @@ enum TrackingTabs {
             UIElement(UIIdentifier.tabStatus, copy.tabStatus),
             UIElement(UIIdentifier.tabTrackLocations, copy.tabLocations),
             UIElement(UIIdentifier.tabTrackHistory, copy.tabHistory),
+            UIElement(UIIdentifier.tabCalendar, copy.tabCalendar),
         ]
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+extension DeviceStore {
+    /// The owner's plan (empty before their first template).
+    func plan(owner: UserID) throws -> ShiftPlan {
+        let sealed = try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT sealed FROM track_plans WHERE owner = ?", arguments: [owner.wire])
+        }
+        return try sealed.map { try sealer.open(json: $0, as: ShiftPlan.self) } ?? ShiftPlan()
+    }
+
+    /// Changes the owner's plan with `change` (given the confirmed days, which it may not
+    /// touch) and stores the result, in one transaction; a refused change stores nothing.
+    @discardableResult
+    func changePlan<T>(owner: UserID, _ change: (inout ShiftPlan, Set<String>) throws -> T) throws -> T {
+        try queue.write { db in
+            var plan =
+                try Data.fetchOne(db, sql: "SELECT sealed FROM track_plans WHERE owner = ?", arguments: [owner.wire])
+                .map { try sealer.open(json: $0, as: ShiftPlan.self) } ?? ShiftPlan()
+            let locked = Set(
+                try Row.fetchAll(
+                    db, sql: "SELECT \(Self.dayColumns) FROM track_days WHERE owner = ?", arguments: [owner.wire]
+                ).map(Self.confirmedDay).filter(\.locked).map(\.day))
+            let result = try change(&plan, locked)
+            try db.execute(
+                sql: """
+                    INSERT INTO track_plans (owner, sealed) VALUES (?, ?)
+                    ON CONFLICT (owner) DO UPDATE SET sealed = excluded.sealed
+                    """, arguments: [owner.wire, try sealer.seal(json: plan)])
+            return result
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import OutpostCore
+
+/// The week (seed 003's calendar, week view) as a screen model: Monday to Sunday, each day with
+/// its shifts, absences (shown over the shifts), tracked time (the GPS toggle), the day's hours
+/// from ``WorkHours`` and whether it is confirmed; previous and next; the review hint and Submit
+/// on days that can be submitted. Pure.
+struct WeekScreen: ScreenModel {
+    struct Day: Hashable {
+        var hours: DayHours
+        var weekday: String
+        var shifts: [ShiftInstance]
+        var absences: [AbsenceInstance]
+        var canSubmit: Bool
+        var isToday: Bool
+    }
+
+    var title: String
+    /// The templates to place from (the inline picker's rows).
+    var templates: [ShiftTemplate]
+    var absenceTemplates: [AbsenceTemplate]
+    var days: [Day]
+    var showTracked: Bool
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
+    var copy: TrackingCopy
+
+    var identifier: String { UIIdentifier.calendarWeekScreen }
+
+    func elements() -> [UIElement] {
+        var elements = TrackingTabs.header(copy, notice: notice, error: error)
+        elements += [
+            UIElement(UIIdentifier.calendarPrev, copy.previousWeek),
+            UIElement(UIIdentifier.calendarTitle, title),
+            UIElement(UIIdentifier.calendarNext, copy.nextWeek),
+            UIElement(UIIdentifier.calendarGPSToggle, copy.showTracked(showTracked), ["on": String(showTracked)]),
+        ]
+        for template in templates {
+            elements.append(
+                UIElement(
+                    UIIdentifier.calendarTemplate,
+                    "\(template.name) \(Self.clock(template.startMinute))–\(Self.clock(template.startMinute + template.durationMinutes))",
+                    [
+                        "templateId": template.id.wire, "color": template.color.rawValue,
+                        "breakMinutes": String(template.breakMinutes),
+                    ]))
+        }
+        for template in absenceTemplates {
+            elements.append(
+                UIElement(
+                    UIIdentifier.calendarAbsenceTemplate, "\(copy.absence(template.kind)) · \(template.name)",
+                    ["templateId": template.id.wire, "kind": template.kind.rawValue]))
+        }
+        if days.contains(where: \.canSubmit) {
+            elements.append(UIElement(UIIdentifier.trackReviewHint, copy.reviewHint))
+        }
+        for day in days {
+            let hours = day.hours
+            var attributes = [
+                "date": hours.day, "trackedMinutes": String(hours.trackedMinutes),
+                "plannedMinutes": String(hours.plannedMinutes), "status": Self.status(hours),
+            ]
+            if let overtime = hours.overtimeMinutes { attributes["overtimeMinutes"] = String(overtime) }
+            if day.isToday { attributes["today"] = "true" }
+            var text = "\(day.weekday) \(hours.day)"
+            if hours.confirmed, let overtime = hours.overtimeMinutes {
+                text += " · " + copy.overtime(overtime) + " ✓"
+            } else if hours.hasActivity && !day.isToday {
+                text += " · ?"
+            }
+            elements.append(UIElement(UIIdentifier.calendarDay, text, attributes))
+            for absence in day.absences {
+                let when =
+                    absence.fullDay
+                    ? copy.allDay : "\(Self.clock(absence.startMinute ?? 0))–\(Self.clock(absence.endMinute ?? 0))"
+                elements.append(
+                    UIElement(
+                        UIIdentifier.calendarAbsence, "\(copy.absence(absence.kind)) · \(absence.name) · \(when)",
+                        [
+                            "date": hours.day, "absenceId": absence.id.wire, "kind": absence.kind.rawValue,
+                            "fullDay": String(absence.fullDay),
+                        ]))
+            }
+            for shift in day.shifts {
+                var attributes = [
+                    "date": hours.day, "shiftId": shift.id.wire, "color": shift.color.rawValue,
+                    "startMinute": String(shift.startMinute), "durationMinutes": String(shift.durationMinutes),
+                ]
+                if shift.orphaned { attributes["orphaned"] = "true" }
+                if !day.absences.isEmpty { attributes["underAbsence"] = "true" }
+                elements.append(
+                    UIElement(
+                        UIIdentifier.calendarShift,
+                        "\(shift.name) \(Self.clock(shift.startMinute))–\(Self.clock(shift.endMinute))"
+                            + (shift.breakMinutes > 0 ? " · " + copy.breakMinutes(shift.breakMinutes) : "")
+                            + (shift.orphaned ? " · " + copy.orphaned : ""),
+                        attributes))
+            }
+            if showTracked, hours.grossSeconds > 0 {
+                elements.append(
+                    UIElement(
+                        UIIdentifier.calendarTracked,
+                        copy.trackedOf(copy.duration(minutes: hours.trackedMinutes), planned: hours.plannedMinutes)
+                            + (hours.shortSessions > 0 ? copy.short : ""),
+                        ["date": hours.day, "minutes": String(hours.trackedMinutes)]))
+            }
+            if day.canSubmit {
+                elements.append(
+                    UIElement(
+                        UIIdentifier.trackDaySubmit, copy.submit(hours.day),
+                        ["date": hours.day, "note": copy.submitNote]))
+            }
+        }
+        return elements
+    }
+
+    static func status(_ hours: DayHours) -> String {
+        hours.confirmed ? "confirmed" : hours.hasActivity ? "unconfirmed" : "empty"
+    }
+
+    /// Minutes after midnight as `HH:mm` (past midnight for a night shift: 24:30 stays 00:30).
+    static func clock(_ minute: Int) -> String {
+        String(format: "%02d:%02d", (minute / 60) % 24, minute % 60)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostDevice
+
+/// The calendar on the device (issue 13, begun): the plan's rules through the module, the week
+/// as a screen model with each day's hours from `WorkHours`, confirmed days locked. The phone's
+/// clock stands at Thursday 2026-11-19 08:00 (week 47).
+@Suite("Time tracking: the week and the plan")
+struct CalendarProbeTests {
+    @MainActor
+    static func day(_ phone: WorkerPhone, _ date: String) -> UIElement? {
+        phone.app.tree().elements(UIIdentifier.calendarDay).first { $0.attributes["date"] == date }
+    }
+
+    @Test(
+        "calendar-week: shifts from a template, tracked time against the plan, overtime on the confirmed day, ? on the others, Submit where it can; a confirmed day refuses changes"
+    )
+    func week() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "calendar")
+            let home = try phone.addLocation()
+            let early = try #require(
+                phone.app.addShiftTemplate(
+                    name: "Early", color: .teal, startMinute: 360, durationMinutes: 480, breakMinutes: 30))
+            for day in ["2026-11-16", "2026-11-17", "2026-11-19", "2026-11-20"] {
+                #expect(phone.app.placeShift(early, on: day) != nil, "\(day)")
+            }
+            func at(_ text: String) -> Date { OutpostJSON.parse(text)! }
+            phone.app.addManualSession(at: home.id, from: at("2026-11-16T06:00:00Z"), to: at("2026-11-16T14:00:00Z"))
+            phone.app.addManualSession(at: home.id, from: at("2026-11-17T06:00:00Z"), to: at("2026-11-17T14:30:00Z"))
+            lab.api.clock.set(phone.clock.now)
+            await phone.app.confirmTrackedDay("2026-11-16")
+            #expect(phone.app.confirmedDays["2026-11-16"]?.status == .submitted)
+            phone.app.showWeek()
+            var tree = phone.app.tree()
+            #expect(tree.screen == UIIdentifier.calendarWeekScreen)
+            #expect(tree.element(UIIdentifier.calendarTitle)?.text == "Week 47 · 2026-11-16 – 2026-11-22")
+            #expect(tree.elements(UIIdentifier.calendarDay).count == 7)
+            let monday = try #require(Self.day(phone, "2026-11-16"))
+            #expect(monday.attributes["status"] == "confirmed" && monday.attributes["overtimeMinutes"] == "30")
+            #expect(monday.text == "Mon 2026-11-16 · +0h 30m ✓")
+            #expect(Self.day(phone, "2026-11-17")?.text == "Tue 2026-11-17 · ?")
+            #expect(Self.day(phone, "2026-11-19")?.attributes["today"] == "true")
+            #expect(Self.day(phone, "2026-11-19")?.text == "Thu 2026-11-19", "today is not nudged")
+            #expect(
+                tree.elements(UIIdentifier.calendarTracked).map(\.text) == [
+                    "Tracked 8 h 00 min of 7 h 30 min planned", "Tracked 8 h 30 min of 7 h 30 min planned",
+                ])
+            #expect(tree.elements(UIIdentifier.trackDaySubmit).map { $0.attributes["date"] } == ["2026-11-17"])
+            #expect(tree.contains(UIIdentifier.trackReviewHint))
+            #expect(tree.elements(UIIdentifier.calendarShift).first?.text == "Early 06:00–14:00 · break 30 min")
+            #expect(tree.element(UIIdentifier.calendarTemplate)?.attributes["templateId"] == early.wire)
+            // Nothing changes on the confirmed day; an overlap is refused with the other's name.
+            phone.app.placeShift(early, on: "2026-11-16", startMinute: 900)
+            #expect(
+                phone.app.tree().element(UIIdentifier.trackError)?.text
+                    == "2026-11-16 is confirmed and cannot be changed.")
+            phone.app.placeShift(early, on: "2026-11-17", startMinute: 600)
+            #expect(phone.app.tree().element(UIIdentifier.trackError)?.text == "It overlaps Early on that day.")
+            #expect(phone.app.shiftPlan.shifts.count == 4)
+            // An absence is shown over the shift of its day.
+            phone.app.addAbsence(on: "2026-11-20", kind: .sick)
+            tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.calendarAbsence)?.text == "Sick · Sick · all day")
+            #expect(
+                tree.elements(UIIdentifier.calendarShift).first { $0.attributes["date"] == "2026-11-20" }?
+                    .attributes["underAbsence"] == "true")
+            // The GPS toggle hides the tracked time; previous and next weeks.
+            phone.app.toggleTrackedTime()
+            #expect(!phone.app.tree().contains(UIIdentifier.calendarTracked))
+            #expect(phone.app.tree().element(UIIdentifier.calendarGPSToggle)?.attributes["on"] == "false")
+            phone.app.showAdjacentWeek(-1)
+            #expect(phone.app.tree().element(UIIdentifier.calendarTitle)?.text == "Week 46 · 2026-11-09 – 2026-11-15")
+            phone.app.showAdjacentWeek(2)
+            #expect(phone.app.tree().element(UIIdentifier.calendarTitle)?.text == "Week 48 · 2026-11-23 – 2026-11-29")
+        }
+    }
+
+    @Test("calendar-template-delete: future shifts go, past ones stay orphaned and say so; German copy")
+    func deleteTemplate() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "orphans")
+            let late = try #require(
+                phone.app.addShiftTemplate(name: "Late", color: .amber, startMinute: 840, durationMinutes: 480))
+            phone.app.placeShift(late, on: "2026-11-17")
+            phone.app.placeShift(late, on: "2026-11-21")
+            phone.app.deleteShiftTemplate(late)
+            phone.app.showWeek(of: "2026-11-17")
+            let shifts = phone.app.tree().elements(UIIdentifier.calendarShift)
+            #expect(shifts.map { $0.attributes["date"] } == ["2026-11-17"])
+            #expect(
+                shifts.first?.attributes["orphaned"] == "true"
+                    && shifts.first?.text == "Late 14:00–22:00 · template deleted")
+            phone.language = .de
+            phone.relaunch()
+            phone.app.showWeek(of: "2026-11-17")
+            let tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.calendarTitle)?.text == "KW 47 · 2026-11-16 – 2026-11-22")
+            #expect(tree.elements(UIIdentifier.calendarShift).first?.text == "Late 14:00–22:00 · Vorlage gelöscht")
+            #expect(tree.element(UIIdentifier.tabCalendar)?.text == "Woche")
+        }
+    }
+}
