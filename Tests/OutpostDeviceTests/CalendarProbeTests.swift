@@ -77,6 +77,32 @@ struct CalendarProbeTests {
             #expect(phone.app.tree().element(UIIdentifier.calendarTitle)?.text == "Week 46 · 2026-11-09 – 2026-11-15")
             phone.app.showAdjacentWeek(2)
             #expect(phone.app.tree().element(UIIdentifier.calendarTitle)?.text == "Week 48 · 2026-11-23 – 2026-11-29")
+            // calendar-month: the same days in the month's 42 cells, and its footer.
+            phone.app.addAbsence(on: "2026-11-27", kind: .vacation)
+            phone.app.showMonth()
+            tree = phone.app.tree()
+            #expect(tree.screen == UIIdentifier.calendarMonthScreen)
+            #expect(tree.element(UIIdentifier.calendarTitle)?.text == "November 2026")
+            let cells = tree.elements(UIIdentifier.calendarMonthCell)
+            #expect(cells.count == 42)
+            #expect(cells.first?.attributes["date"] == "2026-10-26" && cells.last?.attributes["date"] == "2026-12-06")
+            #expect(cells.filter { $0.attributes["inMonth"] == "true" }.count == 30)
+            func cell(_ date: String) -> UIElement? { cells.first { $0.attributes["date"] == date } }
+            #expect(cell("2026-11-16")?.text == "16 ✓ +0h 30m")
+            #expect(cell("2026-11-17")?.text == "17 ?" && cell("2026-11-17")?.attributes["tracked"] == "true")
+            #expect(cell("2026-11-19")?.attributes["today"] == "true" && cell("2026-11-19")?.text == "19")
+            #expect(
+                cell("2026-11-20")?.attributes["absences"] == "sick"
+                    && cell("2026-11-20")?.attributes["shifts"] == "teal")
+            #expect(cell("2026-11-27")?.text == "27 🌴")
+            let summary = try #require(tree.element(UIIdentifier.calendarMonthSummary))
+            #expect(
+                summary.text
+                    == "Tracked 16 h 30 min · Planned 30 h 00 min · Overtime +0h 30m · Vacation 1 · Sick 1 (1 confirmed)"
+            )
+            phone.app.showMonth(offset: 1)
+            #expect(phone.app.tree().element(UIIdentifier.calendarTitle)?.text == "December 2026")
+            #expect(phone.app.tree().elements(UIIdentifier.calendarMonthCell).first?.attributes["date"] == "2026-11-30")
         }
     }
 

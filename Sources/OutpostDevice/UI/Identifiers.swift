@@ -199,6 +199,12 @@ public enum UIIdentifier {
     public static let calendarTracked = "calendar-tracked"
     /// A shift template to place from (`templateId`, `color`, `breakMinutes`).
     public static let calendarTemplate = "calendar-template"
+    public static let calendarMonthScreen = "calendar-month-screen"
+    /// One of the month's 42 cells: `date`, `inMonth`, `status`, `tracked`, `shifts` (colours),
+    /// `absences`, `overtimeMinutes` on confirmed days, `today`.
+    public static let calendarMonthCell = "calendar-month-cell"
+    /// The month's footer: tracked, planned, overtime, vacation and sick days, the nudge.
+    public static let calendarMonthSummary = "calendar-month-summary"
     /// An absence template (`templateId`, `kind`).
     public static let calendarAbsenceTemplate = "calendar-absence-template"
     /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.

@@ -17,7 +17,8 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackLocationCommand.self, DeviceTrackClockInCommand.self, DeviceTrackClockOutCommand.self,
             DeviceTrackSessionCommand.self, DeviceTrackConfirmCommand.self, DeviceTrackProfileCommand.self,
             DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self, DeviceTrackDismissWarningCommand.self,
-            DeviceTrackWeekCommand.self, DeviceTrackGPSToggleCommand.self, DeviceTrackTemplateCommand.self,
+            DeviceTrackWeekCommand.self, DeviceTrackMonthCommand.self, DeviceTrackGPSToggleCommand.self,
+            DeviceTrackTemplateCommand.self,
             DeviceTrackShiftCommand.self, DeviceTrackAbsenceCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)

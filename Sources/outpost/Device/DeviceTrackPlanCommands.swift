@@ -46,6 +46,27 @@ struct DeviceTrackWeekCommand: AsyncParsableCommand {
     }
 }
 
+/// `track month [--month YYYY-MM] [--prev|--next]`: the month view.
+struct DeviceTrackMonthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "month",
+        abstract: "The month: 42 days with shift dots, tracked markers, absences, ✓ and ?, and the summary.")
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "The month, YYYY-MM.") var month: String?
+    @Flag(help: "The month before the one shown.") var prev = false
+    @Flag(help: "The month after the one shown.") var next = false
+
+    func validate() throws {
+        if let month, !ActivityDate.isValid(month + "-01") { throw ValidationError("--month is YYYY-MM.") }
+        guard !(prev && next) else { throw ValidationError("--prev or --next, not both.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in app.showMonth(month, offset: prev ? -1 : next ? 1 : 0) }
+    }
+}
+
 struct DeviceTrackGPSToggleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gps-toggle", abstract: "Show or hide tracked time on the calendar.")

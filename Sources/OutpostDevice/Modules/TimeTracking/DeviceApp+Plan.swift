@@ -17,6 +17,12 @@ extension DeviceApp {
         perform { trackingModule?.showWeek(of: nil, offset: offset) }
     }
 
+    /// The month (`YYYY-MM`; nil: the one shown, or this one), `offset` months on.
+    public func showMonth(_ month: String? = nil, offset: Int = 0) {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.showMonth(month, offset: offset) }
+    }
+
     /// The GPS visibility toggle: tracked time on the calendar or not.
     public func toggleTrackedTime() {
         showModule(named: TrackingModule.name)

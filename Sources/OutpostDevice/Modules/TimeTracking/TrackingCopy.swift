@@ -145,6 +145,28 @@ struct TrackingCopy {
 
     // MARK: Week
 
+    var previousMonth: String { t("Previous month", "Voriger Monat") }
+    var nextMonth: String { t("Next month", "Nächster Monat") }
+    func monthTitle(_ month: String) -> String {
+        let parts = month.split(separator: "-").compactMap { Int($0) }
+        let english = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let german = [
+            "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November",
+            "Dezember",
+        ]
+        guard parts.count == 2, (1...12).contains(parts[1]) else { return month }
+        return (language == .de ? german : english)[parts[1] - 1] + " \(parts[0])"
+    }
+    func monthSummary(_ summary: MonthHours) -> String {
+        t(
+            "Tracked \(duration(minutes: summary.trackedMinutes)) · Planned \(duration(minutes: summary.plannedMinutes)) · Overtime \(overtime(summary.overtimeMinutes)) · Vacation \(summary.vacationDays) · Sick \(summary.sickDays)",
+            "Erfasst \(duration(minutes: summary.trackedMinutes)) · Geplant \(duration(minutes: summary.plannedMinutes)) · Überstunden \(overtime(summary.overtimeMinutes)) · Urlaub \(summary.vacationDays) · Krank \(summary.sickDays)"
+        )
+    }
+    func confirmedNudge(_ count: Int) -> String { t("(\(count) confirmed)", "(\(count) bestätigt)") }
     var previousWeek: String { t("Previous week", "Vorige Woche") }
     var nextWeek: String { t("Next week", "Nächste Woche") }
     func weekTitle(_ week: Int, _ first: String, _ last: String) -> String {

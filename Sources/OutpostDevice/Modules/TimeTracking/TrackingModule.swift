@@ -9,6 +9,7 @@ struct TrackingState: Codable, Sendable, Hashable {
         case locations
         case history
         case week
+        case month
     }
 
     var screen: Screen = .status
@@ -25,6 +26,8 @@ struct TrackingState: Codable, Sendable, Hashable {
     var weekOf: String?
     /// The calendar's GPS toggle: tracked time shown.
     var showTracked = true
+    /// The month shown, `YYYY-MM` (nil: this month).
+    var month: String?
 
     init() {}
 
@@ -40,6 +43,7 @@ struct TrackingState: Codable, Sendable, Hashable {
         permissionWarningDismissedAt = try? container.decodeIfPresent(Date.self, forKey: .permissionWarningDismissedAt)
         weekOf = try? container.decodeIfPresent(String.self, forKey: .weekOf)
         showTracked = (try? container.decodeIfPresent(Bool.self, forKey: .showTracked)) ?? true
+        month = try? container.decodeIfPresent(String.self, forKey: .month)
     }
 }
 
@@ -62,6 +66,7 @@ final class TrackingModule: DeviceModule {
     private var history: [TrackedSession] = []
     private var confirmed: [String: ConfirmedDay] = [:]
     private var week: WeekScreen?
+    private var monthScreen: MonthScreen?
     private var now = Date()
 
     init(shell: DeviceApp) {
@@ -144,12 +149,14 @@ final class TrackingModule: DeviceModule {
             history = []
             confirmed = [:]
             week = nil
+            monthScreen = nil
             return
         }
         locations = (try? store.locations(owner: owner)) ?? []
         confirmed = (try? store.confirmedDays(owner: owner)) ?? [:]
         open = (try? store.openSessions(owner: owner)) ?? []
         week = state.screen == .week ? (try? weekScreen(owner: owner)) : nil
+        monthScreen = state.screen == .month ? (try? self.monthScreen(owner: owner)) : nil
         history =
             state.screen == .history
             ? ((try? store.sessions(owner: owner, in: state.historyRange.interval(containing: now, in: .current))) ?? [])
@@ -177,6 +184,9 @@ final class TrackingModule: DeviceModule {
         case .week:
             guard let week else { return nil }
             return (week.identifier, week.elements())
+        case .month:
+            guard let monthScreen else { return nil }
+            return (monthScreen.identifier, monthScreen.elements())
         case .history:
             let zone = TimeZone.current.identifier
             let names = Dictionary(locations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -441,6 +451,50 @@ final class TrackingModule: DeviceModule {
                         && !openDays.contains(hours.day) && confirmed[hours.day]?.locked != true,
                     isToday: hours.day == today)
             }, showTracked: state.showTracked, notice: state.notice, error: state.error, copy: copy)
+    }
+
+    /// The month `state.month` (or this one) as 42 cells from the Monday before its 1st, with
+    /// the summary of its own days.
+    private func monthScreen(owner: UserID) throws -> MonthScreen {
+        let zone = TimeZone.current
+        let today = ActivityDate.day(of: now, in: zone)
+        let month = state.month ?? String(today.prefix(7))
+        guard let firstOfMonth = WorkDay.start(of: month + "-01", in: zone) else { throw TrackingError.badDay }
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = zone
+        let gridStart = calendar.dateInterval(of: .weekOfYear, for: firstOfMonth)?.start ?? firstOfMonth
+        let first = ActivityDate.day(of: gridStart, in: zone)
+        var last = first
+        for _ in 0..<41 { last = WorkHours.next(last, in: zone) ?? last }
+        let plan = try store.plan(owner: owner)
+        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
+        let end = WorkDay.interval(of: last, in: zone)?.upperBound ?? now
+        let sessions = try store.sessions(owner: owner, in: gridStart.addingTimeInterval(-2 * 86_400)..<end)
+        let days = WorkHours.days(
+            from: first, to: last,
+            sessions: sessions.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short) },
+            planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        let cells = days.map { hours in
+            MonthScreen.Cell(
+                hours: hours, inMonth: hours.day.hasPrefix(month), isToday: hours.day == today,
+                shiftColors: plan.shifts(on: hours.day).map(\.color), absences: plan.absences(on: hours.day).map(\.kind)
+            )
+        }
+        return MonthScreen(
+            title: copy.monthTitle(month), cells: cells,
+            summary: WorkHours.month(cells.filter(\.inMonth).map(\.hours)), notice: state.notice,
+            error: state.error, copy: copy)
+    }
+
+    /// Shows `month` (`YYYY-MM`; nil: the one shown, or this one), `offset` months on.
+    func showMonth(_ month: String?, offset: Int) {
+        clearTransient()
+        state.screen = .month
+        let base = month ?? state.month ?? String(ActivityDate.day(of: shell.ports.clock.now(), in: .current).prefix(7))
+        let parts = base.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2 else { return }
+        let index = parts[0] * 12 + (parts[1] - 1) + offset
+        state.month = String(format: "%04d-%02d", index / 12, index % 12 + 1)
     }
 
     /// Shows the week `offset` weeks from the one shown (0: this week when `day` is nil).

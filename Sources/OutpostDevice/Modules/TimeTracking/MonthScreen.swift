@@ -1,0 +1,69 @@
+import Foundation
+import OutpostCore
+
+/// The month (seed 003's month view) as a screen model: always 42 cells (six weeks from the
+/// Monday before the 1st), each with its shift dots, a tracked marker, absence icons, ✓ for a
+/// confirmed day (with its overtime) and ? for a day with activity still to confirm; and the
+/// summary footer of the month's own days. Pure.
+struct MonthScreen: ScreenModel {
+    struct Cell: Hashable {
+        var hours: DayHours
+        var inMonth: Bool
+        var isToday: Bool
+        var shiftColors: [ShiftColor]
+        var absences: [AbsenceMark.Kind]
+    }
+
+    var title: String
+    var cells: [Cell]
+    var summary: MonthHours
+    var notice: TrackingMessage?
+    var error: TrackingMessage?
+    var copy: TrackingCopy
+
+    var identifier: String { UIIdentifier.calendarMonthScreen }
+
+    func elements() -> [UIElement] {
+        var elements = TrackingTabs.header(copy, notice: notice, error: error)
+        elements += [
+            UIElement(UIIdentifier.calendarPrev, copy.previousMonth),
+            UIElement(UIIdentifier.calendarTitle, title),
+            UIElement(UIIdentifier.calendarNext, copy.nextMonth),
+        ]
+        for cell in cells {
+            let hours = cell.hours
+            let number = String(Int(hours.day.suffix(2)) ?? 0)
+            var attributes = [
+                "date": hours.day, "inMonth": String(cell.inMonth), "status": WeekScreen.status(hours),
+                "tracked": String(hours.grossSeconds > 0),
+            ]
+            if !cell.shiftColors.isEmpty {
+                attributes["shifts"] = cell.shiftColors.map(\.rawValue).joined(separator: ",")
+            }
+            if !cell.absences.isEmpty { attributes["absences"] = cell.absences.map(\.rawValue).joined(separator: ",") }
+            if cell.isToday { attributes["today"] = "true" }
+            var text = number
+            if let overtime = hours.overtimeMinutes {
+                attributes["overtimeMinutes"] = String(overtime)
+                text += " ✓ " + copy.overtime(overtime)
+            } else if hours.hasActivity && !cell.isToday {
+                text += " ?"
+            }
+            if cell.absences.contains(.vacation) { text += " 🌴" }
+            if cell.absences.contains(.sick) { text += " 🤒" }
+            elements.append(UIElement(UIIdentifier.calendarMonthCell, text, attributes))
+        }
+        var footer = copy.monthSummary(summary)
+        if let confirmed = summary.confirmedNudge { footer += " " + copy.confirmedNudge(confirmed) }
+        elements.append(
+            UIElement(
+                UIIdentifier.calendarMonthSummary, footer,
+                [
+                    "trackedMinutes": String(summary.trackedMinutes), "plannedMinutes": String(summary.plannedMinutes),
+                    "overtimeMinutes": String(summary.overtimeMinutes), "vacationDays": String(summary.vacationDays),
+                    "sickDays": String(summary.sickDays), "confirmedDays": String(summary.confirmedDays),
+                    "daysWithActivity": String(summary.daysWithActivity),
+                ]))
+        return elements
+    }
+}
