@@ -130,4 +130,48 @@ struct CalendarProbeTests {
             #expect(tree.element(UIIdentifier.tabCalendar)?.text == "Woche")
         }
     }
+
+    @Test(
+        "status-dashboard: 14 days of planned and tracked, unconfirmed days faded with 'X to confirm' (today excluded), days before the account as —, the axis growing to 16 h, the next shift"
+    )
+    func dashboard() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "dashboard")
+            let home = try phone.addLocation()
+            let early = try #require(
+                phone.app.addShiftTemplate(
+                    name: "Early", color: .teal, startMinute: 360, durationMinutes: 480, breakMinutes: 30))
+            for day in ["2026-11-17", "2026-11-19", "2026-11-20"] { phone.app.placeShift(early, on: day) }
+            func at(_ text: String) -> Date { OutpostJSON.parse(text)! }
+            phone.app.addManualSession(at: home.id, from: at("2026-11-16T06:00:00Z"), to: at("2026-11-16T14:00:00Z"))
+            phone.app.addManualSession(at: home.id, from: at("2026-11-17T06:00:00Z"), to: at("2026-11-17T14:30:00Z"))
+            phone.app.addAbsence(on: "2026-11-18", kind: .vacation)
+            phone.app.showTracking(.status)
+            var tree = phone.app.tree()
+            let days = tree.elements(UIIdentifier.dashboardDay)
+            #expect(days.count == 14)
+            #expect(days.first?.attributes["date"] == "2026-11-06" && days.last?.attributes["date"] == "2026-11-19")
+            #expect(days.last?.attributes["today"] == "true" && days.last?.attributes["faded"] == "false")
+            #expect(days.first?.text == "F 2026-11-06 —", "before the account, nothing is not zero")
+            let monday = try #require(days.first { $0.attributes["date"] == "2026-11-16" })
+            #expect(
+                monday.text == "M 2026-11-16 · planned 0 min, tracked 8 h 00 min"
+                    && monday.attributes["faded"] == "true")
+            #expect(days.first { $0.attributes["date"] == "2026-11-18" }?.text.hasSuffix("🌴") == true)
+            #expect(tree.element(UIIdentifier.dashboardNudge)?.text == "2 to confirm")
+            #expect(tree.element(UIIdentifier.dashboard)?.attributes["axisHours"] == "12")
+            #expect(tree.element(UIIdentifier.dashboardNextShift)?.text == "Next shift: Early · 2026-11-20 06:00–14:00")
+            // Confirmed days are no longer faded; a 13-hour day grows the axis to 16 h.
+            lab.api.clock.set(phone.clock.now)
+            await phone.app.confirmTrackedDay("2026-11-16")
+            phone.app.addManualSession(at: home.id, from: at("2026-11-15T06:00:00Z"), to: at("2026-11-15T19:00:00Z"))
+            phone.app.showTracking(.status)
+            tree = phone.app.tree()
+            #expect(tree.element(UIIdentifier.dashboardNudge)?.text == "2 to confirm")
+            #expect(
+                tree.elements(UIIdentifier.dashboardDay).first { $0.attributes["date"] == "2026-11-16" }?.attributes[
+                    "faded"] == "false")
+            #expect(tree.element(UIIdentifier.dashboard)?.attributes["axisHours"] == "16")
+        }
+    }
 }

@@ -205,6 +205,14 @@ public enum UIIdentifier {
     public static let calendarMonthCell = "calendar-month-cell"
     /// The month's footer: tracked, planned, overtime, vacation and sick days, the nudge.
     public static let calendarMonthSummary = "calendar-month-summary"
+    /// The 14-day overview on the status screen: `axisHours` (12, 16 or 24), `toConfirm`.
+    public static let dashboard = "status-dashboard"
+    /// One day of it: `date`, `weekday`, `plannedMinutes`, `trackedMinutes`, `faded`
+    /// (unconfirmed), `beforeAccount` ("—"), `absences`, `today`.
+    public static let dashboardDay = "status-dashboard-day"
+    /// "X to confirm" (`count`; today excluded).
+    public static let dashboardNudge = "status-dashboard-to-confirm"
+    public static let dashboardNextShift = "status-next-shift"
     /// An absence template (`templateId`, `kind`).
     public static let calendarAbsenceTemplate = "calendar-absence-template"
     /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.

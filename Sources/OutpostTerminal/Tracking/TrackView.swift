@@ -19,7 +19,9 @@ public enum TrackView {
     static let hidden: Set<String> = [
         UIIdentifier.tabStatus, UIIdentifier.tabTrackLocations, UIIdentifier.tabTrackHistory,
         UIIdentifier.trackClockIn, UIIdentifier.trackClockOut, UIIdentifier.trackLocationAdd,
-        UIIdentifier.pendingSyncBanner, UIIdentifier.offlineBanner,
+        UIIdentifier.pendingSyncBanner, UIIdentifier.offlineBanner, UIIdentifier.tabCalendar,
+        // The 14-day bars are a picture of their own (issue 13); the nudge and next shift show.
+        UIIdentifier.dashboard, UIIdentifier.dashboardDay,
     ]
 
     public static let keys =

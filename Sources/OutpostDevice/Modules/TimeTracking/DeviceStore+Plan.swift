@@ -32,4 +32,21 @@ extension DeviceStore {
             return result
         }
     }
+
+    /// The day `owner` started using time tracking here (the first call records `today`).
+    func accountSince(owner: UserID, today: String) throws -> String {
+        if let since = try queue.read({ db in
+            try String.fetchOne(db, sql: "SELECT since FROM track_accounts WHERE owner = ?", arguments: [owner.wire])
+        }) {
+            return since
+        }
+        return try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO track_accounts (owner, since) VALUES (?, ?) ON CONFLICT (owner) DO NOTHING",
+                arguments: [owner.wire, today])
+            return try String.fetchOne(
+                db, sql: "SELECT since FROM track_accounts WHERE owner = ?", arguments: [owner.wire])
+                ?? today
+        }
+    }
 }

@@ -77,6 +77,11 @@ extension DeviceStore {
             // value: the rules live in `ShiftPlan`, the store keeps what they decided.
             try db.execute(sql: "CREATE TABLE track_plans (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL)")
         },
+        DeviceMigration("v5 account days") { db, _ in
+            // The day a worker first used time tracking on this phone: the dashboard shows the
+            // days before it as "—", not as days without work.
+            try db.execute(sql: "CREATE TABLE track_accounts (owner TEXT PRIMARY KEY, since TEXT NOT NULL)")
+        },
     ]
 
     // MARK: Locations

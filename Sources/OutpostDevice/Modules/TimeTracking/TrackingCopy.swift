@@ -145,6 +145,16 @@ struct TrackingCopy {
 
     // MARK: Week
 
+    var dashboardTitle: String { t("Last 14 days", "Letzte 14 Tage") }
+    func plannedVsTracked(_ planned: Int, _ tracked: Int) -> String {
+        t(
+            "planned \(duration(minutes: planned)), tracked \(duration(minutes: tracked))",
+            "geplant \(duration(minutes: planned)), erfasst \(duration(minutes: tracked))")
+    }
+    func toConfirm(_ count: Int) -> String { t("\(count) to confirm", "\(count) zu bestätigen") }
+    func nextShift(_ name: String, _ day: String, _ time: String) -> String {
+        t("Next shift: \(name) · \(day) \(time)", "Nächste Schicht: \(name) · \(day) \(time)")
+    }
     var previousMonth: String { t("Previous month", "Voriger Monat") }
     var nextMonth: String { t("Next month", "Nächster Monat") }
     func monthTitle(_ month: String) -> String {

@@ -67,6 +67,7 @@ final class TrackingModule: DeviceModule {
     private var confirmed: [String: ConfirmedDay] = [:]
     private var week: WeekScreen?
     private var monthScreen: MonthScreen?
+    private var dashboard: StatusDashboard?
     private var now = Date()
 
     init(shell: DeviceApp) {
@@ -150,12 +151,14 @@ final class TrackingModule: DeviceModule {
             confirmed = [:]
             week = nil
             monthScreen = nil
+            dashboard = nil
             return
         }
         locations = (try? store.locations(owner: owner)) ?? []
         confirmed = (try? store.confirmedDays(owner: owner)) ?? [:]
         open = (try? store.openSessions(owner: owner)) ?? []
         week = state.screen == .week ? (try? weekScreen(owner: owner)) : nil
+        dashboard = state.screen == .status ? (try? statusDashboard(owner: owner)) : nil
         monthScreen = state.screen == .month ? (try? self.monthScreen(owner: owner)) : nil
         history =
             state.screen == .history
@@ -175,7 +178,7 @@ final class TrackingModule: DeviceModule {
             }
             let screen = TrackingStatusScreen(
                 cards: cards, notice: state.notice, error: state.error, profile: policy.name,
-                permissionWarning: permissionWarning, copy: copy)
+                permissionWarning: permissionWarning, dashboard: dashboard, copy: copy)
             return (screen.identifier, screen.elements())
         case .locations:
             let screen = TrackingLocationsScreen(
@@ -244,6 +247,10 @@ final class TrackingModule: DeviceModule {
     /// The first worker to sign in takes the hours imported from the previous app (the
     /// phone's one user before); the previous app's file is deleted once they are theirs.
     func signedIn(_ user: UserInfo) {
+        if user.role == .worker {
+            _ = try? store.accountSince(
+                owner: user.id, today: ActivityDate.day(of: shell.ports.clock.now(), in: .current))
+        }
         guard user.role == .worker, let report = try? store.adoptLegacyTracking(owner: user.id) else { return }
         let file = shell.home.appendingPathComponent(LegacyTrackingStore.fileName)
         for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -484,6 +491,29 @@ final class TrackingModule: DeviceModule {
             title: copy.monthTitle(month), cells: cells,
             summary: WorkHours.month(cells.filter(\.inMonth).map(\.hours)), notice: state.notice,
             error: state.error, copy: copy)
+    }
+
+    /// The last 14 days, today included, and the next shift.
+    private func statusDashboard(owner: UserID) throws -> StatusDashboard {
+        let zone = TimeZone.current
+        let today = ActivityDate.day(of: now, in: zone)
+        var first = today
+        for _ in 0..<13 {
+            guard let start = WorkDay.start(of: first, in: zone) else { break }
+            first = ActivityDate.day(of: start.addingTimeInterval(-43_200), in: zone)
+        }
+        let plan = try store.plan(owner: owner)
+        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
+        let from = WorkDay.start(of: first, in: zone) ?? now
+        let sessions = try store.sessions(
+            owner: owner, in: from.addingTimeInterval(-2 * 86_400)..<now.addingTimeInterval(1))
+        let days = WorkHours.days(
+            from: first, to: today,
+            sessions: sessions.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short) },
+            planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        return StatusDashboard.make(
+            days: days, today: today, accountSince: try store.accountSince(owner: owner, today: today),
+            shifts: plan.shifts, now: now, zone: zone, copy: copy)
     }
 
     /// Shows `month` (`YYYY-MM`; nil: the one shown, or this one), `offset` months on.

@@ -57,7 +57,7 @@ extension DeviceStore {
         try queue.write { db in
             for table in [
                 "track_locations", "track_sessions", "track_days", "track_engines", "track_verifications",
-                "track_events", "track_imports", "track_plans",
+                "track_events", "track_imports", "track_plans", "track_accounts",
             ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner.wire])
             }

@@ -38,6 +38,8 @@ struct TrackingStatusScreen: ScreenModel {
     /// The location permission, when it keeps automatic tracking from working (and the
     /// warning was not dismissed within the last week).
     var permissionWarning: LocationPermission?
+    /// The 14-day overview and the next shift.
+    var dashboard: StatusDashboard?
     var copy: TrackingCopy
 
     var identifier: String { UIIdentifier.trackStatusScreen }
@@ -73,6 +75,7 @@ struct TrackingStatusScreen: ScreenModel {
                     ? UIElement(UIIdentifier.trackClockIn, copy.clockIn(name), ["locationId": card.location.id.wire])
                     : UIElement(UIIdentifier.trackClockOut, copy.clockOut(name), ["locationId": card.location.id.wire]))
         }
+        if let dashboard { elements += dashboard.elements(copy) }
         elements.append(UIElement(UIIdentifier.trackProfile, copy.profile(profile), ["profile": profile]))
         return elements
     }
