@@ -174,4 +174,45 @@ struct CalendarProbeTests {
             #expect(tree.element(UIIdentifier.dashboard)?.attributes["axisHours"] == "16")
         }
     }
+
+    @Test(
+        "hours-one-source: a night session counts on both its days alike in the week, the CSV and the submission; a session touching a confirmed day is refused"
+    )
+    func oneSource() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "night")
+            let home = try phone.addLocation()
+            func at(_ text: String) -> Date { OutpostJSON.parse(text)! }
+            phone.app.addManualSession(at: home.id, from: at("2026-11-16T22:00:00Z"), to: at("2026-11-17T06:00:00Z"))
+            phone.app.showWeek(of: "2026-11-16")
+            let tracked = phone.app.tree().elements(UIIdentifier.calendarTracked)
+            #expect(tracked.map { $0.attributes["date"] } == ["2026-11-16", "2026-11-17"])
+            #expect(tracked.map { $0.attributes["minutes"] } == ["120", "360"])
+            let csv = phone.app.trackingCSV(timeZone: TimeZone(identifier: "UTC")!)
+            let rows = csv.split(separator: "\r\n").dropFirst().map(String.init)
+            #expect(
+                rows == [
+                    "2026-11-16,Monday,22:00,00:00,2:00,Manual,completed",
+                    "2026-11-17,Tuesday,00:00,06:00,6:00,Manual,completed",
+                ])
+            lab.api.clock.set(phone.clock.now)
+            await phone.app.confirmTrackedDay("2026-11-16")
+            let worker = try await lab.api.signIn(email: phone.email, password: DeviceLab.staffPassword)
+            let list: DaySubmissionList = try await lab.api.request(
+                .get, "/v1/tracking/days", token: worker.accessToken
+            ).decode()
+            #expect(list.days.map(\.trackedMinutes) == [120])
+            #expect(list.days.first?.sessions.count == 1)
+            // The night's other day is not confirmed; a new session reaching into the confirmed one is refused.
+            phone.app.addManualSession(at: home.id, from: at("2026-11-15T23:00:00Z"), to: at("2026-11-16T01:00:00Z"))
+            #expect(
+                phone.app.tree().element(UIIdentifier.trackError)?.text
+                    == "2026-11-16 is confirmed and cannot be changed.")
+            await phone.app.confirmTrackedDay("2026-11-17")
+            let both: DaySubmissionList = try await lab.api.request(
+                .get, "/v1/tracking/days", token: worker.accessToken
+            ).decode()
+            #expect(both.days.map(\.trackedMinutes) == [120, 360])
+        }
+    }
 }

@@ -114,7 +114,8 @@ public enum WorkHours {
         parts(of: span, in: timeZone).map { ($0.day, Int($0.end.timeIntervalSince($0.start)), $0.breakSeconds) }
     }
 
-    static func parts(
+    /// The pieces of `span` on each day it touches, with each piece's share of the break.
+    public static func parts(
         of span: TrackedSpan, in timeZone: TimeZone
     )
         -> [(day: String, start: Date, end: Date, breakSeconds: Int)]

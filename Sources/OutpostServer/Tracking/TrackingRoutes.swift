@@ -85,7 +85,7 @@ struct TrackingRoutes {
     }
 
     /// A submission must describe a day that is over in its own time zone, with finished
-    /// sessions that began that day.
+    /// sessions that touch that day, and no more minutes than the day has.
     static func validate(_ body: DaySubmissionRequest, date: String, now: Date) throws {
         guard let zone = TimeZone(identifier: body.timeZone), let day = WorkDay.interval(of: date, in: zone) else {
             throw APIError.invalidRequest(
@@ -99,17 +99,20 @@ struct TrackingRoutes {
                 "A day holds at most \(sessionLimit) sessions.", status: .unprocessableContent)
         }
         for session in body.sessions {
-            guard day.contains(session.clockIn), session.clockOut >= session.clockIn, session.clockOut <= now,
+            guard session.clockIn < day.upperBound,
+                session.clockOut > day.lowerBound || session.clockIn == session.clockOut,
+                session.clockOut >= session.clockIn, session.clockOut <= now,
                 session.location.count <= 200, ["geofence_auto", "manual"].contains(session.method)
             else {
                 throw APIError.invalidRequest(
-                    "Each session must begin on \(date), end after it begins and not in the future.",
+                    "Each session must touch \(date), end after it begins and not in the future.",
                     status: .unprocessableContent)
             }
         }
-        guard (0...(48 * 60)).contains(body.trackedMinutes) else {
+        let length = Int(day.upperBound.timeIntervalSince(day.lowerBound)) / 60
+        guard (0...length).contains(body.trackedMinutes) else {
             throw APIError.invalidRequest(
-                "'trackedMinutes' must be between 0 and 2880.", status: .unprocessableContent)
+                "'trackedMinutes' must be between 0 and the day's \(length) minutes.", status: .unprocessableContent)
         }
     }
 }

@@ -77,7 +77,8 @@ extension DeviceStore {
     }
 
     /// Confirms `day` (over in `timeZone`, no session of it still open): locks it and queues its
-    /// submission, with every session that began that day, in one transaction.
+    /// submission, with every session that touches the day and the day's minutes from
+    /// ``WorkHours``, in one transaction.
     @discardableResult
     func confirmDay(
         _ day: String, timeZone: TimeZone, names: [LocationID: String], owner: UserID, now: Date
@@ -90,14 +91,17 @@ extension DeviceStore {
         }
         return try queue.write { db in
             if try isConfirmed(db, day: day, owner: owner) { throw TrackingError.dayConfirmed(day) }
+            // Every session that touches the day (a night shift belongs to both its days); the
+            // day's minutes are its part of them, from the one place hours are computed.
             let sessions = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.sessionColumns) FROM track_sessions WHERE owner = ? AND clock_in >= ? AND clock_in < ?
+                    SELECT \(Self.sessionColumns) FROM track_sessions
+                    WHERE owner = ? AND clock_in < ? AND (clock_out IS NULL OR clock_out > ?)
                     ORDER BY clock_in
                     """,
                 arguments: [
-                    owner.wire, interval.lowerBound.millisecondsSince1970, interval.upperBound.millisecondsSince1970,
+                    owner.wire, interval.upperBound.millisecondsSince1970, interval.lowerBound.millisecondsSince1970,
                 ]
             ).map(Self.session)
             let submitted = try sessions.map { session -> SubmittedSession in
@@ -108,11 +112,15 @@ extension DeviceStore {
                     id: session.id, location: names[session.location] ?? "a removed location",
                     clockIn: session.clockIn, clockOut: clockOut, method: session.method.rawValue, short: session.short)
             }
+            let hours = WorkHours.days(
+                from: day, to: day,
+                sessions: submitted.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut, short: $0.short) },
+                in: timeZone)
             let confirmed = ConfirmedDay(
                 day: day, timeZone: timeZone.identifier, submissionId: UUID(), confirmedAt: now, status: .queued)
             let body = DaySubmissionRequest(
                 submissionId: confirmed.submissionId, timeZone: timeZone.identifier, sessions: submitted,
-                trackedMinutes: sessions.compactMap(\.minutes).reduce(0, +), confirmedAt: now)
+                trackedMinutes: hours.first?.trackedMinutes ?? 0, confirmedAt: now)
             try db.execute(
                 sql: """
                     INSERT INTO track_days (owner, day, time_zone, submission_id, confirmed_at, status)

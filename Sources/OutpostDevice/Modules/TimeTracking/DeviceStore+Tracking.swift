@@ -277,12 +277,12 @@ extension DeviceStore {
     /// A session the worker enters by hand: not in the future, ending after it starts, and not
     /// overlapping another session of the same location.
     func addManualSession(
-        location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID, lockedDay: String?
+        location: LocationID, from start: Date, to end: Date, now: Date, owner: UserID, days: [String]
     ) throws {
         guard end > start else { throw TrackingError.endBeforeStart }
         guard end <= now else { throw TrackingError.endInFuture }
         try queue.write { db in
-            if let day = lockedDay, try isConfirmed(db, day: day, owner: owner) {
+            for day in days where try isConfirmed(db, day: day, owner: owner) {
                 throw TrackingError.dayConfirmed(day)
             }
             let overlapping =

@@ -26,28 +26,37 @@ public enum TrackingRange: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// The work history as CSV (issue 12 item 7): one row per session.
+/// The work history as CSV (issue 12 item 7): one row per session and day, the day's part of
+/// a session that crosses midnight (as the week, the month and the submission count it, from
+/// ``WorkHours``).
 enum TrackingExport {
     static let header = ["Date", "Day", "Clock In", "Clock Out", "Duration", "Method", "Status"]
 
     static func csv(_ sessions: [TrackedSession], timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
         let dayName = DateFormatter()
         dayName.locale = Locale(identifier: "en_US_POSIX")
         dayName.timeZone = timeZone
         dayName.dateFormat = "EEEE"
-        let rows = sessions.map { session -> [String] in
-            let zone = timeZone.identifier
-            let minutes = session.minutes
-            return [
-                TimeFormatting.day(session.clockIn, zone), dayName.string(from: session.clockIn),
-                TimeFormatting.time(session.clockIn, zone),
-                session.clockOut.map { TimeFormatting.time($0, zone) } ?? "",
-                minutes.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? "",
-                session.method == .manual ? "Manual" : "Automatic",
-                session.state.rawValue + (session.short ? " (short)" : ""),
-            ]
+        let zone = timeZone.identifier
+        let rows = sessions.flatMap { session -> [[String]] in
+            let method = session.method == .manual ? "Manual" : "Automatic"
+            let status = session.state.rawValue + (session.short ? " (short)" : "")
+            guard let clockOut = session.clockOut else {
+                return [
+                    [
+                        TimeFormatting.day(session.clockIn, zone), dayName.string(from: session.clockIn),
+                        TimeFormatting.time(session.clockIn, zone), "", "", method, status,
+                    ]
+                ]
+            }
+            return WorkHours.parts(of: TrackedSpan(start: session.clockIn, end: clockOut), in: timeZone).map { part in
+                let minutes = Int(part.end.timeIntervalSince(part.start)) / 60
+                return [
+                    part.day, dayName.string(from: part.start), TimeFormatting.time(part.start, zone),
+                    TimeFormatting.time(part.end, zone), String(format: "%d:%02d", minutes / 60, minutes % 60), method,
+                    status,
+                ]
+            }
         }
         return CSVWriter.document(header: header, rows: rows)
     }

@@ -388,7 +388,7 @@ final class TrackingModule: DeviceModule {
             guard let owner else { return fail(.signedOut) }
             try store.addManualSession(
                 location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner,
-                lockedDay: ActivityDate.day(of: start, in: .current))
+                days: WorkHours.split(TrackedSpan(start: start, end: end), in: .current).map(\.day))
             state.notice = .sessionAdded
         } catch let error as TrackingError {
             fail(error)
