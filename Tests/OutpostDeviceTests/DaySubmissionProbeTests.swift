@@ -18,7 +18,7 @@ struct DaySubmissionProbeTests {
         phone.app.geofence(.enter, location: location.id, fix: phone.fix(location, metres: 10, accuracy: 30, .event))
         phone.clock.advance(by: 4 * 3600)
         phone.app.geofence(.exit, location: location.id, fix: phone.fix(location, metres: 300, accuracy: 20))
-        return ActivityDate.day(of: phone.app.trackedSessions[0].clockIn, in: .current)
+        return ActivityDate.day(of: phone.app.trackedSessions[0].clockIn, in: TimeZone(identifier: "UTC")!)
     }
 
     /// Moves the phone (and the server) to 09:00 the next day.
@@ -161,7 +161,7 @@ struct DaySubmissionProbeTests {
             let phone = try await WorkerPhone(lab, "refusals")
             let home = try phone.addLocation()
             phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 10, accuracy: 30, .event))
-            let date = ActivityDate.day(of: phone.clock.now, in: .current)
+            let date = ActivityDate.day(of: phone.clock.now, in: TimeZone(identifier: "UTC")!)
             Self.nextMorning(phone)
             await phone.app.confirmTrackedDay(date)
             #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains("still open") == true)

@@ -84,7 +84,7 @@ struct PrivacyProbeTests {
             await phone.app.connectivityChanged(online: false)
             let dayBefore = phone.clock.now.addingTimeInterval(-2 * 86_400)
             phone.app.addManualSession(at: home.id, from: dayBefore, to: dayBefore.addingTimeInterval(3600))
-            await phone.app.confirmTrackedDay(ActivityDate.day(of: dayBefore, in: .current))
+            await phone.app.confirmTrackedDay(ActivityDate.day(of: dayBefore, in: TimeZone(identifier: "UTC")!))
             #expect(phone.app.pendingCount == 1)
             await phone.app.deleteMyAccount()
             var tree = phone.app.tree()

@@ -85,6 +85,8 @@ public struct DevicePorts: Sendable {
     /// The location permission, read whenever the tracking screens are built.
     public var locationPermission: @Sendable () -> LocationPermission
     public var language: AppLanguage
+    /// The phone's time zone: where its days begin and end.
+    public var timeZone: TimeZone
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
@@ -94,7 +96,8 @@ public struct DevicePorts: Sendable {
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }, online: Bool = true,
         battery: @escaping @Sendable () -> Int = { 100 }, biometrics: (any Biometrics)? = nil,
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
-        locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en
+        locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
+        timeZone: TimeZone = .current
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -110,5 +113,6 @@ public struct DevicePorts: Sendable {
         self.gps = gps
         self.locationPermission = locationPermission
         self.language = language
+        self.timeZone = timeZone
     }
 }

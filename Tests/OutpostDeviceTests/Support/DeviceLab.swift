@@ -46,13 +46,14 @@ struct DeviceLab: Sendable {
         modules: DeviceModules = .eventDay, biometrics: (any Biometrics)? = nil,
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
         locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) -> DeviceApp {
         let ports = DevicePorts(
             keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
             online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps,
-            locationPermission: locationPermission, language: language)
+            locationPermission: locationPermission, language: language, timeZone: timeZone)
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in

@@ -22,11 +22,11 @@ extension DeviceApp {
 
     /// The user's sessions as CSV (Date, Day, Clock In, Clock Out, Duration, Method, Status).
     public func trackingCSV(
-        location: LocationID? = nil, range: TrackingRange = .all, timeZone: TimeZone = .current
+        location: LocationID? = nil, range: TrackingRange = .all, timeZone: TimeZone? = nil
     )
         -> String
     {
-        trackingModule?.csv(location: location, range: range, timeZone: timeZone) ?? ""
+        trackingModule?.csv(location: location, range: range, timeZone: timeZone ?? ports.timeZone) ?? ""
     }
 
     public func addWorkLocation(name: String, latitude: Double, longitude: Double, radius: Double = 100) {

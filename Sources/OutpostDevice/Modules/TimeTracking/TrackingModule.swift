@@ -162,7 +162,8 @@ final class TrackingModule: DeviceModule {
         monthScreen = state.screen == .month ? (try? self.monthScreen(owner: owner)) : nil
         history =
             state.screen == .history
-            ? ((try? store.sessions(owner: owner, in: state.historyRange.interval(containing: now, in: .current))) ?? [])
+            ? ((try? store.sessions(
+                owner: owner, in: state.historyRange.interval(containing: now, in: shell.ports.timeZone))) ?? [])
                 .filter { state.historyLocation == nil || $0.location == state.historyLocation }
             : []
     }
@@ -191,7 +192,7 @@ final class TrackingModule: DeviceModule {
             guard let monthScreen else { return nil }
             return (monthScreen.identifier, monthScreen.elements())
         case .history:
-            let zone = TimeZone.current.identifier
+            let zone = shell.ports.timeZone.identifier
             let names = Dictionary(locations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let grouped = Dictionary(grouping: history) { TimeFormatting.day($0.clockIn, zone) }
             let days = grouped.keys.sorted(by: >).map { day in
@@ -200,7 +201,7 @@ final class TrackingModule: DeviceModule {
                     date: day, sessions: sessions.map { ($0, names[$0.location] ?? copy.removedLocation) },
                     minutes: sessions.compactMap(\.minutes).reduce(0, +), confirmation: confirmed[day],
                     canSubmit: confirmed[day]?.locked != true
-                        && (WorkDay.interval(of: day, in: .current)?.upperBound ?? now) <= now
+                        && (WorkDay.interval(of: day, in: shell.ports.timeZone)?.upperBound ?? now) <= now
                         && sessions.allSatisfy { $0.clockOut != nil })
             }
             let screen = TrackingHistoryScreen(
@@ -249,7 +250,7 @@ final class TrackingModule: DeviceModule {
     func signedIn(_ user: UserInfo) {
         if user.role == .worker {
             _ = try? store.accountSince(
-                owner: user.id, today: ActivityDate.day(of: shell.ports.clock.now(), in: .current))
+                owner: user.id, today: ActivityDate.day(of: shell.ports.clock.now(), in: shell.ports.timeZone))
         }
         guard user.role == .worker, let report = try? store.adoptLegacyTracking(owner: user.id) else { return }
         let file = shell.home.appendingPathComponent(LegacyTrackingStore.fileName)
@@ -388,7 +389,7 @@ final class TrackingModule: DeviceModule {
             guard let owner else { return fail(.signedOut) }
             try store.addManualSession(
                 location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner,
-                days: WorkHours.split(TrackedSpan(start: start, end: end), in: .current).map(\.day))
+                days: WorkHours.split(TrackedSpan(start: start, end: end), in: shell.ports.timeZone).map(\.day))
             state.notice = .sessionAdded
         } catch let error as TrackingError {
             fail(error)
@@ -410,7 +411,8 @@ final class TrackingModule: DeviceModule {
             }
             let names = Dictionary(
                 ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            try store.confirmDay(day, timeZone: .current, names: names, owner: owner, now: shell.ports.clock.now())
+            try store.confirmDay(
+                day, timeZone: shell.ports.timeZone, names: names, owner: owner, now: shell.ports.clock.now())
             state.notice = .dayConfirmed(day)
             return true
         } catch let error as TrackingError {
@@ -426,7 +428,7 @@ final class TrackingModule: DeviceModule {
     /// The week containing `state.weekOf` (or today): its days' hours from ``WorkHours``, the
     /// plan's shifts and absences, and which days can be submitted.
     private func weekScreen(owner: UserID) throws -> WeekScreen {
-        let zone = TimeZone.current
+        let zone = shell.ports.timeZone
         let today = ActivityDate.day(of: now, in: zone)
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = zone
@@ -463,7 +465,7 @@ final class TrackingModule: DeviceModule {
     /// The month `state.month` (or this one) as 42 cells from the Monday before its 1st, with
     /// the summary of its own days.
     private func monthScreen(owner: UserID) throws -> MonthScreen {
-        let zone = TimeZone.current
+        let zone = shell.ports.timeZone
         let today = ActivityDate.day(of: now, in: zone)
         let month = state.month ?? String(today.prefix(7))
         guard let firstOfMonth = WorkDay.start(of: month + "-01", in: zone) else { throw TrackingError.badDay }
@@ -495,7 +497,7 @@ final class TrackingModule: DeviceModule {
 
     /// The last 14 days, today included, and the next shift.
     private func statusDashboard(owner: UserID) throws -> StatusDashboard {
-        let zone = TimeZone.current
+        let zone = shell.ports.timeZone
         let today = ActivityDate.day(of: now, in: zone)
         var first = today
         for _ in 0..<13 {
@@ -520,7 +522,9 @@ final class TrackingModule: DeviceModule {
     func showMonth(_ month: String?, offset: Int) {
         clearTransient()
         state.screen = .month
-        let base = month ?? state.month ?? String(ActivityDate.day(of: shell.ports.clock.now(), in: .current).prefix(7))
+        let base =
+            month ?? state.month
+            ?? String(ActivityDate.day(of: shell.ports.clock.now(), in: shell.ports.timeZone).prefix(7))
         let parts = base.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 2 else { return }
         let index = parts[0] * 12 + (parts[1] - 1) + offset
@@ -531,7 +535,7 @@ final class TrackingModule: DeviceModule {
     func showWeek(of day: String?, offset: Int) {
         clearTransient()
         state.screen = .week
-        let zone = TimeZone.current
+        let zone = shell.ports.timeZone
         let base = day ?? state.weekOf ?? ActivityDate.day(of: shell.ports.clock.now(), in: zone)
         guard offset != 0, let start = WorkDay.start(of: base, in: zone) else {
             state.weekOf = day ?? state.weekOf
@@ -553,7 +557,7 @@ final class TrackingModule: DeviceModule {
             fail(.signedOut)
             return nil
         }
-        let today = ActivityDate.day(of: shell.ports.clock.now(), in: .current)
+        let today = ActivityDate.day(of: shell.ports.clock.now(), in: shell.ports.timeZone)
         do {
             let result = try store.changePlan(owner: owner) { plan, locked in try change(&plan, today, locked) }
             state.notice = .planSaved
