@@ -75,8 +75,8 @@ struct WorkHoursTests {
                 start: Self.at("2026-11-17T16:00:00+01:00"), end: Self.at("2026-11-17T16:03:00+01:00"), short: true),
         ]
         let planned = [
-            PlannedSpan(day: "2026-11-16", durationMinutes: 510, breakMinutes: 30),
-            PlannedSpan(day: "2026-11-17", durationMinutes: 480),
+            PlannedSpan(day: "2026-11-16", startMinute: 480, durationMinutes: 510, breakMinutes: 30),
+            PlannedSpan(day: "2026-11-17", startMinute: 480, durationMinutes: 480),
         ]
         let absences = [AbsenceMark(day: "2026-11-18", kind: .vacation), AbsenceMark(day: "2026-11-19", kind: .sick)]
         let days = WorkHours.days(
@@ -95,6 +95,13 @@ struct WorkHoursTests {
             confirmed: ["2026-11-16", "2026-11-17"], in: Self.berlin)
         #expect(WorkHours.month(all).confirmedNudge == nil, "everything confirmed: no nudge")
         #expect(WorkHours.month(all).overtimeMinutes == 60 - 57)
+    }
+
+    @Test("hours-night-shift-planned: a planned night shift is planned time on both its days, its break in proportion")
+    func nightPlanned() {
+        let night = PlannedSpan(day: "2026-11-16", startMinute: 1_320, durationMinutes: 480, breakMinutes: 48)
+        let days = WorkHours.days(from: "2026-11-16", to: "2026-11-17", sessions: [], planned: [night], in: Self.berlin)
+        #expect(days.map(\.plannedMinutes) == [108, 324], "2 h and 6 h, less 12 and 36 minutes of break")
     }
 
     @Test(

@@ -215,4 +215,53 @@ struct CalendarProbeTests {
             #expect(both.days.map(\.trackedMinutes) == [120, 360])
         }
     }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/calendar")
+
+    /// The tree as committed: ids (random per run) left out, everything else as shown.
+    static func normalized(_ tree: UITree) throws -> String {
+        let ids: Set<String> = ["shiftId", "templateId", "absenceId", "locationId"]
+        let elements = tree.elements.map { element in
+            UIElement(element.id, element.text, element.attributes.filter { !ids.contains($0.key) })
+        }
+        let stable = UITree(
+            screen: tree.screen, elements: elements, online: tree.online, pending: tree.pending, user: "worker",
+            event: tree.event)
+        return String(decoding: try OutpostJSON.encode(stable), as: UTF8.self)
+            .replacingOccurrences(of: "},{", with: "},\n{") + "\n"
+    }
+
+    /// Compares with the committed tree; `OUTPOST_UPDATE_FIXTURES=1` writes it instead.
+    static func expectCommitted(_ tree: UITree, _ name: String) throws {
+        let file = fixtures.appendingPathComponent(name)
+        let text = try normalized(tree)
+        if ProcessInfo.processInfo.environment["OUTPOST_UPDATE_FIXTURES"] == "1" {
+            try Data(text.utf8).write(to: file)
+            return
+        }
+        let committed = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == committed, "\(name) differs from the committed tree; the new one:\n\(text)")
+    }
+
+    @Test(
+        "calendar-committed-trees: seed-demo's November makes the committed month and week trees (shifts, sessions, absences, ✓ and ?, the footer)"
+    )
+    func committedTrees() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "demo-month")
+            await phone.app.connectivityChanged(online: false)
+            phone.app.seedTrackingDemo(month: "2026-11", seed: 1)
+            var tree = phone.app.tree()
+            #expect(tree.screen == UIIdentifier.calendarMonthScreen)
+            #expect(tree.element(UIIdentifier.trackNotice)?.text.hasPrefix("A month of demo work:") == true)
+            let cells = tree.elements(UIIdentifier.calendarMonthCell)
+            #expect(cells.contains { $0.text.contains("✓") } && cells.contains { $0.text.hasSuffix("?") })
+            #expect(cells.contains { $0.text.contains("🌴") } && cells.contains { $0.text.contains("🤒") })
+            try Self.expectCommitted(tree, "month-2026-11.json")
+            phone.app.showWeek(of: "2026-11-09")
+            tree = phone.app.tree()
+            try Self.expectCommitted(tree, "week-2026-11-09.json")
+        }
+    }
 }

@@ -105,6 +105,10 @@ struct WeekProcessTests {
         #expect(bad.status == 2 && bad.stderr.contains("--start is HH:MM"))
         let noId = try CLI.run(["device", "track", "shift", "remove", "not-an-id", "--home", home])
         #expect(noId.status == 2)
+        let demo = try device(["track", "seed-demo", "--month", "2026-10"])
+        #expect(demo.screen == "calendar-month-screen" && demo.text("calendar-title") == "October 2026")
+        #expect(demo.text("track-notice")?.hasPrefix("A month of demo work:") == true)
+        #expect(demo.all("calendar-month-cell").count == 42)
     }
 }
 

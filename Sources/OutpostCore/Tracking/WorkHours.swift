@@ -24,19 +24,36 @@ public struct TrackedSpan: Sendable, Hashable {
     var breakSeconds: Int { min(breakMinutes * 60, seconds) }
 }
 
-/// A planned shift on a day: its start, its length and its break (seed 003's shift instance).
+/// A planned shift on a day: its start (minutes after midnight), its length and its break
+/// (seed 003's shift instance). A shift past midnight is planned time on both its days.
 public struct PlannedSpan: Sendable, Hashable {
     public var day: String
+    public var startMinute: Int
     public var durationMinutes: Int
     public var breakMinutes: Int
 
-    public init(day: String, durationMinutes: Int, breakMinutes: Int = 0) {
+    public init(day: String, startMinute: Int = 0, durationMinutes: Int, breakMinutes: Int = 0) {
         self.day = day
+        self.startMinute = startMinute
         self.durationMinutes = max(0, durationMinutes)
         self.breakMinutes = max(0, min(breakMinutes, durationMinutes))
     }
 
     public var netMinutes: Int { durationMinutes - breakMinutes }
+
+    /// The shift as time on the clock of `timeZone` (the start counted from the day's
+    /// midnight on the wall clock, so 22:00 is 22:00 also on a day a clock change shortens).
+    func span(in timeZone: TimeZone) -> TrackedSpan? {
+        guard let midnight = WorkDay.start(of: day, in: timeZone) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard
+            let start = calendar.date(
+                bySettingHour: startMinute / 60, minute: startMinute % 60, second: 0, of: midnight)
+        else { return nil }
+        return TrackedSpan(
+            start: start, end: start.addingTimeInterval(Double(durationMinutes) * 60), breakMinutes: breakMinutes)
+    }
 }
 
 /// An absence on a day (seed 003): vacation or sick, the whole day or part of it.
@@ -177,7 +194,15 @@ public enum WorkHours {
             result[day]!.grossSeconds = gross
             result[day]!.breakSeconds = min(breaks[day] ?? 0, gross)
         }
-        for shift in planned where result[shift.day] != nil { result[shift.day]!.plannedMinutes += shift.netMinutes }
+        // Planned time is split like tracked time: a night shift is planned on both its days.
+        var plannedSeconds: [String: Int] = [:]
+        for shift in planned {
+            guard let span = shift.span(in: timeZone) else { continue }
+            for part in parts(of: span, in: timeZone) {
+                plannedSeconds[part.day, default: 0] += Int(part.end.timeIntervalSince(part.start)) - part.breakSeconds
+            }
+        }
+        for (day, seconds) in plannedSeconds where result[day] != nil { result[day]!.plannedMinutes = seconds / 60 }
         for absence in absences where result[absence.day] != nil { result[absence.day]!.absences.append(absence.kind) }
         return order.compactMap { result[$0] }
     }

@@ -188,8 +188,9 @@ public enum UIIdentifier {
     public static let calendarTitle = "calendar-title"
     /// The GPS visibility toggle (`on`): tracked time shown on the calendar.
     public static let calendarGPSToggle = "calendar-gps-toggle"
-    /// One day: `date`, `trackedMinutes`, `plannedMinutes`, `status` (confirmed, unconfirmed,
-    /// empty), `overtimeMinutes` on confirmed days, `today`.
+    /// One day: `date`, `trackedMinutes`, `plannedMinutes`, `status` (confirmed; unconfirmed: a
+    /// past day with activity; planned: today or later with activity; empty), `overtimeMinutes`
+    /// on confirmed days, `today`.
     public static let calendarDay = "calendar-day"
     /// A shift on a day: `shiftId`, `color`, `startMinute`, `durationMinutes`, `orphaned`.
     public static let calendarShift = "calendar-shift"

@@ -19,7 +19,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackTraceCommand.self, DeviceTrackReplayCommand.self, DeviceTrackDismissWarningCommand.self,
             DeviceTrackWeekCommand.self, DeviceTrackMonthCommand.self, DeviceTrackGPSToggleCommand.self,
             DeviceTrackTemplateCommand.self,
-            DeviceTrackShiftCommand.self, DeviceTrackAbsenceCommand.self,
+            DeviceTrackShiftCommand.self, DeviceTrackAbsenceCommand.self, DeviceTrackSeedDemoCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }

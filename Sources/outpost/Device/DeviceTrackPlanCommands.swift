@@ -67,6 +67,27 @@ struct DeviceTrackMonthCommand: AsyncParsableCommand {
     }
 }
 
+/// `track seed-demo`: a month of realistic work for a new user to look at.
+struct DeviceTrackSeedDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-demo",
+        abstract:
+            "Fill a month with demo work: Early, Late and Night shifts, sessions around them, a vacation, a sick day, most past days confirmed."
+    )
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "The month, YYYY-MM (default: this one).") var month: String?
+    @Option(help: "The random seed (the same seed makes the same month).") var seed: UInt64 = 1
+
+    func validate() throws {
+        if let month, !ActivityDate.isValid(month + "-01") { throw ValidationError("--month is YYYY-MM.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in app.seedTrackingDemo(month: month, seed: seed) }
+    }
+}
+
 struct DeviceTrackGPSToggleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gps-toggle", abstract: "Show or hide tracked time on the calendar.")

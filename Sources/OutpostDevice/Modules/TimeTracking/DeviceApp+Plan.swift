@@ -23,6 +23,27 @@ extension DeviceApp {
         perform { trackingModule?.showMonth(month, offset: offset) }
     }
 
+    /// Fills `month` (`YYYY-MM`; nil: this one) with a realistic month of shifts, sessions and
+    /// absences (seeded), then shows it.
+    public func seedTrackingDemo(month: String? = nil, seed: UInt64 = 1) {
+        showModule(named: TrackingModule.name)
+        performAsStaff {
+            guard let module = trackingModule, let owner = module.owner, let store else { return }
+            let now = ports.clock.now()
+            let chosen = month ?? String(ActivityDate.day(of: now, in: ports.timeZone).prefix(7))
+            do {
+                let made = try TrackingDemo.seed(
+                    store: store, owner: owner, month: chosen, seed: seed, now: now, zone: ports.timeZone)
+                module.showMonth(chosen, offset: 0)
+                module.state.notice = .demoSeeded(sessions: made.sessions, shifts: made.shifts)
+            } catch let error as PlanError {
+                module.state.error = .planRefused(error)
+            } catch {
+                module.state.error = .refused(.failed("could not fill the month: \(error)"))
+            }
+        }
+    }
+
     /// The GPS visibility toggle: tracked time on the calendar or not.
     public func toggleTrackedTime() {
         showModule(named: TrackingModule.name)

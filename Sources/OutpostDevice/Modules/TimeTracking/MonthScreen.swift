@@ -10,6 +10,8 @@ struct MonthScreen: ScreenModel {
         var hours: DayHours
         var inMonth: Bool
         var isToday: Bool
+        /// Before today: only such a day can wait to be confirmed ("?").
+        var isPast: Bool
         var shiftColors: [ShiftColor]
         var absences: [AbsenceMark.Kind]
     }
@@ -34,7 +36,8 @@ struct MonthScreen: ScreenModel {
             let hours = cell.hours
             let number = String(Int(hours.day.suffix(2)) ?? 0)
             var attributes = [
-                "date": hours.day, "inMonth": String(cell.inMonth), "status": WeekScreen.status(hours),
+                "date": hours.day, "inMonth": String(cell.inMonth),
+                "status": WeekScreen.status(hours, past: cell.isPast),
                 "tracked": String(hours.grossSeconds > 0),
             ]
             if !cell.shiftColors.isEmpty {
@@ -46,7 +49,7 @@ struct MonthScreen: ScreenModel {
             if let overtime = hours.overtimeMinutes {
                 attributes["overtimeMinutes"] = String(overtime)
                 text += " ✓ " + copy.overtime(overtime)
-            } else if hours.hasActivity && !cell.isToday {
+            } else if hours.hasActivity && cell.isPast {
                 text += " ?"
             }
             if cell.absences.contains(.vacation) { text += " 🌴" }

@@ -43,6 +43,7 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case imported(sessions: Int, repaired: Int, unreadable: Int)
     case planSaved
     case planRefused(PlanError)
+    case demoSeeded(sessions: Int, shifts: Int)
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
@@ -255,6 +256,10 @@ struct TrackingCopy {
         case .notClockedIn: t("You are not clocked in there.", "Du bist dort nicht eingestempelt.")
         case .refused(let error): self.error(error)
         case .planSaved: t("Plan saved.", "Plan gespeichert.")
+        case .demoSeeded(let sessions, let shifts):
+            t(
+                "A month of demo work: \(shifts) shifts, \(sessions) sessions, a vacation and a sick day.",
+                "Ein Monat Demo-Arbeit: \(shifts) Schichten, \(sessions) Zeiten, Urlaub und ein Krankheitstag.")
         case .planRefused(let error): planError(error)
         case .imported(let sessions, let repaired, let unreadable):
             t(

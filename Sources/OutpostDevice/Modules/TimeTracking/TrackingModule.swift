@@ -458,7 +458,7 @@ final class TrackingModule: DeviceModule {
                     absences: plan.absences(on: hours.day),
                     canSubmit: !hours.confirmed && hours.day < today && hours.grossSeconds > 0
                         && !openDays.contains(hours.day) && confirmed[hours.day]?.locked != true,
-                    isToday: hours.day == today)
+                    isToday: hours.day == today, isPast: hours.day < today)
             }, showTracked: state.showTracked, notice: state.notice, error: state.error, copy: copy)
     }
 
@@ -486,6 +486,7 @@ final class TrackingModule: DeviceModule {
         let cells = days.map { hours in
             MonthScreen.Cell(
                 hours: hours, inMonth: hours.day.hasPrefix(month), isToday: hours.day == today,
+                isPast: hours.day < today,
                 shiftColors: plan.shifts(on: hours.day).map(\.color), absences: plan.absences(on: hours.day).map(\.kind)
             )
         }

@@ -13,6 +13,8 @@ struct WeekScreen: ScreenModel {
         var absences: [AbsenceInstance]
         var canSubmit: Bool
         var isToday: Bool
+        /// Before today: only such a day can wait to be confirmed ("?").
+        var isPast: Bool
     }
 
     var title: String
@@ -58,14 +60,14 @@ struct WeekScreen: ScreenModel {
             let hours = day.hours
             var attributes = [
                 "date": hours.day, "trackedMinutes": String(hours.trackedMinutes),
-                "plannedMinutes": String(hours.plannedMinutes), "status": Self.status(hours),
+                "plannedMinutes": String(hours.plannedMinutes), "status": Self.status(hours, past: day.isPast),
             ]
             if let overtime = hours.overtimeMinutes { attributes["overtimeMinutes"] = String(overtime) }
             if day.isToday { attributes["today"] = "true" }
             var text = "\(day.weekday) \(hours.day)"
             if hours.confirmed, let overtime = hours.overtimeMinutes {
                 text += " · " + copy.overtime(overtime) + " ✓"
-            } else if hours.hasActivity && !day.isToday {
+            } else if hours.hasActivity && day.isPast {
                 text += " · ?"
             }
             elements.append(UIElement(UIIdentifier.calendarDay, text, attributes))
@@ -114,8 +116,8 @@ struct WeekScreen: ScreenModel {
         return elements
     }
 
-    static func status(_ hours: DayHours) -> String {
-        hours.confirmed ? "confirmed" : hours.hasActivity ? "unconfirmed" : "empty"
+    static func status(_ hours: DayHours, past: Bool) -> String {
+        hours.confirmed ? "confirmed" : !hours.hasActivity ? "empty" : past ? "unconfirmed" : "planned"
     }
 
     /// Minutes after midnight as `HH:mm` (past midnight for a night shift: 24:30 stays 00:30).
