@@ -264,4 +264,39 @@ struct CalendarProbeTests {
             try Self.expectCommitted(tree, "week-2026-11-09.json")
         }
     }
+
+    @Test(
+        "track-session-break: a session's break comes off its days in the history, the week, the CSV and the submission; longer than the session or on a confirmed day it is refused"
+    )
+    func sessionBreak() async throws {
+        try await DeviceLab.run { lab in
+            let phone = try await WorkerPhone(lab, "break")
+            let home = try phone.addLocation()
+            func at(_ text: String) -> Date { OutpostJSON.parse(text)! }
+            phone.app.addManualSession(at: home.id, from: at("2026-11-17T06:00:00Z"), to: at("2026-11-17T14:00:00Z"))
+            let session = try #require(phone.app.trackedSessions.first)
+            phone.app.setSessionBreak(session.id, minutes: 600)
+            #expect(
+                phone.app.tree().element(UIIdentifier.trackError)?.text == "A break cannot be longer than its session.")
+            phone.app.setSessionBreak(session.id, minutes: 30)
+            #expect(phone.app.tree().element(UIIdentifier.trackNotice)?.text == "Break of 30 min saved.")
+            #expect(phone.app.tree().element(UIIdentifier.trackHistorySession)?.text.contains("break 30 min") == true)
+            phone.app.showWeek(of: "2026-11-17")
+            #expect(
+                phone.app.tree().elements(UIIdentifier.calendarTracked).first?.attributes["minutes"] == "450")
+            let rows = phone.app.trackingCSV().split(separator: "\r\n").dropFirst().map(String.init)
+            #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed"])
+            lab.api.clock.set(phone.clock.now)
+            await phone.app.confirmTrackedDay("2026-11-17")
+            let worker = try await lab.api.signIn(email: phone.email, password: DeviceLab.staffPassword)
+            let list: DaySubmissionList = try await lab.api.request(
+                .get, "/v1/tracking/days", token: worker.accessToken
+            ).decode()
+            #expect(list.days.first?.trackedMinutes == 450 && list.days.first?.sessions.first?.breakMinutes == 30)
+            phone.app.setSessionBreak(session.id, minutes: 45)
+            #expect(
+                phone.app.tree().element(UIIdentifier.trackError)?.text
+                    == "2026-11-17 is confirmed and cannot be changed.")
+        }
+    }
 }

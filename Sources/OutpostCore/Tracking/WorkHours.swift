@@ -9,12 +9,13 @@ public struct TrackedSpan: Sendable, Hashable {
     /// Shorter than five minutes: counted, and flagged for review.
     public var short: Bool
 
-    /// Both ends fall on whole seconds (the start rounded up, the end down), so a span's parts
-    /// between day bounds, which are whole seconds too, add up exactly.
+    /// Both ends fall on whole seconds (each rounded to the nearest, so a length is off by at
+    /// most a second either way, never always short), and a span's parts between day bounds,
+    /// which are whole seconds too, add up exactly.
     public init(start: Date, end: Date, breakMinutes: Int = 0, short: Bool = false) {
-        let first = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.up))
+        let first = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded())
         self.start = first
-        self.end = max(first, Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down)))
+        self.end = max(first, Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded()))
         self.breakMinutes = max(0, breakMinutes)
         self.short = short
     }

@@ -12,14 +12,20 @@ public struct SubmittedSession: Codable, Sendable, Hashable {
     public var method: String
     /// Shorter than five minutes (kept, flagged).
     public var short: Bool
+    /// The break the worker gave the session (absent: none).
+    public var breakMinutes: Int?
 
-    public init(id: UUID, location: String, clockIn: Date, clockOut: Date, method: String, short: Bool) {
+    public init(
+        id: UUID, location: String, clockIn: Date, clockOut: Date, method: String, short: Bool,
+        breakMinutes: Int? = nil
+    ) {
         self.id = id
         self.location = location
         self.clockIn = clockIn
         self.clockOut = clockOut
         self.method = method
         self.short = short
+        self.breakMinutes = breakMinutes
     }
 }
 

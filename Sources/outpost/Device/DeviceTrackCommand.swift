@@ -159,7 +159,8 @@ struct DeviceTrackClockOutCommand: AsyncParsableCommand {
 /// `track session add --location ID --from T --to T`.
 struct DeviceTrackSessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "session", abstract: "Sessions entered by hand.", subcommands: [DeviceTrackSessionAddCommand.self])
+        commandName: "session", abstract: "Sessions entered by hand, and breaks.",
+        subcommands: [DeviceTrackSessionAddCommand.self, DeviceTrackSessionBreakCommand.self])
 }
 
 struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
@@ -211,6 +212,26 @@ struct DeviceTrackConfirmCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws { try await device.perform { app in await app.confirmTrackedDay(day) } }
+}
+
+/// `track session break SESSION_ID --minutes M`: the break of a finished session.
+struct DeviceTrackSessionBreakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "break",
+        abstract: "Give a finished session a break (shared out over its days; not on a confirmed day).")
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
+    @Option(help: "The break in minutes (0 removes it).") var minutes: Int
+
+    func validate() throws {
+        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
+        guard minutes >= 0 else { throw ValidationError("--minutes is 0 or more.") }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in app.setSessionBreak(UUID(uuidString: id)!, minutes: minutes) }
+    }
 }
 
 struct DeviceTrackProfileCommand: AsyncParsableCommand {

@@ -110,11 +110,12 @@ extension DeviceStore {
                 }
                 return SubmittedSession(
                     id: session.id, location: names[session.location] ?? "a removed location",
-                    clockIn: session.clockIn, clockOut: clockOut, method: session.method.rawValue, short: session.short)
+                    clockIn: session.clockIn, clockOut: clockOut, method: session.method.rawValue, short: session.short,
+                    breakMinutes: session.breakMinutes)
             }
             let hours = WorkHours.days(
                 from: day, to: day,
-                sessions: submitted.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut, short: $0.short) },
+                sessions: sessions.map { $0.span(now: now) },
                 in: timeZone)
             let confirmed = ConfirmedDay(
                 day: day, timeZone: timeZone.identifier, submissionId: UUID(), confirmedAt: now, status: .queued)

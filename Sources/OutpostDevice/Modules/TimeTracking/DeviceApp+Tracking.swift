@@ -84,6 +84,12 @@ extension DeviceApp {
         performAsStaff { trackingModule?.addManualSession(at: location, from: start, to: end) }
     }
 
+    /// Gives a finished session a break in minutes (seed 003's tracking break).
+    public func setSessionBreak(_ id: UUID, minutes: Int) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.setBreak(id, minutes: minutes) }
+    }
+
     /// Confirms a day (`YYYY-MM-DD`, over, nothing open): it is locked and its submission is
     /// queued; sent at once when online.
     public func confirmTrackedDay(_ day: String) async {

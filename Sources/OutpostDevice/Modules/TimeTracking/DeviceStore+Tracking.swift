@@ -82,6 +82,14 @@ extension DeviceStore {
             // days before it as "—", not as days without work.
             try db.execute(sql: "CREATE TABLE track_accounts (owner TEXT PRIMARY KEY, since TEXT NOT NULL)")
         },
+        DeviceMigration("v6 session breaks") { db, _ in
+            // The break a worker gives a tracked session (seed 003's UPDATE_TRACKING_BREAK);
+            // shared out over the days the session touches in proportion.
+            try db.execute(
+                sql:
+                    "ALTER TABLE track_sessions ADD COLUMN break_minutes INTEGER NOT NULL DEFAULT 0 CHECK (break_minutes >= 0)"
+            )
+        },
     ]
 
     // MARK: Locations
@@ -136,7 +144,7 @@ extension DeviceStore {
     // MARK: Sessions
 
     static let sessionColumns =
-        "id, location_id, clock_in, clock_out, state, method, pending_exit_at, checkin_accuracy, exit_accuracy, short"
+        "id, location_id, clock_in, clock_out, state, method, pending_exit_at, checkin_accuracy, exit_accuracy, short, break_minutes"
 
     static func session(_ row: Row) throws -> TrackedSession {
         guard let id = UUID(uuidString: row["id"]), let location = LocationID(wire: row["location_id"]),
@@ -147,7 +155,8 @@ extension DeviceStore {
             id: id, location: location, clockIn: Date(millisecondsSince1970: row["clock_in"]),
             clockOut: (row["clock_out"] as Int64?).map(Date.init(millisecondsSince1970:)), state: state, method: method,
             pendingExitAt: (row["pending_exit_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
-            checkInAccuracy: row["checkin_accuracy"], exitAccuracy: row["exit_accuracy"], short: row["short"])
+            checkInAccuracy: row["checkin_accuracy"], exitAccuracy: row["exit_accuracy"], short: row["short"],
+            breakMinutes: row["break_minutes"])
     }
 
     /// The owner's sessions that began in `range` (all when nil), oldest first.
@@ -304,6 +313,28 @@ extension DeviceStore {
                     UUID().uuidString, owner.wire, location.wire, start.millisecondsSince1970,
                     end.millisecondsSince1970, end.timeIntervalSince(start) < 300,
                 ])
+        }
+    }
+
+    /// Gives a finished session a break (not longer than the session); refused when a day the
+    /// session touches is confirmed.
+    func setBreak(_ id: UUID, minutes: Int, days: (TrackedSession) -> [String], owner: UserID) throws {
+        try queue.write { db in
+            guard
+                let session = try Row.fetchOne(
+                    db, sql: "SELECT \(Self.sessionColumns) FROM track_sessions WHERE id = ? AND owner = ?",
+                    arguments: [id.uuidString, owner.wire]
+                ).map(Self.session)
+            else { throw TrackingError.noSuchSession }
+            guard let length = session.minutes, (0...length).contains(minutes) else {
+                throw TrackingError.breakTooLong
+            }
+            for day in days(session) where try isConfirmed(db, day: day, owner: owner) {
+                throw TrackingError.dayConfirmed(day)
+            }
+            try db.execute(
+                sql: "UPDATE track_sessions SET break_minutes = ? WHERE id = ? AND owner = ?",
+                arguments: [minutes, id.uuidString, owner.wire])
         }
     }
 

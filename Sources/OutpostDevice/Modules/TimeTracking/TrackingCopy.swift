@@ -17,6 +17,8 @@ public enum TrackingError: Error, Hashable, Codable, Sendable, CustomStringConve
     case badDay
     case dayNotOver(String)
     case daySessionOpen(String)
+    case noSuchSession
+    case breakTooLong
     /// Something unexpected (a store failure), with its English detail.
     case failed(String)
 
@@ -44,6 +46,7 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case planSaved
     case planRefused(PlanError)
     case demoSeeded(sessions: Int, shifts: Int)
+    case breakSaved(Int)
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
@@ -256,6 +259,7 @@ struct TrackingCopy {
         case .notClockedIn: t("You are not clocked in there.", "Du bist dort nicht eingestempelt.")
         case .refused(let error): self.error(error)
         case .planSaved: t("Plan saved.", "Plan gespeichert.")
+        case .breakSaved(let minutes): t("Break of \(minutes) min saved.", "Pause von \(minutes) Min. gespeichert.")
         case .demoSeeded(let sessions, let shifts):
             t(
                 "A month of demo work: \(shifts) shifts, \(sessions) sessions, a vacation and a sick day.",
@@ -310,6 +314,9 @@ struct TrackingCopy {
             t(
                 "A session of \(day) is still open; clock out first.",
                 "Eine Zeit vom \(day) ist noch offen; stemple zuerst aus.")
+        case .noSuchSession: t("There is no such finished session.", "Diese abgeschlossene Zeit gibt es nicht.")
+        case .breakTooLong:
+            t("A break cannot be longer than its session.", "Eine Pause kann nicht länger sein als ihre Zeit.")
         case .failed(let detail): t("That did not work: \(detail).", "Das hat nicht geklappt: \(detail).")
         }
     }

@@ -49,8 +49,9 @@ enum TrackingExport {
                     ]
                 ]
             }
-            return WorkHours.parts(of: TrackedSpan(start: session.clockIn, end: clockOut), in: timeZone).map { part in
-                let minutes = Int(part.end.timeIntervalSince(part.start)) / 60
+            return WorkHours.parts(of: session.span(now: clockOut), in: timeZone).map { part in
+                // The day's part, less its share of the session's break.
+                let minutes = (Int(part.end.timeIntervalSince(part.start)) - part.breakSeconds) / 60
                 return [
                     part.day, dayName.string(from: part.start), TimeFormatting.time(part.start, zone),
                     TimeFormatting.time(part.end, zone), String(format: "%d:%02d", minutes / 60, minutes % 60), method,

@@ -398,6 +398,26 @@ final class TrackingModule: DeviceModule {
         }
     }
 
+    /// Gives a finished session a break (shared out over its days in proportion).
+    func setBreak(_ id: UUID, minutes: Int) {
+        clearTransient()
+        state.screen = .history
+        do {
+            guard let owner else { return fail(.signedOut) }
+            let zone = shell.ports.timeZone
+            try store.setBreak(
+                id, minutes: minutes,
+                days: { session in
+                    WorkHours.split(session.span(now: session.clockIn), in: zone).map(\.day)
+                }, owner: owner)
+            state.notice = .breakSaved(minutes)
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.failed("could not save the break: \(error)"))
+        }
+    }
+
     /// Confirms a day: it is locked and its submission waits in the outbox (sent at once when
     /// online). A confirmed day cannot be changed.
     @discardableResult
@@ -442,7 +462,7 @@ final class TrackingModule: DeviceModule {
         let sessions = try store.sessions(
             owner: owner, in: interval.start.addingTimeInterval(-2 * 86_400)..<interval.end)
         let spans = sessions.map {
-            TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short)
+            $0.span(now: now)
         }
         let days = WorkHours.days(
             from: first, to: last, sessions: spans, planned: plan.shifts.map(\.planned),
@@ -481,7 +501,7 @@ final class TrackingModule: DeviceModule {
         let sessions = try store.sessions(owner: owner, in: gridStart.addingTimeInterval(-2 * 86_400)..<end)
         let days = WorkHours.days(
             from: first, to: last,
-            sessions: sessions.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short) },
+            sessions: sessions.map { $0.span(now: now) },
             planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
         let cells = days.map { hours in
             MonthScreen.Cell(
@@ -512,7 +532,7 @@ final class TrackingModule: DeviceModule {
             owner: owner, in: from.addingTimeInterval(-2 * 86_400)..<now.addingTimeInterval(1))
         let days = WorkHours.days(
             from: first, to: today,
-            sessions: sessions.map { TrackedSpan(start: $0.clockIn, end: $0.clockOut ?? now, short: $0.short) },
+            sessions: sessions.map { $0.span(now: now) },
             planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
         return StatusDashboard.make(
             days: days, today: today, accountSince: try store.accountSince(owner: owner, today: today),

@@ -162,6 +162,7 @@ struct TrackingHistoryScreen: ScreenModel {
                 var text =
                     "\(TimeFormatting.time(session.clockIn, timeZone))–\(end) \(location)"
                     + (session.minutes.map { " · \(copy.duration(minutes: $0))" } ?? "")
+                if session.breakMinutes > 0 { text += " · " + copy.breakMinutes(session.breakMinutes) }
                 if session.method == .manual { text += copy.manual }
                 if session.short { text += copy.short }
                 elements.append(
@@ -171,6 +172,7 @@ struct TrackingHistoryScreen: ScreenModel {
                             "sessionId": session.id.uuidString.lowercased(), "locationId": session.location.wire,
                             "state": session.state.rawValue, "method": session.method.rawValue,
                             "short": String(session.short), "minutes": session.minutes.map(String.init) ?? "",
+                            "breakMinutes": String(session.breakMinutes),
                         ]))
             }
         }

@@ -42,6 +42,12 @@ public struct TrackedSession: Codable, Sendable, Hashable {
     public var exitAccuracy: Double?
     /// Shorter than five minutes: kept, and flagged for the worker to review.
     public var short: Bool
+    /// The break the worker gave the session, in minutes.
+    public var breakMinutes: Int = 0
 
     public var minutes: Int? { clockOut.map { Int($0.timeIntervalSince(clockIn) / 60) } }
+    /// The session as the hours count it (running sessions end `now`).
+    public func span(now: Date) -> TrackedSpan {
+        TrackedSpan(start: clockIn, end: clockOut ?? now, breakMinutes: breakMinutes, short: short)
+    }
 }
