@@ -63,4 +63,37 @@ struct TrackViewTests {
         #expect(plain.allSatisfy { $0.count <= 44 }, "\(plain.filter { $0.count > 44 })")
         #expect(plain.contains { $0.hasPrefix("▶ ● Care home Nord") })
     }
+
+    @Test(
+        "track-terminal-dashboard: the 14 days as side-by-side bars (planned, tracked) on the dashboard's axis, unconfirmed dim, before the account –, the nudge beside the title"
+    )
+    func dashboardBars() {
+        func day(_ date: String, planned: Int, tracked: Int, faded: Bool = false, before: Bool = false) -> UIElement {
+            var attributes = [
+                "date": date, "weekday": "M", "plannedMinutes": String(planned), "trackedMinutes": String(tracked),
+                "faded": String(faded),
+            ]
+            if before { attributes["beforeAccount"] = "true" }
+            return UIElement(UIIdentifier.dashboardDay, date, attributes)
+        }
+        let tree = UITree(
+            screen: UIIdentifier.trackStatusScreen,
+            elements: [
+                UIElement(UIIdentifier.dashboard, "Last 14 days", ["axisHours": "12", "toConfirm": "1"]),
+                day("2026-11-17", planned: 0, tracked: 0, before: true),
+                day("2026-11-18", planned: 360, tracked: 720, faded: true),
+                UIElement(UIIdentifier.dashboardNudge, "1 to confirm", ["count": "1"]),
+            ],
+            online: true, pending: 0, user: nil, event: nil)
+        let bars = TrackView.bars(tree, height: 6).map(Self.strip)
+        #expect(bars.count == 8)
+        #expect(bars[0] == "12h ┤     █", "the top row: only the 12-hour tracked bar")
+        #expect(bars[5] == "    ┤    ██", "the bottom row: both")
+        #expect(bars[3] == "6h  ┤    ██", "half the axis: the 6-hour planned bar reaches it")
+        #expect(bars[2] == "    ┤     █", "above half: the planned bar has ended")
+        #expect(bars[6] == "0h  ┼–––───", "before the account: –")
+        let lines = TrackView.frame(tree, size: (rows: 24, columns: 80), selected: 0)
+        #expect(lines.map(Self.strip).contains(" Last 14 days  1 to confirm"))
+        #expect(lines.contains { $0.contains(TrackView.dim + TrackView.plannedColour) }, "an unconfirmed day is dim")
+    }
 }

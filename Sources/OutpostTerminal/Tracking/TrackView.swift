@@ -20,8 +20,8 @@ public enum TrackView {
         UIIdentifier.tabStatus, UIIdentifier.tabTrackLocations, UIIdentifier.tabTrackHistory,
         UIIdentifier.trackClockIn, UIIdentifier.trackClockOut, UIIdentifier.trackLocationAdd,
         UIIdentifier.pendingSyncBanner, UIIdentifier.offlineBanner, UIIdentifier.tabCalendar,
-        // The 14-day bars are a picture of their own (issue 13); the nudge and next shift show.
-        UIIdentifier.dashboard, UIIdentifier.dashboardDay,
+        // The 14 days are drawn as bars (``bars(_:height:)``).
+        UIIdentifier.dashboardDay,
     ]
 
     public static let keys =
@@ -91,6 +91,13 @@ public enum TrackView {
                 lines.append("   " + marker + "[c] " + fit(element.text, width - 10))
             case UIIdentifier.trackHistoryTotal, UIIdentifier.trackReviewHint:
                 lines.append(" " + bold + fit(element.text, width - 2) + reset)
+            case UIIdentifier.dashboard:
+                lines.append("")
+                let nudge = tree.element(UIIdentifier.dashboardNudge).map { "  " + amber + $0.text + reset } ?? ""
+                lines.append(" " + bold + element.text + reset + nudge)
+                lines += bars(tree, height: 6).map { " " + $0 }
+            case UIIdentifier.dashboardNudge:
+                continue
             case UIIdentifier.trackProfile:
                 lines.append("")
                 lines.append(" " + dim + fit(element.text, width - 2) + reset)
@@ -102,6 +109,40 @@ public enum TrackView {
         if lines.count > room { lines = Array(lines.prefix(room)) }
         while lines.count < room { lines.append("") }
         return lines + [dim + String(repeating: "─", count: width) + reset, dim + fit(keys, width) + reset]
+    }
+
+    static let rose = "\u{1B}[35m"
+    static let plannedColour = "\u{1B}[32m"
+    static let eighths: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// The 14-day overview as side-by-side bars (seed 003's HoursSummaryWidget): planned green,
+    /// tracked rose, unconfirmed days dim, days before the account "–"; `height` rows for the
+    /// axis the dashboard chose (12, 16 or 24 h), labelled at its top, middle and zero.
+    static func bars(_ tree: UITree, height: Int) -> [String] {
+        let days = tree.elements(UIIdentifier.dashboardDay)
+        guard !days.isEmpty else { return [] }
+        let axis = Double(tree.element(UIIdentifier.dashboard)?.attributes["axisHours"].flatMap(Int.init) ?? 12)
+        func cells(_ minutes: Int) -> Int { Int((Double(minutes) / 60 / axis * Double(height * 8)).rounded()) }
+        var rows: [String] = []
+        for row in (0..<height).reversed() {
+            let label =
+                row == height - 1 ? "\(Int(axis))h" : row == height / 2 - 1 ? "\(Int(axis) / 2)h" : ""
+            var line = label.padding(toLength: 4, withPad: " ", startingAt: 0) + "┤"
+            for day in days {
+                let planned = cells(Int(day.attributes["plannedMinutes"] ?? "") ?? 0)
+                let tracked = cells(Int(day.attributes["trackedMinutes"] ?? "") ?? 0)
+                func block(_ total: Int) -> Character { eighths[max(0, min(8, total - row * 8))] }
+                let faded = day.attributes["faded"] == "true" ? dim : ""
+                line +=
+                    " " + faded + plannedColour + String(block(planned)) + reset + faded + rose + String(block(tracked))
+                    + reset
+            }
+            rows.append(line)
+        }
+        rows.append(
+            "0h  ┼" + days.map { $0.attributes["beforeAccount"] == "true" ? "–––" : "───" }.joined())
+        rows.append("     " + days.map { " " + ($0.attributes["weekday"] ?? "?") + " " }.joined())
+        return rows
     }
 
     static func fit(_ text: String, _ width: Int) -> String {
