@@ -197,22 +197,16 @@ struct CalendarProbeTests {
                 ])
             lab.api.clock.set(phone.clock.now)
             await phone.app.confirmTrackedDay("2026-11-16")
-            let worker = try await lab.api.signIn(email: phone.email, password: DeviceLab.staffPassword)
-            let list: DaySubmissionList = try await lab.api.request(
-                .get, "/v1/tracking/days", token: worker.accessToken
-            ).decode()
-            #expect(list.days.map(\.trackedMinutes) == [120])
-            #expect(list.days.first?.sessions.count == 1)
+            let days = try await DaySubmissionProbeTests.serverDays(lab, phone.email)
+            #expect(days.map(\.trackedMinutes) == [120])
+            #expect(days.first?.sessions.count == 1)
             // The night's other day is not confirmed; a new session reaching into the confirmed one is refused.
             phone.app.addManualSession(at: home.id, from: at("2026-11-15T23:00:00Z"), to: at("2026-11-16T01:00:00Z"))
             #expect(
                 phone.app.tree().element(UIIdentifier.trackError)?.text
                     == "2026-11-16 is confirmed and cannot be changed.")
             await phone.app.confirmTrackedDay("2026-11-17")
-            let both: DaySubmissionList = try await lab.api.request(
-                .get, "/v1/tracking/days", token: worker.accessToken
-            ).decode()
-            #expect(both.days.map(\.trackedMinutes) == [120, 360])
+            #expect(try await DaySubmissionProbeTests.serverDays(lab, phone.email).map(\.trackedMinutes) == [120, 360])
         }
     }
 
@@ -288,11 +282,8 @@ struct CalendarProbeTests {
             #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed"])
             lab.api.clock.set(phone.clock.now)
             await phone.app.confirmTrackedDay("2026-11-17")
-            let worker = try await lab.api.signIn(email: phone.email, password: DeviceLab.staffPassword)
-            let list: DaySubmissionList = try await lab.api.request(
-                .get, "/v1/tracking/days", token: worker.accessToken
-            ).decode()
-            #expect(list.days.first?.trackedMinutes == 450 && list.days.first?.sessions.first?.breakMinutes == 30)
+            let days = try await DaySubmissionProbeTests.serverDays(lab, phone.email)
+            #expect(days.first?.trackedMinutes == 450 && days.first?.sessions.first?.breakMinutes == 30)
             phone.app.setSessionBreak(session.id, minutes: 45)
             #expect(
                 phone.app.tree().element(UIIdentifier.trackError)?.text

@@ -47,18 +47,11 @@ extension Store {
                 try await connection.queryOne(
                     "SELECT 1 FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(caller.userId)]) != nil
             else { return .noAccount }
-            if let row = try await connection.queryOne(
-                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
-                [.uuid(caller.userId), .text(date)])
-            {
-                let current = try Self.daySubmission(from: row)
+            if let current = try await Self.submittedDay(connection, of: caller.userId, date) {
                 return current.submissionId == body.submissionId ? .replayed(current) : .alreadySubmitted(current)
             }
-            if let row = try await connection.queryOne(
-                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? AND week = ?",
-                [.uuid(caller.userId), .text(week)])
-            {
-                return .weekFinalised(try Self.finalisedWeek(from: row))
+            if let finalised = try await Self.finalisedWeek(connection, of: caller.userId, week) {
+                return .weekFinalised(finalised)
             }
             let sessions = String(decoding: try OutpostJSON.encode(body.sessions), as: UTF8.self)
             let inserted = try await connection.queryOne(
@@ -74,12 +67,9 @@ extension Store {
                 ])
             if let inserted { return .stored(try Self.daySubmission(from: inserted)) }
             // Another instance stored this day between the read and the insert.
-            guard
-                let row = try await connection.queryOne(
-                    "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
-                    [.uuid(caller.userId), .text(date)])
-            else { throw APIError.invalidRequest("The day could not be stored; send it again.", status: .conflict) }
-            let current = try Self.daySubmission(from: row)
+            guard let current = try await Self.submittedDay(connection, of: caller.userId, date) else {
+                throw APIError.invalidRequest("The day could not be stored; send it again.", status: .conflict)
+            }
             return current.submissionId == body.submissionId ? .replayed(current) : .alreadySubmitted(current)
         }
     }
@@ -94,16 +84,25 @@ extension Store {
                 try user.uuid("tenant_id") == caller.tenantId,
                 userId == caller.userId || caller.role == .organizer
             else { return nil }
-            let days = try await connection.query(
-                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date",
-                [.uuid(userId)]
-            ).map(Self.daySubmission)
-            let weeks = try await connection.query(
-                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? ORDER BY week",
-                [.uuid(userId)]
-            ).map(Self.finalisedWeek)
-            return DaySubmissionList(days: days, finalisedWeeks: weeks)
+            return try await Self.daySubmissionList(connection, of: userId)
         }
+    }
+
+    /// A user's submitted days, oldest first, and finalised weeks (the list route and the
+    /// data export read them alike).
+    static func daySubmissionList(
+        _ connection: any SQLConnection, of userId: UUID
+    ) async throws
+        -> DaySubmissionList
+    {
+        let days = try await connection.query(
+            "SELECT \(daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date", [.uuid(userId)]
+        ).map(daySubmission)
+        let weeks = try await connection.query(
+            "SELECT \(finalisedWeekColumns) FROM finalised_weeks WHERE user_id = ? ORDER BY week",
+            [.uuid(userId)]
+        ).map(finalisedWeek)
+        return DaySubmissionList(days: days, finalisedWeeks: weeks)
     }
 
     /// An organizer finalises a week of a worker of their tenant (again: the first stands).
@@ -120,10 +119,31 @@ extension Store {
                 INSERT INTO finalised_weeks (user_id, tenant_id, week, finalised_by, finalised_at)
                 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, [.uuid(userId), .uuid(caller.tenantId), .text(week), .uuid(caller.userId), .date(now)])
-            return try await connection.queryOne(
-                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? AND week = ?",
-                [.uuid(userId), .text(week)]
-            ).map(Self.finalisedWeek)
+            return try await Self.finalisedWeek(connection, of: userId, week)
         }
+    }
+
+    static func submittedDay(
+        _ connection: any SQLConnection, of userId: UUID, _ date: String
+    ) async throws
+        -> DaySubmission?
+    {
+        try await connection.queryOne(
+            "SELECT \(daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
+            [.uuid(userId), .text(date)]
+        ).map(daySubmission)
+    }
+
+    static let finalisedWeekColumns = "user_id, week, finalised_by, finalised_at"
+
+    static func finalisedWeek(
+        _ connection: any SQLConnection, of userId: UUID, _ week: String
+    ) async throws
+        -> FinalisedWeek?
+    {
+        try await connection.queryOne(
+            "SELECT \(finalisedWeekColumns) FROM finalised_weeks WHERE user_id = ? AND week = ?",
+            [.uuid(userId), .text(week)]
+        ).map(finalisedWeek)
     }
 }

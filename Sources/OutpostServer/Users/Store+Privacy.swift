@@ -20,14 +20,7 @@ extension Store {
                 "SELECT DISTINCT device_id FROM refresh_tokens WHERE user_id = ? ORDER BY device_id",
                 [.uuid(caller.userId)]
             ).map { try $0.text("device_id") }
-            let days = try await connection.query(
-                "SELECT \(Self.daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date",
-                [.uuid(caller.userId)]
-            ).map(Self.daySubmission)
-            let weeks = try await connection.query(
-                "SELECT user_id, week, finalised_by, finalised_at FROM finalised_weeks WHERE user_id = ? ORDER BY week",
-                [.uuid(caller.userId)]
-            ).map(Self.finalisedWeek)
+            let tracking = try await Self.daySubmissionList(connection, of: caller.userId)
             let activities = try await connection.query(
                 "SELECT \(Self.activityColumns) FROM activities WHERE mentor_id = ? ORDER BY on_date, id",
                 [.uuid(caller.userId)]
@@ -36,7 +29,8 @@ extension Store {
                 user: user, createdAt: try row.date("created_at"),
                 consent: ConsentRecord(
                     version: try row.optionalText("consent_version"), acceptedAt: try row.optionalDate("consent_at")),
-                devices: devices, days: days, finalisedWeeks: weeks, activities: activities, exportedAt: now)
+                devices: devices, days: tracking.days, finalisedWeeks: tracking.finalisedWeeks, activities: activities,
+                exportedAt: now)
         }
     }
 

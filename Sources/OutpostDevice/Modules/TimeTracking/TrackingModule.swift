@@ -457,16 +457,7 @@ final class TrackingModule: DeviceModule {
         let first = ActivityDate.day(of: interval.start, in: zone)
         let last = ActivityDate.day(of: interval.end.addingTimeInterval(-1), in: zone)
         let plan = try store.plan(owner: owner)
-        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
-        // Sessions that touch the week (one may begin the day before and run past midnight).
-        let sessions = try store.sessions(
-            owner: owner, in: interval.start.addingTimeInterval(-2 * 86_400)..<interval.end)
-        let spans = sessions.map {
-            $0.span(now: now)
-        }
-        let days = WorkHours.days(
-            from: first, to: last, sessions: spans, planned: plan.shifts.map(\.planned),
-            absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        let (days, sessions) = try hours(owner: owner, from: first, to: last, plan: plan)
         let openDays = Set(sessions.filter { $0.clockOut == nil }.map { ActivityDate.day(of: $0.clockIn, in: zone) })
         let week = calendar.component(.weekOfYear, from: interval.start)
         return WeekScreen(
@@ -496,13 +487,7 @@ final class TrackingModule: DeviceModule {
         var last = first
         for _ in 0..<41 { last = WorkHours.next(last, in: zone) ?? last }
         let plan = try store.plan(owner: owner)
-        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
-        let end = WorkDay.interval(of: last, in: zone)?.upperBound ?? now
-        let sessions = try store.sessions(owner: owner, in: gridStart.addingTimeInterval(-2 * 86_400)..<end)
-        let days = WorkHours.days(
-            from: first, to: last,
-            sessions: sessions.map { $0.span(now: now) },
-            planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        let days = try hours(owner: owner, from: first, to: last, plan: plan).days
         let cells = days.map { hours in
             MonthScreen.Cell(
                 hours: hours, inMonth: hours.day.hasPrefix(month), isToday: hours.day == today,
@@ -516,6 +501,25 @@ final class TrackingModule: DeviceModule {
             error: state.error, copy: copy)
     }
 
+    /// The hours of the days `first` to `last` from ``WorkHours``: the sessions that touch
+    /// them (one may begin up to two days before and run into them), `plan`'s shifts and
+    /// absences, and the confirmed days. One place for the week, the month and the dashboard.
+    private func hours(
+        owner: UserID, from first: String, to last: String, plan: ShiftPlan
+    ) throws
+        -> (days: [DayHours], sessions: [TrackedSession])
+    {
+        let zone = shell.ports.timeZone
+        let start = WorkDay.start(of: first, in: zone) ?? now
+        let end = WorkDay.interval(of: last, in: zone)?.upperBound ?? now
+        let sessions = try store.sessions(owner: owner, in: start.addingTimeInterval(-2 * 86_400)..<end)
+        let days = WorkHours.days(
+            from: first, to: last, sessions: sessions.map { $0.span(now: now) }, planned: plan.shifts.map(\.planned),
+            absences: plan.absences.map(\.mark), confirmed: Set(confirmed.values.filter(\.locked).map(\.day)),
+            in: zone)
+        return (days, sessions)
+    }
+
     /// The last 14 days, today included, and the next shift.
     private func statusDashboard(owner: UserID) throws -> StatusDashboard {
         let zone = shell.ports.timeZone
@@ -526,14 +530,7 @@ final class TrackingModule: DeviceModule {
             first = ActivityDate.day(of: start.addingTimeInterval(-43_200), in: zone)
         }
         let plan = try store.plan(owner: owner)
-        let locked = Set(confirmed.values.filter(\.locked).map(\.day))
-        let from = WorkDay.start(of: first, in: zone) ?? now
-        let sessions = try store.sessions(
-            owner: owner, in: from.addingTimeInterval(-2 * 86_400)..<now.addingTimeInterval(1))
-        let days = WorkHours.days(
-            from: first, to: today,
-            sessions: sessions.map { $0.span(now: now) },
-            planned: plan.shifts.map(\.planned), absences: plan.absences.map(\.mark), confirmed: locked, in: zone)
+        let days = try hours(owner: owner, from: first, to: today, plan: plan).days
         return StatusDashboard.make(
             days: days, today: today, accountSince: try store.accountSince(owner: owner, today: today),
             shifts: plan.shifts, now: now, zone: zone, copy: copy)
