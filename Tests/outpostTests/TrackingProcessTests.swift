@@ -4,6 +4,29 @@ import OutpostLab
 import OutpostProtocol
 import Testing
 
+/// A device home driven through `outpost device … --home HOME --json`: each call is one
+/// launch of the app, its tree read back (a command that fails is an issue of the test).
+struct DeviceHome {
+    let path: String
+    init(_ path: String) { self.path = path }
+
+    func callAsFunction(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
+        let result = try CLI.run(["device"] + arguments + ["--home", path, "--json"])
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return PeerMentorProcessTests.Tree(try CLI.tree(result))
+    }
+}
+
+extension RunningServer {
+    /// An organizer (as `organizerSetUp`) and the worker wanda@acme.test / worker-password.
+    func createWorker() async throws {
+        _ = try await organizerSetUp()
+        _ = try await json(
+            "POST", "/v1/users", token: try await signIn(),
+            body: #"{"email":"wanda@acme.test","name":"Wanda","role":"worker","password":"worker-password"}"#)
+    }
+}
+
 /// Time tracking through `outpost device` processes (seed 003): a simulated working day.
 @Suite("Time tracking as processes (seed 003)")
 struct TrackingProcessTests {
@@ -13,17 +36,9 @@ struct TrackingProcessTests {
     func day() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        _ = try await server.organizerSetUp()
-        let token = try await server.signIn()
-        _ = try await server.json(
-            "POST", "/v1/users", token: token,
-            body: #"{"email":"wanda@acme.test","name":"Wanda","role":"worker","password":"worker-password"}"#)
+        try await server.createWorker()
         let home = try CLI.temporaryDirectory() + "/device"
-        func device(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return PeerMentorProcessTests.Tree(try CLI.tree(result))
-        }
+        let device = DeviceHome(home)
         let signedIn = try device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
             "worker-password",
@@ -69,17 +84,9 @@ struct WeekProcessTests {
     func plan() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        _ = try await server.organizerSetUp()
-        let token = try await server.signIn()
-        _ = try await server.json(
-            "POST", "/v1/users", token: token,
-            body: #"{"email":"wanda@acme.test","name":"Wanda","role":"worker","password":"worker-password"}"#)
+        try await server.createWorker()
         let home = try CLI.temporaryDirectory() + "/device"
-        func device(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return PeerMentorProcessTests.Tree(try CLI.tree(result))
-        }
+        let device = DeviceHome(home)
         _ = try device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
             "worker-password",
@@ -173,11 +180,7 @@ struct PasswordlessProcessTests {
         defer { server.stop() }
         let home = try CLI.temporaryDirectory() + "/device"
         let serverURL = "http://127.0.0.1:\(server.port)"
-        func device(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return PeerMentorProcessTests.Tree(try CLI.tree(result))
-        }
+        let device = DeviceHome(home)
         let asked = try device([
             "signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code", "--register",
         ])
@@ -231,9 +234,7 @@ struct TrackingEndToEndTests {
         let serverURL = "http://127.0.0.1:\(server.port)"
         let email = "wanda.e2e@care.test"
         func device(_ home: String, _ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-            let result = try CLI.run(["device"] + arguments + ["--home", directory + "/" + home, "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return PeerMentorProcessTests.Tree(try CLI.tree(result))
+            try DeviceHome(directory + "/" + home)(arguments)
         }
         /// Sets the phone's clock `seconds` from now (a negative number follows `--`).
         func skew(_ home: String, _ seconds: Int) throws {
