@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
         .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
+        .library(name: "OutpostReport", targets: ["OutpostReport"]),
         .library(name: "OutpostChaos", targets: ["OutpostChaos"]),
     ],
     dependencies: [
@@ -156,6 +157,18 @@ let package = Package(
                 "CTurboJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(
+            name: "OutpostReport",
+            dependencies: ["OutpostDevice", "CCairo"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostReportTests",
+            dependencies: ["OutpostReport", "OutpostTestSupport", "CCairo"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -179,6 +192,7 @@ let package = Package(
                 "OutpostServer",
                 "OutpostDevice",
                 "OutpostTerminal",
+                "OutpostReport",
                 "OutpostChaos",
                 "OutpostLab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -239,7 +239,7 @@ struct CalendarProbeTests {
     }
 
     @Test(
-        "calendar-committed-trees: seed-demo's November makes the committed month and week trees (shifts, sessions, absences, ✓ and ?, the footer)"
+        "calendar-committed-trees: seed-demo's November makes the committed month, week and status trees (shifts, sessions, absences, ✓ and ?, the footer, the 14 days)"
     )
     func committedTrees() async throws {
         try await DeviceLab.run { lab in
@@ -256,6 +256,11 @@ struct CalendarProbeTests {
             phone.app.showWeek(of: "2026-11-09")
             tree = phone.app.tree()
             try Self.expectCommitted(tree, "week-2026-11-09.json")
+            // The status screen with its 14 days (the terminal's bars and the report start here too).
+            phone.app.showTracking(.status)
+            tree = phone.app.tree()
+            #expect(tree.elements(UIIdentifier.dashboardDay).count == 14)
+            try Self.expectCommitted(tree, "status-2026-11-19.json")
         }
     }
 

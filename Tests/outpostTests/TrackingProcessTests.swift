@@ -79,7 +79,7 @@ struct TrackingProcessTests {
 @Suite("The week as processes")
 struct WeekProcessTests {
     @Test(
-        "track-plan-cli: a template, shifts placed from it, an absence, the week; an overlap and bad times are refused in words"
+        "track-plan-cli, track-report-cli: a template, shifts placed from it, an absence, the week; an overlap and bad times are refused in words; seed-demo's month drawn as PNG, PDF and SVG"
     )
     func plan() async throws {
         let server = try await RunningServer.start()
@@ -116,6 +116,22 @@ struct WeekProcessTests {
         #expect(demo.screen == "calendar-month-screen" && demo.text("calendar-title") == "October 2026")
         #expect(demo.text("track-notice")?.hasPrefix("A month of demo work:") == true)
         #expect(demo.all("calendar-month-cell").count == 42)
+        // track-report-cli: the month as a file a worker can send, in each format; a clash is refused.
+        let directory = URL(fileURLWithPath: home).deletingLastPathComponent().path
+        let magic: [(String, [UInt8])] = [
+            ("png", [0x89, 0x50, 0x4E, 0x47]), ("pdf", Array("%PDF".utf8)), ("svg", Array("<?xm".utf8)),
+        ]
+        for (format, bytes) in magic {
+            let out = "\(directory)/october.\(format)"
+            let report = try CLI.run(["device", "track", "report", "--month", "2026-10", "--out", out, "--home", home])
+            #expect(report.status == 0, "\(report.stderr)")
+            #expect(report.stdout.hasPrefix("report \(out)"))
+            #expect(try #require(FileManager.default.contents(atPath: out)).starts(with: bytes), "\(format)")
+        }
+        let clash = try CLI.run([
+            "device", "track", "report", "--out", "\(directory)/x.pdf", "--format", "png", "--home", home,
+        ])
+        #expect(clash.status == 2 && clash.stderr.contains("--out names a .pdf file but --format is png"))
     }
 }
 

@@ -3,8 +3,9 @@
 #
 # build_packages: what `swift build` links against (every `providers: [.apt([...])]` of
 # Package.swift, plus SQLite's headers); the test `first-command-installs-build-packages` checks the
-# two lists agree. test_packages: what the tests need besides.
-build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev)
+# two lists agree; fonts-dejavu-core is the face the month report draws its words in.
+# test_packages: what the tests need besides.
+build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev libcairo2-dev fonts-dejavu-core)
 test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount python3-venv python3-aiosmtpd)
 # demo_packages: what `outpost demo` uses when present (a real SMTP server for e-mail codes).
 demo_packages=(python3-aiosmtpd)

@@ -44,7 +44,9 @@ public struct ShiftInstance: Codable, Sendable, Hashable {
     public var endMinute: Int { startMinute + durationMinutes }
     public var orphaned: Bool { templateId == nil }
     public var planned: PlannedSpan {
-        PlannedSpan(day: day, startMinute: startMinute, durationMinutes: durationMinutes, breakMinutes: breakMinutes)
+        PlannedSpan(
+            day: day, startMinute: startMinute, durationMinutes: durationMinutes, breakMinutes: breakMinutes,
+            tag: color.rawValue)
     }
 }
 

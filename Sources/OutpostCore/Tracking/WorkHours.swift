@@ -32,12 +32,15 @@ public struct PlannedSpan: Sendable, Hashable {
     public var startMinute: Int
     public var durationMinutes: Int
     public var breakMinutes: Int
+    /// What the views draw it as (the shift's colour); the hours do not read it.
+    public var tag: String?
 
-    public init(day: String, startMinute: Int = 0, durationMinutes: Int, breakMinutes: Int = 0) {
+    public init(day: String, startMinute: Int = 0, durationMinutes: Int, breakMinutes: Int = 0, tag: String? = nil) {
         self.day = day
         self.startMinute = startMinute
         self.durationMinutes = max(0, durationMinutes)
         self.breakMinutes = max(0, min(breakMinutes, durationMinutes))
+        self.tag = tag
     }
 
     public var netMinutes: Int { durationMinutes - breakMinutes }
@@ -75,6 +78,21 @@ public struct AbsenceMark: Sendable, Hashable {
     }
 }
 
+/// A stretch of one day, in minutes since the day began (elapsed time: on a 25-hour day the
+/// last stretch ends at minute 1,500), for the views that draw a day: tracked time, or a shift
+/// (`tag`: its colour).
+public struct DaySegment: Sendable, Hashable {
+    public var startMinute: Int
+    public var endMinute: Int
+    public var tag: String?
+
+    public init(startMinute: Int, endMinute: Int, tag: String? = nil) {
+        self.startMinute = startMinute
+        self.endMinute = endMinute
+        self.tag = tag
+    }
+}
+
 /// One day's hours: what was tracked on it (sessions split at its bounds, breaks allocated in
 /// proportion), what was planned, and, on a confirmed day, the overtime.
 public struct DayHours: Sendable, Hashable {
@@ -91,6 +109,10 @@ public struct DayHours: Sendable, Hashable {
     /// Sessions under five minutes with time on this day.
     public var shortSessions: Int
     public var absences: [AbsenceMark.Kind]
+    /// When on the day time was tracked (the union of the sessions' parts, breaks not taken out).
+    public var trackedSegments: [DaySegment] = []
+    /// When on the day shifts are planned (a night shift's tail on the day after it began).
+    public var plannedSegments: [DaySegment] = []
 
     /// Tracked time after breaks.
     public var trackedSeconds: Int { grossSeconds - breakSeconds }
@@ -191,9 +213,13 @@ public enum WorkHours {
             }
         }
         for (day, intervals) in spans {
-            let gross = unionSeconds(intervals)
+            let merged = union(intervals)
+            let gross = merged.reduce(0) { $0 + Int($1.end.timeIntervalSince($1.start)) }
             result[day]!.grossSeconds = gross
             result[day]!.breakSeconds = min(breaks[day] ?? 0, gross)
+            if let midnight = WorkDay.start(of: day, in: timeZone) {
+                result[day]!.trackedSegments = merged.map { segment($0.start, $0.end, from: midnight, tag: nil) }
+            }
         }
         // Planned time is split like tracked time: a night shift is planned on both its days.
         var plannedSeconds: [String: Int] = [:]
@@ -201,6 +227,10 @@ public enum WorkHours {
             guard let span = shift.span(in: timeZone) else { continue }
             for part in parts(of: span, in: timeZone) {
                 plannedSeconds[part.day, default: 0] += Int(part.end.timeIntervalSince(part.start)) - part.breakSeconds
+                if result[part.day] != nil, let midnight = WorkDay.start(of: part.day, in: timeZone) {
+                    result[part.day]!.plannedSegments.append(
+                        segment(part.start, part.end, from: midnight, tag: shift.tag))
+                }
             }
         }
         for (day, seconds) in plannedSeconds where result[day] != nil { result[day]!.plannedMinutes = seconds / 60 }
@@ -208,19 +238,24 @@ public enum WorkHours {
         return order.compactMap { result[$0] }
     }
 
-    static func unionSeconds(_ intervals: [(start: Date, end: Date)]) -> Int {
-        var total = 0
-        var current: (start: Date, end: Date)?
+    /// The intervals merged where they overlap or touch, in order.
+    static func union(_ intervals: [(start: Date, end: Date)]) -> [(start: Date, end: Date)] {
+        var merged: [(start: Date, end: Date)] = []
         for interval in intervals.sorted(by: { $0.start < $1.start }) {
-            if let open = current, interval.start <= open.end {
-                current = (open.start, max(open.end, interval.end))
+            if let last = merged.last, interval.start <= last.end {
+                merged[merged.count - 1].end = max(last.end, interval.end)
             } else {
-                if let open = current { total += Int(open.end.timeIntervalSince(open.start)) }
-                current = interval
+                merged.append(interval)
             }
         }
-        if let open = current { total += Int(open.end.timeIntervalSince(open.start)) }
-        return total
+        return merged
+    }
+
+    /// `start..<end` as whole minutes since `midnight`, widened to the minutes it touches.
+    static func segment(_ start: Date, _ end: Date, from midnight: Date, tag: String?) -> DaySegment {
+        let from = start.timeIntervalSince(midnight) / 60
+        let to = end.timeIntervalSince(midnight) / 60
+        return DaySegment(startMinute: Int(from.rounded(.down)), endMinute: Int(to.rounded(.up)), tag: tag)
     }
 
     /// The month's summary of `days`.

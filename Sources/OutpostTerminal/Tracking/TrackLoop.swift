@@ -4,7 +4,7 @@ import OutpostDevice
 
 /// `outpost track`: a care worker's status screen in the terminal (seed 003): location cards,
 /// the clocked-in card with its running time, clock in and out, the permission warning, the
-/// history with Submit. Redrawn when the time shown changes, after every key, and on resize.
+/// history with Submit, the week and the month as grids. Redrawn when the time shown changes, after every key, and on resize.
 @MainActor
 public final class TrackLoop {
     let app: DeviceApp
@@ -58,7 +58,9 @@ public final class TrackLoop {
         let tree = app.tree()
         let cards = tree.elements(UIIdentifier.trackLocationCard)
         let days = tree.elements(UIIdentifier.trackDaySubmit)
-        let count = tree.screen == UIIdentifier.trackHistoryScreen ? days.count : cards.count
+        let submitting =
+            tree.screen == UIIdentifier.trackHistoryScreen || tree.screen == UIIdentifier.calendarWeekScreen
+        let count = submitting ? days.count : cards.count
         switch key {
         case .control("q"), .control("c"), .character("q"):
             running = false
@@ -83,6 +85,22 @@ public final class TrackLoop {
         case .character("h"):
             selected = 0
             app.showTracking(.history)
+        case .character("w"):
+            selected = 0
+            app.showWeek()
+        case .character("m"):
+            selected = 0
+            app.showMonth()
+        case .left, .right:
+            selected = 0
+            let offset = key == .left ? -1 : 1
+            if tree.screen == UIIdentifier.calendarWeekScreen {
+                app.showAdjacentWeek(offset)
+            } else if tree.screen == UIIdentifier.calendarMonthScreen {
+                app.showMonth(offset: offset)
+            }
+        case .character("g"):
+            if tree.screen == UIIdentifier.calendarWeekScreen { app.toggleTrackedTime() }
         case .character("x"):
             app.dismissPermissionWarning()
         case .character("r"):

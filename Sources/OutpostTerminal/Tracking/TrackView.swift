@@ -25,7 +25,19 @@ public enum TrackView {
     ]
 
     public static let keys =
-        "↑↓ choose · i clock in · o clock out · c submit day · s l h screens · r sync · x hide warning · q quit"
+        "↑↓ choose · i clock in · o clock out · c submit day · s l h w m screens · r sync · x hide warning · q quit"
+    public static let weekKeys =
+        "←→ week · ↑↓ choose day · c submit · g GPS · s l h w m screens · r sync · q quit"
+    public static let monthKeys = "←→ month · s l h w m screens · r sync · q quit"
+
+    /// What the calendar grids draw themselves.
+    static let calendarElements: Set<String> = [
+        UIIdentifier.calendarPrev, UIIdentifier.calendarNext, UIIdentifier.calendarTitle,
+        UIIdentifier.calendarGPSToggle, UIIdentifier.calendarTemplate, UIIdentifier.calendarAbsenceTemplate,
+        UIIdentifier.calendarDay, UIIdentifier.calendarShift, UIIdentifier.calendarAbsence,
+        UIIdentifier.calendarTracked, UIIdentifier.trackDaySubmit, UIIdentifier.trackReviewHint,
+        UIIdentifier.calendarMonthCell, UIIdentifier.calendarMonthSummary,
+    ]
 
     /// The frame for `tree` in a terminal of `size`; `selected` is the chosen card (status) or
     /// day to submit (history).
@@ -45,15 +57,30 @@ public enum TrackView {
             (UIIdentifier.tabStatus, UIIdentifier.trackStatusScreen),
             (UIIdentifier.tabTrackLocations, UIIdentifier.trackLocationsScreen),
             (UIIdentifier.tabTrackHistory, UIIdentifier.trackHistoryScreen),
+            (UIIdentifier.tabCalendar, UIIdentifier.calendarWeekScreen),
         ]
+        let calendar = tree.screen == UIIdentifier.calendarWeekScreen || tree.screen == UIIdentifier.calendarMonthScreen
         lines.append(
             tabs.compactMap { tab, screen in
-                tree.element(tab).map { tree.screen == screen ? inverse + " \($0.text) " + reset : " \($0.text) " }
+                let shown = tree.screen == screen || (calendar && tab == UIIdentifier.tabCalendar)
+                return tree.element(tab).map { shown ? inverse + " \($0.text) " + reset : " \($0.text) " }
             }.joined(separator: " "))
         lines.append("")
         var card = 0
         var submit = 0
+        var grid = false
         for element in tree.elements where !element.text.isEmpty && !hidden.contains(element.id) {
+            if calendar && calendarElements.contains(element.id) {
+                // The grid stands in for the calendar's elements: drawn once, where the first was.
+                if !grid {
+                    grid = true
+                    lines +=
+                        tree.screen == UIIdentifier.calendarWeekScreen
+                        ? CalendarView.week(tree, width: width, selected: selected)
+                        : CalendarView.month(tree, width: width, rows: size.rows)
+                }
+                continue
+            }
             switch element.id {
             case UIIdentifier.trackPermissionWarning:
                 for line in TreeRenderer.wrap("⚠ " + element.text, width - 2) {
@@ -108,7 +135,10 @@ public enum TrackView {
         let room = max(0, size.rows - 2)
         if lines.count > room { lines = Array(lines.prefix(room)) }
         while lines.count < room { lines.append("") }
-        return lines + [dim + String(repeating: "─", count: width) + reset, dim + fit(keys, width) + reset]
+        let help =
+            tree.screen == UIIdentifier.calendarWeekScreen
+            ? weekKeys : tree.screen == UIIdentifier.calendarMonthScreen ? monthKeys : keys
+        return lines + [dim + String(repeating: "─", count: width) + reset, dim + fit(help, width) + reset]
     }
 
     static let rose = "\u{1B}[35m"

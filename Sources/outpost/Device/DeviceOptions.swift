@@ -24,6 +24,7 @@ struct DeviceOptions: ParsableArguments {
     func launch() throws -> DeviceApp {
         let settings = try SimulatorSettings.load(home: homeURL)
         let skew = settings.clockSkew
+        let frozen = settings.frozenAt
         let camera = settings.camera
         let battery = settings.battery
         let gps = settings.gps
@@ -39,7 +40,8 @@ struct DeviceOptions: ParsableArguments {
             })
         let ports = DevicePorts(
             keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
-            clock: WallClock { Date().addingTimeInterval(skew) }, online: settings.network, battery: { battery },
+            clock: WallClock { (frozen ?? Date()).addingTimeInterval(skew) }, online: settings.network,
+            battery: { battery },
             biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)),
             gps: { gps }, locationPermission: { permission }, language: settings.language)
         return DeviceApp.launch(
@@ -74,6 +76,8 @@ struct SimulatorSettings: Codable {
     var battery = 100
     var platform = PlatformInfo(os: .ios, version: "17.5")
     var clockSkew: Double = 0
+    /// `sim time freeze`: the clock stands here (plus `clockSkew`, which `time advance` adds).
+    var frozenAt: Date?
     var migrationFailure = false
     /// The biometric sensor, the OS prompt and the device passcode.
     var biometric = SimulatedBiometrics.State()
@@ -92,6 +96,7 @@ struct SimulatorSettings: Codable {
         battery = try container.decodeIfPresent(Int.self, forKey: .battery) ?? defaults.battery
         platform = try container.decodeIfPresent(PlatformInfo.self, forKey: .platform) ?? defaults.platform
         clockSkew = try container.decodeIfPresent(Double.self, forKey: .clockSkew) ?? defaults.clockSkew
+        frozenAt = try container.decodeIfPresent(Date.self, forKey: .frozenAt)
         migrationFailure = try container.decodeIfPresent(Bool.self, forKey: .migrationFailure) ?? false
         biometric =
             try container.decodeIfPresent(SimulatedBiometrics.State.self, forKey: .biometric) ?? defaults.biometric

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OutpostCore
 import OutpostDevice
+import OutpostProtocol
 
 /// `outpost device sim ...`: the simulator's switches, like Detox's device API.
 struct DeviceSimCommand: AsyncParsableCommand {
@@ -20,7 +21,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
             (the OS region monitor's event; the fix is the sim GPS position, or --distance metres \
             from the location's centre), gps LAT LON [--accuracy M] | gps off (the position an \
             active fetch finds), time advance DURATION (90s, 6m, 2h, 1d: time passes in the \
-            background; due exit checks run), location always|when-in-use|denied (the location \
+            background; due exit checks run), time freeze TIME (the clock stands at an RFC 3339 time \
+            until advanced: screens that show today stay the same), time thaw, location always|when-in-use|denied (the location \
             permission), locale en|de (the phone's language).
             """
     )
@@ -52,7 +54,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
         let expected: [String: Int] = [
             "network": 1, "camera": 1, "battery": 1, "os": 2, "clock-skew": 1, "background": 0, "foreground": 0,
             "migration-failure": 1, "damage-outbox-row": 0, "biometric": 1, "device-passcode": 1, "kill": 0,
-            "geofence": 2, "gps": values.first == "off" ? 1 : 2, "time": 2, "location": 1, "locale": 1,
+            "geofence": 2, "gps": values.first == "off" ? 1 : 2, "time": values.first == "thaw" ? 1 : 2, "location": 1,
+            "locale": 1,
         ]
         guard let count = expected[name] else {
             throw ValidationError("Unknown switch '\(name)'; see `outpost device sim --help`.")
@@ -86,8 +89,16 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 throw ValidationError("gps is LATITUDE LONGITUDE, or off.")
             }
         case "time":
-            guard values[0] == "advance", Self.seconds(values[1]) != nil else {
-                throw ValidationError("time is advance DURATION (e.g. 90s, 6m, 2h, 1d).")
+            let valid =
+                switch values[0] {
+                case "advance": Self.seconds(values[1]) != nil
+                case "freeze": OutpostJSON.parse(values[1]) != nil
+                case "thaw": true
+                default: false
+                }
+            guard valid else {
+                throw ValidationError(
+                    "time is advance DURATION (e.g. 90s, 6m, 2h, 1d), freeze TIME (RFC 3339) or thaw.")
             }
         case "location":
             guard LocationPermission(rawValue: values[0]) != nil else {
@@ -149,7 +160,14 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 : GeoFix(
                     GeoPoint(latitude: Double(values[0]) ?? 0, longitude: Double(values[1]) ?? 0),
                     accuracy: accuracy ?? 20)
-        case "time": settings.clockSkew += Self.seconds(values[1]) ?? 0
+        case "time" where values[0] == "advance": settings.clockSkew += Self.seconds(values[1]) ?? 0
+        case "time" where values[0] == "freeze":
+            settings.frozenAt = OutpostJSON.parse(values[1])
+            settings.clockSkew = 0
+        case "time":
+            // thaw: the clock runs again from the moment it showed.
+            if let frozen = settings.frozenAt { settings.clockSkew += frozen.timeIntervalSinceNow }
+            settings.frozenAt = nil
         case "location": settings.locationPermission = LocationPermission(rawValue: values[0]) ?? .always
         case "locale": settings.language = AppLanguage(rawValue: values[0]) ?? .en
         default: break
@@ -167,7 +185,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 guard let id = LocationID(wire: values[1]) else { return }
                 let fence = app.workLocations.first { $0.id == id }?.fence
                 app.geofence(values[0] == "enter" ? .enter : .exit, location: id, fix: fix(fence, settings.gps))
-            case "time":
+            case "time" where values[0] == "advance":
                 app.backgroundTimePassed()
             case "network" where settings.network:
                 // The launch read the new switch; the app reacts as to the platform's report.

@@ -20,6 +20,7 @@ struct DeviceTrackCommand: AsyncParsableCommand {
             DeviceTrackWeekCommand.self, DeviceTrackMonthCommand.self, DeviceTrackGPSToggleCommand.self,
             DeviceTrackTemplateCommand.self,
             DeviceTrackShiftCommand.self, DeviceTrackAbsenceCommand.self, DeviceTrackSeedDemoCommand.self,
+            DeviceTrackReportCommand.self,
         ],
         defaultSubcommand: DeviceTrackStatusCommand.self)
 }

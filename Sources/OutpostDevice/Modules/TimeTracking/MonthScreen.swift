@@ -29,7 +29,9 @@ struct MonthScreen: ScreenModel {
         var elements = TrackingTabs.header(copy, notice: notice, error: error)
         elements += [
             UIElement(UIIdentifier.calendarPrev, copy.previousMonth),
-            UIElement(UIIdentifier.calendarTitle, title),
+            UIElement(
+                UIIdentifier.calendarTitle, title,
+                ["weekdays": (0..<7).map { copy.weekday($0) }.joined(separator: ",")]),
             UIElement(UIIdentifier.calendarNext, copy.nextMonth),
         ]
         for cell in cells {
@@ -39,6 +41,7 @@ struct MonthScreen: ScreenModel {
                 "date": hours.day, "inMonth": String(cell.inMonth),
                 "status": WeekScreen.status(hours, past: cell.isPast),
                 "tracked": String(hours.grossSeconds > 0),
+                "trackedMinutes": String(hours.trackedMinutes), "plannedMinutes": String(hours.plannedMinutes),
             ]
             if !cell.shiftColors.isEmpty {
                 attributes["shifts"] = cell.shiftColors.map(\.rawValue).joined(separator: ",")

@@ -64,6 +64,10 @@ struct WeekScreen: ScreenModel {
             ]
             if let overtime = hours.overtimeMinutes { attributes["overtimeMinutes"] = String(overtime) }
             if day.isToday { attributes["today"] = "true" }
+            if !hours.plannedSegments.isEmpty { attributes["plannedSpans"] = Self.spans(hours.plannedSegments) }
+            if showTracked, !hours.trackedSegments.isEmpty {
+                attributes["trackedSpans"] = Self.spans(hours.trackedSegments)
+            }
             var text = "\(day.weekday) \(hours.day)"
             if hours.confirmed, let overtime = hours.overtimeMinutes {
                 text += " · " + copy.overtime(overtime) + " ✓"
@@ -75,13 +79,18 @@ struct WeekScreen: ScreenModel {
                 let when =
                     absence.fullDay
                     ? copy.allDay : "\(Self.clock(absence.startMinute ?? 0))–\(Self.clock(absence.endMinute ?? 0))"
+                var attributes = [
+                    "date": hours.day, "absenceId": absence.id.wire, "kind": absence.kind.rawValue,
+                    "fullDay": String(absence.fullDay),
+                ]
+                if !absence.fullDay, let start = absence.startMinute, let end = absence.endMinute {
+                    attributes["startMinute"] = String(start)
+                    attributes["endMinute"] = String(end)
+                }
                 elements.append(
                     UIElement(
                         UIIdentifier.calendarAbsence, "\(copy.absence(absence.kind)) · \(absence.name) · \(when)",
-                        [
-                            "date": hours.day, "absenceId": absence.id.wire, "kind": absence.kind.rawValue,
-                            "fullDay": String(absence.fullDay),
-                        ]))
+                        attributes))
             }
             for shift in day.shifts {
                 var attributes = [
@@ -114,6 +123,12 @@ struct WeekScreen: ScreenModel {
             }
         }
         return elements
+    }
+
+    /// Stretches of a day for the views that draw it: `start-end[:tag]` in minutes since
+    /// midnight, comma-separated (`360-840:teal,1320-1440:blue`).
+    static func spans(_ segments: [DaySegment]) -> String {
+        segments.map { "\($0.startMinute)-\($0.endMinute)" + ($0.tag.map { ":" + $0 } ?? "") }.joined(separator: ",")
     }
 
     static func status(_ hours: DayHours, past: Bool) -> String {
