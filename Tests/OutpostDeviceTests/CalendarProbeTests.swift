@@ -33,7 +33,7 @@ struct CalendarProbeTests {
             phone.app.addManualSession(at: home.id, from: at("2026-11-16T06:00:00Z"), to: at("2026-11-16T14:00:00Z"))
             phone.app.addManualSession(at: home.id, from: at("2026-11-17T06:00:00Z"), to: at("2026-11-17T14:30:00Z"))
             lab.api.clock.set(phone.clock.now)
-            await phone.app.confirmTrackedDay("2026-11-16")
+            await phone.confirm("2026-11-16")
             #expect(phone.app.confirmedDays["2026-11-16"]?.status == .submitted)
             phone.app.showWeek()
             var tree = phone.app.tree()
@@ -163,7 +163,7 @@ struct CalendarProbeTests {
             #expect(tree.element(UIIdentifier.dashboardNextShift)?.text == "Next shift: Early · 2026-11-20 06:00–14:00")
             // Confirmed days are no longer faded; a 13-hour day grows the axis to 16 h.
             lab.api.clock.set(phone.clock.now)
-            await phone.app.confirmTrackedDay("2026-11-16")
+            await phone.confirm("2026-11-16")
             phone.app.addManualSession(at: home.id, from: at("2026-11-15T06:00:00Z"), to: at("2026-11-15T19:00:00Z"))
             phone.app.showTracking(.status)
             tree = phone.app.tree()
@@ -196,7 +196,7 @@ struct CalendarProbeTests {
                     "2026-11-17,Tuesday,00:00,06:00,6:00,Manual,completed",
                 ])
             lab.api.clock.set(phone.clock.now)
-            await phone.app.confirmTrackedDay("2026-11-16")
+            await phone.confirm("2026-11-16")
             let days = try await DaySubmissionProbeTests.serverDays(lab, phone.email)
             #expect(days.map(\.trackedMinutes) == [120])
             #expect(days.first?.sessions.count == 1)
@@ -205,7 +205,7 @@ struct CalendarProbeTests {
             #expect(
                 phone.app.tree().element(UIIdentifier.trackError)?.text
                     == "2026-11-16 is confirmed and cannot be changed.")
-            await phone.app.confirmTrackedDay("2026-11-17")
+            await phone.confirm("2026-11-17")
             #expect(try await DaySubmissionProbeTests.serverDays(lab, phone.email).map(\.trackedMinutes) == [120, 360])
         }
     }
@@ -286,7 +286,7 @@ struct CalendarProbeTests {
             let rows = phone.app.trackingCSV().split(separator: "\r\n").dropFirst().map(String.init)
             #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed"])
             lab.api.clock.set(phone.clock.now)
-            await phone.app.confirmTrackedDay("2026-11-17")
+            await phone.confirm("2026-11-17")
             let days = try await DaySubmissionProbeTests.serverDays(lab, phone.email)
             #expect(days.first?.trackedMinutes == 450 && days.first?.sessions.first?.breakMinutes == 30)
             phone.app.setSessionBreak(session.id, minutes: 45)

@@ -53,14 +53,14 @@ struct DaySubmissionProbeTests {
             let date = Self.workMorning(phone, at: home)
             await phone.app.connectivityChanged(online: false)
             // Not over yet.
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains("not over yet") == true)
             #expect(phone.app.confirmedDays.isEmpty)
             Self.nextMorning(phone)
             #expect(Self.day(phone, date)?.attributes["status"] == "unconfirmed")
             #expect(phone.app.tree().contains(UIIdentifier.trackReviewHint))
             #expect(phone.app.tree().elements(UIIdentifier.trackDaySubmit).map { $0.attributes["date"] } == [date])
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             #expect(phone.app.tree().element(UIIdentifier.trackNotice)?.text.contains("confirmed") == true)
             #expect(phone.app.confirmedDays[date]?.status == .queued)
             #expect(phone.app.pendingCount == 1)
@@ -72,7 +72,7 @@ struct DaySubmissionProbeTests {
             #expect(
                 phone.app.tree().element(UIIdentifier.trackError)?.text == "\(date) is confirmed and cannot be changed."
             )
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains("cannot be changed") == true)
             #expect(phone.app.pendingCount == 1 && phone.app.trackedSessions.count == 1)
             #expect(try await Self.serverDays(lab, phone.email).isEmpty, "nothing left the phone offline")
@@ -101,7 +101,7 @@ struct DaySubmissionProbeTests {
             let home = try first.addLocation()
             let date = Self.workMorning(first, at: home)
             Self.nextMorning(first)
-            await first.app.confirmTrackedDay(date)
+            await first.confirm(date)
             #expect(first.app.confirmedDays[date]?.status == .submitted)
             // The worker's new phone: the day's sessions are entered by hand and confirmed again.
             let second = try await WorkerPhone(lab, "second", email: first.email)
@@ -109,7 +109,7 @@ struct DaySubmissionProbeTests {
             let place = try second.addLocation()
             let start = try #require(first.app.trackedSessions.first?.clockIn)
             second.app.addManualSession(at: place.id, from: start, to: start.addingTimeInterval(2 * 3600))
-            await second.app.confirmTrackedDay(date)
+            await second.confirm(date)
             let refused = try #require(second.app.confirmedDays[date])
             #expect(refused.status == .refused && refused.code == "day_already_submitted" && refused.locked)
             #expect(second.app.pendingCount == 0, "the answer is kept on the day; the entry is done")
@@ -144,7 +144,7 @@ struct DaySubmissionProbeTests {
             try #require(faults.value).failOnce(.dropResponse) { request, refreshes in
                 request.path.hasPrefix("/v1/tracking/days/") && refreshes > 0
             }
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             #expect(try await Self.serverDays(lab, phone.email).count == 1, "the server stored it")
             #expect(phone.app.confirmedDays[date]?.status == .queued, "the phone never heard")
             await phone.app.sync()
@@ -163,7 +163,7 @@ struct DaySubmissionProbeTests {
             phone.app.geofence(.enter, location: home.id, fix: phone.fix(home, metres: 10, accuracy: 30, .event))
             let date = ActivityDate.day(of: phone.clock.now, in: TimeZone(identifier: "UTC")!)
             Self.nextMorning(phone)
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             #expect(phone.app.tree().element(UIIdentifier.trackError)?.text.contains("still open") == true)
             phone.app.clockOut(at: home.id)
             // The employer finalises the week first.
@@ -173,7 +173,7 @@ struct DaySubmissionProbeTests {
             let finalised = try await lab.api.request(
                 .post, "/v1/tracking/users/\(worker.user.id)/weeks/\(week)/finalise", token: organizer.accessToken)
             #expect(finalised.status == 200)
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             let day = try #require(phone.app.confirmedDays[date])
             #expect(day.status == .refused && day.code == "week_finalised" && day.locked)
             #expect(day.message?.contains("finalised by your employer") == true)

@@ -25,7 +25,7 @@ struct PrivacyProbeTests {
             DaySubmissionProbeTests.nextMorning(phone)
             let start = phone.clock.now.addingTimeInterval(-3600)
             phone.app.addManualSession(at: other.id, from: start, to: start.addingTimeInterval(1800))
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             try #require(phone.app.confirmedDays[date]?.status == .submitted)
             let data = try #require(await phone.app.exportMyData())
             #expect(phone.app.tree().screen == UIIdentifier.privacyScreen)
@@ -66,7 +66,7 @@ struct PrivacyProbeTests {
             let home = try phone.addLocation()
             let date = DaySubmissionProbeTests.workMorning(phone, at: home)
             DaySubmissionProbeTests.nextMorning(phone)
-            await phone.app.confirmTrackedDay(date)
+            await phone.confirm(date)
             let workerId = try #require(phone.app.trackingModule?.owner)
             let sessionIds = phone.app.trackedSessions.map { $0.id.uuidString }
             // A colleague uses the same phone for a while.
@@ -84,7 +84,7 @@ struct PrivacyProbeTests {
             await phone.app.connectivityChanged(online: false)
             let dayBefore = phone.clock.now.addingTimeInterval(-2 * 86_400)
             phone.app.addManualSession(at: home.id, from: dayBefore, to: dayBefore.addingTimeInterval(3600))
-            await phone.app.confirmTrackedDay(ActivityDate.day(of: dayBefore, in: TimeZone(identifier: "UTC")!))
+            await phone.confirm(ActivityDate.day(of: dayBefore, in: TimeZone(identifier: "UTC")!))
             #expect(phone.app.pendingCount == 1)
             await phone.app.deleteMyAccount()
             var tree = phone.app.tree()

@@ -57,6 +57,13 @@ final class WorkerPhone {
             locationPermission: { permission.value }, language: language, transport: transport)
     }
 
+    /// Submit on `day`, reading the first-time explanation when it comes (``CalendarProbeTests``
+    /// tests it on its own).
+    func confirm(_ day: String) async {
+        await app.confirmTrackedDay(day)
+        if app.tree().screen == UIIdentifier.trackSubmitExplanation { await app.continueSubmit() }
+    }
+
     func addLocation(_ name: String = "Care home Nord") throws -> WorkLocation {
         app.addWorkLocation(name: name, latitude: 52.52, longitude: 13.405, radius: 100)
         #expect(app.tree().element(UIIdentifier.trackNotice)?.text.hasPrefix("\(name) added") == true)

@@ -298,7 +298,12 @@ struct TrackingEndToEndTests {
         #expect(history.attribute("track-history-day", "status") == "unconfirmed")
         // The evening passes; the day is confirmed with the network still off.
         _ = try device("phone", ["sim", "time", "advance", "14h"])
-        history = try device("phone", ["track", "confirm", day])
+        // track-submit-explanation-cli: the first Submit explains itself and confirms nothing yet.
+        let explained = try device("phone", ["track", "confirm", day])
+        #expect(explained.screen == "track-submit-explanation")
+        #expect(explained.text("track-submit-explanation")?.contains("cannot be edited") == true)
+        #expect(explained.pending == 0)
+        history = try device("phone", ["track", "confirm", "--continue"])
         #expect(history.attribute("track-history-day", "status") == "queued")
         #expect(history.pending == 1)
         _ = try device("phone", ["sim", "network", "on"])
@@ -334,7 +339,8 @@ struct TrackingEndToEndTests {
                 "track", "session", "add", "--location", place, "--from", OutpostJSON.format(morning), "--to",
                 OutpostJSON.format(morning.addingTimeInterval(3600)),
             ])
-        let refused = try device("second", ["track", "confirm", day])
+        #expect(try device("second", ["track", "confirm", day]).screen == "track-submit-explanation")
+        let refused = try device("second", ["track", "confirm", "--continue"])
         #expect(refused.attribute("track-history-day", "status") == "refused", "\(refused.elements)")
         #expect(refused.text("track-day-answer")?.contains("already submitted") == true)
         #expect(refused.text("track-error")?.contains("was not submitted") == true)

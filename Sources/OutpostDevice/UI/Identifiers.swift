@@ -218,4 +218,64 @@ public enum UIIdentifier {
     public static let calendarAbsenceTemplate = "calendar-absence-template"
     /// One session: `state`, `method`, `short` (under five minutes: kept, flagged), `minutes`.
     public static let trackHistorySession = "track-history-session"
+
+    // Seed 003's inline picker and its entry points: the seed counts 28 test identifiers and
+    // names none of them; these are ours, in its words (``pickerIdentifiers`` lists them).
+    /// The floating button (week only, hidden while the picker is open) and its menu.
+    public static let calendarFAB = "calendar-fab"
+    public static let calendarFABShifts = "calendar-fab-shifts"
+    public static let calendarFABAbsences = "calendar-fab-absences"
+    public static let calendarFABLogHours = "calendar-fab-log-hours"
+    /// The picker (`mode`: direct or arming, `tab`, `targetDate`).
+    public static let inlinePicker = "inline-picker"
+    public static let inlinePickerClose = "inline-picker-close"
+    public static let inlinePickerTabShifts = "inline-picker-tab-shifts"
+    public static let inlinePickerTabAbsences = "inline-picker-tab-absences"
+    public static let inlinePickerTabGPS = "inline-picker-tab-gps"
+    /// The day it places on (direct placement).
+    public static let inlinePickerTargetDate = "inline-picker-target-date"
+    /// A shift template's row (`templateId`, `color`), its pencil (left) and its selector (right).
+    public static let inlinePickerShiftRow = "inline-picker-shift-row"
+    public static let inlinePickerShiftEdit = "inline-picker-shift-edit"
+    public static let inlinePickerShiftSelect = "inline-picker-shift-select"
+    public static let inlinePickerShiftAdd = "inline-picker-shift-add"
+    public static let inlinePickerAbsenceRow = "inline-picker-absence-row"
+    public static let inlinePickerAbsenceEdit = "inline-picker-absence-edit"
+    public static let inlinePickerAbsenceSelect = "inline-picker-absence-select"
+    public static let inlinePickerAbsenceAdd = "inline-picker-absence-add"
+    /// The inline edit form of a template and its fields (each with its `value`).
+    public static let inlinePickerEditForm = "inline-picker-edit-form"
+    public static let inlinePickerEditName = "inline-picker-edit-name"
+    public static let inlinePickerEditStart = "inline-picker-edit-start"
+    public static let inlinePickerEditDuration = "inline-picker-edit-duration"
+    public static let inlinePickerEditBreak = "inline-picker-edit-break"
+    public static let inlinePickerEditColor = "inline-picker-edit-color"
+    public static let inlinePickerEditSave = "inline-picker-edit-save"
+    /// The GPS tab: log tracked hours by hand.
+    public static let inlinePickerLogHours = "inline-picker-gps-log-hours"
+    /// The armed template's banner (a fixed slot) and its cancel.
+    public static let calendarArmedBanner = "calendar-armed-banner"
+    public static let calendarArmedCancel = "calendar-armed-cancel"
+    /// The day the picker was opened for, ringed (`date`).
+    public static let calendarFocusDay = "calendar-focus-day"
+
+    /// The seed's 28 picker identifiers.
+    public static let pickerIdentifiers = [
+        calendarFAB, calendarFABShifts, calendarFABAbsences, calendarFABLogHours, inlinePicker, inlinePickerClose,
+        inlinePickerTabShifts, inlinePickerTabAbsences, inlinePickerTabGPS, inlinePickerTargetDate,
+        inlinePickerShiftRow, inlinePickerShiftEdit, inlinePickerShiftSelect, inlinePickerShiftAdd,
+        inlinePickerAbsenceRow, inlinePickerAbsenceEdit, inlinePickerAbsenceSelect, inlinePickerAbsenceAdd,
+        inlinePickerEditForm, inlinePickerEditName, inlinePickerEditStart, inlinePickerEditDuration,
+        inlinePickerEditBreak, inlinePickerEditColor, inlinePickerEditSave, inlinePickerLogHours,
+        calendarArmedBanner, calendarArmedCancel,
+    ]
+
+    /// The manual session form the GPS tab opens (`date`; seed 003's ManualSessionForm).
+    public static let trackManualForm = "track-manual-form"
+
+    /// Before the first Submit (seed 003's first-time tooltip): what submitting means (`date`),
+    /// and the two ways out.
+    public static let trackSubmitExplanation = "track-submit-explanation"
+    public static let trackSubmitExplanationContinue = "track-submit-explanation-continue"
+    public static let trackSubmitExplanationCancel = "track-submit-explanation-cancel"
 }

@@ -61,6 +61,16 @@ public final class TrackLoop {
         let submitting =
             tree.screen == UIIdentifier.trackHistoryScreen || tree.screen == UIIdentifier.calendarWeekScreen
         let count = submitting ? days.count : cards.count
+        if tree.screen == UIIdentifier.trackSubmitExplanation {
+            // The first Submit's explanation: Enter (or c) submits, Esc (or n) is "not now".
+            switch key {
+            case .enter, .character("c"): await app.continueSubmit()
+            case .escape, .character("n"): app.cancelSubmit()
+            case .control("q"), .control("c"), .character("q"): running = false
+            default: break
+            }
+            return
+        }
         switch key {
         case .control("q"), .control("c"), .character("q"):
             running = false

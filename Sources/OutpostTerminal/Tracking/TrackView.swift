@@ -22,6 +22,10 @@ public enum TrackView {
         UIIdentifier.pendingSyncBanner, UIIdentifier.offlineBanner, UIIdentifier.tabCalendar,
         // The 14 days are drawn as bars (``bars(_:height:)``).
         UIIdentifier.dashboardDay,
+        // The floating button is a phone's; keys stand in for it here.
+        UIIdentifier.calendarFAB, UIIdentifier.calendarFABShifts, UIIdentifier.calendarFABAbsences,
+        UIIdentifier.calendarFABLogHours, UIIdentifier.trackSubmitExplanationContinue,
+        UIIdentifier.trackSubmitExplanationCancel,
     ]
 
     public static let keys =
@@ -29,6 +33,7 @@ public enum TrackView {
     public static let weekKeys =
         "←→ week · ↑↓ choose day · c submit · g GPS · s l h w m screens · r sync · q quit"
     public static let monthKeys = "←→ month · s l h w m screens · r sync · q quit"
+    public static let explanationKeys = "Enter submit · Esc not now · q quit"
 
     /// What the calendar grids draw themselves.
     static let calendarElements: Set<String> = [
@@ -116,6 +121,8 @@ public enum TrackView {
                 let marker = submit == selected ? "▶ " : "  "
                 submit += 1
                 lines.append("   " + marker + "[c] " + fit(element.text, width - 10))
+            case UIIdentifier.trackSubmitExplanation:
+                lines += TreeRenderer.wrap(element.text, width - 4).map { "  " + bold + $0 + reset }
             case UIIdentifier.trackHistoryTotal, UIIdentifier.trackReviewHint:
                 lines.append(" " + bold + fit(element.text, width - 2) + reset)
             case UIIdentifier.dashboard:
@@ -136,8 +143,12 @@ public enum TrackView {
         if lines.count > room { lines = Array(lines.prefix(room)) }
         while lines.count < room { lines.append("") }
         let help =
-            tree.screen == UIIdentifier.calendarWeekScreen
-            ? weekKeys : tree.screen == UIIdentifier.calendarMonthScreen ? monthKeys : keys
+            switch tree.screen {
+            case UIIdentifier.calendarWeekScreen: weekKeys
+            case UIIdentifier.calendarMonthScreen: monthKeys
+            case UIIdentifier.trackSubmitExplanation: explanationKeys
+            default: keys
+            }
         return lines + [dim + String(repeating: "─", count: width) + reset, dim + fit(help, width) + reset]
     }
 

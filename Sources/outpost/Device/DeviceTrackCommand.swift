@@ -203,16 +203,39 @@ struct DeviceTrackConfirmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
         abstract:
-            "Confirm (submit) a day that is over: it is locked and sent to the server now or when next online.")
+            "Confirm (submit) a day that is over: it is locked and sent to the server now or when next online.",
+        discussion: """
+            A worker's first Submit shows what submitting means first (track-submit-explanation) and \
+            confirms nothing; --continue then submits that day (and the explanation is not shown \
+            again), --cancel leaves it.
+            """)
     @OptionGroup var device: DeviceOptions
-    @Argument(help: "The day, YYYY-MM-DD.") var day: String
+    @Argument(help: "The day, YYYY-MM-DD.") var day: String?
+    @Flag(name: .customLong("continue"), help: "Submit on the first-time explanation.") var proceed = false
+    @Flag(help: "Not now, on the first-time explanation.") var cancel = false
 
     func validate() throws {
-        guard ActivityDate.isValid(day) else { throw ValidationError("The day is written YYYY-MM-DD.") }
+        let answers = [proceed, cancel].filter { $0 }.count
+        guard answers <= 1 else { throw ValidationError("--continue or --cancel, not both.") }
+        if answers == 1 {
+            guard day == nil else { throw ValidationError("--continue and --cancel answer the explanation; no day.") }
+        } else {
+            guard let day, ActivityDate.isValid(day) else { throw ValidationError("The day is written YYYY-MM-DD.") }
+        }
     }
 
     @MainActor
-    func run() async throws { try await device.perform { app in await app.confirmTrackedDay(day) } }
+    func run() async throws {
+        try await device.perform { app in
+            if proceed {
+                await app.continueSubmit()
+            } else if cancel {
+                app.cancelSubmit()
+            } else if let day {
+                await app.confirmTrackedDay(day)
+            }
+        }
+    }
 }
 
 /// `track session break SESSION_ID --minutes M`: the break of a finished session.

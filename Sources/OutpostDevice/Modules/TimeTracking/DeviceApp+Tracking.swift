@@ -90,13 +90,29 @@ extension DeviceApp {
         performAsStaff { trackingModule?.setBreak(id, minutes: minutes) }
     }
 
-    /// Confirms a day (`YYYY-MM-DD`, over, nothing open): it is locked and its submission is
-    /// queued; sent at once when online.
+    /// Submit on a day (`YYYY-MM-DD`, over, nothing open): it is confirmed (locked, its
+    /// submission queued and sent at once when online). The worker's first Submit shows what
+    /// submitting means first (``continueSubmit()`` or ``cancelSubmit()``).
     public func confirmTrackedDay(_ day: String) async {
         showModule(named: TrackingModule.name)
         var queued = false
-        performAsStaff { queued = trackingModule?.confirmDay(day) ?? false }
+        performAsStaff { queued = trackingModule?.requestConfirm(day) ?? false }
         await replayAfter(queued)
+    }
+
+    /// Submit on the first-time explanation: the day is confirmed, and the explanation is not
+    /// shown to this worker again.
+    public func continueSubmit() async {
+        showModule(named: TrackingModule.name)
+        var queued = false
+        performAsStaff { queued = trackingModule?.continueSubmit() ?? false }
+        await replayAfter(queued)
+    }
+
+    /// "Not now" on the first-time explanation: nothing is confirmed.
+    public func cancelSubmit() {
+        showModule(named: TrackingModule.name)
+        perform { trackingModule?.cancelSubmit() }
     }
 
     /// The user's confirmed days, by day.

@@ -49,4 +49,23 @@ extension DeviceStore {
                 ?? today
         }
     }
+
+    /// Whether `owner` has been told what Submit means (the first-time explanation).
+    func submitExplained(owner: UserID) throws -> Bool {
+        try queue.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT submit_explained FROM track_accounts WHERE owner = ?", arguments: [owner.wire])
+                ?? false
+        }
+    }
+
+    func markSubmitExplained(owner: UserID, today: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO track_accounts (owner, since, submit_explained) VALUES (?, ?, 1)
+                    ON CONFLICT (owner) DO UPDATE SET submit_explained = 1
+                    """, arguments: [owner.wire, today])
+        }
+    }
 }

@@ -90,6 +90,12 @@ extension DeviceStore {
                     "ALTER TABLE track_sessions ADD COLUMN break_minutes INTEGER NOT NULL DEFAULT 0 CHECK (break_minutes >= 0)"
             )
         },
+        DeviceMigration("v7 submit explained") { db, _ in
+            // Seed 003's first-time tooltip: shown before a worker's first Submit, then never
+            // again for them (per worker, so a colleague on the same phone sees it too).
+            try db.execute(
+                sql: "ALTER TABLE track_accounts ADD COLUMN submit_explained INTEGER NOT NULL DEFAULT 0")
+        },
     ]
 
     // MARK: Locations

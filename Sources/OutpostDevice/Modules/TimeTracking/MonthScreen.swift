@@ -22,6 +22,8 @@ struct MonthScreen: ScreenModel {
     var notice: TrackingMessage?
     var error: TrackingMessage?
     var copy: TrackingCopy
+    /// The picker, its entry points and the armed banner (``CalendarPicker/elements(view:plan:manualFormDay:copy:)``).
+    var picker: [UIElement] = []
 
     var identifier: String { UIIdentifier.calendarMonthScreen }
 
@@ -70,6 +72,6 @@ struct MonthScreen: ScreenModel {
                     "sickDays": String(summary.sickDays), "confirmedDays": String(summary.confirmedDays),
                     "daysWithActivity": String(summary.daysWithActivity),
                 ]))
-        return elements
+        return elements + picker
     }
 }

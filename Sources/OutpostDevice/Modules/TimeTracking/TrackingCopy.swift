@@ -47,6 +47,8 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case planRefused(PlanError)
     case demoSeeded(sessions: Int, shifts: Int)
     case breakSaved(Int)
+    /// A picker refusal (``CalendarPicker/Blocked``).
+    case pickerBlocked(CalendarPicker.Blocked)
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
@@ -216,6 +218,55 @@ struct TrackingCopy {
         return (language == .de ? german : english)[max(0, min(6, index))]
     }
 
+    // MARK: The inline picker
+
+    var fab: String { t("Add", "Hinzufügen") }
+    var tabShifts: String { t("Shifts", "Schichten") }
+    var tabAbsences: String { t("Absences", "Abwesenheiten") }
+    var tabGPS: String { t("GPS", "GPS") }
+    var logHours: String { t("Log hours", "Stunden eintragen") }
+    var close: String { t("Close", "Schließen") }
+    var edit: String { t("Edit", "Bearbeiten") }
+    var choose: String { t("Choose", "Auswählen") }
+    var newShift: String { t("New shift", "Neue Schicht") }
+    var newAbsence: String { t("New absence", "Neue Abwesenheit") }
+    var save: String { t("Save", "Speichern") }
+    var cancel: String { t("Cancel", "Abbrechen") }
+    var name: String { t("Name", "Name") }
+    var start: String { t("Start", "Beginn") }
+    var length: String { t("Length", "Dauer") }
+    var colour: String { t("Colour", "Farbe") }
+    var breakLabel: String { t("Break", "Pause") }
+    func placeOn(_ day: String) -> String { t("Place on \(day)", "Auf \(day) setzen") }
+    var arming: String {
+        t("Choose one, then double-tap days to place it", "Wähle eine aus und tippe dann doppelt auf Tage")
+    }
+    func armed(_ name: String) -> String {
+        t("\(name): double-tap days to place it", "\(name): doppelt auf Tage tippen, um sie zu setzen")
+    }
+    func manualForm(_ day: String) -> String {
+        t("Log hours on \(day): a location, a start and an end", "Stunden am \(day) eintragen: Ort, Beginn und Ende")
+    }
+    var confirmedDayBlocked: String {
+        t(
+            "That day is confirmed: nothing can be placed on it.",
+            "Dieser Tag ist bestätigt: Dort kann nichts gesetzt werden.")
+    }
+    var armedSingleTap: String {
+        t("Double-tap a day to place it, or cancel.", "Tippe doppelt auf einen Tag, um sie zu setzen, oder brich ab.")
+    }
+
+    // MARK: The first Submit
+
+    func submitExplanation(_ day: String) -> String {
+        t(
+            "Submitting \(day) sends its hours to your employer. After that the day cannot be edited: check its times and breaks first.",
+            "Mit dem Einreichen gehen die Stunden vom \(day) an deinen Arbeitgeber. Danach kann der Tag nicht mehr bearbeitet werden: Prüfe vorher Zeiten und Pausen."
+        )
+    }
+    var submitNow: String { t("Submit", "Einreichen") }
+    var notNow: String { t("Not now", "Jetzt nicht") }
+
     func planError(_ error: PlanError) -> String {
         switch error {
         case .dayLocked(let day):
@@ -260,6 +311,8 @@ struct TrackingCopy {
         case .refused(let error): self.error(error)
         case .planSaved: t("Plan saved.", "Plan gespeichert.")
         case .breakSaved(let minutes): t("Break of \(minutes) min saved.", "Pause von \(minutes) Min. gespeichert.")
+        case .pickerBlocked(.confirmedDay): confirmedDayBlocked
+        case .pickerBlocked(.armedSingleTap): armedSingleTap
         case .demoSeeded(let sessions, let shifts):
             t(
                 "A month of demo work: \(shifts) shifts, \(sessions) sessions, a vacation and a sick day.",

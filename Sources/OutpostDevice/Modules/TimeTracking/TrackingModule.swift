@@ -28,6 +28,12 @@ struct TrackingState: Codable, Sendable, Hashable {
     var showTracked = true
     /// The month shown, `YYYY-MM` (nil: this month).
     var month: String?
+    /// The calendar's inline picker and what it has armed.
+    var picker = CalendarPicker()
+    /// The day whose Submit waits for the first-time explanation to be read.
+    var explainSubmitFor: String?
+    /// The day the manual session form is open for (the picker's "Log hours").
+    var manualFormDay: String?
 
     init() {}
 
@@ -44,6 +50,9 @@ struct TrackingState: Codable, Sendable, Hashable {
         weekOf = try? container.decodeIfPresent(String.self, forKey: .weekOf)
         showTracked = (try? container.decodeIfPresent(Bool.self, forKey: .showTracked)) ?? true
         month = try? container.decodeIfPresent(String.self, forKey: .month)
+        picker = (try? container.decodeIfPresent(CalendarPicker.self, forKey: .picker)) ?? CalendarPicker()
+        explainSubmitFor = try? container.decodeIfPresent(String.self, forKey: .explainSubmitFor)
+        manualFormDay = try? container.decodeIfPresent(String.self, forKey: .manualFormDay)
     }
 }
 
@@ -58,7 +67,7 @@ final class TrackingModule: DeviceModule {
     static let migrations = DeviceStore.trackingMigrations
 
     unowned let shell: DeviceApp
-    private let store: DeviceStore
+    let store: DeviceStore
     var state = TrackingState()
 
     private var locations: [WorkLocation] = []
@@ -169,6 +178,10 @@ final class TrackingModule: DeviceModule {
     }
 
     var homeScreen: (screen: String, elements: [UIElement])? {
+        if let day = state.explainSubmitFor {
+            let screen = SubmitExplanationScreen(day: day, copy: copy)
+            return (screen.identifier, screen.elements())
+        }
         switch state.screen {
         case .status:
             let cards = locations.map { location in
@@ -280,7 +293,16 @@ final class TrackingModule: DeviceModule {
 
     func show(_ screen: TrackingState.Screen) {
         clearTransient()
+        leaveOverlays()
         state.screen = screen
+    }
+
+    /// Another screen: the picker, the manual form and a pending explanation close (what the
+    /// picker has armed stays armed).
+    func leaveOverlays() {
+        state.picker.close()
+        state.manualFormDay = nil
+        state.explainSubmitFor = nil
     }
 
     func filterHistory(range: TrackingRange, location: LocationID?) {
@@ -470,7 +492,8 @@ final class TrackingModule: DeviceModule {
                     canSubmit: !hours.confirmed && hours.day < today && hours.grossSeconds > 0
                         && !openDays.contains(hours.day) && confirmed[hours.day]?.locked != true,
                     isToday: hours.day == today, isPast: hours.day < today)
-            }, showTracked: state.showTracked, notice: state.notice, error: state.error, copy: copy)
+            }, showTracked: state.showTracked, notice: state.notice, error: state.error, copy: copy,
+            picker: state.picker.elements(view: .week, plan: plan, manualFormDay: state.manualFormDay, copy: copy))
     }
 
     /// The month `state.month` (or this one) as 42 cells from the Monday before its 1st, with
@@ -498,7 +521,8 @@ final class TrackingModule: DeviceModule {
         return MonthScreen(
             title: copy.monthTitle(month), cells: cells,
             summary: WorkHours.month(cells.filter(\.inMonth).map(\.hours)), notice: state.notice,
-            error: state.error, copy: copy)
+            error: state.error, copy: copy,
+            picker: state.picker.elements(view: .month, plan: plan, manualFormDay: state.manualFormDay, copy: copy))
     }
 
     /// The hours of the days `first` to `last` from ``WorkHours``: the sessions that touch
@@ -539,6 +563,7 @@ final class TrackingModule: DeviceModule {
     /// Shows `month` (`YYYY-MM`; nil: the one shown, or this one), `offset` months on.
     func showMonth(_ month: String?, offset: Int) {
         clearTransient()
+        leaveOverlays()
         state.screen = .month
         let base =
             month ?? state.month
@@ -552,6 +577,7 @@ final class TrackingModule: DeviceModule {
     /// Shows the week `offset` weeks from the one shown (0: this week when `day` is nil).
     func showWeek(of day: String?, offset: Int) {
         clearTransient()
+        leaveOverlays()
         state.screen = .week
         let zone = shell.ports.timeZone
         let base = day ?? state.weekOf ?? ActivityDate.day(of: shell.ports.clock.now(), in: zone)

@@ -26,6 +26,8 @@ struct WeekScreen: ScreenModel {
     var notice: TrackingMessage?
     var error: TrackingMessage?
     var copy: TrackingCopy
+    /// The picker, its entry points and the armed banner (``CalendarPicker/elements(view:plan:manualFormDay:copy:)``).
+    var picker: [UIElement] = []
 
     var identifier: String { UIIdentifier.calendarWeekScreen }
 
@@ -122,7 +124,7 @@ struct WeekScreen: ScreenModel {
                         ["date": hours.day, "note": copy.submitNote]))
             }
         }
-        return elements
+        return elements + picker
     }
 
     /// Stretches of a day for the views that draw it: `start-end[:tag]` in minutes since
