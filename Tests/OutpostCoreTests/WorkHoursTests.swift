@@ -105,6 +105,29 @@ struct WorkHoursTests {
     }
 
     @Test(
+        "hours-segments: each day knows when it was worked and planned, for the pictures: a night session is split at midnight, overlapping sessions are one stretch, a shift keeps its colour, the 25-hour day runs to minute 1,500"
+    )
+    func segments() {
+        let night = TrackedSpan(start: Self.at("2026-11-16T21:00:00Z"), end: Self.at("2026-11-17T05:00:00Z"))
+        let overlap = TrackedSpan(start: Self.at("2026-11-17T07:00:00Z"), end: Self.at("2026-11-17T09:00:00Z"))
+        let second = TrackedSpan(start: Self.at("2026-11-17T08:00:00Z"), end: Self.at("2026-11-17T10:30:00Z"))
+        let shift = PlannedSpan(day: "2026-11-16", startMinute: 1_320, durationMinutes: 480, tag: "purple")
+        let days = WorkHours.days(
+            from: "2026-11-16", to: "2026-11-17", sessions: [night, overlap, second], planned: [shift], in: Self.berlin)
+        #expect(days[0].trackedSegments == [DaySegment(startMinute: 1_320, endMinute: 1_440)], "22:00 to midnight")
+        #expect(
+            days[1].trackedSegments == [
+                DaySegment(startMinute: 0, endMinute: 360), DaySegment(startMinute: 480, endMinute: 690),
+            ], "to 06:00, and 08:00-11:30 as one")
+        #expect(days[0].plannedSegments == [DaySegment(startMinute: 1_320, endMinute: 1_440, tag: "purple")])
+        #expect(days[1].plannedSegments == [DaySegment(startMinute: 0, endMinute: 360, tag: "purple")])
+        // 2026-10-25 in Berlin has 25 hours: a session over all of it ends at minute 1,500.
+        let long = TrackedSpan(start: Self.at("2026-10-24T22:00:00Z"), end: Self.at("2026-10-25T23:00:00Z"))
+        let autumn = WorkHours.days(from: "2026-10-25", to: "2026-10-25", sessions: [long], in: Self.berlin)
+        #expect(autumn.first?.trackedSegments == [DaySegment(startMinute: 0, endMinute: 1_500)])
+    }
+
+    @Test(
         "hours-properties: random sessions never give a day more than its length; parts sum to the whole; breaks are allocated exactly; totals do not depend on the time zone shown"
     )
     func properties() {
