@@ -146,6 +146,25 @@ struct MonthReportTests {
         #expect(root.attributes?["width"] == "842pt" && root.attributes?["height"] == "595pt")
     }
 
+    @Test(
+        "report-readme-image: the README's month report is this page as a PNG (OUTPOST_UPDATE_FIXTURES=1 draws it again)"
+    )
+    func readmeImage() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/hours-2026-11.png").standardizedFileURL
+        let page = try MonthReport.page(Self.tree, worker: "maria@demo.outpost")
+        if ProcessInfo.processInfo.environment["OUTPOST_UPDATE_FIXTURES"] == "1" {
+            try CairoCanvas.write(page, format: .png, to: url)
+        }
+        let png = try DecodedPNG(url)
+        #expect(png.width == 1684 && png.height == 1190)
+        let tracked = try #require(page.rect(named: "bar-tracked-2026-11-10"))
+        #expect(png.isColour(tracked.midX, tracked.midY, MonthReport.trackedColour))
+        let readme = try String(
+            contentsOf: url.deletingLastPathComponent().appendingPathComponent("../README.md"), encoding: .utf8)
+        #expect(readme.contains("](docs/hours-2026-11.png)"), "the README shows it")
+    }
+
     @Test("report-unwritable: a file that cannot be written is one clear sentence")
     func unwritable() throws {
         let page = try MonthReport.page(Self.tree, worker: nil)
