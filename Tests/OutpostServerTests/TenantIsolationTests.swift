@@ -80,6 +80,9 @@ struct TenantIsolationTests {
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         [
             (.get, "/v1/events/\(event)/roster", nil, [:]),
+            (.get, "/v1/events/\(event)", nil, [:]),
+            (.patch, "/v1/events/\(event)", UpdateEventRequest(name: "Taken"), [:]),
+            (.get, "/v1/events/\(event)/guests", nil, [:]),
             (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
@@ -105,6 +108,60 @@ struct TenantIsolationTests {
             (.get, "/v1/tracking/users/\(user)/days", nil, [:]),
             (.post, "/v1/tracking/users/\(user)/weeks/2026-W47/finalise", nil, [:]),
         ]
+    }
+
+    /// The console's routes that name an event (issue 16): the same rows, through the console's
+    /// session cookie; each reaches the event only through the API, so another tenant's ids are
+    /// the console's 404 page.
+    static func consoleTable(event: EventID) -> [(HTTPRequest.Method, String)] {
+        [
+            (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
+            (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
+            (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
+        ]
+    }
+
+    /// Console routes that name no event: the caller's own tenant through the session.
+    static let consoleScoped: Set<String> = ["GET /admin/events", "POST /admin/events", "POST /admin/signout"]
+    /// Console routes for a browser that has not signed in.
+    static let consolePublic: Set<String> = [
+        "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
+        "GET /admin/static/import.js",
+    ]
+
+    @Test(
+        "console-tenant-isolation: every console route naming an event is the console's 404 for another tenant's organizer, and sends a browser without a session to sign in",
+        arguments: StoreKind.allCases)
+    func console(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let other = ConsoleBrowser(api)
+            #expect(try await other.signIn(email: "org@other.test", password: "organizer-pass").status == 303)
+            try await other.get("/admin/events")
+            let anonymous = ConsoleBrowser(api)
+            for (method, path) in Self.consoleTable(event: world.event.id) {
+                let crossTenant =
+                    method == .get
+                    ? try await other.get(path)
+                    : path.hasSuffix("/import")
+                        ? try await other.post(path, [], withToken: false, headers: [.csrfToken: other.csrf!])
+                        : try await other.post(
+                            path,
+                            [
+                                ("name", "Taken"), ("startsAt", "2027-01-01T10:00"), ("endsAt", "2027-01-01T12:00"),
+                                ("timeZone", "UTC"),
+                            ])
+                #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
+                #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")
+                let stranger = method == .get ? try await anonymous.get(path) : try await anonymous.post(path, [])
+                #expect(
+                    stranger.headers[.location] == "/admin/signin" || stranger.status == 401,
+                    "\(method) \(path) without a session: \(stranger.status)")
+            }
+            let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
+            #expect(guests.count == 3, "nothing of tenant A changed")
+            #expect(try await api.lab(world.organizer).events().map(\.name) == [world.event.name])
+        }
     }
 
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
@@ -155,7 +212,12 @@ struct TenantIsolationTests {
                 for (id, placeholder) in placeholders { route = route.replacingOccurrences(of: id, with: placeholder) }
                 return "\(method.rawValue) \(route)"
             })
+        let consoleTabled = Set(
+            Self.consoleTable(event: ids.event).map { method, path in
+                "\(method.rawValue) " + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
+            })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
+            .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)
         #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")
         try await withTestServer(.sqlite) { api in
             _ = try await World.make(api)

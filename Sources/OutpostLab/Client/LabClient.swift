@@ -104,6 +104,21 @@ package final class LabClient: @unchecked Sendable {
         try await call("POST", "/v1/events", json: event, what: "creating event \(event.name)")
     }
 
+    /// Every event the caller may work.
+    package func events() async throws -> [EventInfo] {
+        let list: EventList = try await call("GET", "/v1/events?range=all", what: "listing events")
+        return list.events
+    }
+
+    package func updateEvent(_ event: EventID, _ update: UpdateEventRequest) async throws -> EventInfo {
+        try await call("PATCH", "/v1/events/\(event)", json: update, what: "updating event \(event)")
+    }
+
+    package func updateGuest(_ event: EventID, _ guest: GuestID, _ update: UpdateGuestRequest) async throws -> GuestInfo
+    {
+        try await call("PATCH", "/v1/events/\(event)/guests/\(guest)", json: update, what: "updating guest \(guest)")
+    }
+
     package func createAccessType(event: EventID, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
         try await call(
             "POST", "/v1/events/\(event)/access-types", json: type, what: "creating access type \(type.name)")

@@ -69,3 +69,33 @@ public struct CreateUserRequest: Codable, Sendable, Hashable {
         self.password = password
     }
 }
+
+/// `PATCH /v1/events/{eventId}`: the fields to change (absent: unchanged).
+public struct UpdateEventRequest: Codable, Sendable, Hashable {
+    public var name: String?
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var timeZone: String?
+
+    public init(name: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil) {
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+    }
+}
+
+/// `GET /v1/events/{eventId}`: the event, its access types (by name) and whether the kiosk is
+/// set up (its passcode never leaves the server here).
+public struct EventDetail: Codable, Sendable, Hashable {
+    public var event: EventInfo
+    public var accessTypes: [AccessTypeInfo]
+    /// `portrait` or `landscape` once a kiosk passcode is set, else null.
+    public var kioskOrientation: String?
+
+    public init(event: EventInfo, accessTypes: [AccessTypeInfo], kioskOrientation: String?) {
+        self.event = event
+        self.accessTypes = accessTypes
+        self.kioskOrientation = kioskOrientation
+    }
+}

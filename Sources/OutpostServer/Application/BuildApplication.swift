@@ -106,7 +106,12 @@ public enum OutpostServer {
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)
+        // The organizer console: pages over the API, which it calls in process through this
+        // router once it is built.
+        let responder = ConsoleAPI.Responder()
+        ConsoleRoutes(dependencies: dependencies, responder: responder).register(on: router)
         routes.record(router.routes.map { ("\($0.path)", $0.method.rawValue) })
+        responder.set(router.buildResponder())
         return router
     }
 

@@ -10,6 +10,8 @@ struct EventRoutes {
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.get("events", use: list)
         group.post("events", use: create)
+        group.get("events/{eventId}", use: show)
+        group.patch("events/{eventId}", use: update)
         group.post("events/{eventId}/access-types", use: createAccessType)
         group.put("events/{eventId}/staff/{userId}", use: assignStaff)
         group.get("events/{eventId}/stats", use: stats)
@@ -67,6 +69,30 @@ struct EventRoutes {
         }
         let event = try await dependencies.store.createEvent(tenantId: context.caller.tenantId, request: body)
         return try HTTPHelpers.json(event.info, status: .created)
+    }
+
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await Self.event(context, dependencies)
+        return try HTTPHelpers.json(
+            EventDetail(
+                event: event.info, accessTypes: try await dependencies.store.accessTypes(eventId: event.id),
+                kioskOrientation: event.kiosk?.orientation.rawValue))
+    }
+
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let event = try await Self.event(context, dependencies)
+        var body = try await HTTPHelpers.decode(UpdateEventRequest.self, from: request)
+        if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
+        guard (body.endsAt ?? event.endsAt) >= (body.startsAt ?? event.startsAt) else {
+            throw APIError.invalidRequest("'endsAt' must not be before 'startsAt'.", status: .unprocessableContent)
+        }
+        if let zone = body.timeZone, TimeZone(identifier: zone) == nil {
+            throw APIError.invalidRequest(
+                "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
+        }
+        let updated = try await dependencies.store.updateEvent(event, with: body)
+        return try HTTPHelpers.json(updated.info)
     }
 
     @Sendable func createAccessType(_ request: Request, context: AuthenticatedContext) async throws -> Response {

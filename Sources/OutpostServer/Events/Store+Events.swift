@@ -48,6 +48,29 @@ extension Store {
         return record
     }
 
+    /// Changes an event's name, times or time zone; returns it as it is now.
+    func updateEvent(_ event: EventRecord, with update: UpdateEventRequest) async throws -> EventRecord {
+        var updated = event
+        updated.name = update.name ?? event.name
+        updated.startsAt = update.startsAt ?? event.startsAt
+        updated.endsAt = update.endsAt ?? event.endsAt
+        updated.timeZone = update.timeZone ?? event.timeZone
+        try await database.transaction { connection in
+            try await connection.execute(
+                "UPDATE events SET name = ?, starts_at = ?, ends_at = ?, time_zone = ? WHERE id = ?",
+                [
+                    .text(updated.name), .date(updated.startsAt), .date(updated.endsAt), .text(updated.timeZone),
+                    .uuid(event.id),
+                ])
+        }
+        return updated
+    }
+
+    /// The event's access types, by name.
+    func accessTypes(eventId: UUID) async throws -> [AccessTypeInfo] {
+        try await database.read { connection in try await Self.accessTypes(connection, eventId: eventId) }
+    }
+
     /// Every event the caller may work, ordered by start time, then name.
     func events(visibleTo caller: Caller) async throws -> [EventRecord] {
         try await database.read { connection in

@@ -3,14 +3,52 @@ import Hummingbird
 import OutpostCore
 import OutpostProtocol
 
-/// Guests: create, update, CSV import.
+/// Guests: the list, create, update, CSV import.
 struct GuestRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("events/{eventId}/guests", use: list)
         group.post("events/{eventId}/guests", use: create)
         group.patch("events/{eventId}/guests/{guestId}", use: update)
         group.post("events/{eventId}/guests:import", use: importCSV)
+    }
+
+    /// The guest list by name: `q` (a part of the name or e-mail, or the code), `accessTypeId`,
+    /// `status`, `checkIn` (`checked_in`, `not_checked_in`), `after` (a page's `next`), `limit`.
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        let parameters = request.uri.queryParameters
+        func given(_ name: String) -> String? {
+            parameters.get(name).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var filter = GuestFilter(query: given("q"), status: given("status"), checkIn: given("checkIn"))
+        if let query = filter.query, query.count > 200 {
+            throw APIError.invalidRequest("'q' is at most 200 characters.")
+        }
+        if let accessType = given("accessTypeId") {
+            guard let id = UUID(wire: accessType) else {
+                throw APIError.invalidRequest("'accessTypeId' must be an access type's id.")
+            }
+            filter.accessTypeId = id
+        }
+        if let status = filter.status, GuestStatus(rawValue: status) == nil {
+            throw APIError.invalidRequest("'status' must be confirmed, cancelled or revoked.")
+        }
+        if let checkIn = filter.checkIn, !["checked_in", "not_checked_in"].contains(checkIn) {
+            throw APIError.invalidRequest("'checkIn' must be checked_in or not_checked_in.")
+        }
+        var cursor: GuestListCursor?
+        if let after = given("after") {
+            guard let parsed = GuestListCursor(token: after) else {
+                throw APIError.invalidRequest("'after' is not a cursor this server issued.")
+            }
+            cursor = parsed
+        }
+        let limit = try HTTPHelpers.limit(request, default: 50, maximum: 500)
+        return try HTTPHelpers.json(
+            try await dependencies.store.guestList(event: event, filter: filter, after: cursor, limit: limit))
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {

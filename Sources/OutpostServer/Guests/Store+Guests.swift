@@ -170,6 +170,58 @@ extension Store {
         }
     }
 
+    /// One page of the guest list: guests matching `filter` after `cursor`, by name then id, and
+    /// how many match in all. Keyset paging on `guests_by_name`, so every page costs the same.
+    func guestList(
+        event: EventRecord, filter: GuestFilter, after cursor: GuestListCursor?, limit: Int
+    ) async throws -> GuestPage {
+        var conditions = ["g.event_id = ?"]
+        var binds: [SQLValue] = [.uuid(event.id)]
+        if let query = filter.query {
+            let pattern = "%" + Self.likeEscaped(query.lowercased()) + "%"
+            conditions.append(
+                "(lower(g.name) LIKE ? ESCAPE '\\' OR lower(g.email) LIKE ? ESCAPE '\\' OR g.code = ?)")
+            binds += [.text(pattern), .text(pattern), .text(query.uppercased())]
+        }
+        if let accessType = filter.accessTypeId {
+            conditions.append("g.access_type_id = ?")
+            binds.append(.uuid(accessType))
+        }
+        if let status = filter.status {
+            conditions.append("g.status = ?")
+            binds.append(.text(status))
+        }
+        switch filter.checkIn {
+        case "checked_in": conditions.append("c.at IS NOT NULL")
+        case "not_checked_in": conditions.append("c.at IS NULL")
+        default: break
+        }
+        let matching = conditions.joined(separator: " AND ")
+        return try await database.read { connection in
+            var page = matching
+            var pageBinds = binds
+            if let cursor {
+                page += " AND (g.name > ? OR (g.name = ? AND g.id > ?))"
+                pageBinds += [.text(cursor.name), .text(cursor.name), .text(cursor.guestId)]
+            }
+            let rows = try await connection.query(
+                "SELECT \(Self.guestColumns) FROM \(Self.guestJoin) WHERE \(page) ORDER BY g.name, g.id LIMIT ?",
+                pageBinds + [.int(Int64(limit + 1))])
+            let guests = try rows.prefix(limit).map(Self.guest(from:))
+            let next =
+                rows.count > limit ? guests.last.map { GuestListCursor(name: $0.name, guestId: $0.id.wire) } : nil
+            let total = try await connection.queryOne(
+                "SELECT COUNT(*) AS total FROM \(Self.guestJoin) WHERE \(matching)", binds)
+            return GuestPage(guests: guests, next: next?.token, total: Int(try total?.int("total") ?? 0))
+        }
+    }
+
+    /// `text` with LIKE's wildcards and the escape character escaped by a backslash.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
     /// One page of the roster: guests changed after `cursor`, in change order.
     func rosterPage(event: EventRecord, after cursor: RosterCursor, limit: Int, now: Date) async throws -> RosterPage {
         try await database.read { connection in

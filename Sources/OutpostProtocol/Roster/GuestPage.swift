@@ -1,0 +1,16 @@
+import Foundation
+
+/// `GET /v1/events/{eventId}/guests`: one page of the guest list by name (then id), filtered;
+/// `next` continues after its last guest (null on the last page), `total` counts every guest
+/// the filter matches.
+public struct GuestPage: Codable, Sendable, Hashable {
+    public var guests: [GuestInfo]
+    public var next: String?
+    public var total: Int
+
+    public init(guests: [GuestInfo], next: String?, total: Int) {
+        self.guests = guests
+        self.next = next
+        self.total = total
+    }
+}

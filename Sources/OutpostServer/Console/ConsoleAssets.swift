@@ -1,0 +1,92 @@
+/// The console's style sheet and its one script, served from `/admin/static/` (the
+/// Content-Security-Policy allows scripts and styles from the console's own origin only, so
+/// nothing is inline). The import script uploads the file with progress and writes the report
+/// with `textContent`: the server's words are never parsed as HTML.
+enum ConsoleAssets {
+    static let css = """
+        :root { --ink: #1f2933; --muted: #7b8794; --line: #d9dee3; --accent: #0f9488; --bad: #b91c1c; --good: #15803d; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--ink); background: #f6f7f9; }
+        .bar { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem; background: var(--ink); color: #fff; }
+        .bar a { color: #fff; text-decoration: none; }
+        .brand { font-weight: 700; }
+        .signout { margin-left: auto; display: flex; gap: .75rem; align-items: center; }
+        .role { color: #cbd2d9; font-size: .85rem; }
+        main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
+        h1 { margin: .2rem 0 1rem; }
+        .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem; display: grid; gap: .75rem; max-width: 40rem; }
+        .card.inline { display: flex; flex-wrap: wrap; align-items: end; max-width: none; }
+        .card.narrow { max-width: 24rem; }
+        label { display: grid; gap: .25rem; font-size: .9rem; color: var(--muted); }
+        label.check { display: flex; align-items: center; }
+        input, select, button { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 4px; }
+        button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+        .bar button { background: transparent; border-color: #52606d; }
+        table.list { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
+        table.list th, table.list td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); }
+        table.list th { font-size: .8rem; text-transform: uppercase; color: var(--muted); }
+        .notice { background: #e3f4f1; border-left: 4px solid var(--accent); padding: .6rem .8rem; }
+        .error { background: #fdecec; border-left: 4px solid var(--bad); padding: .6rem .8rem; }
+        .hint, .count, .crumbs { color: var(--muted); font-size: .9rem; }
+        .tabs { display: flex; gap: 1rem; margin-bottom: 1rem; }
+        .tag { font-size: .75rem; background: #e3f4f1; color: var(--accent); border-radius: 3px; padding: 0 .3rem; }
+        .pager { display: flex; gap: 1rem; }
+        progress { width: 100%; }
+        """
+
+    static let importScript = """
+        "use strict";
+        (function () {
+          const form = document.getElementById("import-form");
+          if (!form) return;
+          const progress = document.getElementById("import-progress");
+          const report = document.getElementById("import-report");
+          const summary = document.getElementById("import-summary");
+          const rows = document.querySelector("#import-errors tbody");
+          form.addEventListener("submit", function (event) {
+            event.preventDefault();
+            const file = document.getElementById("csv-file").files[0];
+            if (!file) return;
+            const request = new XMLHttpRequest();
+            request.open("POST", form.dataset.action);
+            request.setRequestHeader("Content-Type", "text/csv");
+            request.setRequestHeader("X-CSRF-Token", form.dataset.csrf);
+            progress.hidden = false;
+            progress.value = 0;
+            request.upload.addEventListener("progress", function (e) {
+              if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100);
+            });
+            request.addEventListener("load", function () {
+              progress.value = 100;
+              report.hidden = false;
+              rows.textContent = "";
+              let answer = {};
+              try { answer = JSON.parse(request.responseText); } catch (e) { answer = { message: request.responseText }; }
+              if (request.status !== 200) {
+                summary.textContent = answer.message || ("The import failed (" + request.status + ").");
+                summary.className = "error";
+                return;
+              }
+              summary.className = "notice";
+              summary.textContent = answer.imported + " imported, " + answer.skipped + " already there, " +
+                answer.errors.length + " line(s) with errors.";
+              for (const item of answer.errors) {
+                const row = document.createElement("tr");
+                const line = document.createElement("td");
+                line.textContent = String(item.line);
+                const error = document.createElement("td");
+                error.textContent = item.error;
+                row.append(line, error);
+                rows.append(row);
+              }
+            });
+            request.addEventListener("error", function () {
+              report.hidden = false;
+              summary.className = "error";
+              summary.textContent = "The upload did not reach the server; nothing was lost, try again.";
+            });
+            request.send(file);
+          });
+        })();
+        """
+}

@@ -1,0 +1,555 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+import NIOCore
+import OutpostCore
+import OutpostProtocol
+
+/// The organizer console under `/admin` (issue 16): server-rendered pages over the API. Every
+/// page reads through ``ConsoleAPI`` and every form changes things through it, so the console
+/// has the API's accounts, roles, rate limits and tenant isolation and no second copy of them.
+/// Its own rules: a form post must come from the console's origin and carry the CSRF token of
+/// its session; every answer carries the security headers of ``ConsoleHeaders``.
+struct ConsoleRoutes: Sendable {
+    let dependencies: ServerDependencies
+    let api: ConsoleAPI
+    let library: MustacheLibrary
+
+    init(dependencies: ServerDependencies, responder: ConsoleAPI.Responder) {
+        self.dependencies = dependencies
+        self.api = ConsoleAPI(responder: responder)
+        // The templates are compiled into the binary; one that does not parse is a programming
+        // error the console tests catch.
+        self.library = try! ConsoleTemplates.library()
+    }
+
+    func register(on router: Router<AppRequestContext>) {
+        let group = router.group("admin").add(middleware: ConsoleHeaders())
+        group.get("", use: home)
+        group.get("signin", use: signInPage)
+        group.post("signin", use: signIn)
+        group.post("signout", use: signOut)
+        group.get("events", use: events)
+        group.post("events", use: createEvent)
+        group.get("events/{eventId}", use: event)
+        group.post("events/{eventId}", use: updateEvent)
+        group.post("events/{eventId}/access-types", use: createAccessType)
+        group.get("events/{eventId}/guests", use: guests)
+        group.get("events/{eventId}/import", use: importPage)
+        group.post("events/{eventId}/import", use: importGuests)
+        group.get("static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
+        group.get("static/import.js") { _, _ in
+            Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
+        }
+    }
+
+    // MARK: - Pages and forms
+
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        Self.redirect(Self.session(request) == nil ? "/admin/signin" : "/admin/events")
+    }
+
+    @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if Self.session(request) != nil { return Self.redirect("/admin/events") }
+        return try await signInForm(email: "", error: nil)
+    }
+
+    private func signInForm(email: String, error: String?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let nonce = ConsoleSession.makeNonce()
+        var response = try await page(
+            "signIn", title: "Sign in", ["csrf": try await csrf().token(for: nonce), "email": email], error: error,
+            session: nil, status: status)
+        response.setCookie(cookie(ConsoleSession.preCookieName, nonce, maxAge: 3_600))
+        return response
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        struct Form: Decodable {
+            var email: String
+            var password: String
+            var _csrf: String?
+        }
+        try guardOrigin(request)
+        let form = try await Self.form(Form.self, request)
+        guard try await csrf().isValid(form._csrf, for: request.cookies[ConsoleSession.preCookieName]?.value) else {
+            return try await forbidden()
+        }
+        let body = try JSONEncoder().encode([
+            "email": form.email, "password": form.password, "deviceId": "console",
+        ])
+        let (status, data) = try await api.call(.post, "/v1/auth/signin", json: body, from: request, context: context)
+        let answer = ConsoleAPI.Answer(status: status, body: data, renewed: nil)
+        guard status == .ok, let pair = try? answer.decode(TokenPair.self) else {
+            return try await signInForm(
+                email: form.email, error: answer.message,
+                status: status == .tooManyRequests ? .tooManyRequests : .unauthorized)
+        }
+        let session = ConsoleSession(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+        var response = Self.redirect("/admin/events")
+        response.setCookie(sessionCookie(session))
+        response.setCookie(cookie(ConsoleSession.preCookieName, "", maxAge: 0))
+        return response
+    }
+
+    @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try guardOrigin(request)
+        guard let session = Self.session(request) else { return Self.redirect("/admin/signin") }
+        try await requireToken(request, session)
+        let body = try JSONEncoder().encode(["refreshToken": session.refreshToken])
+        _ = try await api.call(.post, "/v1/auth/signout", json: body, from: request, context: context)
+        var response = Self.redirect("/admin/signin")
+        response.setCookie(cookie(ConsoleSession.cookieName, "", maxAge: 0))
+        return response
+    }
+
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let list = try await call(.get, "/v1/events?range=all", nil).decode(EventList.self)
+            let rows = list.events.map { event -> [String: Any] in
+                [
+                    "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
+                    "starts": Self.local(event.startsAt, event.timeZone, display: true),
+                    "ends": Self.local(event.endsAt, event.timeZone, display: true),
+                ]
+            }
+            return try await page(
+                "events", title: "Events",
+                [
+                    "events": rows, "canCreate": Self.role(session) == .organizer,
+                    "form": ["timeZone": TimeZone.current.identifier], "zones": TimeZone.knownTimeZoneIdentifiers,
+                ], session: session, notice: Self.flash(request))
+        }
+    }
+
+    @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await changing(request, context) { session, form, call in
+            let fields = try EventForm(form)
+            let body = try OutpostJSON.encode(
+                CreateEventRequest(
+                    name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt, timeZone: fields.timeZone))
+            let answer = try await call(.post, "/v1/events", body)
+            guard answer.status == .created, let created = try? answer.decode(EventInfo.self) else {
+                return .refused(answer, back: "/admin/events")
+            }
+            return .redirect("/admin/events/\(created.id.wire)?done=created")
+        }
+    }
+
+    @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let detail = try await eventDetail(context, call)
+            let event = detail.event
+            return try await page(
+                "event", title: event.name,
+                [
+                    "event": ["id": event.id.wire, "name": event.name],
+                    "accessTypes": detail.accessTypes.map { ["name": $0.name, "walkInAllowed": $0.walkInAllowed] },
+                    "canEdit": Self.role(session) == .organizer,
+                    "form": [
+                        "name": event.name, "startsAt": Self.local(event.startsAt, event.timeZone),
+                        "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,
+                    ],
+                    "zones": TimeZone.knownTimeZoneIdentifiers,
+                ], session: session, notice: Self.flash(request))
+        }
+    }
+
+    @Sendable func updateEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await changing(request, context) { _, form, call in
+            let fields = try EventForm(form)
+            let body = try OutpostJSON.encode(
+                UpdateEventRequest(
+                    name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt, timeZone: fields.timeZone))
+            let answer = try await call(.patch, "/v1/events/\(id)", body)
+            guard answer.status == .ok else { return .refused(answer, back: "/admin/events/\(id)") }
+            return .redirect("/admin/events/\(id)?done=saved")
+        }
+    }
+
+    @Sendable func createAccessType(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await changing(request, context) { _, form, call in
+            let body = try OutpostJSON.encode(
+                CreateAccessTypeRequest(name: form["name"] ?? "", walkInAllowed: form["walkInAllowed"] == "true"))
+            let answer = try await call(.post, "/v1/events/\(id)/access-types", body)
+            guard answer.status == .created else { return .refused(answer, back: "/admin/events/\(id)") }
+            return .redirect("/admin/events/\(id)?done=access-type")
+        }
+    }
+
+    @Sendable func guests(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let detail = try await eventDetail(context, call)
+            let id = detail.event.id.wire
+            let parameters = request.uri.queryParameters
+            var query: [(String, String)] = []
+            for name in ["q", "accessTypeId", "status", "checkIn", "after"] {
+                if let value = parameters.get(name), !value.isEmpty { query.append((name, value)) }
+            }
+            let answer = try await call(
+                .get, "/v1/events/\(id)/guests" + Self.queryString(query + [("limit", "50")]), nil)
+            guard answer.status == .ok else {
+                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+            }
+            let page = try answer.decode(GuestPage.self)
+            let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let filters = query.filter { $0.0 != "after" }
+            let base = "/admin/events/\(id)/guests"
+            return try await self.page(
+                "guests", title: "Guests · \(detail.event.name)",
+                [
+                    "event": ["id": id, "name": detail.event.name], "q": parameters.get("q") ?? "",
+                    "total": page.total,
+                    "accessTypes": detail.accessTypes.map {
+                        ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
+                    },
+                    "statuses": ["confirmed", "cancelled", "revoked"].map {
+                        ["value": $0, "selected": parameters.get("status") == $0]
+                    },
+                    "checkIns": [("checked_in", "checked in"), ("not_checked_in", "not checked in")].map {
+                        ["value": $0.0, "label": $0.1, "selected": parameters.get("checkIn") == $0.0]
+                    },
+                    "guests": page.guests.map { guest -> [String: Any] in
+                        [
+                            "name": guest.name, "email": guest.email, "status": guest.status.rawValue,
+                            "accessType": names[guest.accessTypeId] ?? "?", "notes": guest.notes,
+                            "checkedIn": guest.checkIn.map {
+                                Self.local($0.at, detail.event.timeZone, display: true) + " · " + $0.byName
+                            } ?? "",
+                        ]
+                    },
+                    "next": page.next.map { base + Self.queryString(filters + [("after", $0)]) } as Any,
+                    "first": parameters.get("after") == nil ? nil : base + Self.queryString(filters) as Any,
+                ], session: session)
+        }
+    }
+
+    @Sendable func importPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let detail = try await eventDetail(context, call)
+            return try await page(
+                "import", title: "Import guests · \(detail.event.name)",
+                [
+                    "event": ["id": detail.event.id.wire, "name": detail.event.name],
+                    "accessTypes": detail.accessTypes.map { ["name": $0.name] },
+                ], session: session)
+        }
+    }
+
+    /// The upload (`text/csv`, the CSRF token in `X-CSRF-Token`), streamed to the API's import;
+    /// the API's report (or error) is the answer, as JSON for the page's script.
+    @Sendable func importGuests(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try guardOrigin(request)
+        let id = try Self.eventId(context)
+        guard var session = Self.session(request) else {
+            throw APIError(.unauthorized, .unauthorized, "Your sign-in has ended; sign in again.")
+        }
+        guard try await csrf().isValid(request.headers[.csrfToken], for: session.nonce) else {
+            throw APIError(.forbidden, .forbidden, "This upload did not come from the console; reload the page.")
+        }
+        // The upload is streamed once; refresh first when the access token is about to expire.
+        if try await dependencies.accessTokens().verify(
+            session.accessToken, now: dependencies.clock.now().addingTimeInterval(60)) == nil
+        {
+            session = try await api.refresh(session, from: request, context: context)
+        }
+        let answer = try await api.call(
+            .post, "/v1/events/\(id)/guests:import", session: session, from: request, context: context,
+            contentType: "text/csv", body: request.body)
+        var response = Response(
+            status: answer.status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        response.setCookie(sessionCookie(session))
+        return response
+    }
+
+    // MARK: - Sessions, CSRF, origin
+
+    /// The session in the request's cookie, if any.
+    static func session(_ request: Request) -> ConsoleSession? {
+        request.cookies[ConsoleSession.cookieName].flatMap { ConsoleSession(cookie: $0.value) }
+    }
+
+    static func role(_ session: ConsoleSession) -> UserRole? {
+        // Read, not trusted: the API decides what the role may do; the page only hides forms.
+        let parts = session.accessToken.split(separator: ".")
+        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
+            let payload = String(validating: bytes, as: UTF8.self)
+        else { return nil }
+        let fields = payload.split(separator: "|")
+        return fields.count == 4 ? UserRole(rawValue: String(fields[2])) : nil
+    }
+
+    func csrf() async throws -> ConsoleCSRF { ConsoleCSRF(secret: try await dependencies.accessTokens().key) }
+
+    func guardOrigin(_ request: Request) throws {
+        guard
+            ConsoleOrigin.isSameOrigin(
+                origin: request.headers[.origin], fetchSite: request.headers[.secFetchSite],
+                host: request.head.authority)
+        else {
+            throw APIError(.forbidden, .forbidden, "A form of another site cannot change anything here.")
+        }
+    }
+
+    func requireToken(_ request: Request, _ session: ConsoleSession, form: [String: String]? = nil) async throws {
+        var token = request.headers[.csrfToken]
+        if token == nil {
+            if let form {
+                token = form["_csrf"]
+            } else {
+                token = try await Self.formFields(request)["_csrf"]
+            }
+        }
+        guard try await csrf().isValid(token, for: session.nonce) else {
+            throw APIError(
+                .forbidden, .forbidden,
+                "This form has expired or did not come from the console; reload the page and try again.")
+        }
+    }
+
+    typealias Call = @Sendable (HTTPRequest.Method, String, Data?) async throws -> ConsoleAPI.Answer
+
+    /// A page for a signed-in browser: the API calls `body` makes carry the session (renewed
+    /// tokens go back into the cookie); without a session, or once it has ended, the sign-in page.
+    func signedIn(
+        _ request: Request, _ context: AppRequestContext,
+        _ body: (ConsoleSession, Call) async throws -> Response
+    ) async throws -> Response {
+        guard let start = Self.session(request) else { return Self.redirect("/admin/signin") }
+        let current = SessionBox(start)
+        let call: Call = { [api] method, path, json in
+            let answer = try await api.call(
+                method, path, json: json, session: current.value, from: request, context: context)
+            if let renewed = answer.renewed { current.value = renewed }
+            return answer
+        }
+        do {
+            var response = try await body(start, call)
+            if current.value != start { response.setCookie(sessionCookie(current.value)) }
+            return response
+        } catch is ConsoleAPI.SessionEnded {
+            var response = Self.redirect("/admin/signin")
+            response.setCookie(cookie(ConsoleSession.cookieName, "", maxAge: 0))
+            return response
+        } catch let error as APIError where error.status == .notFound {
+            return try await page(
+                "problem", title: "Not found",
+                [
+                    "heading": "Not found", "sentence": "There is no such page, or it is not yours.",
+                    "back": "/admin/events",
+                ],
+                session: start, status: .notFound)
+        }
+    }
+
+    enum Outcome {
+        case redirect(String)
+        /// The API refused: its answer (its status and sentence) and where to go back to.
+        case refused(ConsoleAPI.Answer, back: String)
+    }
+
+    /// A form post: same origin, the session's CSRF token, then `body` with the form's fields.
+    func changing(
+        _ request: Request, _ context: AppRequestContext,
+        _ body: @escaping (ConsoleSession, [String: String], Call) async throws -> Outcome
+    ) async throws -> Response {
+        try guardOrigin(request)
+        let form = try await Self.formFields(request)
+        return try await signedIn(request, context) { session, call in
+            try await requireToken(request, session, form: form)
+            do {
+                switch try await body(session, form, call) {
+                case .redirect(let target): return Self.redirect(target)
+                case .refused(let answer, let back) where answer.status == .notFound:
+                    return try await page(
+                        "problem", title: "Not found",
+                        [
+                            "heading": "Not found", "sentence": "There is no such page, or it is not yours.",
+                            "back": back,
+                        ],
+                        session: session, status: .notFound)
+                case .refused(let answer, let back):
+                    return try await page(
+                        "problem", title: "Not saved",
+                        ["heading": "Not saved", "sentence": answer.message, "back": back], session: session,
+                        status: answer.status == .forbidden ? .forbidden : .unprocessableContent)
+                }
+            } catch let invalid as EventForm.Invalid {
+                return try await page(
+                    "problem", title: "Not saved",
+                    ["heading": "Not saved", "sentence": invalid.sentence, "back": request.uri.path],
+                    session: session, status: .unprocessableContent)
+            }
+        }
+    }
+
+    private final class SessionBox: @unchecked Sendable {
+        var value: ConsoleSession
+        init(_ value: ConsoleSession) { self.value = value }
+    }
+
+    // MARK: - Rendering
+
+    func page(
+        _ template: String, title: String, _ values: [String: Any], error: String? = nil,
+        session: ConsoleSession?, notice: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let content = library.render(values, withTemplate: template) ?? ""
+        var layout: [String: Any] = ["title": title, "content": content, "signedIn": session != nil]
+        if let session {
+            layout["csrf"] = try await csrf().token(for: session.nonce)
+            layout["role"] = Self.role(session)?.rawValue ?? ""
+        }
+        if let error { layout["error"] = error }
+        if let notice { layout["notice"] = notice }
+        let html = library.render(layout, withTemplate: "layout") ?? ""
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    func problem(_ answer: ConsoleAPI.Answer, session: ConsoleSession, back: String) async throws -> Response {
+        try await page(
+            "problem", title: "Not shown", ["heading": "Not shown", "sentence": answer.message, "back": back],
+            session: session, status: answer.status)
+    }
+
+    func forbidden() async throws -> Response {
+        try await page(
+            "problem", title: "Refused",
+            [
+                "heading": "Refused",
+                "sentence": "This form has expired or did not come from the console; reload the page and try again.",
+                "back": "/admin/signin",
+            ], session: nil, status: .forbidden)
+    }
+
+    /// What the last change did, from `?done=`.
+    static func flash(_ request: Request) -> String? {
+        switch request.uri.queryParameters.get("done") {
+        case "created": "The event was created."
+        case "saved": "Saved."
+        case "access-type": "The access type was added."
+        default: nil
+        }
+    }
+
+    func eventDetail(_ context: AppRequestContext, _ call: Call) async throws -> EventDetail {
+        let id = try Self.eventId(context)
+        let answer = try await call(.get, "/v1/events/\(id)", nil)
+        guard answer.status == .ok else { throw APIError.notFound }
+        return try answer.decode(EventDetail.self)
+    }
+
+    static func eventId(_ context: AppRequestContext) throws -> String {
+        guard let text = context.parameters.get("eventId"), let id = UUID(wire: text) else { throw APIError.notFound }
+        return id.lowercasedString
+    }
+
+    func sessionCookie(_ session: ConsoleSession) -> Cookie {
+        cookie(
+            ConsoleSession.cookieName, session.cookieValue,
+            maxAge: Int(dependencies.configuration.refreshTokenLifetime))
+    }
+
+    func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: name, value: value, maxAge: maxAge, path: "/admin", secure: dependencies.configuration.tls != nil,
+            httpOnly: true, sameSite: .strict)
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func queryString(_ pairs: [(String, String)]) -> String {
+        guard !pairs.isEmpty else { return "" }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return "?"
+            + pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+    }
+
+    /// A urlencoded form body (at most 64 KiB).
+    static func formFields(_ request: Request) async throws -> [String: String] {
+        var body = request.body
+        let buffer = try await body.collect(upTo: 64 * 1_024)
+        var fields: [String: String] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
+        }
+        return fields
+    }
+
+    static func form<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        let fields = try await formFields(request)
+        let data = try JSONSerialization.data(withJSONObject: fields)
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw APIError.invalidRequest("The form is missing a field.")
+        }
+    }
+
+    /// `date` on the wall clock of `zone`: `2026-12-12T17:00` (a datetime-local field's value),
+    /// or for display `2026-12-12 17:00`.
+    static func local(_ date: Date, _ zone: String, display: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
+        formatter.dateFormat = display ? "yyyy-MM-dd HH:mm" : "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+}
+
+/// The event form's fields: the times are the event's wall-clock times in its time zone.
+struct EventForm {
+    struct Invalid: Error {
+        var sentence: String
+    }
+
+    var name: String
+    var startsAt: Date
+    var endsAt: Date
+    var timeZone: String
+
+    init(_ form: [String: String]) throws {
+        let zoneName = (form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw Invalid(sentence: "“\(zoneName)” is not a time zone; choose one such as Europe/Oslo.")
+        }
+        func time(_ key: String) throws -> Date {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+                formatter.dateFormat = format
+                if let date = formatter.date(from: form[key] ?? "") { return date }
+            }
+            throw Invalid(sentence: "Give the event's start and end as a date and a time.")
+        }
+        name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        startsAt = try time("startsAt")
+        endsAt = try time("endsAt")
+        timeZone = zoneName
+    }
+}
+
+extension HTTPField.Name {
+    static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+}

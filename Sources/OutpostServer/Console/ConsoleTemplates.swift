@@ -1,0 +1,180 @@
+import Mustache
+
+/// The console's pages as Mustache templates (swift-mustache: logic-less, and `{{value}}` is
+/// HTML-escaped, so a guest named `<img src=x onerror=…>` is text on every page). Compiled once
+/// into the binary: no template files to ship beside it. `{{{content}}}` is the one unescaped
+/// value: a page the library has already rendered (and escaped).
+enum ConsoleTemplates {
+    static let layout = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}} · Outpost</title>
+        <link rel="stylesheet" href="/admin/static/console.css">
+        </head>
+        <body>
+        <header class="bar">
+        <a class="brand" href="/admin/events">Outpost</a>
+        {{#signedIn}}
+        <nav><a href="/admin/events">Events</a></nav>
+        <form class="signout" method="post" action="/admin/signout">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <span class="role">{{role}}</span>
+        <button type="submit" id="signout">Sign out</button>
+        </form>
+        {{/signedIn}}
+        </header>
+        <main>
+        {{#notice}}<p class="notice" id="notice">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" id="error">{{error}}</p>{{/error}}
+        {{{content}}}
+        </main>
+        </body>
+        </html>
+        """
+
+    static let signIn = """
+        <h1>Sign in</h1>
+        <form method="post" action="/admin/signin" class="card narrow">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>E-mail <input type="email" name="email" id="email" value="{{email}}" required autofocus></label>
+        <label>Password <input type="password" name="password" id="password" required></label>
+        <button type="submit" id="signin">Sign in</button>
+        </form>
+        """
+
+    static let events = """
+        <h1>Events</h1>
+        <table class="list" id="events">
+        <thead><tr><th>Event</th><th>Starts</th><th>Ends</th><th>Time zone</th></tr></thead>
+        <tbody>
+        {{#events}}
+        <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td></tr>
+        {{/events}}
+        {{^events}}<tr><td colspan="4">No events yet: create the first one below.</td></tr>{{/events}}
+        </tbody>
+        </table>
+        {{#canCreate}}
+        <h2>New event</h2>
+        <form method="post" action="/admin/events" class="card" id="new-event">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        {{> eventFields}}
+        <button type="submit" id="create-event">Create event</button>
+        </form>
+        {{/canCreate}}
+        """
+
+    static let eventFields = """
+        <label>Name <input type="text" name="name" id="event-name" value="{{form.name}}" required></label>
+        <label>Starts <input type="datetime-local" name="startsAt" id="event-starts" value="{{form.startsAt}}" required></label>
+        <label>Ends <input type="datetime-local" name="endsAt" id="event-ends" value="{{form.endsAt}}" required></label>
+        <label>Time zone <input type="text" name="timeZone" id="event-zone" value="{{form.timeZone}}" list="zones" required></label>
+        <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
+        <p class="hint">Times are the event's own, in its time zone.</p>
+        """
+
+    static let event = """
+        <p class="crumbs"><a href="/admin/events">Events</a> ›</p>
+        <h1 id="event-title">{{event.name}}</h1>
+        <nav class="tabs">
+        <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
+        <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
+        </nav>
+        <section>
+        <h2>Access types</h2>
+        <ul id="access-types">
+        {{#accessTypes}}<li>{{name}}{{#walkInAllowed}} <span class="tag">walk-in allowed</span>{{/walkInAllowed}}</li>{{/accessTypes}}
+        {{^accessTypes}}<li>None yet: guests need one.</li>{{/accessTypes}}
+        </ul>
+        {{#canEdit}}
+        <form method="post" action="/admin/events/{{event.id}}/access-types" class="card inline" id="new-access-type">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="access-type-name" required></label>
+        <label class="check"><input type="checkbox" name="walkInAllowed" value="true"> walk-in allowed</label>
+        <button type="submit" id="add-access-type">Add access type</button>
+        </form>
+        {{/canEdit}}
+        </section>
+        {{#canEdit}}
+        <section>
+        <h2>Edit the event</h2>
+        <form method="post" action="/admin/events/{{event.id}}" class="card" id="edit-event">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        {{> eventFields}}
+        <button type="submit" id="save-event">Save</button>
+        </form>
+        </section>
+        {{/canEdit}}
+        """
+
+    static let guests = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Guests</h1>
+        <form method="get" action="/admin/events/{{event.id}}/guests" class="card inline" id="guest-filter">
+        <label>Search <input type="search" name="q" id="q" value="{{q}}" placeholder="name, e-mail or code"></label>
+        <label>Access type <select name="accessTypeId" id="access-type-filter"><option value="">any</option>
+        {{#accessTypes}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/accessTypes}}
+        </select></label>
+        <label>Status <select name="status" id="status-filter"><option value="">any</option>
+        {{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/statuses}}
+        </select></label>
+        <label>Check-in <select name="checkIn" id="checkin-filter"><option value="">any</option>
+        {{#checkIns}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/checkIns}}
+        </select></label>
+        <button type="submit" id="filter">Show</button>
+        </form>
+        <p class="count" id="guest-count">{{total}} guest(s)</p>
+        <table class="list" id="guests">
+        <thead><tr><th>Name</th><th>E-mail</th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
+        <tbody>
+        {{#guests}}
+        <tr><td class="guest-name">{{name}}</td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}</td><td>{{notes}}</td></tr>
+        {{/guests}}
+        {{^guests}}<tr><td colspan="6">No guest matches.</td></tr>{{/guests}}
+        </tbody>
+        </table>
+        <p class="pager">
+        {{#first}}<a href="{{first}}" id="first-page">First page</a>{{/first}}
+        {{#next}}<a href="{{next}}" id="next-page">Next page</a>{{/next}}
+        </p>
+        """
+
+    static let importPage = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Import guests</h1>
+        <p>A CSV file (RFC 4180) with the header <code>name,email,access_type,notes</code>; the access type is
+        one of {{#accessTypes}}<q>{{name}}</q> {{/accessTypes}}. A bad row is reported by its line and never
+        stops the good ones; importing the same file again skips the guests it already has.</p>
+        <form class="card" id="import-form" data-action="/admin/events/{{event.id}}/import" data-csrf="{{csrf}}">
+        <label>CSV file <input type="file" name="file" id="csv-file" accept=".csv,text/csv" required></label>
+        <button type="submit" id="upload">Import</button>
+        <progress id="import-progress" max="100" value="0" hidden></progress>
+        </form>
+        <section id="import-report" hidden>
+        <h2>Report</h2>
+        <p id="import-summary"></p>
+        <table class="list" id="import-errors"><thead><tr><th>Line</th><th>Error</th></tr></thead><tbody></tbody></table>
+        </section>
+        <script src="/admin/static/import.js"></script>
+        """
+
+    static let problem = """
+        <h1>{{heading}}</h1>
+        <p>{{sentence}}</p>
+        <p><a href="{{back}}">Back</a></p>
+        """
+
+    /// Every template, registered by name (`eventFields` is a partial of two pages).
+    static func library() throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for (name, text) in [
+            ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
+            ("event", event), ("guests", guests), ("import", importPage), ("problem", problem),
+        ] {
+            try library.register(text, named: name)
+        }
+        return library
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import HTTPTypes
+import OutpostCore
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostServer
+
+/// The organizer console (issue 16) through the router, on both stores: sign-in with the API's
+/// accounts and a session cookie, CSRF and origin checks on every form, hostile names shown as
+/// text, the security headers, the guest list's search and paging, roles as the API has them.
+/// The browser tests (`scripts/console-e2e`) drive the same pages in Chromium.
+@Suite("Organizer console")
+struct ConsoleTests {
+    static func signedIn(
+        _ api: TestAPI, _ email: String = "org@acme.test", password: String = "organizer-pass"
+    )
+        async throws -> ConsoleBrowser
+    {
+        let browser = ConsoleBrowser(api)
+        let answer = try await browser.signIn(email: email, password: password)
+        #expect(answer.status == 303, "\(answer.text)")
+        return browser
+    }
+
+    @Test(
+        "console-signin-cookie: the API's accounts sign in; the session is one HttpOnly, SameSite=Strict cookie on /admin (Secure over TLS); a wrong password is the API's sentence; sign-out ends the API session too",
+        arguments: StoreKind.allCases)
+    func signIn(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = ConsoleBrowser(api)
+            #expect(try await browser.get("/admin").headers[.location] == "/admin/signin")
+            var answer = try await browser.signIn(email: "org@acme.test", password: "wrong password")
+            #expect(answer.status == 401 && answer.text.contains("The e-mail or password is wrong."))
+            #expect(browser.cookies[ConsoleSession.cookieName] == nil)
+            answer = try await browser.signIn(email: "org@acme.test", password: "organizer-pass")
+            #expect(answer.status == 303 && answer.headers[.location] == "/admin/events")
+            let cookie = try #require(
+                answer.headers[values: .setCookie].first { $0.hasPrefix(ConsoleSession.cookieName + "=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/admin"))
+            #expect(!cookie.contains("Secure"), "plain HTTP on loopback")
+            let events = try await browser.get("/admin/events")
+            #expect(events.status == 200 && events.text.contains(world.event.name))
+            // The cookie holds an API session: signing out revokes its refresh token.
+            let session = try #require(browser.cookies[ConsoleSession.cookieName].flatMap(ConsoleSession.init(cookie:)))
+            #expect(try await browser.post("/admin/signout", []).headers[.location] == "/admin/signin")
+            #expect(browser.cookies[ConsoleSession.cookieName] == nil)
+            let refresh = try await api.request(
+                .post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+            #expect(refresh.status == 401)
+            #expect(try await browser.get("/admin/events").headers[.location] == "/admin/signin")
+        }
+        // Over TLS the cookie is Secure too.
+        var configuration = ServerConfiguration(store: .sqliteInMemory)
+        configuration.tls = .init(certificateChain: "chain.pem", privateKey: "key.pem")
+        let dependencies = ServerDependencies(
+            configuration: configuration, store: Store(database: try SQLiteDatabase()), logger: TestStores.logger)
+        let routes = ConsoleRoutes(dependencies: dependencies, responder: ConsoleAPI.Responder())
+        let secure = routes.sessionCookie(ConsoleSession(accessToken: "a", refreshToken: "r")).description
+        #expect(secure.contains("Secure") && secure.contains("HttpOnly") && secure.contains("SameSite=Strict"))
+    }
+
+    @Test(
+        "console-csrf: a form post without the page's token, with another session's token, or from another origin changes nothing; with it the change is made",
+        arguments: StoreKind.allCases)
+    func csrf(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            try await browser.get("/admin/events")
+            let form: [(String, String)] = [
+                ("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T18:00"),
+                ("timeZone", "Europe/Oslo"),
+            ]
+            #expect(try await browser.post("/admin/events", form, withToken: false).status == 403)
+            let other = try await Self.signedIn(api)
+            try await other.get("/admin/events")
+            #expect(try await browser.post("/admin/events", form, csrf: other.csrf).status == 403)
+            #expect(try await browser.post("/admin/events", form, origin: "http://evil.test").status == 403)
+            #expect(
+                try await browser.post("/admin/events", form, headers: [.secFetchSite: "cross-site"]).status == 403)
+            #expect(try await browser.post("/admin/signout", [], origin: "http://evil.test").status == 403)
+            var events = try await api.lab(world.organizer).events()
+            #expect(!events.contains { $0.name == "Spring Fair" }, "nothing was created")
+            let created = try await browser.post("/admin/events", form)
+            #expect(created.status == 303)
+            events = try await api.lab(world.organizer).events()
+            let fair = try #require(events.first { $0.name == "Spring Fair" })
+            #expect(fair.timeZone == "Europe/Oslo")
+            #expect(OutpostJSON.format(fair.startsAt) == "2027-04-10T08:00:00.000Z", "10:00 in Oslo is 08:00 UTC")
+            #expect(created.headers[.location] == "/admin/events/\(fair.id.wire)?done=created")
+            // The sign-in form has its own token.
+            let stranger = ConsoleBrowser(api)
+            let refused = try await stranger.post(
+                "/admin/signin", [("email", "org@acme.test"), ("password", "organizer-pass")], withToken: false)
+            #expect(refused.status == 403 && stranger.cookies[ConsoleSession.cookieName] == nil)
+        }
+    }
+
+    @Test(
+        "console-xss: a guest named <img src=x onerror=alert(1)> with a <script> note, and an event named with markup, are text on every page",
+        arguments: StoreKind.allCases)
+    func xss(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let hostile = "<img src=x onerror=alert(1)>"
+            _ = try await api.createGuest(
+                world.organizer, event: world.event, accessType: world.accessType, name: hostile)
+            let client = api.lab(world.organizer)
+            _ = try await client.updateEvent(world.event.id, UpdateEventRequest(name: "Gala <script>alert(2)</script>"))
+            let browser = try await Self.signedIn(api)
+            for path in [
+                "/admin/events", "/admin/events/\(world.event.id.wire)", "/admin/events/\(world.event.id.wire)/guests",
+                "/admin/events/\(world.event.id.wire)/guests?q=%3Cimg", "/admin/events/\(world.event.id.wire)/import",
+            ] {
+                let page = try await browser.get(path)
+                #expect(page.status == 200, "\(path)")
+                #expect(!page.text.contains("<img src=x") && !page.text.contains("<script>alert"), "\(path)")
+                #expect(!page.text.contains("onerror=alert(1)>"), "\(path)")
+            }
+            let list = try await browser.get("/admin/events/\(world.event.id.wire)/guests?q=onerror")
+            #expect(list.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+            #expect(list.text.contains("1 guest(s)"))
+            #expect(try await browser.get("/admin/events").text.contains("Gala &lt;script&gt;alert(2)&lt;/script&gt;"))
+        }
+    }
+
+    @Test(
+        "console-security-headers: every console answer has the Content-Security-Policy (no inline script), frame-ancestors and X-Frame-Options, nosniff, and pages are not stored"
+    )
+    func headers() async throws {
+        try await withTestServer(.sqlite) { api in
+            let world = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            for path in [
+                "/admin/signin", "/admin/events", "/admin/events/\(world.event.id.wire)/guests",
+                "/admin/events/\(UUID().lowercasedString)", "/admin/static/console.css", "/admin/static/import.js",
+            ] {
+                let answer = try await browser.get(path)
+                let policy = try #require(answer.headers[.contentSecurityPolicy], "\(path)")
+                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), "\(path)")
+                #expect(policy.contains("frame-ancestors 'none'"), "\(path)")
+                #expect(answer.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(path)")
+                #expect(answer.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", "\(path)")
+                if !path.contains("/static/") { #expect(answer.headers[.cacheControl] == "no-store", "\(path)") }
+                #expect(
+                    answer.text.firstMatch(of: /<script(?![^>]*\bsrc=)[^>]*>/) == nil, "no inline script on \(path)")
+            }
+            #expect(try await browser.get("/admin/events/\(UUID().lowercasedString)").status == 404)
+        }
+    }
+
+    @Test(
+        "console-guest-list: search by name, e-mail or code, filter by access type, status and check-in, 50 a page by name with a next page and a first page, the total; a cursor from nowhere is refused",
+        arguments: StoreKind.allCases)
+    func guestList(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api, guests: 0)
+            let vip = try await api.createAccessType(world.organizer, event: world.event, name: "VIP")
+            var csv = "name,email,access_type,notes\r\n"
+            for index in 0..<120 {
+                csv +=
+                    "Guest \(String(format: "%03d", index)),g\(index)@acme.test,\(index % 4 == 0 ? "VIP" : world.accessType.name),\r\n"
+            }
+            let imported = try await api.request(
+                .post, "/v1/events/\(world.event.id.wire)/guests:import", token: world.organizer.accessToken,
+                body: Array(csv.utf8), headers: [.contentType: "text/csv"])
+            #expect(imported.status == 200, "\(imported.text)")
+            let base = "/v1/events/\(world.event.id.wire)/guests"
+            let token = world.organizer.accessToken
+            var page: GuestPage = try await api.request(.get, base, token: token).decode()
+            #expect(page.total == 120 && page.guests.count == 50 && page.guests.first?.name == "Guest 000")
+            #expect(page.guests.map(\.name) == page.guests.map(\.name).sorted())
+            var names = page.guests.map(\.name)
+            while let next = page.next {
+                page = try await api.request(.get, base + "?after=\(next)", token: token).decode()
+                names += page.guests.map(\.name)
+            }
+            #expect(
+                names.count == 120 && Set(names).count == 120 && names == names.sorted(), "every guest once, in order")
+            page = try await api.request(.get, base + "?q=guest%2001", token: token).decode()
+            #expect(page.total == 10, "Guest 010-019")
+            page = try await api.request(.get, base + "?q=G7%40ACME", token: token).decode()
+            #expect(page.guests.map(\.name) == ["Guest 007"], "a part of the e-mail, in any case")
+            page = try await api.request(.get, base + "?q=100%25", token: token).decode()
+            #expect(page.total == 0, "a % is a character, not a wildcard")
+            page = try await api.request(.get, base + "?accessTypeId=\(vip.id.wire)", token: token).decode()
+            #expect(page.total == 30)
+            let first = try #require(page.guests.first)
+            page = try await api.request(.get, base + "?q=\(first.code.lowercased())", token: token).decode()
+            #expect(page.guests.map(\.id) == [first.id], "the code, in any case")
+            _ = try await api.lab(world.organizer).updateGuest(
+                world.event.id, first.id, UpdateGuestRequest(status: .cancelled))
+            page = try await api.request(.get, base + "?status=cancelled", token: token).decode()
+            #expect(page.guests.map(\.id) == [first.id])
+            page = try await api.request(.get, base + "?checkIn=checked_in", token: token).decode()
+            #expect(page.total == 0)
+            #expect(try await api.request(.get, base + "?after=Nbogus", token: token).status == 400)
+            #expect(try await api.request(.get, base + "?status=lost", token: token).status == 400)
+            // The console's page of it.
+            let browser = try await Self.signedIn(api)
+            let html = try await browser.get("/admin/events/\(world.event.id.wire)/guests")
+            #expect(
+                html.text.contains("120 guest(s)") && html.text.contains("Guest 049")
+                    && !html.text.contains("Guest 050"))
+            let nextLink = try #require(html.text.firstMatch(of: /href="([^"]+)" id="next-page"/)?.1)
+            let second = try await browser.get(String(nextLink).replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(second.text.contains("Guest 050") && second.text.contains("id=\"first-page\""))
+            let filtered = try await browser.get(
+                "/admin/events/\(world.event.id.wire)/guests?accessTypeId=\(vip.id.wire)&status=confirmed")
+            #expect(filtered.text.contains("29 guest(s)"))
+        }
+    }
+
+    @Test(
+        "console-roles: check-in staff see only their events and no forms, and a post is refused with the API's words; support reads the guest list"
+    )
+    func roles() async throws {
+        try await withTestServer(.sqlite) { api in
+            let world = try await World.make(api)
+            let staff = try await Self.signedIn(api, "alex@acme.test", password: "staff-password")
+            let events = try await staff.get("/admin/events")
+            #expect(events.text.contains(world.event.name) && !events.text.contains("id=\"new-event\""))
+            let refused = try await staff.post(
+                "/admin/events",
+                [
+                    ("name", "Mine"), ("startsAt", "2027-01-01T10:00"), ("endsAt", "2027-01-01T12:00"),
+                    ("timeZone", "UTC"),
+                ])
+            #expect(refused.status == 403 && refused.text.contains("Your role does not allow this."))
+            let guests = try await staff.get("/admin/events/\(world.event.id.wire)/guests")
+            #expect(guests.status == 403 && guests.text.contains("Your role does not allow this."))
+            let support = try await Self.signedIn(api, "support@acme.test", password: "staff-password")
+            #expect(try await support.get("/admin/events/\(world.event.id.wire)/guests").status == 200)
+        }
+    }
+
+    @Test(
+        "console-token-refresh: past the access token's 15 minutes a page still opens and the cookie gets the rotated pair; once the refresh token is refused, the browser signs in again"
+    )
+    func refresh() async throws {
+        try await withTestServer(.sqlite) { api in
+            _ = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            let before = try #require(browser.cookies[ConsoleSession.cookieName])
+            api.clock.advance(by: 20 * 60)
+            let page = try await browser.get("/admin/events")
+            #expect(page.status == 200)
+            let after = try #require(browser.cookies[ConsoleSession.cookieName])
+            #expect(after != before, "the rotated pair is in the cookie")
+            #expect(ConsoleSession(cookie: after)?.nonce == ConsoleSession(cookie: before)?.nonce, "forms stay valid")
+            // The old pair again (a stale cookie): its refresh token was rotated, so the family ends.
+            browser.set(ConsoleSession.cookieName, before)
+            api.clock.advance(by: 20 * 60)
+            #expect(try await browser.get("/admin/events").headers[.location] == "/admin/signin")
+        }
+    }
+}
