@@ -73,10 +73,9 @@ public final class ConsoleBrowser: @unchecked Sendable {
                 cookies[name] = String(pair[1])
             }
         }
-        if let match = response.text.firstMatch(of: /name="_csrf" value="([^"]+)"/) {
-            csrf = String(match.1)
-        } else if let match = response.text.firstMatch(of: /data-csrf="([^"]+)"/) {
-            csrf = String(match.1)
-        }
+        // The page's own form comes after the header's sign-out form: its token is the last one
+        // (an empty one, as a page that forgot it would send, is kept as empty).
+        let tokens = response.text.matches(of: /(?:name="_csrf" value|data-csrf)="([^"]*)"/).map { String($0.1) }
+        if let last = tokens.last { csrf = last }
     }
 }

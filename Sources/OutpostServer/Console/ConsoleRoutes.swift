@@ -397,12 +397,15 @@ struct ConsoleRoutes: Sendable {
         _ template: String, title: String, _ values: [String: Any], error: String? = nil,
         session: ConsoleSession?, notice: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let content = library.render(values, withTemplate: template) ?? ""
-        var layout: [String: Any] = ["title": title, "content": content, "signedIn": session != nil]
+        var values = values
+        var layout: [String: Any] = ["title": title, "signedIn": session != nil]
         if let session {
-            layout["csrf"] = try await csrf().token(for: session.nonce)
+            let token = try await csrf().token(for: session.nonce)
+            layout["csrf"] = token
+            values["csrf"] = values["csrf"] ?? token
             layout["role"] = Self.role(session)?.rawValue ?? ""
         }
+        layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }
         if let notice { layout["notice"] = notice }
         let html = library.render(layout, withTemplate: "layout") ?? ""

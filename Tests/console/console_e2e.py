@@ -1,0 +1,180 @@
+"""The organizer console in a real browser (issue 16): Debian's Chromium driven by Selenium.
+
+scripts/console-e2e starts `outpost serve` on a fresh SQLite store, bootstraps an organizer and
+runs this with OUTPOST_CONSOLE_URL, OUTPOST_CONSOLE_EMAIL and OUTPOST_CONSOLE_PASSWORD. Each check
+prints one line; the last line is "N passed, M failed". With OUTPOST_CONSOLE_SCREENSHOTS set to a
+folder, the guest list and the import report are saved there as PNG (the README's pictures).
+"""
+
+import os
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ready
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL = os.environ["OUTPOST_CONSOLE_URL"].rstrip("/")
+EMAIL = os.environ["OUTPOST_CONSOLE_EMAIL"]
+PASSWORD = os.environ["OUTPOST_CONSOLE_PASSWORD"]
+SHOTS = os.environ.get("OUTPOST_CONSOLE_SCREENSHOTS")
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+passed = 0
+failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print(f"console-e2e: ok: {name}")
+    else:
+        failed += 1
+        print(f"console-e2e: FAILED: {name} {detail}")
+
+
+def no_dialog(driver):
+    try:
+        driver.switch_to.alert
+        return False
+    except NoAlertPresentException:
+        return True
+
+
+def main():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    wait = WebDriverWait(driver, 15)
+    try:
+        run(driver, wait)
+    except Exception:
+        # Where it stopped, as the person would have seen it.
+        print(f"console-e2e: at {driver.current_url}:")
+        print("\n".join("  | " + line for line in driver.find_element(By.TAG_NAME, "body").text.splitlines()[:40]))
+        raise
+    finally:
+        driver.quit()
+
+
+def set_value(driver, element, value):
+    # datetime-local fields take typed text differently per locale; set them as a person's picker would.
+    driver.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", element, value)
+
+
+def run(driver, wait):
+    # Sign in with the API's account; a wrong password first.
+    driver.get(URL + "/admin")
+    wait.until(ready.presence_of_element_located((By.ID, "signin")))
+    driver.find_element(By.ID, "email").send_keys(EMAIL)
+    driver.find_element(By.ID, "password").send_keys("not the password")
+    driver.find_element(By.ID, "signin").click()
+    error = wait.until(ready.presence_of_element_located((By.ID, "error")))
+    check("a wrong password is refused in words", "wrong" in error.text, error.text)
+    driver.find_element(By.ID, "email").clear()
+    driver.find_element(By.ID, "email").send_keys(EMAIL)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "signin").click()
+    wait.until(ready.presence_of_element_located((By.ID, "events")))
+    check("signed in: the events page", driver.current_url.endswith("/admin/events"), driver.current_url)
+    cookie = driver.get_cookie("outpost_console") or {}
+    check("the session cookie is HttpOnly and SameSite=Strict",
+          cookie.get("httpOnly") is True and cookie.get("sameSite") == "Strict", str(cookie))
+
+    # Create an event.
+    driver.find_element(By.ID, "event-name").send_keys("Winter Gala")
+    set_value(driver, driver.find_element(By.ID, "event-starts"), "2026-12-12T17:00")
+    set_value(driver, driver.find_element(By.ID, "event-ends"), "2026-12-12T23:00")
+    zone = driver.find_element(By.ID, "event-zone")
+    zone.clear()
+    zone.send_keys("Europe/Oslo")
+    driver.find_element(By.ID, "create-event").click()
+    title = wait.until(ready.presence_of_element_located((By.ID, "event-title")))
+    check("the event was created", title.text == "Winter Gala", title.text)
+    check("and said so", "created" in driver.find_element(By.ID, "notice").text)
+
+    # Its access types.
+    for name in ("General", "VIP"):
+        driver.find_element(By.ID, "access-type-name").send_keys(name)
+        driver.find_element(By.ID, "add-access-type").click()
+        wait.until(ready.text_to_be_present_in_element((By.ID, "access-types"), name))
+    check("two access types", len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2)
+
+    # Import a CSV with a bad row and a hostile name: the good rows land, the bad one is reported.
+    csv = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
+    csv.write("name,email,access_type,notes\r\n")
+    csv.write("Ada Lovelace,ada@example.org,General,\r\n")
+    csv.write("Nobody,nobody@example.org,Backstage,\r\n")
+    csv.write(f"{HOSTILE},mallory@example.org,VIP,<script>alert(2)</script>\r\n")
+    for index in range(60):
+        csv.write(f"Guest {index:03d},guest{index}@example.org,General,\r\n")
+    csv.close()
+    driver.find_element(By.ID, "import-link").click()
+    upload = wait.until(ready.presence_of_element_located((By.ID, "csv-file")))
+    upload.send_keys(csv.name)
+    driver.find_element(By.ID, "upload").click()
+    summary = wait.until(ready.visibility_of_element_located((By.ID, "import-summary")))
+    wait.until(lambda _: "imported" in summary.text)
+    check("the report counts the import", summary.text.startswith("62 imported"), summary.text)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#import-errors tbody tr")
+    check("the bad row is reported by its line", len(rows) == 1 and rows[0].text.startswith("3 "),
+          "|".join(row.text for row in rows))
+    check("the upload's progress reached the end",
+          driver.find_element(By.ID, "import-progress").get_attribute("value") == "100")
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-import-report.png"))
+    os.unlink(csv.name)
+
+    # The guest list: the hostile name is text, no dialog opens; search and paging.
+    driver.find_element(By.LINK_TEXT, "Winter Gala").click()
+    driver.find_element(By.ID, "guests-link").click()
+    wait.until(ready.presence_of_element_located((By.ID, "guests")))
+    check("the guest list counts 62", driver.find_element(By.ID, "guest-count").text == "62 guest(s)",
+          driver.find_element(By.ID, "guest-count").text)
+    names = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")]
+    check("a hostile name is shown as text", HOSTILE in names, str(names[:3]))
+    check("no image element came of it", not driver.find_elements(By.CSS_SELECTOR, "#guests img"))
+    check("no dialog opened", no_dialog(driver))
+    check("50 a page", len(names) == 50, str(len(names)))
+    driver.find_element(By.ID, "next-page").click()
+    wait.until(ready.presence_of_element_located((By.ID, "first-page")))
+    check("the next page has the rest", len(driver.find_elements(By.CSS_SELECTOR, "td.guest-name")) == 12)
+    search = driver.find_element(By.ID, "q")
+    search.clear()
+    search.send_keys("lovelace")
+    driver.find_element(By.ID, "filter").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "1 guest(s)"))
+    check("search by name", [c.text for c in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")] == ["Ada Lovelace"])
+    search = driver.find_element(By.ID, "q")
+    search.clear()
+    driver.find_element(By.ID, "filter").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "62 guest(s)"))
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-guests.png"))
+    check("still no dialog", no_dialog(driver))
+
+    # Sign out: the pages send the browser to sign in again.
+    driver.find_element(By.ID, "signout").click()
+    wait.until(ready.presence_of_element_located((By.ID, "signin")))
+    driver.get(URL + "/admin/events")
+    check("signed out", driver.current_url.endswith("/admin/signin"), driver.current_url)
+
+
+if __name__ == "__main__":
+    started = time.time()
+    try:
+        main()
+    except Exception as error:  # a step that could not run at all is one failure, with its reason
+        failed += 1
+        print(f"console-e2e: FAILED: {type(error).__name__}: {error}")
+    print(f"console-e2e: {time.time() - started:.1f} s")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
