@@ -94,6 +94,8 @@ struct TenantIsolationTests {
             (.patch, "/v1/events/\(event)/guests/\(guest)", UpdateGuestRequest(status: .revoked), [:]),
             (.post, "/v1/events/\(event)/guests:import", nil, [:]),
             (.put, "/v1/events/\(event)/staff/\(user)", nil, [:]),
+            (.delete, "/v1/events/\(event)/staff/\(user)", nil, [:]),
+            (.get, "/v1/events/\(event)/staff", nil, [:]),
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
@@ -113,16 +115,20 @@ struct TenantIsolationTests {
     /// The console's routes that name an event (issue 16): the same rows, through the console's
     /// session cookie; each reaches the event only through the API, so another tenant's ids are
     /// the console's 404 page.
-    static func consoleTable(event: EventID) -> [(HTTPRequest.Method, String)] {
+    static func consoleTable(event: EventID, user: UserID) -> [(HTTPRequest.Method, String)] {
         [
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
             (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
+            (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
+            (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
         ]
     }
 
     /// Console routes that name no event: the caller's own tenant through the session.
-    static let consoleScoped: Set<String> = ["GET /admin/events", "POST /admin/events", "POST /admin/signout"]
+    static let consoleScoped: Set<String> = [
+        "GET /admin/events", "POST /admin/events", "POST /admin/signout", "GET /admin/staff", "POST /admin/staff",
+    ]
     /// Console routes for a browser that has not signed in.
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
@@ -139,7 +145,7 @@ struct TenantIsolationTests {
             #expect(try await other.signIn(email: "org@other.test", password: "organizer-pass").status == 303)
             try await other.get("/admin/events")
             let anonymous = ConsoleBrowser(api)
-            for (method, path) in Self.consoleTable(event: world.event.id) {
+            for (method, path) in Self.consoleTable(event: world.event.id, user: world.staff1.user.id) {
                 let crossTenant =
                     method == .get
                     ? try await other.get(path)
@@ -149,7 +155,8 @@ struct TenantIsolationTests {
                             path,
                             [
                                 ("name", "Taken"), ("startsAt", "2027-01-01T10:00"), ("endsAt", "2027-01-01T12:00"),
-                                ("timeZone", "UTC"),
+                                ("timeZone", "UTC"), ("userId", world.staff1.user.id.wire), ("passcode", "394817"),
+                                ("orientation", "portrait"),
                             ])
                 #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
                 #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")
@@ -160,13 +167,18 @@ struct TenantIsolationTests {
             }
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
             #expect(guests.count == 3, "nothing of tenant A changed")
+            let staff: UserList = try await api.request(
+                .get, "/v1/events/\(world.event.id.wire)/staff", token: world.organizer.accessToken
+            ).decode()
+            #expect(staff.users.count == 2, "the staff stayed")
             #expect(try await api.lab(world.organizer).events().map(\.name) == [world.event.name])
         }
     }
 
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
     static let tenantScoped: Set<String> = [
-        "GET /v1/events", "POST /v1/events", "POST /v1/users", "GET /v1/audit/refused", "GET /v1/contacts",
+        "GET /v1/events", "POST /v1/events", "GET /v1/users", "POST /v1/users", "GET /v1/audit/refused",
+        "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
         "GET /v1/me/export", "DELETE /v1/me",
@@ -213,8 +225,10 @@ struct TenantIsolationTests {
                 return "\(method.rawValue) \(route)"
             })
         let consoleTabled = Set(
-            Self.consoleTable(event: ids.event).map { method, path in
-                "\(method.rawValue) " + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
+            Self.consoleTable(event: ids.event, user: ids.user).map { method, path in
+                "\(method.rawValue) "
+                    + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
+                    .replacingOccurrences(of: ids.user.wire, with: "{userId}")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)

@@ -108,6 +108,35 @@ def run(driver, wait):
         wait.until(ready.text_to_be_present_in_element((By.ID, "access-types"), name))
     check("two access types", len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2)
 
+    # A door staff user, put on the event's staff.
+    event_url = driver.current_url.split("?")[0]
+    driver.find_element(By.ID, "staff-nav").click()
+    wait.until(ready.presence_of_element_located((By.ID, "new-user")))
+    driver.find_element(By.ID, "user-name").send_keys("Dora Door")
+    driver.find_element(By.ID, "user-email").send_keys("dora@acme.test")
+    driver.find_element(By.ID, "user-password").send_keys("door-password")
+    driver.find_element(By.ID, "create-user").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "users"), "Dora Door"))
+    check("a staff user was created", "checkin_staff" in driver.find_element(By.ID, "users").text)
+    driver.get(event_url)
+    wait.until(ready.presence_of_element_located((By.ID, "assign-staff")))
+    driver.find_element(By.ID, "assign").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "event-staff"), "Dora Door"))
+    check("and put on the event's staff", "on the staff" in driver.find_element(By.ID, "notice").text)
+
+    # The kiosk: a weak passcode is refused with the rule it breaks; a good one is kept.
+    driver.find_element(By.ID, "kiosk-passcode").send_keys("123456")
+    driver.find_element(By.ID, "save-kiosk").click()
+    body = wait.until(ready.presence_of_element_located((By.TAG_NAME, "h1")))
+    check("a weak kiosk passcode is refused in words",
+          body.text == "Not saved" and "run of digits" in driver.find_element(By.TAG_NAME, "main").text,
+          driver.find_element(By.TAG_NAME, "main").text[:200])
+    driver.get(event_url)
+    driver.find_element(By.ID, "kiosk-passcode").send_keys("394817")
+    driver.find_element(By.ID, "save-kiosk").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "kiosk-state"), "Set up"))
+    check("a good one sets the kiosk up", "portrait" in driver.find_element(By.ID, "kiosk-state").text)
+
     # Import a CSV with a bad row and a hostile name: the good rows land, the bad one is reported.
     csv = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
     csv.write("name,email,access_type,notes\r\n")

@@ -124,3 +124,10 @@ public struct ConsentRecord: Codable, Sendable, Hashable {
         self.acceptedAt = acceptedAt
     }
 }
+
+/// `GET /v1/users` (every user of the caller's tenant, by name) and
+/// `GET /v1/events/{eventId}/staff` (the event's staff, by name).
+public struct UserList: Codable, Sendable, Hashable {
+    public var users: [UserInfo]
+    public init(users: [UserInfo]) { self.users = users }
+}

@@ -32,6 +32,9 @@ enum ConsoleAssets {
         .tag { font-size: .75rem; background: #e3f4f1; color: var(--accent); border-radius: 3px; padding: 0 .3rem; }
         .pager { display: flex; gap: 1rem; }
         progress { width: 100%; }
+        .inline-form { display: inline; }
+        button.link { background: none; border: none; color: var(--bad); padding: 0 .3rem; text-decoration: underline; }
+        .rules { color: var(--muted); font-size: .9rem; margin: 0; }
         """
 
     static let importScript = """

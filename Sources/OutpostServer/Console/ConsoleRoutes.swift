@@ -35,6 +35,12 @@ struct ConsoleRoutes: Sendable {
         group.get("events/{eventId}", use: event)
         group.post("events/{eventId}", use: updateEvent)
         group.post("events/{eventId}/access-types", use: createAccessType)
+        group.post("events/{eventId}/staff", use: assignStaff)
+        group.post("events/{eventId}/staff/{userId}/remove", use: unassignStaff)
+        group.post("events/{eventId}/kiosk", use: setUpKiosk)
+        group.get("staff", use: staff)
+        group.post("staff", use: createUser)
+        group.post("staff/{userId}/remove", use: removeUser)
         group.get("events/{eventId}/guests", use: guests)
         group.get("events/{eventId}/import", use: importPage)
         group.post("events/{eventId}/import", use: importGuests)
@@ -140,18 +146,35 @@ struct ConsoleRoutes: Sendable {
         try await signedIn(request, context) { session, call in
             let detail = try await eventDetail(context, call)
             let event = detail.event
+            let role = Self.role(session)
+            // What the role may read: the API answers 403 for the rest, and the page leaves it out.
+            let staff = try await call(.get, "/v1/events/\(event.id.wire)/staff", nil)
+            let users = role == .organizer ? try await call(.get, "/v1/users", nil) : nil
+            let staffList = staff.status == .ok ? try staff.decode(UserList.self).users : []
+            let assignable = (try users?.decode(UserList.self).users ?? []).filter { user in
+                !staffList.contains { $0.id == user.id } && user.role != .organizer
+            }
+            var values: [String: Any] = [:]
+            // Absent, not nil: a Mustache section tests presence.
+            if let orientation = detail.kioskOrientation { values["kioskOrientation"] = orientation }
             return try await page(
                 "event", title: event.name,
-                [
+                values.merging([
                     "event": ["id": event.id.wire, "name": event.name],
                     "accessTypes": detail.accessTypes.map { ["name": $0.name, "walkInAllowed": $0.walkInAllowed] },
-                    "canEdit": Self.role(session) == .organizer,
+                    "showStaff": staff.status == .ok,
+                    "staff": staffList.map {
+                        ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.rawValue]
+                    },
+                    "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.rawValue] },
+                    "passcodeRules": PasscodeRule.allCases.map(\.explanation),
+                    "canEdit": role == .organizer,
                     "form": [
                         "name": event.name, "startsAt": Self.local(event.startsAt, event.timeZone),
                         "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,
                     ],
                     "zones": TimeZone.knownTimeZoneIdentifiers,
-                ], session: session, notice: Self.flash(request))
+                ]) { first, _ in first }, session: session, notice: Self.flash(request))
         }
     }
 
@@ -179,6 +202,82 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    @Sendable func assignStaff(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await changing(request, context) { _, form, call in
+            guard let user = form["userId"].flatMap(UUID.init(wire:)) else {
+                throw EventForm.Invalid(sentence: "Choose a user to put on the staff.")
+            }
+            let answer = try await call(.put, "/v1/events/\(id)/staff/\(user.lowercasedString)", nil)
+            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
+            return .redirect("/admin/events/\(id)?done=staff")
+        }
+    }
+
+    @Sendable func unassignStaff(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        let user = try Self.userId(context)
+        return try await changing(request, context) { _, _, call in
+            let answer = try await call(.delete, "/v1/events/\(id)/staff/\(user)", nil)
+            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
+            return .redirect("/admin/events/\(id)?done=unassigned")
+        }
+    }
+
+    @Sendable func setUpKiosk(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await changing(request, context) { _, form, call in
+            let orientation = KioskOrientation(rawValue: form["orientation"] ?? "") ?? .portrait
+            let body = try OutpostJSON.encode(
+                KioskSetupRequest(passcode: form["passcode"] ?? "", orientation: orientation))
+            let answer = try await call(.put, "/v1/events/\(id)/kiosk", body)
+            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
+            return .redirect("/admin/events/\(id)?done=kiosk")
+        }
+    }
+
+    @Sendable func staff(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let answer = try await call(.get, "/v1/users", nil)
+            guard answer.status == .ok else {
+                return try await problem(answer, session: session, back: "/admin/events")
+            }
+            let me = Self.userIdOf(session)
+            return try await page(
+                "staff", title: "Staff",
+                [
+                    "users": try answer.decode(UserList.self).users.map {
+                        [
+                            "id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.rawValue,
+                            "me": $0.id.wire == me,
+                        ]
+                    },
+                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor].map(\.rawValue),
+                ], session: session, notice: Self.flash(request))
+        }
+    }
+
+    @Sendable func createUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await changing(request, context) { _, form, call in
+            let body = try OutpostJSON.encode(
+                CreateUserRequest(
+                    email: form["email"] ?? "", name: form["name"] ?? "",
+                    role: UserRole(rawValue: form["role"] ?? "") ?? .checkinStaff, password: form["password"] ?? ""))
+            let answer = try await call(.post, "/v1/users", body)
+            guard answer.status == .created else { return .refused(answer, back: "/admin/staff") }
+            return .redirect("/admin/staff?done=user")
+        }
+    }
+
+    @Sendable func removeUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try Self.userId(context)
+        return try await changing(request, context) { _, _, call in
+            let answer = try await call(.delete, "/v1/users/\(user)", nil)
+            guard answer.status == .noContent else { return .refused(answer, back: "/admin/staff") }
+            return .redirect("/admin/staff?done=removed")
+        }
+    }
+
     @Sendable func guests(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
             let detail = try await eventDetail(context, call)
@@ -197,6 +296,9 @@ struct ConsoleRoutes: Sendable {
             let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let filters = query.filter { $0.0 != "after" }
             let base = "/admin/events/\(id)/guests"
+            var links: [String: Any] = [:]
+            if let next = page.next { links["next"] = base + Self.queryString(filters + [("after", next)]) }
+            if parameters.get("after") != nil { links["first"] = base + Self.queryString(filters) }
             return try await self.page(
                 "guests", title: "Guests · \(detail.event.name)",
                 [
@@ -220,9 +322,7 @@ struct ConsoleRoutes: Sendable {
                             } ?? "",
                         ]
                     },
-                    "next": page.next.map { base + Self.queryString(filters + [("after", $0)]) } as Any,
-                    "first": parameters.get("after") == nil ? nil : base + Self.queryString(filters) as Any,
-                ], session: session)
+                ].merging(links) { first, _ in first }, session: session)
         }
     }
 
@@ -273,13 +373,20 @@ struct ConsoleRoutes: Sendable {
     }
 
     static func role(_ session: ConsoleSession) -> UserRole? {
-        // Read, not trusted: the API decides what the role may do; the page only hides forms.
+        tokenFields(session).flatMap { UserRole(rawValue: $0[2]) }
+    }
+
+    static func userIdOf(_ session: ConsoleSession) -> String? { tokenFields(session)?[0] }
+
+    /// The access token's payload fields (user, tenant, role, expiry). Read, not trusted: the API
+    /// decides what the caller may do; the pages only leave out what it would refuse.
+    static func tokenFields(_ session: ConsoleSession) -> [String]? {
         let parts = session.accessToken.split(separator: ".")
         guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
             let payload = String(validating: bytes, as: UTF8.self)
         else { return nil }
-        let fields = payload.split(separator: "|")
-        return fields.count == 4 ? UserRole(rawValue: String(fields[2])) : nil
+        let fields = payload.split(separator: "|").map(String.init)
+        return fields.count == 4 ? fields : nil
     }
 
     func csrf() async throws -> ConsoleCSRF { ConsoleCSRF(secret: try await dependencies.accessTokens().key) }
@@ -404,6 +511,7 @@ struct ConsoleRoutes: Sendable {
             layout["csrf"] = token
             values["csrf"] = values["csrf"] ?? token
             layout["role"] = Self.role(session)?.rawValue ?? ""
+            layout["organizer"] = Self.role(session) == .organizer
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }
@@ -436,6 +544,11 @@ struct ConsoleRoutes: Sendable {
         case "created": "The event was created."
         case "saved": "Saved."
         case "access-type": "The access type was added."
+        case "staff": "They are on the staff now."
+        case "unassigned": "They are off the staff."
+        case "kiosk": "The kiosk is set up."
+        case "user": "The user was created; they sign in with that e-mail and password."
+        case "removed": "The user was removed; their devices sign out at their next refresh."
         default: nil
         }
     }
@@ -445,6 +558,11 @@ struct ConsoleRoutes: Sendable {
         let answer = try await call(.get, "/v1/events/\(id)", nil)
         guard answer.status == .ok else { throw APIError.notFound }
         return try answer.decode(EventDetail.self)
+    }
+
+    static func userId(_ context: AppRequestContext) throws -> String {
+        guard let text = context.parameters.get("userId"), let id = UUID(wire: text) else { throw APIError.notFound }
+        return id.lowercasedString
     }
 
     static func eventId(_ context: AppRequestContext) throws -> String {

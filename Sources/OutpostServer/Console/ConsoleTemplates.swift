@@ -18,7 +18,7 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav><a href="/admin/events">Events</a></nav>
+        <nav><a href="/admin/events">Events</a>{{#organizer}} <a href="/admin/staff" id="staff-nav">Staff</a>{{/organizer}}</nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <span class="role">{{role}}</span>
@@ -97,6 +97,36 @@ enum ConsoleTemplates {
         </form>
         {{/canEdit}}
         </section>
+        {{#showStaff}}
+        <section>
+        <h2>Staff</h2>
+        <ul id="event-staff">
+        {{#staff}}<li><span class="staff-name">{{name}}</span> · {{email}} · {{role}}
+        {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/staff/{{id}}/remove" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">take off</button></form>{{/canEdit}}</li>{{/staff}}
+        {{^staff}}<li>Nobody is on this event's staff yet.</li>{{/staff}}
+        </ul>
+        {{#canEdit}}
+        <form method="post" action="/admin/events/{{event.id}}/staff" class="card inline" id="assign-staff">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>User <select name="userId" id="assign-user">{{#users}}<option value="{{id}}">{{name}} ({{role}})</option>{{/users}}</select></label>
+        <button type="submit" id="assign">Put on staff</button>
+        </form>
+        {{/canEdit}}
+        </section>
+        <section>
+        <h2>Kiosk</h2>
+        <p id="kiosk-state">{{#kioskOrientation}}Set up, {{kioskOrientation}}.{{/kioskOrientation}}{{^kioskOrientation}}Not set up.{{/kioskOrientation}}</p>
+        <form method="post" action="/admin/events/{{event.id}}/kiosk" class="card" id="kiosk-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <p class="hint">The exit passcode staff type to leave kiosk mode. The server refuses one that breaks a rule:</p>
+        <ul class="rules">{{#passcodeRules}}<li>{{.}}</li>{{/passcodeRules}}</ul>
+        <label>Passcode <input type="password" name="passcode" id="kiosk-passcode" inputmode="numeric" autocomplete="off" required></label>
+        <label>Orientation <select name="orientation" id="kiosk-orientation"><option value="portrait">portrait</option><option value="landscape">landscape</option></select></label>
+        <button type="submit" id="save-kiosk">Save the kiosk</button>
+        </form>
+        </section>
+        {{/showStaff}}
         {{#canEdit}}
         <section>
         <h2>Edit the event</h2>
@@ -160,6 +190,28 @@ enum ConsoleTemplates {
         <script src="/admin/static/import.js"></script>
         """
 
+    static let staff = """
+        <h1>Staff</h1>
+        <table class="list" id="users">
+        <thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th></th></tr></thead>
+        <tbody>
+        {{#users}}
+        <tr><td class="user-name">{{name}}</td><td>{{email}}</td><td>{{role}}</td><td>{{^me}}<form method="post" action="/admin/staff/{{id}}/remove" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">remove</button></form>{{/me}}</td></tr>
+        {{/users}}
+        </tbody>
+        </table>
+        <h2>New user</h2>
+        <form method="post" action="/admin/staff" class="card" id="new-user">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="user-name" required></label>
+        <label>E-mail <input type="email" name="email" id="user-email" required></label>
+        <label>Role <select name="role" id="user-role">{{#roles}}<option value="{{.}}">{{.}}</option>{{/roles}}</select></label>
+        <label>Password <input type="password" name="password" id="user-password" minlength="8" required></label>
+        <button type="submit" id="create-user">Create user</button>
+        </form>
+        """
+
     static let problem = """
         <h1>{{heading}}</h1>
         <p>{{sentence}}</p>
@@ -171,7 +223,7 @@ enum ConsoleTemplates {
         var library = MustacheLibrary()
         for (name, text) in [
             ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
-            ("event", event), ("guests", guests), ("import", importPage), ("problem", problem),
+            ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
         ] {
             try library.register(text, named: name)
         }

@@ -13,7 +13,9 @@ struct EventRoutes {
         group.get("events/{eventId}", use: show)
         group.patch("events/{eventId}", use: update)
         group.post("events/{eventId}/access-types", use: createAccessType)
+        group.get("events/{eventId}/staff", use: staff)
         group.put("events/{eventId}/staff/{userId}", use: assignStaff)
+        group.delete("events/{eventId}/staff/{userId}", use: unassignStaff)
         group.get("events/{eventId}/stats", use: stats)
         group.get("events/{eventId}/audit", use: audit)
     }
@@ -113,6 +115,23 @@ struct EventRoutes {
             throw APIError.notFound
         }
         try await dependencies.store.assignStaff(eventId: event.id, userId: userId)
+        return Response(status: .noContent)
+    }
+
+    /// The event's staff, by name (organizer, support).
+    @Sendable func staff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await Self.event(context, dependencies)
+        return try HTTPHelpers.json(UserList(users: try await dependencies.store.staff(eventId: event.id).map(\.info)))
+    }
+
+    @Sendable func unassignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let event = try await Self.event(context, dependencies)
+        let userId = try HTTPHelpers.uuid("userId", in: context)
+        guard try await dependencies.store.unassignStaff(eventId: event.id, userId: userId) else {
+            throw APIError.notFound
+        }
         return Response(status: .noContent)
     }
 

@@ -97,6 +97,15 @@ extension Store {
         ).map(event(from:))
     }
 
+    /// Takes a user off an event's staff; false when they were not on it.
+    func unassignStaff(eventId: UUID, userId: UUID) async throws -> Bool {
+        try await database.transaction { connection in
+            try await connection.queryOne(
+                "DELETE FROM event_staff WHERE event_id = ? AND user_id = ? RETURNING user_id",
+                [.uuid(eventId), .uuid(userId)]) != nil
+        }
+    }
+
     func assignStaff(eventId: UUID, userId: UUID) async throws {
         try await database.transaction { connection in
             try await connection.execute(

@@ -81,6 +81,28 @@ extension Store {
         }
     }
 
+    /// The tenant's users (not removed), by name then e-mail.
+    func users(tenantId: UUID) async throws -> [UserRecord] {
+        try await database.read { connection in
+            try await connection.query(
+                "SELECT \(Self.userColumns) FROM users WHERE tenant_id = ? AND removed_at IS NULL ORDER BY name, email",
+                [.uuid(tenantId)]
+            ).map(Self.user(from:))
+        }
+    }
+
+    /// The event's staff (not removed), by name then e-mail.
+    func staff(eventId: UUID) async throws -> [UserRecord] {
+        try await database.read { connection in
+            try await connection.query(
+                """
+                SELECT \(Self.userColumns) FROM users WHERE removed_at IS NULL
+                AND id IN (SELECT user_id FROM event_staff WHERE event_id = ?) ORDER BY name, email
+                """, [.uuid(eventId)]
+            ).map(Self.user(from:))
+        }
+    }
+
     func user(id: UUID, tenantId: UUID) async throws -> UserRecord? {
         try await database.read { connection in
             try await connection.queryOne(

@@ -10,9 +10,17 @@ struct UserRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("users", use: list)
         group.post("users", use: create)
         group.delete("users/{userId}", use: remove)
         group.put("users/{userId}/password", use: resetPassword)
+    }
+
+    /// The tenant's users, by name (organizer).
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let users = try await dependencies.store.users(tenantId: context.caller.tenantId)
+        return try HTTPHelpers.json(UserList(users: users.map(\.info)))
     }
 
     @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
