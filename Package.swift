@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
         .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
+        .library(name: "OutpostDrawing", targets: ["OutpostDrawing"]),
         .library(name: "OutpostReport", targets: ["OutpostReport"]),
         .library(name: "OutpostChaos", targets: ["OutpostChaos"]),
     ],
@@ -72,6 +73,7 @@ let package = Package(
             dependencies: [
                 "OutpostCore",
                 "OutpostProtocol",
+                "OutpostDrawing",
                 "CQRencode",
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -164,13 +166,18 @@ let package = Package(
         ),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
+            name: "OutpostDrawing",
+            dependencies: ["CCairo"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostReport",
-            dependencies: ["OutpostDevice", "CCairo"],
+            dependencies: ["OutpostDevice", "OutpostDrawing"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostReportTests",
-            dependencies: ["OutpostReport", "OutpostTestSupport", "CCairo"],
+            dependencies: ["OutpostReport", "OutpostDrawing", "OutpostTestSupport", "CCairo"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -194,6 +201,7 @@ let package = Package(
                 "OutpostServer",
                 "OutpostDevice",
                 "OutpostTerminal",
+                "OutpostDrawing",
                 "OutpostReport",
                 "OutpostChaos",
                 "OutpostLab",

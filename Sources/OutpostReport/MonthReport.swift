@@ -1,5 +1,6 @@
 import Foundation
 import OutpostDevice
+import OutpostDrawing
 
 /// A worker's month on one A4 landscape page (issue 13 item 6), from the month screen's tree
 /// alone, so the page says what the screen says: the 42-cell grid (shift dots in their colours,

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import OutpostDevice
+import OutpostDrawing
 import Testing
 
 @testable import OutpostReport

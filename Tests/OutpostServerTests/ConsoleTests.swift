@@ -318,4 +318,24 @@ struct ConsoleTests {
             #expect(try await doraBrowser.get("/admin/events").headers[.location] == "/admin/signin")
         }
     }
+
+    @Test(
+        "console-tickets-pdf: the tickets of the confirmed guests as one PDF, a page each, as an attachment; a cancelled guest has none; staff may not print them",
+        arguments: StoreKind.allCases)
+    func ticketsPDF(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            _ = try await api.lab(world.organizer).updateGuest(
+                world.event.id, world.guests[0].id, UpdateGuestRequest(status: .cancelled))
+            let browser = try await Self.signedIn(api)
+            let pdf = try await browser.get("/admin/events/\(world.event.id.wire)/tickets.pdf")
+            #expect(pdf.status == 200 && pdf.headers[.contentType] == "application/pdf")
+            #expect(pdf.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let text = String(decoding: pdf.body, as: UTF8.self)
+            #expect(text.hasPrefix("%PDF-"))
+            #expect(text.matches(of: /\/Type \/Page[^s]/).count == 2, "two confirmed guests, a page each")
+            let staff = try await Self.signedIn(api, "alex@acme.test", password: "staff-password")
+            #expect(try await staff.get("/admin/events/\(world.event.id.wire)/tickets.pdf").status == 403)
+        }
+    }
 }

@@ -96,6 +96,7 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(event)/staff/\(user)", nil, [:]),
             (.delete, "/v1/events/\(event)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/staff", nil, [:]),
+            (.get, "/v1/events/\(event)/tickets.pdf", nil, [:]),
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
@@ -122,6 +123,7 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
             (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
+            (.get, "/admin/events/\(event)/tickets.pdf"),
         ]
     }
 

@@ -7,9 +7,11 @@ folder, the guest list and the import report are saved there as PNG (the README'
 """
 
 import os
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
@@ -189,6 +191,33 @@ def run(driver, wait):
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-guests.png"))
     check("still no dialog", no_dialog(driver))
+
+    # The tickets PDF: a page per guest, the hostile name printed as text, a QR code that scans.
+    link = driver.find_element(By.LINK_TEXT, "Winter Gala").get_attribute("href")
+    driver.get(link)
+    href = driver.find_element(By.ID, "tickets-link").get_attribute("href")
+    cookie = driver.get_cookie("outpost_console")
+    request = urllib.request.Request(href, headers={"Cookie": f"outpost_console={cookie['value']}"})
+    with urllib.request.urlopen(request) as answer:
+        kind = answer.headers.get("Content-Type")
+        pdf = answer.read()
+    check("the tickets download as a PDF", kind == "application/pdf" and pdf.startswith(b"%PDF-"), str(kind))
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "tickets.pdf")
+    with open(path, "wb") as file:
+        file.write(pdf)
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True).stdout
+    pages = next((line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")), "?")
+    check("a page per guest", pages == "62", pages)
+    text = subprocess.run(["pdftotext", "-f", "1", "-l", "1", path, "-"], capture_output=True, text=True).stdout
+    check("the hostile name is printed as text", HOSTILE in text, text[:120])
+    subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", path, os.path.join(folder, "page")],
+                   check=True)
+    image = next(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".png"))
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", image], capture_output=True, text=True).stdout.strip()
+    check("its QR code scans as a ticket", scanned.startswith("OP1") and len(scanned) > 100, scanned[:40])
+    if SHOTS:
+        subprocess.run(["cp", image, os.path.join(SHOTS, "console-ticket.png")], check=True)
 
     # Sign out: the pages send the browser to sign in again.
     driver.find_element(By.ID, "signout").click()

@@ -7,8 +7,9 @@
 # test_packages: what the tests need besides.
 build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev libcairo2-dev fonts-dejavu-core)
 test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount python3-venv python3-aiosmtpd)
-# console_packages: the real browser the console's tests drive (scripts/console-e2e).
-console_packages=(chromium chromium-driver python3-venv)
+# console_packages: the real browser the console's tests drive (scripts/console-e2e), and the
+# tools that read its tickets PDF back (poppler's pdfinfo, pdftotext, pdftoppm; zbar's zbarimg).
+console_packages=(chromium chromium-driver python3-venv poppler-utils zbar-tools)
 # demo_packages: what `outpost demo` uses when present (a real SMTP server for e-mail codes).
 demo_packages=(python3-aiosmtpd)
 

@@ -41,6 +41,7 @@ struct ConsoleRoutes: Sendable {
         group.get("staff", use: staff)
         group.post("staff", use: createUser)
         group.post("staff/{userId}/remove", use: removeUser)
+        group.get("events/{eventId}/tickets.pdf", use: tickets)
         group.get("events/{eventId}/guests", use: guests)
         group.get("events/{eventId}/import", use: importPage)
         group.post("events/{eventId}/import", use: importGuests)
@@ -233,6 +234,23 @@ struct ConsoleRoutes: Sendable {
             let answer = try await call(.put, "/v1/events/\(id)/kiosk", body)
             guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
             return .redirect("/admin/events/\(id)?done=kiosk")
+        }
+    }
+
+    /// Every ticket as one PDF to print (the API's, as it made it).
+    @Sendable func tickets(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await signedIn(request, context) { session, call in
+            let answer = try await call(.get, "/v1/events/\(id)/tickets.pdf", nil)
+            guard answer.status == .ok else {
+                if answer.status == .notFound { throw APIError.notFound }
+                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/pdf", .contentDisposition: "attachment; filename=\"tickets.pdf\"",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
     }
 

@@ -81,6 +81,7 @@ enum ConsoleTemplates {
         <nav class="tabs">
         <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
+        {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
         <section>
         <h2>Access types</h2>

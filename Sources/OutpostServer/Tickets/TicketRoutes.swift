@@ -2,14 +2,68 @@ import Crypto
 import Foundation
 import Hummingbird
 import OutpostCore
+import OutpostDrawing
 import OutpostProtocol
 
-/// `GET /v1/events/{eventId}/guests/{guestId}/ticket?format=text|svg|png`.
+/// `GET /v1/events/{eventId}/guests/{guestId}/ticket?format=text|svg|png`, and every ticket of
+/// an event as one PDF to print, `GET /v1/events/{eventId}/tickets.pdf`.
 struct TicketRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.get("events/{eventId}/guests/{guestId}/ticket", use: ticket)
+        group.get("events/{eventId}/tickets.pdf", use: sheet)
+    }
+
+    /// Guests one PDF holds at most; a larger event prints by access type.
+    static let maxSheet = 5_000
+
+    /// Every confirmed guest's ticket (of one access type with `accessTypeId`), a page each, by
+    /// name.
+    @Sendable func sheet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let event = try await EventRoutes.event(context, dependencies)
+        var filter = GuestFilter(status: GuestStatus.confirmed.rawValue)
+        if let accessType = request.uri.queryParameters.get("accessTypeId"), !accessType.isEmpty {
+            guard let id = UUID(wire: accessType) else {
+                throw APIError.invalidRequest("'accessTypeId' must be an access type's id.")
+            }
+            filter.accessTypeId = id
+        }
+        let store = dependencies.store
+        var guests: [GuestInfo] = []
+        var cursor: GuestListCursor?
+        repeat {
+            let page = try await store.guestList(event: event, filter: filter, after: cursor, limit: 500)
+            guard page.total <= Self.maxSheet else {
+                throw APIError.invalidRequest(
+                    "\(page.total) tickets are more than one PDF holds (\(Self.maxSheet)); print them by access type.",
+                    status: .unprocessableContent)
+            }
+            guests += page.guests
+            cursor = page.next.flatMap(GuestListCursor.init(token:))
+        } while cursor != nil
+        guard !guests.isEmpty else {
+            throw APIError.invalidRequest("No confirmed guest has a ticket to print.", status: .unprocessableContent)
+        }
+        let names = Dictionary(
+            try await store.accessTypes(eventId: event.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let now = dependencies.clock.now()
+        let key = try await store.signingKey(eventId: event.id, now: now)
+        let signing = try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey)
+        let pages = try guests.compactMap { guest -> ReportPage? in
+            let text = try TicketCodec.encode(
+                TicketPayload(
+                    keyID: key.keyID, tenantId: event.tenantId, eventId: event.id, guestId: guest.id.uuid,
+                    issuedAt: now), signingKey: signing)
+            return TicketSheet.page(
+                event: event.info,
+                ticket: TicketSheet.Ticket(guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
+        }
+        let pdf = try CairoCanvas.pdf(pages)
+        var response = HTTPHelpers.bytes(Array(pdf), status: .ok, contentType: "application/pdf")
+        response.headers[.contentDisposition] = "attachment; filename=\"tickets.pdf\""
+        return response
     }
 
     @Sendable func ticket(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OutpostCore
 import OutpostDevice
+import OutpostDrawing
 import OutpostReport
 
 extension CairoCanvas.Format: ExpressibleByArgument {}

@@ -12,6 +12,36 @@ public enum CairoCanvas {
         public var description: String
     }
 
+    /// Writes `pages` to `url` as one PDF, a page each (each its own size).
+    public static func writePDF(_ pages: [ReportPage], to url: URL) throws {
+        guard let first = pages.first else { throw Failure(description: "A PDF needs at least one page.") }
+        guard let surface = cairo_pdf_surface_create(url.path, first.width, first.height),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { throw Failure(description: "Could not make a PDF surface for \(url.path).") }
+        defer { cairo_surface_destroy(surface) }
+        guard let context = cairo_create(surface) else { throw Failure(description: "Could not draw.") }
+        defer { cairo_destroy(context) }
+        for page in pages {
+            cairo_pdf_surface_set_size(surface, page.width, page.height)
+            for shape in page.shapes { draw(shape, on: context) }
+            cairo_show_page(context)
+        }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw Failure(
+                description: "Could not write \(url.path): \(String(cString: cairo_status_to_string(status))).")
+        }
+    }
+
+    /// `pages` as the bytes of one PDF (drawn into a temporary file, which is removed).
+    public static func pdf(_ pages: [ReportPage]) throws -> Data {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try writePDF(pages, to: url)
+        return try Data(contentsOf: url)
+    }
+
     /// Writes `page` to `url` as `format`.
     public static func write(_ page: ReportPage, format: Format, to url: URL, scale: Double = 2) throws {
         let surface: OpaquePointer?

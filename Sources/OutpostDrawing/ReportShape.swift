@@ -1,5 +1,6 @@
-/// What a report page is made of, in points from the top left (1/72 inch): the pure layout
-/// (``MonthReport``) says what to draw, ``CairoCanvas`` draws it on a PNG, PDF or SVG surface.
+/// What a drawn page is made of, in points from the top left (1/72 inch): a pure layout (the
+/// month report, the ticket sheet) says what to draw, ``CairoCanvas`` draws it on a PNG, PDF or
+/// SVG surface.
 public struct ReportColor: Sendable, Hashable {
     public var red: Double
     public var green: Double
@@ -59,6 +60,12 @@ public struct ReportPage: Sendable, Hashable {
     public var width: Double
     public var height: Double
     public var shapes: [ReportShape]
+
+    public init(width: Double, height: Double, shapes: [ReportShape]) {
+        self.width = width
+        self.height = height
+        self.shapes = shapes
+    }
 
     public func rect(named name: String) -> ReportRect? {
         shapes.lazy.compactMap { $0.rect(named: name) }.first
