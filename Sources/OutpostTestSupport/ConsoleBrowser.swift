@@ -16,7 +16,15 @@ public final class ConsoleBrowser: @unchecked Sendable {
     /// GET `path` with the cookies; remembers what it sets and the page's CSRF token.
     @discardableResult
     public func get(_ path: String) async throws -> APIResponse {
-        let response = try await api.request(.get, path, headers: cookieHeader())
+        try await request(path)
+    }
+
+    /// GET `path` with the cookies and `extra` headers (an EventSource's `Last-Event-ID`).
+    @discardableResult
+    public func request(_ path: String, headers extra: HTTPFields = [:]) async throws -> APIResponse {
+        var headers = cookieHeader()
+        for field in extra { headers[field.name] = field.value }
+        let response = try await api.request(.get, path, headers: headers)
         remember(response)
         return response
     }

@@ -114,6 +114,7 @@ struct ConsoleTests {
             for path in [
                 "/admin/events", "/admin/events/\(world.event.id.wire)", "/admin/events/\(world.event.id.wire)/guests",
                 "/admin/events/\(world.event.id.wire)/guests?q=%3Cimg", "/admin/events/\(world.event.id.wire)/import",
+                "/admin/events/\(world.event.id.wire)/dashboard",
             ] {
                 let page = try await browser.get(path)
                 #expect(page.status == 200, "\(path)")

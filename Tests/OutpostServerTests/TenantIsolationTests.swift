@@ -99,6 +99,8 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/tickets.pdf", nil, [:]),
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
+            (.get, "/v1/events/\(event)/dashboard", nil, [:]),
+            (.put, "/v1/events/\(event)/devices/door-a", DeviceReport(pending: 1), [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
             (.delete, "/v1/users/\(user)", nil, [:]),
             (.put, "/v1/users/\(user)/password", PasswordResetRequest(password: "a new password"), [:]),
@@ -123,7 +125,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
             (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
-            (.get, "/admin/events/\(event)/tickets.pdf"),
+            (.get, "/admin/events/\(event)/tickets.pdf"), (.get, "/admin/events/\(event)/dashboard"),
+            (.get, "/admin/events/\(event)/dashboard/stream"),
         ]
     }
 
@@ -134,7 +137,7 @@ struct TenantIsolationTests {
     /// Console routes for a browser that has not signed in.
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
-        "GET /admin/static/import.js",
+        "GET /admin/static/import.js", "GET /admin/static/dashboard.js",
     ]
 
     @Test(
@@ -220,7 +223,7 @@ struct TenantIsolationTests {
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
-                    ("2026-W47", "{week}"),
+                    ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])
                 for (id, placeholder) in placeholders { route = route.replacingOccurrences(of: id, with: placeholder) }

@@ -149,6 +149,16 @@ extension DeviceStore {
         }
     }
 
+    /// Check-ins of `eventId` this device still holds, of every user who signed in on it (what
+    /// it reports to the organizer's door dashboard).
+    func pendingCheckIns(eventId: EventID) throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND kind = ? AND event_id = ?",
+                arguments: [OutboxKind.checkIn.rawValue, eventId.wire]) ?? 0
+        }
+    }
+
     /// True while the entry with this Idempotency-Key waits to be sent (no unsealing).
     func isPending(idempotencyKey: String) throws -> Bool {
         try queue.read { db in

@@ -97,6 +97,7 @@ public enum OutpostServer {
         CheckInRoutes(dependencies: dependencies).register(on: authenticated)
         GuestRoutes(dependencies: dependencies).register(on: authenticated)
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
+        DashboardRoutes(dependencies: dependencies).register(on: authenticated)
         KioskRoutes(dependencies: dependencies).register(on: authenticated)
         UserRoutes(dependencies: dependencies).register(on: authenticated)
         AuditRoutes(dependencies: dependencies).register(on: authenticated)

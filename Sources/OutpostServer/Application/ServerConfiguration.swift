@@ -64,6 +64,12 @@ public struct ServerConfiguration: Sendable {
     public var smtpRelay: SMTPClient?
     /// The From of the server's mail.
     public var mailFrom: String
+    /// How long one door-dashboard stream (server-sent events) stays open before the browser
+    /// reconnects (it also ends when its access token does, so the reconnect refreshes it).
+    public var consoleStreamLifetime: TimeInterval = 300
+    /// How often an open dashboard stream looks for a change (the event's change counter and
+    /// the devices' reports; any server instance's writes).
+    public var consoleStreamPoll: Duration = .seconds(1)
 
     public static let defaultSQLitePath = "./outpost-data/outpost.sqlite"
 

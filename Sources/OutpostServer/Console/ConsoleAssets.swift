@@ -35,6 +35,95 @@ enum ConsoleAssets {
         .inline-form { display: inline; }
         button.link { background: none; border: none; color: var(--bad); padding: 0 .3rem; text-decoration: underline; }
         .rules { color: var(--muted); font-size: .9rem; margin: 0; }
+        svg.bars text, svg.chart text { font-size: 13px; fill: var(--ink); }
+        svg.bars rect.track { fill: #e4e7eb; }
+        svg.bars rect.fill, svg.chart rect { fill: var(--accent); }
+        svg.chart line.axis { stroke: var(--line); stroke-width: 2; }
+        svg { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; max-width: 100%; height: auto; }
+        tr.attention td { background: #fff4e5; }
+        #live-state.live { color: var(--good); font-weight: 600; }
+        """
+
+    /// Keeps the door dashboard live: a server-sent event carries the whole view (the server
+    /// computed every width and time); this copies text with `textContent` and geometry with
+    /// `setAttribute`, never HTML. When the stream ends for good (the session ended), the page
+    /// reloads, which shows the sign-in page.
+    static let dashboardScript = """
+        "use strict";
+        (function () {
+          const root = document.getElementById("dashboard");
+          if (!root || !window.EventSource) return;
+          const svg = "http://www.w3.org/2000/svg";
+          const state = document.getElementById("live-state");
+          function element(name, attributes, text) {
+            const node = document.createElementNS(svg, name);
+            for (const key of Object.keys(attributes)) node.setAttribute(key, String(attributes[key]));
+            if (text !== undefined) node.textContent = text;
+            return node;
+          }
+          function rows(tableId, items, cells, marked) {
+            const body = document.querySelector("#" + tableId + " tbody");
+            body.textContent = "";
+            for (const item of items) {
+              const row = document.createElement("tr");
+              if (marked && marked(item)) row.className = "attention";
+              for (const value of cells(item)) {
+                const cell = document.createElement("td");
+                cell.textContent = String(value);
+                row.append(cell);
+              }
+              body.append(row);
+            }
+          }
+          function render(view) {
+            document.getElementById("total").textContent = view.total;
+            document.getElementById("updated").textContent = view.updated;
+            const bars = document.getElementById("bars");
+            bars.textContent = "";
+            bars.setAttribute("height", String(view.barsHeight));
+            bars.setAttribute("viewBox", "0 0 580 " + view.barsHeight);
+            for (const bar of view.bars) {
+              const group = element("g", { class: "bar" });
+              group.append(
+                element("text", { x: 0, y: bar.textY }, bar.name),
+                element("rect", { class: "track", x: 190, y: bar.rectY, width: 300, height: 16 }),
+                element("rect", { class: "fill", x: 190, y: bar.rectY, width: bar.width, height: 16 }),
+                element("text", { class: "value", x: 498, y: bar.textY }, bar.label));
+              bars.append(group);
+            }
+            const columns = document.getElementById("columns");
+            columns.textContent = "";
+            for (const column of view.columns) {
+              const rect = element("rect", { x: column.x, y: column.y, width: 8, height: column.height });
+              rect.append(element("title", {}, column.title));
+              columns.append(rect);
+            }
+            document.getElementById("chart-caption").textContent = view.chartCaption;
+            rows("recent", view.recent, function (r) { return [r.time, r.guest, r.accessType, r.by, r.device, r.method]; });
+            rows("devices", view.devices, function (d) { return [d.device, d.user, d.lastContact, d.pending]; },
+              function (d) { return d.attention; });
+          }
+          const source = new EventSource(root.dataset.stream);
+          source.addEventListener("open", function () {
+            state.textContent = "Live";
+            state.className = "live";
+          });
+          source.addEventListener("dashboard", function (event) {
+            let view;
+            try { view = JSON.parse(event.data); } catch (e) { return; }
+            render(view);
+            root.dataset.updates = String(Number(root.dataset.updates || "0") + 1);
+          });
+          source.addEventListener("error", function () {
+            state.className = "";
+            if (source.readyState === EventSource.CLOSED) {
+              state.textContent = "Not live: reloading…";
+              window.setTimeout(function () { window.location.reload(); }, 5000);
+            } else {
+              state.textContent = "Reconnecting…";
+            }
+          });
+        })();
         """
 
     static let importScript = """

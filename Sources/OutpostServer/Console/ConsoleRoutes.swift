@@ -45,6 +45,7 @@ struct ConsoleRoutes: Sendable {
         group.get("events/{eventId}/guests", use: guests)
         group.get("events/{eventId}/import", use: importPage)
         group.post("events/{eventId}/import", use: importGuests)
+        registerDashboard(on: group)
         group.get("static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.get("static/import.js") { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -170,6 +171,7 @@ struct ConsoleRoutes: Sendable {
                     "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.rawValue] },
                     "passcodeRules": PasscodeRule.allCases.map(\.explanation),
                     "canEdit": role == .organizer,
+                    "canWatch": role == .organizer || role == .support,
                     "form": [
                         "name": event.name, "startsAt": Self.local(event.startsAt, event.timeZone),
                         "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,

@@ -81,6 +81,7 @@ enum ConsoleTemplates {
         <nav class="tabs">
         <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
+        {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
         <section>
@@ -213,6 +214,44 @@ enum ConsoleTemplates {
         </form>
         """
 
+    /// The door dashboard; `dashboard.js` keeps it live from the stream (same ids, same shapes).
+    static let dashboard = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Doors · {{event.name}}</h1>
+        <div id="dashboard" data-stream="/admin/events/{{event.id}}/dashboard/stream">
+        <p class="hint"><span id="live-state">Not live yet</span> · updated <span id="updated">{{updated}}</span></p>
+        <section>
+        <h2 id="total">{{total}}</h2>
+        <svg id="bars" class="bars" width="580" height="{{barsHeight}}" viewBox="0 0 580 {{barsHeight}}" role="img" aria-label="Checked in per access type">
+        {{#bars}}<g class="bar"><text x="0" y="{{textY}}">{{name}}</text><rect class="track" x="190" y="{{rectY}}" width="{{barWidth}}" height="16"></rect><rect class="fill" x="190" y="{{rectY}}" width="{{width}}" height="16"></rect><text class="value" x="498" y="{{textY}}">{{label}}</text></g>{{/bars}}
+        </svg>
+        </section>
+        <section>
+        <h2>Check-ins per minute</h2>
+        <svg id="chart" class="chart" width="{{chartWidth}}" height="{{chartHeight}}" viewBox="0 0 {{chartWidth}} {{chartHeight}}" role="img" aria-label="Check-ins per minute, the last hour">
+        <g id="columns">{{#columns}}<rect x="{{x}}" y="{{y}}" width="8" height="{{height}}"><title>{{title}}</title></rect>{{/columns}}</g>
+        <line class="axis" x1="0" y1="{{chartHeight}}" x2="{{chartWidth}}" y2="{{chartHeight}}"></line>
+        </svg>
+        <p class="hint" id="chart-caption">{{chartCaption}}</p>
+        </section>
+        <section>
+        <h2>The last 20 check-ins</h2>
+        <table class="list" id="recent">
+        <thead><tr><th>Time</th><th>Guest</th><th>Access type</th><th>By</th><th>Device</th><th>How</th></tr></thead>
+        <tbody>{{#recent}}<tr><td>{{time}}</td><td>{{guest}}</td><td>{{accessType}}</td><td>{{by}}</td><td>{{device}}</td><td>{{method}}</td></tr>{{/recent}}</tbody>
+        </table>
+        </section>
+        <section>
+        <h2>Devices</h2>
+        <p class="hint">What each device said at its last sync: the check-ins it still holds have not reached the server yet.</p>
+        <table class="list" id="devices">
+        <thead><tr><th>Device</th><th>Signed in</th><th>Last contact</th><th>Still holds</th></tr></thead>
+        <tbody>{{#devices}}<tr{{#attention}} class="attention"{{/attention}}><td>{{device}}</td><td>{{user}}</td><td>{{lastContact}}</td><td>{{pending}}</td></tr>{{/devices}}</tbody>
+        </table>
+        </div>
+        <script src="/admin/static/dashboard.js"></script>
+        """
+
     static let problem = """
         <h1>{{heading}}</h1>
         <p>{{sentence}}</p>
@@ -225,6 +264,7 @@ enum ConsoleTemplates {
         for (name, text) in [
             ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
             ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
+            ("dashboard", dashboard),
         ] {
             try library.register(text, named: name)
         }

@@ -5,7 +5,7 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6]
 
     /// An import looks up a chunk's e-mails case-insensitively; the organizer's list of refused
     /// attempts reads a tenant's rows that belong to no visible event (`seq` 0).
@@ -108,6 +108,35 @@ public enum Schema {
     /// as fast on the thousandth page as on the first).
     static let v5 = Migration(version: 5, name: "guest list by name") { _ in
         ["CREATE INDEX guests_by_name ON guests (event_id, name, id)"]
+    }
+
+    /// The door dashboard: what each device said of itself at its last sync (check-ins it still
+    /// holds), check-ins by time (the per-minute chart, the last 20); and the ticket mail sent to
+    /// each guest, with its delivery status (sent, or failed and why) for a resend.
+    static let v6 = Migration(version: 6, name: "door dashboard, ticket mail") { _ in
+        [
+            """
+            CREATE TABLE device_reports (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                pending INTEGER NOT NULL CHECK (pending >= 0),
+                reported_at BIGINT NOT NULL,
+                PRIMARY KEY (event_id, device_id))
+            """,
+            "CREATE INDEX checkins_by_time ON checkins (event_id, at)",
+            """
+            CREATE TABLE ticket_mails (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                email TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                error TEXT,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (event_id, guest_id))
+            """,
+        ]
     }
 
     /// Time tracking (seed 003): the days a worker submitted (one per worker and day, the

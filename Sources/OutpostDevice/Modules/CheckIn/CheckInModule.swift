@@ -57,6 +57,25 @@ final class CheckInModule: DeviceModule {
             if !page.hasMore { break }
         }
         indexIsStale = true
+        try await reportToDashboard(event: event)
+    }
+
+    /// Tells the server how many check-ins of the event this device still holds (the door
+    /// dashboard shows it beside the device's last contact). After the replay and the roster,
+    /// so the count is what is left; only an ended session is an error here.
+    private func reportToDashboard(event: EventInfo) async throws {
+        let body = try OutpostJSON.encode(DeviceReport(pending: try store.pendingCheckIns(eventId: event.id)))
+        let device = shell.deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+        do {
+            _ = try await shell.authorized(
+                TransportRequest(
+                    method: "PUT", path: "/v1/events/\(event.id)/devices/\(device ?? "unknown-device")",
+                    headers: ["Content-Type": "application/json"], body: body))
+        } catch APIClientError.sessionEnded(let code) {
+            throw APIClientError.sessionEnded(code: code)
+        } catch {
+            // The network went between the roster and the report: the next sync reports again.
+        }
     }
 
     // MARK: - Screens

@@ -1,0 +1,79 @@
+import Foundation
+
+/// `GET /v1/events/{eventId}/dashboard`: the doors on the night. `seq` is the event's change
+/// counter (it moves with every check-in and guest change, on any server instance).
+public struct DoorDashboard: Codable, Sendable, Hashable {
+    public struct Minute: Codable, Sendable, Hashable {
+        /// The minute's start.
+        public var at: Date
+        public var count: Int
+
+        public init(at: Date, count: Int) {
+            self.at = at
+            self.count = count
+        }
+    }
+
+    public struct RecentCheckIn: Codable, Sendable, Hashable {
+        public var guestName: String
+        public var accessType: String
+        public var at: Date
+        public var byName: String
+        public var deviceId: String
+        public var method: String
+
+        public init(guestName: String, accessType: String, at: Date, byName: String, deviceId: String, method: String) {
+            self.guestName = guestName
+            self.accessType = accessType
+            self.at = at
+            self.byName = byName
+            self.deviceId = deviceId
+            self.method = method
+        }
+    }
+
+    /// What a device said of itself at its last sync.
+    public struct Device: Codable, Sendable, Hashable {
+        public var deviceId: String
+        public var userName: String
+        public var lastContactAt: Date
+        /// Check-ins it still holds (not yet accepted by the server).
+        public var pending: Int
+
+        public init(deviceId: String, userName: String, lastContactAt: Date, pending: Int) {
+            self.deviceId = deviceId
+            self.userName = userName
+            self.lastContactAt = lastContactAt
+            self.pending = pending
+        }
+    }
+
+    public var seq: Int
+    public var stats: EventStats
+    /// The last 60 minutes, oldest first, a count each (empty minutes included).
+    public var perMinute: [Minute]
+    /// The last 20 check-ins, newest first.
+    public var recent: [RecentCheckIn]
+    /// Devices by last contact, newest first.
+    public var devices: [Device]
+    public var serverTime: Date
+
+    public init(
+        seq: Int, stats: EventStats, perMinute: [Minute], recent: [RecentCheckIn], devices: [Device], serverTime: Date
+    ) {
+        self.seq = seq
+        self.stats = stats
+        self.perMinute = perMinute
+        self.recent = recent
+        self.devices = devices
+        self.serverTime = serverTime
+    }
+}
+
+/// `PUT /v1/events/{eventId}/devices/{deviceId}`: a device's own report after a sync.
+public struct DeviceReport: Codable, Sendable, Hashable {
+    /// Check-ins of this event the device still holds.
+    public var pending: Int
+
+    public init(pending: Int) { self.pending = pending }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import OutpostProtocol
+
+/// The door dashboard as the console draws it, computed once from the API's ``DoorDashboard``:
+/// the page's first render (Mustache) and every live update (the stream sends this as JSON and
+/// `dashboard.js` only copies text and SVG attributes). Pure; times on the event's clock.
+struct DashboardView: Encodable, Sendable, Equatable {
+    struct Bar: Encodable, Sendable, Equatable {
+        var name: String
+        var label: String
+        /// The filled part, out of ``DashboardView/barWidth``.
+        var width: Int
+        /// The row's bar and text baseline in the bars' SVG.
+        var rectY: Int
+        var textY: Int
+    }
+
+    struct Column: Encodable, Sendable, Equatable {
+        var x: Int
+        var y: Int
+        var height: Int
+        var title: String
+    }
+
+    struct Recent: Encodable, Sendable, Equatable {
+        var time: String
+        var guest: String
+        var accessType: String
+        var by: String
+        var device: String
+        var method: String
+    }
+
+    struct Device: Encodable, Sendable, Equatable {
+        var device: String
+        var user: String
+        var lastContact: String
+        var pending: Int
+        /// Holds check-ins and has not been heard from for 5 minutes: someone should look.
+        var attention: Bool
+    }
+
+    static let barWidth = 300
+    static let barHeight = 28
+    static let chartWidth = 600
+    static let chartHeight = 120
+
+    var total: String
+    var bars: [Bar]
+    var barsHeight: Int
+    var columns: [Column]
+    var chartCaption: String
+    var recent: [Recent]
+    var devices: [Device]
+    var updated: String
+
+    init(_ dashboard: DoorDashboard, timeZone: String) {
+        let zone = TimeZone(identifier: timeZone) ?? .gmt
+        func clock(_ date: Date, seconds: Bool) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = seconds ? "HH:mm:ss" : "HH:mm"
+            return formatter.string(from: date)
+        }
+        let stats = dashboard.stats
+        total = "\(stats.checkedIn) of \(stats.guests) checked in"
+        bars = stats.byAccessType.enumerated().map { index, type in
+            let share = type.guests == 0 ? 0 : min(1, Double(type.checkedIn) / Double(type.guests))
+            return Bar(
+                name: type.name, label: "\(type.checkedIn) / \(type.guests)",
+                width: Int((share * Double(Self.barWidth)).rounded()), rectY: index * Self.barHeight + 6,
+                textY: index * Self.barHeight + 19)
+        }
+        barsHeight = max(Self.barHeight, bars.count * Self.barHeight)
+        let peak = dashboard.perMinute.map(\.count).max() ?? 0
+        let scale = max(peak, 1)
+        let step = Self.chartWidth / max(dashboard.perMinute.count, 1)
+        columns = dashboard.perMinute.enumerated().map { index, minute in
+            let height = minute.count == 0 ? 0 : max(2, minute.count * (Self.chartHeight - 10) / scale)
+            return Column(
+                x: index * step, y: Self.chartHeight - height, height: height,
+                title: "\(clock(minute.at, seconds: false)): \(minute.count)")
+        }
+        let inHour = dashboard.perMinute.reduce(0) { $0 + $1.count }
+        chartCaption = "\(inHour) in the last hour, at most \(peak) a minute"
+        recent = dashboard.recent.map {
+            Recent(
+                time: clock($0.at, seconds: true), guest: $0.guestName, accessType: $0.accessType, by: $0.byName,
+                device: $0.deviceId, method: $0.method)
+        }
+        devices = dashboard.devices.map {
+            let minutes = Int(dashboard.serverTime.timeIntervalSince($0.lastContactAt) / 60)
+            let ago = minutes < 1 ? "just now" : "\(minutes) min ago"
+            return Device(
+                device: $0.deviceId, user: $0.userName, lastContact: "\(clock($0.lastContactAt, seconds: false)) (\(ago))",
+                pending: $0.pending, attention: $0.pending > 0 && minutes >= 5)
+        }
+        updated = clock(dashboard.serverTime, seconds: true)
+    }
+
+    /// The page's values (Mustache reads dictionaries).
+    var values: [String: Any] {
+        [
+            "total": total, "barsHeight": barsHeight, "chartCaption": chartCaption, "updated": updated,
+            "barWidth": Self.barWidth, "chartWidth": Self.chartWidth, "chartHeight": Self.chartHeight,
+            "bars": bars.map {
+                ["name": $0.name, "label": $0.label, "width": $0.width, "rectY": $0.rectY, "textY": $0.textY]
+            },
+            "columns": columns.map { ["x": $0.x, "y": $0.y, "height": $0.height, "title": $0.title] },
+            "recent": recent.map {
+                [
+                    "time": $0.time, "guest": $0.guest, "accessType": $0.accessType, "by": $0.by, "device": $0.device,
+                    "method": $0.method,
+                ]
+            },
+            "devices": devices.map {
+                ["device": $0.device, "user": $0.user, "lastContact": $0.lastContact, "pending": $0.pending, "attention": $0.attention]
+            },
+        ]
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+import OutpostProtocol
+
+/// The door dashboard's data: `PUT /v1/events/{eventId}/devices/{deviceId}` (a device's own
+/// report after a sync: the check-ins it still holds) and `GET /v1/events/{eventId}/dashboard`
+/// (organizer and support).
+struct DashboardRoutes {
+    let dependencies: ServerDependencies
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.put("events/{eventId}/devices/{deviceId}", use: report)
+        group.get("events/{eventId}/dashboard", use: dashboard)
+    }
+
+    /// Device ids are the devices' own (`DeviceID`'s wire form, or a name such as "kiosk-1"):
+    /// printable, at most 100 characters.
+    static func deviceId(_ context: AuthenticatedContext) throws -> String {
+        guard let text = context.parameters.get("deviceId"), (1...100).contains(text.count),
+            text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else { throw APIError.invalidRequest("The device id must be 1 to 100 printable ASCII characters.") }
+        return text
+    }
+
+    @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await EventRoutes.event(context, dependencies)
+        let deviceId = try Self.deviceId(context)
+        let body = try await HTTPHelpers.decode(DeviceReport.self, from: request)
+        guard (0...10_000_000).contains(body.pending) else {
+            throw APIError.invalidRequest("'pending' must be a whole number from 0.", status: .unprocessableContent)
+        }
+        try await dependencies.store.reportDevice(
+            eventId: event.id, deviceId: deviceId, userId: context.caller.userId, pending: body.pending,
+            at: dependencies.clock.now())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func dashboard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        return try HTTPHelpers.json(try await dependencies.store.dashboard(event: event, now: dependencies.clock.now()))
+    }
+}
