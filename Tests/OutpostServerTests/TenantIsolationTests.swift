@@ -100,6 +100,9 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(otherEvent)/staff/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/stats", nil, [:]),
             (.get, "/v1/events/\(event)/dashboard", nil, [:]),
+            (.get, "/v1/events/\(event)/guests/\(guest)", nil, [:]),
+            (.get, "/v1/events/\(event)/checkins.csv", nil, [:]),
+            (.get, "/v1/events/\(event)/audit.csv", nil, [:]),
             (.put, "/v1/events/\(event)/devices/door-a", DeviceReport(pending: 1), [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
             (.delete, "/v1/users/\(user)", nil, [:]),
@@ -118,7 +121,7 @@ struct TenantIsolationTests {
     /// The console's routes that name an event (issue 16): the same rows, through the console's
     /// session cookie; each reaches the event only through the API, so another tenant's ids are
     /// the console's 404 page.
-    static func consoleTable(event: EventID, user: UserID) -> [(HTTPRequest.Method, String)] {
+    static func consoleTable(event: EventID, user: UserID, guest: GuestID) -> [(HTTPRequest.Method, String)] {
         [
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
             (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
@@ -127,6 +130,9 @@ struct TenantIsolationTests {
             (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
             (.get, "/admin/events/\(event)/tickets.pdf"), (.get, "/admin/events/\(event)/dashboard"),
             (.get, "/admin/events/\(event)/dashboard/stream"),
+            (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
+            (.post, "/admin/events/\(event)/guests/\(guest)/cancel"), (.get, "/admin/events/\(event)/audit"),
+            (.get, "/admin/events/\(event)/audit.csv"), (.get, "/admin/events/\(event)/checkins.csv"),
         ]
     }
 
@@ -150,7 +156,7 @@ struct TenantIsolationTests {
             #expect(try await other.signIn(email: "org@other.test", password: "organizer-pass").status == 303)
             try await other.get("/admin/events")
             let anonymous = ConsoleBrowser(api)
-            for (method, path) in Self.consoleTable(event: world.event.id, user: world.staff1.user.id) {
+            for (method, path) in Self.consoleTable(event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id) {
                 let crossTenant =
                     method == .get
                     ? try await other.get(path)
@@ -161,7 +167,8 @@ struct TenantIsolationTests {
                             [
                                 ("name", "Taken"), ("startsAt", "2027-01-01T10:00"), ("endsAt", "2027-01-01T12:00"),
                                 ("timeZone", "UTC"), ("userId", world.staff1.user.id.wire), ("passcode", "394817"),
-                                ("orientation", "portrait"),
+                                ("orientation", "portrait"), ("status", "confirmed"), ("email", "x@y.z"),
+                                ("accessTypeId", world.accessType.id.wire),
                             ])
                 #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
                 #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")
@@ -230,10 +237,11 @@ struct TenantIsolationTests {
                 return "\(method.rawValue) \(route)"
             })
         let consoleTabled = Set(
-            Self.consoleTable(event: ids.event, user: ids.user).map { method, path in
+            Self.consoleTable(event: ids.event, user: ids.user, guest: ids.guest).map { method, path in
                 "\(method.rawValue) "
                     + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
                     .replacingOccurrences(of: ids.user.wire, with: "{userId}")
+                    .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)

@@ -14,11 +14,16 @@ public struct AuditEntry: Codable, Sendable, Hashable {
     public var at: Date
     public var clientAt: Date?
     public var method: String?
+    /// The guest's and the user's names as they are now (absent in the refused list).
+    public var guestName: String?
+    public var userName: String?
 
     public init(
         id: String, kind: AuditKind, guestId: GuestID?, deviceId: String?, userId: UserID?, at: Date, clientAt: Date?,
-        method: String?, eventId: EventID? = nil
+        method: String?, eventId: EventID? = nil, guestName: String? = nil, userName: String? = nil
     ) {
+        self.guestName = guestName
+        self.userName = userName
         self.id = id
         self.kind = kind
         self.eventId = eventId

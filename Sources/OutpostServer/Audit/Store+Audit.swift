@@ -28,22 +28,58 @@ struct AuditCursor: Sendable, Equatable {
     }
 }
 
+/// Which audit entries to show: every one, or of one kind, device or user.
+struct AuditFilter: Sendable, Equatable {
+    var kind: AuditKind?
+    var deviceId: String?
+    var userId: UUID?
+
+    /// The filter's SQL conditions and their values.
+    var clauses: (sql: String, values: [SQLValue]) {
+        var sql = ""
+        var values: [SQLValue] = []
+        if let kind {
+            sql += " AND l.kind = ?"
+            values.append(.text(kind.rawValue))
+        }
+        if let deviceId {
+            sql += " AND l.device_id = ?"
+            values.append(.text(deviceId))
+        }
+        if let userId {
+            sql += " AND l.user_id = ?"
+            values.append(.uuid(userId))
+        }
+        return (sql, values)
+    }
+}
+
 extension Store {
-    /// Audit entries of an event after `cursor`, in the order the server appended them.
-    func auditPage(event: EventRecord, after cursor: AuditCursor, limit: Int) async throws -> AuditPage {
+    /// Audit entries of an event after `cursor` that pass `filter`, in the order the server
+    /// appended them, with the guest's and user's names.
+    func auditPage(
+        event: EventRecord, after cursor: AuditCursor, limit: Int, filter: AuditFilter = AuditFilter()
+    ) async throws -> AuditPage {
         try await database.read { connection in
+            let (conditions, values) = filter.clauses
             let rows = try await connection.query(
                 """
-                SELECT id, kind, guest_id, device_id, user_id, at, client_at, method, seq FROM audit_log
-                WHERE event_id = ? AND tenant_id = ? AND (seq > ? OR (seq = ? AND id > ?))
-                ORDER BY seq, id LIMIT ?
+                SELECT l.id, l.kind, l.guest_id, l.device_id, l.user_id, l.at, l.client_at, l.method, l.seq,
+                    g.name AS guest_name, u.name AS user_name
+                FROM audit_log l LEFT JOIN guests g ON g.id = l.guest_id AND g.event_id = l.event_id
+                LEFT JOIN users u ON u.id = l.user_id
+                WHERE l.event_id = ? AND l.tenant_id = ? AND (l.seq > ? OR (l.seq = ? AND l.id > ?))\(conditions)
+                ORDER BY l.seq, l.id LIMIT ?
                 """,
-                [
-                    .uuid(event.id), .uuid(event.tenantId), .int(cursor.seq), .int(cursor.seq), .int(cursor.id),
-                    .int(Int64(limit + 1)),
-                ])
+                [.uuid(event.id), .uuid(event.tenantId), .int(cursor.seq), .int(cursor.seq), .int(cursor.id)] + values
+                    + [.int(Int64(limit + 1))])
             let page = rows.prefix(limit)
-            let entries = try page.map { try Self.auditEntry(from: $0, withEvent: false) }
+            let entries = try page.map { row in
+                var entry = try Self.auditEntry(from: row, withEvent: false)
+                entry.guestName = try row.optionalText("guest_name")
+                entry.userName = try row.optionalText("user_name")
+                return entry
+            }
             var next = cursor
             if let last = page.last { next = AuditCursor(seq: try last.int("seq"), id: try last.int("id")) }
             return AuditPage(entries: entries, cursor: next.token, hasMore: rows.count > limit)

@@ -41,6 +41,7 @@ enum ConsoleAssets {
         svg.chart line.axis { stroke: var(--line); stroke-width: 2; }
         svg { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; max-width: 100%; height: auto; }
         tr.attention td { background: #fff4e5; }
+        button.danger { background: var(--bad); border-color: var(--bad); }
         #live-state.live { color: var(--good); font-weight: 600; }
         """
 

@@ -46,6 +46,8 @@ struct ConsoleRoutes: Sendable {
         group.get("events/{eventId}/import", use: importPage)
         group.post("events/{eventId}/import", use: importGuests)
         registerDashboard(on: group)
+        registerGuest(on: group)
+        registerAudit(on: group)
         group.get("static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.get("static/import.js") { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -242,18 +244,9 @@ struct ConsoleRoutes: Sendable {
     /// Every ticket as one PDF to print (the API's, as it made it).
     @Sendable func tickets(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.eventId(context)
-        return try await signedIn(request, context) { session, call in
-            let answer = try await call(.get, "/v1/events/\(id)/tickets.pdf", nil)
-            guard answer.status == .ok else {
-                if answer.status == .notFound { throw APIError.notFound }
-                return try await problem(answer, session: session, back: "/admin/events/\(id)")
-            }
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/pdf", .contentDisposition: "attachment; filename=\"tickets.pdf\"",
-                ], body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-        }
+        return try await download(
+            request, context, "/v1/events/\(id)/tickets.pdf", type: "application/pdf", name: "tickets.pdf",
+            back: "/admin/events/\(id)")
     }
 
     @Sendable func staff(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -335,7 +328,8 @@ struct ConsoleRoutes: Sendable {
                     },
                     "guests": page.guests.map { guest -> [String: Any] in
                         [
-                            "name": guest.name, "email": guest.email, "status": guest.status.rawValue,
+                            "id": guest.id.wire, "name": guest.name, "email": guest.email,
+                            "status": guest.status.rawValue,
                             "accessType": names[guest.accessTypeId] ?? "?", "notes": guest.notes,
                             "checkedIn": guest.checkIn.map {
                                 Self.local($0.at, detail.event.timeZone, display: true) + " · " + $0.byName
@@ -569,6 +563,8 @@ struct ConsoleRoutes: Sendable {
         case "kiosk": "The kiosk is set up."
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
+        case "guest": "The guest was saved."
+        case "cancelled": "The registration was cancelled; the doors refuse the ticket from their next sync."
         default: nil
         }
     }

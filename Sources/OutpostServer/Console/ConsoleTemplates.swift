@@ -81,6 +81,8 @@ enum ConsoleTemplates {
         <nav class="tabs">
         <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
+        {{#canWatch}}<a href="/admin/events/{{event.id}}/audit" id="audit-link">Audit log</a>
+        <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -162,7 +164,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Name</th><th>E-mail</th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
         <tbody>
         {{#guests}}
-        <tr><td class="guest-name">{{name}}</td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}</td><td>{{notes}}</td></tr>
+        <tr><td class="guest-name"><a href="/admin/events/{{event.id}}/guests/{{id}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}</td><td>{{notes}}</td></tr>
         {{/guests}}
         {{^guests}}<tr><td colspan="6">No guest matches.</td></tr>{{/guests}}
         </tbody>
@@ -252,6 +254,64 @@ enum ConsoleTemplates {
         <script src="/admin/static/dashboard.js"></script>
         """
 
+    static let guest = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> › <a href="/admin/events/{{event.id}}/guests">Guests</a> ›</p>
+        <h1 id="guest-title">{{guest.name}}</h1>
+        <p class="hint">Code {{guest.code}} · {{guest.status}}{{#checkedIn}} · checked in {{checkedIn}}{{/checkedIn}}</p>
+        {{#canEdit}}
+        <form method="post" action="/admin/events/{{event.id}}/guests/{{guest.id}}" class="card" id="edit-guest">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="guest-name" value="{{guest.name}}" required></label>
+        <label>E-mail <input type="email" name="email" id="guest-email" value="{{guest.email}}" required></label>
+        <label>Access type <select name="accessTypeId" id="guest-access-type">
+        {{#accessTypes}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/accessTypes}}
+        </select></label>
+        <label>Status <select name="status" id="guest-status">
+        {{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/statuses}}
+        </select></label>
+        <label>Notes <input type="text" name="notes" id="guest-notes" value="{{guest.notes}}"></label>
+        <button type="submit" id="save-guest">Save</button>
+        </form>
+        {{#confirmed}}
+        <form method="post" action="/admin/events/{{event.id}}/guests/{{guest.id}}/cancel" class="card inline" id="cancel-guest">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <p class="hint">Cancelling keeps the guest's record; their ticket is refused at the door from the next roster sync.</p>
+        <button type="submit" id="cancel-registration" class="danger">Cancel the registration</button>
+        </form>
+        {{/confirmed}}
+        {{/canEdit}}
+        {{^canEdit}}
+        <p>{{guest.email}} · {{guest.notes}}</p>
+        {{/canEdit}}
+        """
+
+    static let audit = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Audit log</h1>
+        <form method="get" action="/admin/events/{{event.id}}/audit" class="card inline" id="audit-filter">
+        <label>What <select name="kind" id="kind-filter"><option value="">anything</option>
+        {{#kinds}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/kinds}}
+        </select></label>
+        <label>Device <input type="text" name="deviceId" id="device-filter" value="{{deviceId}}"></label>
+        <label>By <select name="userId" id="user-filter"><option value="">anyone</option>
+        {{#users}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/users}}
+        </select></label>
+        <button type="submit" id="audit-show">Show</button>
+        </form>
+        <p><a href="{{csv}}" id="audit-csv">Download these entries as CSV</a></p>
+        <table class="list" id="audit">
+        <thead><tr><th>Time</th><th>What</th><th>Guest</th><th>By</th><th>Device</th><th>How</th></tr></thead>
+        <tbody>
+        {{#entries}}<tr><td>{{at}}</td><td>{{kind}}</td><td>{{guest}}</td><td>{{user}}</td><td>{{device}}</td><td>{{method}}</td></tr>{{/entries}}
+        {{^entries}}<tr><td colspan="6">No entry matches.</td></tr>{{/entries}}
+        </tbody>
+        </table>
+        <p class="pager">
+        {{#first}}<a href="{{first}}" id="audit-first">From the start</a>{{/first}}
+        {{#next}}<a href="{{next}}" id="audit-next">Later entries</a>{{/next}}
+        </p>
+        """
+
     static let problem = """
         <h1>{{heading}}</h1>
         <p>{{sentence}}</p>
@@ -264,7 +324,7 @@ enum ConsoleTemplates {
         for (name, text) in [
             ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
             ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
-            ("dashboard", dashboard),
+            ("dashboard", dashboard), ("guest", guest), ("audit", audit),
         ] {
             try library.register(text, named: name)
         }

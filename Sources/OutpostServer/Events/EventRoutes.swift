@@ -152,7 +152,34 @@ struct EventRoutes {
             cursor = parsed
         }
         let limit = try HTTPHelpers.limit(request, default: 1000, maximum: 10_000)
-        return try HTTPHelpers.json(try await dependencies.store.auditPage(event: event, after: cursor, limit: limit))
+        return try HTTPHelpers.json(
+            try await dependencies.store.auditPage(
+                event: event, after: cursor, limit: limit, filter: try Self.auditFilter(request)))
+    }
+
+    /// `kind`, `deviceId`, `userId`: the audit's filters (empty ones ignored).
+    static func auditFilter(_ request: Request) throws -> AuditFilter {
+        let parameters = request.uri.queryParameters
+        func given(_ name: String) -> String? {
+            parameters.get(name).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var filter = AuditFilter()
+        if let kind = given("kind") {
+            guard let parsed = AuditKind(rawValue: kind) else {
+                throw APIError.invalidRequest(
+                    "'kind' must be one of \(AuditKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            filter.kind = parsed
+        }
+        if let device = given("deviceId") {
+            guard device.count <= 100 else { throw APIError.invalidRequest("'deviceId' is at most 100 characters.") }
+            filter.deviceId = device
+        }
+        if let user = given("userId") {
+            guard let id = UUID(wire: user) else { throw APIError.invalidRequest("'userId' must be a user's id.") }
+            filter.userId = id
+        }
+        return filter
     }
 }
 

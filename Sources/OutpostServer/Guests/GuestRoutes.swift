@@ -10,6 +10,7 @@ struct GuestRoutes {
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.get("events/{eventId}/guests", use: list)
         group.post("events/{eventId}/guests", use: create)
+        group.get("events/{eventId}/guests/{guestId}", use: show)
         group.patch("events/{eventId}/guests/{guestId}", use: update)
         group.post("events/{eventId}/guests:import", use: importCSV)
     }
@@ -49,6 +50,17 @@ struct GuestRoutes {
         let limit = try HTTPHelpers.limit(request, default: 50, maximum: 500)
         return try HTTPHelpers.json(
             try await dependencies.store.guestList(event: event, filter: filter, after: cursor, limit: limit))
+    }
+
+    /// One guest (organizer, support).
+    @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        let guestId = try HTTPHelpers.uuid("guestId", in: context)
+        guard let guest = try await dependencies.store.database.read({
+            try await Store.guest($0, eventId: event.id, id: guestId)
+        }) else { throw APIError.notFound }
+        return try HTTPHelpers.json(guest)
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OutpostCore
+import OutpostProtocol
+
+/// The event's audit log with its filters (what, device, who), 100 entries a page, and the
+/// downloads: the filtered audit and the check-ins as CSV (the API's, as it wrote them).
+extension ConsoleRoutes {
+    func registerAudit(on group: RouterGroup<AppRequestContext>) {
+        group.get("events/{eventId}/audit", use: audit)
+        group.get("events/{eventId}/audit.csv", use: auditCSV)
+        group.get("events/{eventId}/checkins.csv", use: checkInsCSV)
+    }
+
+    /// The audit filters of the request, as query pairs (empty ones left out).
+    static func auditQuery(_ request: Request) -> [(String, String)] {
+        ["kind", "deviceId", "userId"].compactMap { name in
+            request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : (name, $0) }
+        }
+    }
+
+    @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let detail = try await eventDetail(context, call)
+            let id = detail.event.id.wire
+            let filters = Self.auditQuery(request)
+            var query = filters + [("limit", "100")]
+            if let since = request.uri.queryParameters.get("since"), !since.isEmpty { query.append(("since", since)) }
+            let answer = try await call(.get, "/v1/events/\(id)/audit" + Self.queryString(query), nil)
+            guard answer.status == .ok else {
+                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+            }
+            let page = try answer.decode(AuditPage.self)
+            let staff = try await call(.get, "/v1/events/\(id)/staff", nil)
+            let users = staff.status == .ok ? try staff.decode(UserList.self).users : []
+            let chosen: String? = request.uri.queryParameters.get("userId")
+            let base = "/admin/events/\(id)/audit"
+            var values: [String: Any] = [
+                "event": ["id": id, "name": detail.event.name],
+                "kinds": AuditKind.allCases.map {
+                    ["value": $0.rawValue, "selected": request.uri.queryParameters.get("kind") == $0.rawValue]
+                },
+                "deviceId": request.uri.queryParameters.get("deviceId") ?? "",
+                "users": users.map { ["id": $0.id.wire, "name": $0.name, "selected": $0.id.wire == chosen] },
+                "csv": "/admin/events/\(id)/audit.csv" + Self.queryString(filters),
+                "entries": page.entries.map { entry -> [String: Any] in
+                    [
+                        "at": Self.local(entry.at, detail.event.timeZone, display: true), "kind": entry.kind.rawValue,
+                        "guest": entry.guestName ?? entry.guestId?.wire ?? "", "user": entry.userName ?? "",
+                        "device": entry.deviceId ?? "", "method": entry.method ?? "",
+                    ]
+                },
+            ]
+            if page.hasMore { values["next"] = base + Self.queryString(filters + [("since", page.cursor)]) }
+            if request.uri.queryParameters.get("since") != nil { values["first"] = base + Self.queryString(filters) }
+            return try await self.page("audit", title: "Audit · \(detail.event.name)", values, session: session)
+        }
+    }
+
+    @Sendable func auditCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await download(
+            request, context, "/v1/events/\(id)/audit.csv" + Self.queryString(Self.auditQuery(request)),
+            type: "text/csv; charset=utf-8", name: "audit.csv", back: "/admin/events/\(id)/audit")
+    }
+
+    @Sendable func checkInsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.eventId(context)
+        return try await download(
+            request, context, "/v1/events/\(id)/checkins.csv", type: "text/csv; charset=utf-8", name: "checkins.csv",
+            back: "/admin/events/\(id)")
+    }
+
+    /// A file the API makes (CSV, PDF), handed to the browser as an attachment.
+    func download(
+        _ request: Request, _ context: AppRequestContext, _ path: String, type: String, name: String, back: String
+    ) async throws -> Response {
+        try await signedIn(request, context) { session, call in
+            let answer = try await call(.get, path, nil)
+            guard answer.status == .ok else {
+                if answer.status == .notFound { throw APIError.notFound }
+                return try await problem(answer, session: session, back: back)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""],
+                body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+    }
+}

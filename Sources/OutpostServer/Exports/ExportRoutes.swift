@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OutpostCore
+import OutpostProtocol
+
+/// The event's check-ins and its audit log as CSV for a spreadsheet (organizer, support):
+/// `GET /v1/events/{eventId}/checkins.csv` and `GET /v1/events/{eventId}/audit.csv` (the audit's
+/// filters apply). Written by ``CSVWriter`` (RFC 4180, formula-safe: a guest named `=HYPERLINK(…)`
+/// is text in the sheet), streamed a page at a time, times with the event's UTC offset.
+struct ExportRoutes {
+    let dependencies: ServerDependencies
+
+    static let pageSize = 1_000
+    static let checkInHeader = [
+        "checked_in_at", "guest", "email", "code", "access_type", "status", "by", "device", "method", "note",
+    ]
+    static let auditHeader = [
+        "at", "kind", "guest", "guest_id", "user", "user_id", "device", "method", "device_time", "entry",
+    ]
+
+    func register(on group: RouterGroup<AuthenticatedContext>) {
+        group.get("events/{eventId}/checkins.csv", use: checkIns)
+        group.get("events/{eventId}/audit.csv", use: audit)
+    }
+
+    /// `date` on the event's clock with its offset: `2026-12-12T19:04:05+01:00`.
+    static func timestamp(_ date: Date, _ zone: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+        return formatter.string(from: date)
+    }
+
+    static func csv(_ name: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void)
+        -> Response
+    {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\"",
+            ], body: ResponseBody { writer in
+                try await write(&writer)
+                try await writer.finish(nil)
+            })
+    }
+
+    @Sendable func checkIns(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        let store = dependencies.store
+        return Self.csv("checkins.csv") { writer in
+            try await writer.write(ByteBuffer(string: CSVWriter.record(Self.checkInHeader)))
+            var after: (at: Date, id: String)?
+            while true {
+                let rows = try await store.checkInExport(eventId: event.id, after: after, limit: Self.pageSize)
+                let text = rows.map {
+                    CSVWriter.record([
+                        Self.timestamp($0.at, event.timeZone), $0.guestName, $0.email, $0.code, $0.accessType, $0.status,
+                        $0.byName, $0.deviceId, $0.method, $0.note,
+                    ])
+                }.joined()
+                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                guard rows.count == Self.pageSize, let last = rows.last else { break }
+                after = (last.at, last.id)
+            }
+        }
+    }
+
+    @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(context, dependencies)
+        let filter = try EventRoutes.auditFilter(request)
+        let store = dependencies.store
+        return Self.csv("audit.csv") { writer in
+            try await writer.write(ByteBuffer(string: CSVWriter.record(Self.auditHeader)))
+            var cursor = AuditCursor.start
+            while true {
+                let page = try await store.auditPage(event: event, after: cursor, limit: Self.pageSize, filter: filter)
+                let text = page.entries.map {
+                    CSVWriter.record([
+                        Self.timestamp($0.at, event.timeZone), $0.kind.rawValue, $0.guestName ?? "",
+                        $0.guestId?.wire ?? "", $0.userName ?? "", $0.userId?.wire ?? "", $0.deviceId ?? "",
+                        $0.method ?? "", $0.clientAt.map { Self.timestamp($0, event.timeZone) } ?? "", $0.id,
+                    ])
+                }.joined()
+                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                guard page.hasMore, let next = AuditCursor(token: page.cursor) else { break }
+                cursor = next
+            }
+        }
+    }
+}
