@@ -103,6 +103,8 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/guests/\(guest)", nil, [:]),
             (.get, "/v1/events/\(event)/checkins.csv", nil, [:]),
             (.get, "/v1/events/\(event)/audit.csv", nil, [:]),
+            (.get, "/v1/events/\(event)/ticket-mails", nil, [:]),
+            (.post, "/v1/events/\(event)/ticket-mails", TicketMailRequest(guestIds: [guest]), [:]),
             (.put, "/v1/events/\(event)/devices/door-a", DeviceReport(pending: 1), [:]),
             (.get, "/v1/events/\(event)/audit", nil, [:]),
             (.delete, "/v1/users/\(user)", nil, [:]),
@@ -133,6 +135,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
             (.post, "/admin/events/\(event)/guests/\(guest)/cancel"), (.get, "/admin/events/\(event)/audit"),
             (.get, "/admin/events/\(event)/audit.csv"), (.get, "/admin/events/\(event)/checkins.csv"),
+            (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
+            (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
         ]
     }
 

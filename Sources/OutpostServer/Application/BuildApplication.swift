@@ -99,6 +99,7 @@ public enum OutpostServer {
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         DashboardRoutes(dependencies: dependencies).register(on: authenticated)
         ExportRoutes(dependencies: dependencies).register(on: authenticated)
+        TicketMailRoutes(dependencies: dependencies).register(on: authenticated)
         KioskRoutes(dependencies: dependencies).register(on: authenticated)
         UserRoutes(dependencies: dependencies).register(on: authenticated)
         AuditRoutes(dependencies: dependencies).register(on: authenticated)

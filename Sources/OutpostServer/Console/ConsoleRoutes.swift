@@ -48,6 +48,7 @@ struct ConsoleRoutes: Sendable {
         registerDashboard(on: group)
         registerGuest(on: group)
         registerAudit(on: group)
+        registerTicketMails(on: group)
         group.get("static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.get("static/import.js") { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -564,6 +565,9 @@ struct ConsoleRoutes: Sendable {
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "guest": "The guest was saved."
+        case "mailed":
+            "\(request.uri.queryParameters.get("sent") ?? "0") ticket(s) sent, \(request.uri.queryParameters.get("failed") ?? "0") not sent."
+        case "resent": "Sent again; the status below is the relay's answer."
         case "cancelled": "The registration was cancelled; the doors refuse the ticket from their next sync."
         default: nil
         }

@@ -133,6 +133,15 @@ enum ConsoleTemplates {
         {{/showStaff}}
         {{#canEdit}}
         <section>
+        <h2>Tickets by e-mail</h2>
+        <p class="hint">Every confirmed guest who has not had theirs gets their ticket as a PDF, through this server's mail relay.</p>
+        <form method="post" action="/admin/events/{{event.id}}/ticket-mails" class="card inline" id="mail-tickets">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <button type="submit" id="send-tickets">E-mail the tickets</button>
+        <a href="/admin/events/{{event.id}}/ticket-mails" id="ticket-mails-link">Delivery status</a>
+        </form>
+        </section>
+        <section>
         <h2>Edit the event</h2>
         <form method="post" action="/admin/events/{{event.id}}" class="card" id="edit-event">
         <input type="hidden" name="_csrf" value="{{csrf}}">
@@ -312,6 +321,21 @@ enum ConsoleTemplates {
         </p>
         """
 
+    static let ticketMails = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Tickets by e-mail</h1>
+        <p class="count" id="mail-summary">{{sent}} sent, {{failed}} not sent</p>
+        <table class="list" id="ticket-mails">
+        <thead><tr><th>Guest</th><th>E-mail</th><th>Status</th><th>Tries</th><th>Last try</th><th>Why not</th><th></th></tr></thead>
+        <tbody>
+        {{#deliveries}}<tr><td>{{guest}}</td><td>{{email}}</td><td class="mail-state">{{state}}</td><td>{{attempts}}</td><td>{{at}}</td><td>{{error}}</td>
+        <td>{{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/ticket-mails/{{guestId}}/resend" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="resend">send again</button></form>{{/canEdit}}</td></tr>{{/deliveries}}
+        {{^deliveries}}<tr><td colspan="7">No ticket has been e-mailed yet.</td></tr>{{/deliveries}}
+        </tbody>
+        </table>
+        """
+
     static let problem = """
         <h1>{{heading}}</h1>
         <p>{{sentence}}</p>
@@ -325,6 +349,7 @@ enum ConsoleTemplates {
             ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
             ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
             ("dashboard", dashboard), ("guest", guest), ("audit", audit),
+            ("ticketMails", ticketMails),
         ] {
             try library.register(text, named: name)
         }

@@ -52,10 +52,7 @@ struct TicketRoutes {
         let key = try await store.signingKey(eventId: event.id, now: now)
         let signing = try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey)
         let pages = try guests.compactMap { guest -> ReportPage? in
-            let text = try TicketCodec.encode(
-                TicketPayload(
-                    keyID: key.keyID, tenantId: event.tenantId, eventId: event.id, guestId: guest.id.uuid,
-                    issuedAt: now), signingKey: signing)
+            let text = try Self.ticketText(event: event, guestId: guest.id.uuid, key: key, signing: signing, now: now)
             return TicketSheet.page(
                 event: event.info,
                 ticket: TicketSheet.Ticket(guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
@@ -64,6 +61,16 @@ struct TicketRoutes {
         var response = HTTPHelpers.bytes(Array(pdf), status: .ok, contentType: "application/pdf")
         response.headers[.contentDisposition] = "attachment; filename=\"tickets.pdf\""
         return response
+    }
+
+    /// A guest's signed ticket text (what the QR code carries), issued `now` under the event's key.
+    static func ticketText(
+        event: EventRecord, guestId: UUID, key: EventKeyRecord, signing: Curve25519.Signing.PrivateKey, now: Date
+    ) throws -> String {
+        try TicketCodec.encode(
+            TicketPayload(
+                keyID: key.keyID, tenantId: event.tenantId, eventId: event.id, guestId: guestId, issuedAt: now),
+            signingKey: signing)
     }
 
     @Sendable func ticket(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -80,10 +87,9 @@ struct TicketRoutes {
         guard exists != nil else { throw APIError.notFound }
         let now = dependencies.clock.now()
         let key = try await dependencies.store.signingKey(eventId: event.id, now: now)
-        let text = try TicketCodec.encode(
-            TicketPayload(
-                keyID: key.keyID, tenantId: event.tenantId, eventId: event.id, guestId: guestId, issuedAt: now),
-            signingKey: try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey))
+        let text = try Self.ticketText(
+            event: event, guestId: guestId, key: key,
+            signing: try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey), now: now)
         switch format {
         case "svg":
             guard let code = QRCode(text: text) else {
