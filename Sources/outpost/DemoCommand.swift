@@ -150,6 +150,9 @@ struct DemoCommand: AsyncParsableCommand {
         print(
             "Organizer \(Self.organizer.email) / \(Self.organizer.password) · staff \(Self.staff.email) / \(Self.staff.password) · kiosk passcode \(Self.kioskPasscode)"
         )
+        print(
+            "Organizer console: \(server.absoluteString)/admin (sign in as \(Self.organizer.email) / \(Self.organizer.password));"
+                + " the doors, live: \(server.absoluteString)/admin/events/\(event.id.wire)/dashboard")
         print("Device home: \(home.path) (try `outpost device status --home \(home.path)`)\n")
         for (guest, text) in tickets {
             print("\(guest.name) — code \(guest.code)")

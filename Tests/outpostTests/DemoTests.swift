@@ -8,7 +8,9 @@ import FoundationNetworking
 
 @Suite("outpost demo")
 struct DemoTests {
-    @Test("demo --no-station seeds 500 guests, serves, signs a device in, and stops cleanly on SIGTERM")
+    @Test(
+        "demo --no-station seeds 500 guests, serves, signs a device in, prints the organizer console (demo-console), and stops cleanly on SIGTERM"
+    )
     func demoServesAndStops() async throws {
         let directory = try CLI.temporaryDirectory() + "/demo"
         let port = try CLI.freePort()
@@ -28,6 +30,15 @@ struct DemoTests {
             try #require(!chunk.isEmpty, "the demo ended before serving: \(String(decoding: printed, as: UTF8.self))")
             printed += chunk
         }
+        // demo-console: the output names the organizer console and its sign-in, and it answers.
+        let shown = String(decoding: printed, as: UTF8.self)
+        #expect(
+            shown.contains(
+                "Organizer console: http://127.0.0.1:\(port)/admin (sign in as organizer@demo.outpost / outpost-demo)"))
+        let signInPage = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/admin/signin")!)
+        #expect((signInPage.1 as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: signInPage.0, as: UTF8.self).contains("<h1>Sign in</h1>"))
         let tickets = directory + "/sample-tickets.txt"
         let lines = try String(contentsOfFile: tickets, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
