@@ -58,11 +58,17 @@ struct ConsoleDashboardTests {
             let id = world.event.id.wire
             let hostile = try await api.createGuest(
                 world.organizer, event: world.event, accessType: world.accessType, name: "<img src=x onerror=alert(1)>")
-            #expect(try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id, deviceId: "door-a").status == 201)
+            #expect(
+                try await api.checkIn(
+                    world.staff1, event: world.event.id, guest: world.guests[0].id, deviceId: "door-a"
+                ).status == 201)
             api.clock.advance(by: 61)
-            #expect(try await api.checkIn(world.staff1, event: world.event.id, guest: hostile.id, deviceId: "door-a").status == 201)
+            #expect(
+                try await api.checkIn(world.staff1, event: world.event.id, guest: hostile.id, deviceId: "door-a").status
+                    == 201)
             let report = try await api.request(
-                .put, "/v1/events/\(id)/devices/door-a", token: world.staff1.accessToken, json: DeviceReport(pending: 3))
+                .put, "/v1/events/\(id)/devices/door-a", token: world.staff1.accessToken, json: DeviceReport(pending: 3)
+            )
             #expect(report.status == 204, "\(report.text)")
 
             // The API's figures.
@@ -99,19 +105,25 @@ struct ConsoleDashboardTests {
             #expect(Self.events(again.text).isEmpty, "the browser has this version")
 
             // A check-in at another door moves it.
-            #expect(try await api.checkIn(world.staff2, event: world.event.id, guest: world.guests[1].id, deviceId: "door-b").status == 201)
+            #expect(
+                try await api.checkIn(
+                    world.staff2, event: world.event.id, guest: world.guests[1].id, deviceId: "door-b"
+                ).status == 201)
             let moved = try #require(
                 Self.events(
-                    try await browser.request("/admin/events/\(id)/dashboard/stream", headers: [.lastEventID: first.id]).text
+                    try await browser.request("/admin/events/\(id)/dashboard/stream", headers: [.lastEventID: first.id])
+                        .text
                 ).first)
             #expect(moved.id != first.id)
             #expect(try JSONDecoder().decode(View.self, from: Data(moved.data.utf8)).total == "3 of 4 checked in")
             // So does a device's report (no check-in: the queue drained).
             _ = try await api.request(
-                .put, "/v1/events/\(id)/devices/door-a", token: world.staff1.accessToken, json: DeviceReport(pending: 0))
+                .put, "/v1/events/\(id)/devices/door-a", token: world.staff1.accessToken, json: DeviceReport(pending: 0)
+            )
             let drained = try #require(
                 Self.events(
-                    try await browser.request("/admin/events/\(id)/dashboard/stream", headers: [.lastEventID: moved.id]).text
+                    try await browser.request("/admin/events/\(id)/dashboard/stream", headers: [.lastEventID: moved.id])
+                        .text
                 ).first)
             #expect(try JSONDecoder().decode(View.self, from: Data(drained.data.utf8)).devices.first?.pending == 0)
         }
@@ -124,8 +136,12 @@ struct ConsoleDashboardTests {
         try await withTestServer(kind, configure: { $0.consoleStreamLifetime = 0 }) { api in
             let world = try await World.make(api)
             let id = world.event.id.wire
-            #expect(try await api.request(.get, "/v1/events/\(id)/dashboard", token: world.staff1.accessToken).status == 403)
-            #expect(try await api.request(.get, "/v1/events/\(id)/dashboard", token: world.organizer.accessToken).status == 200)
+            #expect(
+                try await api.request(.get, "/v1/events/\(id)/dashboard", token: world.staff1.accessToken).status == 403
+            )
+            #expect(
+                try await api.request(.get, "/v1/events/\(id)/dashboard", token: world.organizer.accessToken).status
+                    == 200)
             for (path, body, status) in [
                 ("/v1/events/\(id)/devices/door-a", DeviceReport(pending: -1), 422),
                 ("/v1/events/\(id)/devices/" + String(repeating: "d", count: 101), DeviceReport(pending: 1), 400),

@@ -78,22 +78,28 @@ struct ConsoleRecordsTests {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let id = world.event.id.wire
-            _ = try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id, deviceId: "door-a")
+            _ = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: world.guests[0].id, deviceId: "door-a")
             api.clock.advance(by: 60)
-            _ = try await api.checkIn(world.staff2, event: world.event.id, guest: world.guests[0].id, deviceId: "door-b")
-            _ = try await api.checkIn(world.staff2, event: world.event.id, guest: world.guests[1].id, deviceId: "door-b")
+            _ = try await api.checkIn(
+                world.staff2, event: world.event.id, guest: world.guests[0].id, deviceId: "door-b")
+            _ = try await api.checkIn(
+                world.staff2, event: world.event.id, guest: world.guests[1].id, deviceId: "door-b")
             let browser = try await ConsoleTests.signedIn(api)
             let all = try await browser.get("/admin/events/\(id)/audit")
             #expect(all.status == 200)
             #expect(all.text.components(separatedBy: "<td>checked_in</td>").count - 1 == 2)
-            #expect(all.text.contains("<td>already_checked_in</td><td>\(world.guests[0].name)</td><td>Bea</td><td>door-b</td>"))
+            #expect(
+                all.text.contains(
+                    "<td>already_checked_in</td><td>\(world.guests[0].name)</td><td>Bea</td><td>door-b</td>"))
             let byDevice = try await browser.get("/admin/events/\(id)/audit?deviceId=door-a")
             #expect(byDevice.text.contains("door-a") && !byDevice.text.contains("<td>door-b</td>"))
             let byKind = try await browser.get("/admin/events/\(id)/audit?kind=already_checked_in")
             #expect(!byKind.text.contains("<td>checked_in</td>") && byKind.text.contains("<td>already_checked_in</td>"))
             let byUser = try await browser.get("/admin/events/\(id)/audit?userId=\(world.staff1.user.id.wire)")
             #expect(byUser.text.contains("<td>Alex</td>") && !byUser.text.contains("<td>Bea</td>"))
-            #expect(byUser.text.contains("audit.csv?userId=\(world.staff1.user.id.wire)"), "the download keeps the filter")
+            #expect(
+                byUser.text.contains("audit.csv?userId=\(world.staff1.user.id.wire)"), "the download keeps the filter")
             // The API: filters within keyset pages.
             let first: AuditPage = try await api.request(
                 .get, "/v1/events/\(id)/audit?deviceId=door-b&limit=1", token: world.support.accessToken
@@ -123,7 +129,8 @@ struct ConsoleRecordsTests {
             let hostile = try await api.createGuest(
                 world.organizer, event: world.event, accessType: world.accessType, name: "<img src=x onerror=alert(1)>")
             let firstAt = api.clock.now
-            _ = try await api.checkIn(world.staff1, event: world.event.id, guest: formula.id, deviceId: "door-a", note: "@SUM(1)")
+            _ = try await api.checkIn(
+                world.staff1, event: world.event.id, guest: formula.id, deviceId: "door-a", note: "@SUM(1)")
             api.clock.advance(by: 1)
             _ = try await api.checkIn(world.staff1, event: world.event.id, guest: hostile.id, deviceId: "door-a")
             let browser = try await ConsoleTests.signedIn(api)
@@ -133,11 +140,13 @@ struct ConsoleRecordsTests {
             let lines = csv.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
             #expect(lines.count == 3)
             #expect(lines[0] == "checked_in_at,guest,email,code,access_type,status,by,device,method,note")
-            #expect(lines[1].contains(",\"'=HYPERLINK(\"\"http://evil.test\"\",\"\"click\"\")\",") , "\(lines[1])")
+            #expect(lines[1].contains(",\"'=HYPERLINK(\"\"http://evil.test\"\",\"\"click\"\")\","), "\(lines[1])")
             #expect(lines[1].hasSuffix(",'@SUM(1)"), "the note too")
             #expect(lines[2].contains(",<img src=x onerror=alert(1)>,"), "text, as it is")
             #expect(lines[1].hasPrefix(ExportRoutes.timestamp(firstAt, world.event.timeZone) + ","))
-            #expect(ExportRoutes.timestamp(Date(millisecondsSince1970: 1_796_000_000_000), "Europe/Oslo") == "2026-11-30T01:53:20+01:00")
+            #expect(
+                ExportRoutes.timestamp(Date(millisecondsSince1970: 1_796_000_000_000), "Europe/Oslo")
+                    == "2026-11-30T01:53:20+01:00")
             // The audit, filtered as the page was.
             let audit = try await browser.get("/admin/events/\(id)/audit.csv?kind=checked_in&deviceId=door-a")
             let rows = audit.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }

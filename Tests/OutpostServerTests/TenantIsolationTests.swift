@@ -160,7 +160,9 @@ struct TenantIsolationTests {
             #expect(try await other.signIn(email: "org@other.test", password: "organizer-pass").status == 303)
             try await other.get("/admin/events")
             let anonymous = ConsoleBrowser(api)
-            for (method, path) in Self.consoleTable(event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id) {
+            for (method, path) in Self.consoleTable(
+                event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id)
+            {
                 let crossTenant =
                     method == .get
                     ? try await other.get(path)

@@ -38,7 +38,9 @@ struct TicketMailTests {
             let event = try await browser.get("/admin/events/\(id)")
             #expect(event.text.contains("id=\"mail-tickets\""))
             let sent = try await browser.post("/admin/events/\(id)/ticket-mails", [])
-            #expect(sent.headers[.location] == "/admin/events/\(id)/ticket-mails?done=mailed&sent=3&failed=0", "\(sent.text)")
+            #expect(
+                sent.headers[.location] == "/admin/events/\(id)/ticket-mails?done=mailed&sent=3&failed=0",
+                "\(sent.text)")
             let mails = sink.messages()
             #expect(Set(mails.map(\.to)) == Set([world.guests[0].email, world.guests[1].email, hostile.email]))
             let toHostile = try #require(mails.first { $0.to == hostile.email })
@@ -88,7 +90,8 @@ struct TicketMailTests {
             let id = world.event.id.wire
             let answer = try await api.request(
                 .post, "/v1/events/\(id)/ticket-mails", token: world.organizer.accessToken, json: TicketMailRequest())
-            #expect(answer.status == 503 && answer.errorCode == "mail_unavailable" && answer.text.contains("--smtp-relay"))
+            #expect(
+                answer.status == 503 && answer.errorCode == "mail_unavailable" && answer.text.contains("--smtp-relay"))
             let browser = try await ConsoleTests.signedIn(api)
             try await browser.get("/admin/events/\(id)")
             let page = try await browser.post("/admin/events/\(id)/ticket-mails", [])

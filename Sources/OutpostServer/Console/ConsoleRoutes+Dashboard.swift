@@ -76,7 +76,8 @@ extension ConsoleRoutes {
             }
             func send(_ answer: Data, id: String) async throws {
                 let dashboard = try OutpostJSON.makeDecoder().decode(DoorDashboard.self, from: answer)
-                let json = String(decoding: try JSONEncoder().encode(DashboardView(dashboard, timeZone: timeZone)), as: UTF8.self)
+                let json = String(
+                    decoding: try JSONEncoder().encode(DashboardView(dashboard, timeZone: timeZone)), as: UTF8.self)
                 try await writer.write(ByteBuffer(string: "id: \(id)\nevent: dashboard\ndata: \(json)\n\n"))
             }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))

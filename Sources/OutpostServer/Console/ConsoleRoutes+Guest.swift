@@ -42,7 +42,8 @@ extension ConsoleRoutes {
                 "canEdit": Self.role(session) == .organizer, "confirmed": guest.status == .confirmed,
             ]
             if let checkIn = guest.checkIn {
-                values["checkedIn"] = Self.local(checkIn.at, detail.event.timeZone, display: true) + " by " + checkIn.byName
+                values["checkedIn"] =
+                    Self.local(checkIn.at, detail.event.timeZone, display: true) + " by " + checkIn.byName
             }
             return try await page(
                 "guest", title: "\(guest.name) · \(detail.event.name)", values, session: session,

@@ -42,7 +42,8 @@ extension ConsoleRoutes {
     @Sendable func sendTicketMails(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.eventId(context)
         return try await changing(request, context) { _, _, call in
-            let answer = try await call(.post, "/v1/events/\(id)/ticket-mails", try OutpostJSON.encode(TicketMailRequest()))
+            let answer = try await call(
+                .post, "/v1/events/\(id)/ticket-mails", try OutpostJSON.encode(TicketMailRequest()))
             guard answer.status == .ok, let report = try? answer.decode(TicketMailReport.self) else {
                 return .refused(answer, back: "/admin/events/\(id)")
             }

@@ -93,7 +93,8 @@ struct DashboardView: Encodable, Sendable, Equatable {
             let minutes = Int(dashboard.serverTime.timeIntervalSince($0.lastContactAt) / 60)
             let ago = minutes < 1 ? "just now" : "\(minutes) min ago"
             return Device(
-                device: $0.deviceId, user: $0.userName, lastContact: "\(clock($0.lastContactAt, seconds: false)) (\(ago))",
+                device: $0.deviceId, user: $0.userName,
+                lastContact: "\(clock($0.lastContactAt, seconds: false)) (\(ago))",
                 pending: $0.pending, attention: $0.pending > 0 && minutes >= 5)
         }
         updated = clock(dashboard.serverTime, seconds: true)
@@ -115,7 +116,10 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 ]
             },
             "devices": devices.map {
-                ["device": $0.device, "user": $0.user, "lastContact": $0.lastContact, "pending": $0.pending, "attention": $0.attention]
+                [
+                    "device": $0.device, "user": $0.user, "lastContact": $0.lastContact, "pending": $0.pending,
+                    "attention": $0.attention,
+                ]
             },
         ]
     }

@@ -98,7 +98,8 @@ struct DashboardMinutes: Sendable {
         var minute = start.millisecondsSince1970 / 60_000
         let last = end.millisecondsSince1970 / 60_000
         while minute < last {
-            minutes.append(DoorDashboard.Minute(at: Date(millisecondsSince1970: minute * 60_000), count: byMinute[minute] ?? 0))
+            minutes.append(
+                DoorDashboard.Minute(at: Date(millisecondsSince1970: minute * 60_000), count: byMinute[minute] ?? 0))
             minute += 1
         }
         return minutes

@@ -34,14 +34,17 @@ struct ExportRoutes {
         return formatter.string(from: date)
     }
 
-    static func csv(_ name: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void)
+    static func csv(
+        _ name: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    )
         -> Response
     {
         Response(
             status: .ok,
             headers: [
                 .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\"",
-            ], body: ResponseBody { writer in
+            ],
+            body: ResponseBody { writer in
                 try await write(&writer)
                 try await writer.finish(nil)
             })
@@ -58,7 +61,8 @@ struct ExportRoutes {
                 let rows = try await store.checkInExport(eventId: event.id, after: after, limit: Self.pageSize)
                 let text = rows.map {
                     CSVWriter.record([
-                        Self.timestamp($0.at, event.timeZone), $0.guestName, $0.email, $0.code, $0.accessType, $0.status,
+                        Self.timestamp($0.at, event.timeZone), $0.guestName, $0.email, $0.code, $0.accessType,
+                        $0.status,
                         $0.byName, $0.deviceId, $0.method, $0.note,
                     ])
                 }.joined()

@@ -57,9 +57,11 @@ struct GuestRoutes {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(context, dependencies)
         let guestId = try HTTPHelpers.uuid("guestId", in: context)
-        guard let guest = try await dependencies.store.database.read({
-            try await Store.guest($0, eventId: event.id, id: guestId)
-        }) else { throw APIError.notFound }
+        guard
+            let guest = try await dependencies.store.database.read({
+                try await Store.guest($0, eventId: event.id, id: guestId)
+            })
+        else { throw APIError.notFound }
         return try HTTPHelpers.json(guest)
     }
 

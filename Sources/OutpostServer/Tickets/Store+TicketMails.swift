@@ -33,7 +33,8 @@ extension Store {
             ).map {
                 TicketMailDelivery(
                     guestId: try $0.id("guest_id"), guestName: try $0.text("name"), email: try $0.text("email"),
-                    state: try $0.enumeration("status", as: TicketMailState.self), attempts: Int(try $0.int("attempts")),
+                    state: try $0.enumeration("status", as: TicketMailState.self),
+                    attempts: Int(try $0.int("attempts")),
                     error: try $0.optionalText("error"), at: try $0.date("updated_at"))
             }
         }

@@ -23,7 +23,8 @@ struct TicketMailRoutes {
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(context, dependencies)
-        return try HTTPHelpers.json(TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id)))
+        return try HTTPHelpers.json(
+            TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id)))
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -52,7 +53,8 @@ struct TicketMailRoutes {
             var cursor: GuestListCursor?
             repeat {
                 let page = try await store.guestList(
-                    event: event, filter: GuestFilter(status: GuestStatus.confirmed.rawValue), after: cursor, limit: 500)
+                    event: event, filter: GuestFilter(status: GuestStatus.confirmed.rawValue), after: cursor, limit: 500
+                )
                 guard page.total <= Self.maxBatch else {
                     throw APIError.invalidRequest(
                         "\(page.total) guests are more than one request mails (\(Self.maxBatch)); choose them by id.",
@@ -82,7 +84,8 @@ struct TicketMailRoutes {
                 guard
                     let page = TicketSheet.page(
                         event: event.info,
-                        ticket: TicketSheet.Ticket(guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
+                        ticket: TicketSheet.Ticket(
+                            guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
                 else { throw MailError.invalidHeader }
                 let message = TicketMail.message(
                     event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
@@ -92,7 +95,8 @@ struct TicketMailRoutes {
                 state = .failed
                 failure = "\(error)"
                 dependencies.logger.warning(
-                    "ticket mail not sent", metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])
+                    "ticket mail not sent",
+                    metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])
             }
             try await store.recordTicketMail(
                 eventId: event.id, guestId: guest.id.uuid, email: guest.email, state: state, error: failure, at: now)
@@ -102,11 +106,13 @@ struct TicketMailRoutes {
                     error: failure, at: now))
         }
         let recorded = Dictionary(
-            try await store.ticketMails(eventId: event.id).map { ($0.guestId, $0.attempts) }, uniquingKeysWith: { a, _ in a })
+            try await store.ticketMails(eventId: event.id).map { ($0.guestId, $0.attempts) },
+            uniquingKeysWith: { a, _ in a })
         for index in deliveries.indices { deliveries[index].attempts = recorded[deliveries[index].guestId] ?? 1 }
         return try HTTPHelpers.json(
             TicketMailReport(
-                sent: deliveries.filter { $0.state == .sent }.count, failed: deliveries.filter { $0.state == .failed }.count,
+                sent: deliveries.filter { $0.state == .sent }.count,
+                failed: deliveries.filter { $0.state == .failed }.count,
                 skipped: candidates.count - chosen.count, deliveries: deliveries))
     }
 }
