@@ -72,6 +72,31 @@ struct SoakVerdictTests {
         #expect(verdict.table.contains("| lost | 0 | 0 | yes |"))
     }
 
+    @Test(
+        "soak-platform-crash: FoundationNetworking's trap on a lost connection (swift-corelibs-foundation #5285) is reported on its own line and fails nothing; any other crash still fails"
+    )
+    func platformCrash() {
+        let trapped = """
+            FoundationNetworking/NativeProtocol.swift:240: Fatal error: Transfer completed, but there's no response.
+
+            *** Signal 4: Backtracing from 0x7f8ce92f9361... done ***
+            """
+        #expect(SoakDevice.isPlatformCrash(log: trapped))
+        #expect(!SoakDevice.isPlatformCrash(log: "Outpost/DeviceApp.swift:12: Fatal error: Unexpectedly found nil"))
+        #expect(!SoakDevice.isPlatformCrash(log: "Fatal error: Transfer completed, but there's no response."))
+        let (devices, audit) = Self.healthy()
+        let known = SoakVerdict(
+            devices: devices, audit: audit, rosterCheckedIn: [Self.guestA, Self.guestB], proxy: ChaosStats(), kills: 10,
+            minimumKills: 5, serverKills: 2, minimumServerKills: 2, networkOffPeriods: 1, unexpectedExits: [],
+            platformCrashes: ["device 2: exited with status 4"])
+        #expect(known.passed, "\(known.problems)")
+        #expect(
+            known.table.contains(
+                "crashes in FoundationNetworking on a lost connection (swift-corelibs-foundation #5285) | 1 |"))
+        let ours = Self.verdict(devices: devices, audit: audit, exits: ["device 2: exited with status 4"])
+        #expect(Self.failed(ours).contains("device crashes (exits not caused by a kill)"))
+    }
+
     @Test("a commit the device reported but no longer holds is lost")
     func lostLocally() {
         var (devices, audit) = Self.healthy()

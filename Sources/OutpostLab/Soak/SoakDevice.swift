@@ -25,6 +25,36 @@ package final class SoakDevice: @unchecked Sendable {
     private let readers = DispatchGroup()
     /// Worker exits the soak did not cause (a crash), with their status.
     package private(set) var unexpectedExits: [String] = []
+    /// Crashes inside the platform's HTTP stack, not Outpost's code: FoundationNetworking on
+    /// Linux traps when a connection is lost right after the request was sent
+    /// (swift-corelibs-foundation issue 5285, fixed upstream by pull request 5286, not in Swift
+    /// 6.3.1). They count like kills for what must survive, and are reported on their own line.
+    package private(set) var platformCrashes: [String] = []
+    /// Where this launch's output starts in the log.
+    private var logOffset: UInt64 = 0
+
+    /// The trap of swift-corelibs-foundation issue 5285, as it appears in a crashed worker's log.
+    package static let foundationNetworkingTrap = "Fatal error: Transfer completed, but there's no response."
+
+    /// True when `log` (one launch's output) ends in the known FoundationNetworking trap.
+    package static func isPlatformCrash(log: String) -> Bool {
+        log.contains("FoundationNetworking/NativeProtocol.swift") && log.contains(foundationNetworkingTrap)
+    }
+
+    /// Records an exit the soak did not cause: the platform's known trap, or a crash of ours.
+    private func recordExit(_ description: String) {
+        var text = ""
+        if let handle = try? FileHandle(forReadingFrom: log) {
+            try? handle.seek(toOffset: logOffset)
+            text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            try? handle.close()
+        }
+        if Self.isPlatformCrash(log: text) {
+            platformCrashes.append(description + " (FoundationNetworking: \(Self.foundationNetworkingTrap))")
+        } else {
+            unexpectedExits.append(description)
+        }
+    }
 
     package init(index: Int, home: URL, tickets: URL, log: URL, hotSeed: UInt64, users: [String]) {
         self.index = index
@@ -101,6 +131,8 @@ package final class SoakDevice: @unchecked Sendable {
 
     package func start(seed: UInt64) throws {
         launches += 1
+        logOffset =
+            ((try? FileManager.default.attributesOfItem(atPath: log.path)[.size]) as? NSNumber)?.uint64Value ?? 0
         let output = Pipe()
         let keys = confirmedKeys
         let suffixed = suffixed
@@ -143,13 +175,13 @@ package final class SoakDevice: @unchecked Sendable {
         self.process = nil
         guard process.isRunning else {
             process.waitUntilExit()
-            unexpectedExits.append("device \(index): exited with status \(process.terminationStatus)")
+            recordExit("device \(index): exited with status \(process.terminationStatus)")
             return false
         }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         if process.terminationReason == .exit {
-            unexpectedExits.append("device \(index): exited with status \(process.terminationStatus) before the kill")
+            recordExit("device \(index): exited with status \(process.terminationStatus) before the kill")
             return false
         }
         return true

@@ -63,7 +63,7 @@ package struct SoakVerdict: Codable {
         devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<GuestID>, proxy: ChaosStats,
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
-        unexpectedExits: [String], client: ClientFigures = ClientFigures()
+        unexpectedExits: [String], platformCrashes: [String] = [], client: ClientFigures = ClientFigures()
     ) {
         let checkIns = audit.filter { $0.kind == .checkedIn }
         var rowsPerGuest: [GuestID: Int] = [:]
@@ -212,6 +212,9 @@ package struct SoakVerdict: Codable {
             Row(
                 check: "device crashes (exits not caused by a kill)", value: "\(unexpectedExits.count)",
                 required: "0", ok: unexpectedExits.isEmpty),
+            Row(
+                check: "  crashes in FoundationNetworking on a lost connection (swift-corelibs-foundation #5285)",
+                value: "\(platformCrashes.count)", required: "", ok: true),
             Row(check: "network switched off", value: "\(networkOffPeriods) times", required: "", ok: true),
             Row(
                 check: "token refreshes (access tokens last \(client.accessTTL) s)", value: "\(proxy.refreshRequests)",

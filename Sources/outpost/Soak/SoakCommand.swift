@@ -216,6 +216,7 @@ struct SoakCommand: AsyncParsableCommand {
             minimumKills: minimumKills, serverKills: serverKillCount, minimumServerKills: serverKills,
             networkOffPeriods: offlinePeriods,
             unexpectedExits: soakDevices.flatMap(\.unexpectedExits),
+            platformCrashes: soakDevices.flatMap(\.platformCrashes),
             client: .init(
                 suffixedScans: soakDevices.map(\.suffixedScans).reduce(0, +),
                 userSwitches: soakDevices.map(\.userSwitches).reduce(0, +), accessTTL: accessTTL))
