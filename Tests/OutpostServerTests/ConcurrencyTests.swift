@@ -34,7 +34,86 @@ struct ConcurrencyTests {
                 eventId: world.event.id.uuid, guestId: guest.uuid)
             #expect(counts.checkIns == 1 && counts.events == 31)
             #expect(try await api.audit(world.organizer, event: world.event).count == 32)
+            try await Self.expectOrderedFeed(api.store, event: world.event.id, entries: 32)
         }
+    }
+
+    @Test(
+        "checkin-lost-race: a check-in that decided 'new' while another device's check-in of the guest was still uncommitted waits for it at the insert and answers already_checked_in with the winner's record; one row (PostgreSQL)"
+    )
+    func lostRace() async throws {
+        try await withTestServer(.postgres) { api in
+            let world = try await World.make(api)
+            let guest = world.guests[0].id
+            let winner = CheckInID.random()
+            let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            // Another device's check-in, inserted and held uncommitted.
+            let holder = Task {
+                try await api.store.database.transaction { connection in
+                    try await connection.execute(
+                        """
+                        INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
+                        VALUES (?, ?, ?, ?, ?, 'holder', ?, 'Bea', 'qr', '')
+                        """,
+                        [
+                            .id(winner), .uuid(world.event.id.uuid), .uuid(guest.uuid), .date(api.clock.now),
+                            .date(api.clock.now), .uuid(world.staff2.user.id.uuid),
+                        ])
+                    insertedSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in inserted { break }
+            let late = Task {
+                try await api.checkIn(world.staff1, event: world.event.id, guest: guest, deviceId: "late")
+            }
+            // The late request reads no check-in (uncommitted) and blocks at its insert.
+            var waiting = 0
+            while waiting == 0 {
+                waiting = Int(
+                    try await api.store.database.read {
+                        try await $0.queryOne(
+                            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO checkins%'"
+                        )?.int("n")
+                    } ?? 0)
+                await Task.yield()
+            }
+            releaseSignal.yield()
+            try await holder.value
+            let answer = try await late.value
+            #expect(answer.status == 200, "\(answer.text)")
+            let decoded = try answer.decode(CheckInResponse.self)
+            #expect(
+                decoded.result == .alreadyCheckedIn && decoded.checkIn.id == winner
+                    && decoded.checkIn.deviceId == "holder")
+            let counts = try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: guest.uuid)
+            #expect(counts.checkIns == 1 && counts.events == 1)
+            let audit = try await api.audit(world.organizer, event: world.event)
+            #expect(audit.last?.kind == .alreadyCheckedIn && audit.last?.deviceId == "late")
+        }
+    }
+
+    /// The change feed's guarantees after concurrent check-ins (issue 15: the event's lock is
+    /// taken last): the last `entries` audit entries took one sequence number each with no gap,
+    /// and each checked-in guest's row carries the number of its `checked_in` entry (so a roster
+    /// delta after the previous number brings it).
+    static func expectOrderedFeed(_ store: Store, event: EventID, entries: Int) async throws {
+        let (seqs, mismatched) = try await store.database.read { connection in
+            let seqs = try await connection.query(
+                "SELECT seq FROM audit_log WHERE event_id = ? ORDER BY seq DESC LIMIT ?",
+                [.uuid(event.uuid), .int(Int64(entries))]
+            ).map { try $0.int("seq") }
+            let mismatched = try await connection.queryOne(
+                """
+                SELECT COUNT(*) AS n FROM guests g JOIN audit_log l ON l.guest_id = g.id AND l.kind = 'checked_in'
+                WHERE g.event_id = ? AND l.event_id = ? AND g.seq <> l.seq
+                """, [.uuid(event.uuid), .uuid(event.uuid)])
+            return (seqs, try mismatched?.int("n") ?? -1)
+        }
+        #expect(Set(seqs).count == entries, "one sequence number an entry")
+        #expect(seqs.first.map { $0 - Int64(entries) + 1 } == seqs.last, "no gap: \(seqs.sorted())")
+        #expect(mismatched == 0, "each checked-in guest carries its check-in's sequence number")
     }
 
     @Test(

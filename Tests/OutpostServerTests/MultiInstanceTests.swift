@@ -64,6 +64,7 @@ struct MultiInstanceTests {
                 #expect(try rows?.int("rows_") == 20 && rows?.int("guests") == 20)
                 let audit = try await apiB.audit(world.organizer, event: world.event)
                 #expect(audit.count == 60)
+                try await ConcurrencyTests.expectOrderedFeed(partsB.store, event: world.event.id, entries: 60)
             }
         }
     }

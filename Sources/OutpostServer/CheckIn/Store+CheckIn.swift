@@ -44,15 +44,32 @@ enum CheckInAnswer: Sendable {
     case keyReused
 }
 
+/// What the decision phase of a check-in settled, before the event's lock is taken.
+struct CheckInDecision: Sendable {
+    var outcome: CheckInOutcome
+    /// The event the entry belongs to (nil: not visible to the caller; logged under sequence 0).
+    var eventId: UUID?
+    var auditKind: AuditKind
+    /// A new check-in: the guest's row takes the new sequence number (the roster delta carries it).
+    var bumpsGuest: Bool
+}
+
 extension Store {
-    /// Applies a check-in at most once per Idempotency-Key, in one transaction: the key is claimed
-    /// first (a concurrent request with the same key waits on it, then replays the stored answer),
-    /// then the event's row lock orders the decision against every other writer of the event, and
-    /// the unique (event, guest) constraint backs the one-check-in-row rule.
+    /// Applies a check-in at most once per Idempotency-Key, in one transaction, deciding first
+    /// and locking last (issue 15): the key is claimed first (a concurrent request with the same
+    /// key waits on it, then replays the stored answer); the event, the guest and the ticket are
+    /// read and the outcome decided without the event's lock; a new check-in row is inserted
+    /// under the unique (event, guest) constraint (a lost race waits for the winner and becomes
+    /// "already checked in"); only then is the event's change counter taken, and the guest's
+    /// sequence number, the audit entry and the stored answer follow it in one statement on
+    /// PostgreSQL. The counter's row lock is held from there to COMMIT, so sequence numbers still
+    /// follow commit order (the gap-free, ordered change feed) while the lock is held for one
+    /// round trip instead of eight.
     func checkIn(
         _ command: CheckInCommand, render: @Sendable (CheckInOutcome) throws -> StoredAnswer
     ) async throws -> CheckInAnswer {
-        try await database.transaction { connection in
+        let dialect = database.dialect
+        return try await database.transaction { connection in
             let claimed = try await connection.queryOne(
                 """
                 INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
@@ -74,26 +91,93 @@ extension Store {
                 }
                 return .replayed(StoredAnswer(status: Int(status), body: body))
             }
-            let outcome = try await decide(connection, command)
-            let answer = try render(outcome)
-            try await connection.execute(
-                "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?",
-                [
-                    .int(Int64(answer.status)), .blob(answer.body), .uuid(command.caller.tenantId),
-                    .text(command.idempotencyKey),
-                ])
-            return .fresh(answer, outcome)
+            let decision = try await decide(connection, command)
+            let answer = try render(decision.outcome)
+            try await Self.settle(connection, dialect: dialect, command, decision, answer: answer)
+            return .fresh(answer, decision.outcome)
         }
     }
 
-    private func decide(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInOutcome {
+    /// The last step, under the event's lock: the sequence number, the guest's row (a new
+    /// check-in), the audit entry and the stored answer. One round trip on PostgreSQL (data-
+    /// modifying CTEs); in process on SQLite, whose transaction holds the whole database anyway.
+    static func settle(
+        _ connection: any SQLConnection, dialect: SQLDialect, _ command: CheckInCommand, _ decision: CheckInDecision,
+        answer: StoredAnswer
+    ) async throws {
         let request = command.request
-        let eventText = command.eventId.lowercasedString
-        guard let event = try await Self.event(connection, command.eventId, visibleTo: command.caller),
-            let seq = try await bumpSequence(connection, eventId: event.id)
-        else {
-            try await appendAudit(connection, command, eventId: eventText, seq: 0, kind: .rejectedNotFound)
-            return .eventNotVisible
+        let audit: [SQLValue] = [
+            .uuid(command.caller.tenantId), .uuid(command.eventId), .text(decision.auditKind.rawValue),
+            .uuid(command.guestId), .text(request.deviceId), .uuid(command.caller.userId), .date(command.now),
+            .date(request.scannedAt), .text(request.method.rawValue),
+        ]
+        let key: [SQLValue] = [
+            .int(Int64(answer.status)), .blob(answer.body), .uuid(command.caller.tenantId),
+            .text(command.idempotencyKey),
+        ]
+        guard let eventId = decision.eventId else {
+            // Not an entry of any event the caller can see: sequence 0, no event lock.
+            try await connection.execute(
+                """
+                INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
+                VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)
+                """, audit)
+            try await connection.execute(
+                "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?", key)
+            return
+        }
+        switch dialect {
+        case .postgres:
+            let rows = try await connection.query(
+                """
+                WITH s AS (UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq),
+                g AS (
+                    UPDATE guests SET seq = (SELECT seq FROM s) WHERE id = ? AND event_id = ? AND ? = 1 RETURNING id),
+                a AS (
+                    INSERT INTO audit_log
+                        (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
+                    SELECT ?, ?, s.seq, ?, ?, ?, ?, ?, ?, ? FROM s RETURNING id),
+                k AS (
+                    UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ? RETURNING key)
+                SELECT (SELECT seq FROM s) AS seq, (SELECT COUNT(*) FROM a) AS audited, (SELECT COUNT(*) FROM k) AS kept
+                """,
+                [.uuid(eventId), .uuid(command.guestId), .uuid(eventId), .bool(decision.bumpsGuest)] + audit + key)
+            guard let row = rows.first, try row.optionalInt("seq") != nil, try row.int("audited") == 1,
+                try row.int("kept") == 1
+            else { throw StoreError.notFound }
+        case .sqlite:
+            guard
+                let seq = try await connection.queryOne(
+                    "UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq", [.uuid(eventId)]
+                )?.int("seq")
+            else { throw StoreError.notFound }
+            if decision.bumpsGuest {
+                try await connection.execute(
+                    "UPDATE guests SET seq = ? WHERE id = ? AND event_id = ?",
+                    [.int(seq), .uuid(command.guestId), .uuid(eventId)])
+            }
+            var withSeq = audit
+            withSeq.insert(.int(seq), at: 2)
+            try await connection.execute(
+                """
+                INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, withSeq)
+            try await connection.execute(
+                "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?", key)
+        }
+    }
+
+    /// Reads and decides without the event's lock; writes only rows the unique constraints
+    /// guard (a new check-in) or that any order keeps (the check-in's event history).
+    private func decide(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInDecision {
+        let request = command.request
+        guard let event = try await Self.event(connection, command.eventId, visibleTo: command.caller) else {
+            return CheckInDecision(
+                outcome: .eventNotVisible, eventId: nil, auditKind: .rejectedNotFound, bumpsGuest: false)
+        }
+        func decided(_ outcome: CheckInOutcome, _ kind: AuditKind, bumpsGuest: Bool = false) -> CheckInDecision {
+            CheckInDecision(outcome: outcome, eventId: event.id, auditKind: kind, bumpsGuest: bumpsGuest)
         }
         let row = try await connection.queryOne(
             """
@@ -124,13 +208,19 @@ extension Store {
                 ScannedText.normalized(ticket), tenantId: event.tenantId, eventId: event.id, keys: publicKeys)
             if payload?.guestId != command.guestId { facts = nil }
         }
+        /// A repeat of an existing check-in: its history gets the attempt.
+        func repeated(_ existing: CheckInRecord) async throws -> CheckInDecision {
+            let kind = CheckInRules.repeatKind(
+                firstAt: existing.at, now: command.now, dedupeWindow: command.dedupeWindow)
+            try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: kind.rawValue)
+            return decided(
+                .alreadyCheckedIn(existing), request.method == .kiosk ? .kioskAlreadyCheckedIn : .alreadyCheckedIn)
+        }
         switch CheckInRules.decide(guest: facts, eventId: event.id, reconfirm: request.reconfirm ?? false) {
         case .notFound:
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .rejectedNotFound)
-            return .notFound
+            return decided(.notFound, .rejectedNotFound)
         case .notAdmissible:
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .rejectedNotAdmissible)
-            return .notAdmissible
+            return decided(.notAdmissible, .rejectedNotAdmissible)
         case .checkIn:
             let byName = try await connection.queryOne(
                 "SELECT name FROM users WHERE id = ?", [.uuid(command.caller.userId)])
@@ -147,20 +237,22 @@ extension Store {
                     .text(record.deviceId), .uuid(command.caller.userId), .text(record.byName),
                     .text(request.method.rawValue), .text(request.note ?? ""),
                 ])
-            guard inserted != nil else { throw StoreError.notFound }  // unreachable: the event row lock is held
-            try await connection.execute(
-                "UPDATE guests SET seq = ? WHERE id = ? AND event_id = ?",
-                [.int(seq), .uuid(command.guestId), .uuid(event.id)])
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .checkedIn)
-            return .checkedIn(record)
+            if inserted != nil { return decided(.checkedIn(record), .checkedIn, bumpsGuest: true) }
+            // Another device checked this guest in between our read and our insert (PostgreSQL
+            // waited for it to commit): this attempt is a repeat of theirs.
+            guard
+                let winner = try await connection.queryOne(
+                    "SELECT id, at, client_at, by_name, device_id FROM checkins WHERE event_id = ? AND guest_id = ?",
+                    [.uuid(event.id), .uuid(command.guestId)])
+            else { throw StoreError.notFound }
+            return try await repeated(
+                CheckInRecord(
+                    id: try winner.id("id"), guestId: GuestID(command.guestId), at: try winner.date("at"),
+                    clientAt: try winner.date("client_at"), byName: try winner.text("by_name"),
+                    deviceId: try winner.text("device_id")))
         case .alreadyCheckedIn:
             guard let existing else { throw StoreError.notFound }
-            let kind = CheckInRules.repeatKind(
-                firstAt: existing.at, now: command.now, dedupeWindow: command.dedupeWindow)
-            try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: kind.rawValue)
-            let auditKind: AuditKind = request.method == .kiosk ? .kioskAlreadyCheckedIn : .alreadyCheckedIn
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: auditKind)
-            return .alreadyCheckedIn(existing)
+            return try await repeated(existing)
         case .reconfirm:
             guard let existing else { throw StoreError.notFound }
             try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: "reconfirm")
@@ -171,8 +263,7 @@ extension Store {
                     """,
                     [.text(note), .text("\n" + note), .id(existing.id)])
             }
-            try await appendAudit(connection, command, eventId: eventText, seq: seq, kind: .reconfirmed)
-            return .reconfirmed(existing)
+            return decided(.reconfirmed(existing), .reconfirmed)
         }
     }
 
@@ -189,21 +280,6 @@ extension Store {
                 .date(command.now), .date(command.request.scannedAt), .text(command.request.deviceId),
                 .uuid(command.caller.userId), .text(command.request.method.rawValue),
                 .optionalText(command.request.note),
-            ])
-    }
-
-    private func appendAudit(
-        _ connection: any SQLConnection, _ command: CheckInCommand, eventId: String, seq: Int64, kind: AuditKind
-    ) async throws {
-        try await connection.execute(
-            """
-            INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .uuid(command.caller.tenantId), .text(eventId), .int(seq), .text(kind.rawValue), .uuid(command.guestId),
-                .text(command.request.deviceId), .uuid(command.caller.userId), .date(command.now),
-                .date(command.request.scannedAt), .text(command.request.method.rawValue),
             ])
     }
 
