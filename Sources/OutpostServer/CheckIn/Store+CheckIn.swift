@@ -70,16 +70,8 @@ extension Store {
     ) async throws -> CheckInAnswer {
         let dialect = database.dialect
         return try await database.transaction { connection in
-            let claimed = try await connection.queryOne(
-                """
-                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT DO NOTHING RETURNING key
-                """,
-                [
-                    .uuid(command.caller.tenantId), .text(command.idempotencyKey), .blob(command.requestHash),
-                    .date(command.now),
-                ])
-            if claimed == nil {
+            let (claimed, facts) = try await Self.claimAndRead(connection, dialect: dialect, command)
+            if !claimed {
                 guard
                     let stored = try await connection.queryOne(
                         "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
@@ -91,10 +83,59 @@ extension Store {
                 }
                 return .replayed(StoredAnswer(status: Int(status), body: body))
             }
-            let decision = try await decide(connection, command)
+            let decision = try await decide(connection, command, read: facts)
             let answer = try render(decision.outcome)
             try await Self.settle(connection, dialect: dialect, command, decision, answer: answer)
             return .fresh(answer, decision.outcome)
+        }
+    }
+
+    /// What one statement reads for the decision: the event if the caller may work it, the guest
+    /// with their check-in, and the caller's name. One row always (the event's columns null when
+    /// it is not visible).
+    static let decisionRead = """
+        SELECT \(eventColumns), g.status AS guest_status, c.id AS checkin_id, c.at AS checkin_at,
+            c.client_at AS checkin_client_at, c.by_name AS checkin_by, c.device_id AS checkin_device,
+            (SELECT u.name FROM users u WHERE u.id = ?) AS caller_name
+        FROM (SELECT 1 AS one) one
+        LEFT JOIN events e ON e.id = ? AND \(visibleToCaller)
+        LEFT JOIN guests g ON g.event_id = e.id AND g.id = ?
+        LEFT JOIN checkins c ON c.event_id = e.id AND c.guest_id = g.id
+        """
+
+    /// Claims the Idempotency-Key and reads what the decision needs: one round trip on
+    /// PostgreSQL (the claim is a data-modifying CTE of the read), two on SQLite. Claimed is false
+    /// when the key was already there (after waiting for a concurrent holder to commit).
+    static func claimAndRead(
+        _ connection: any SQLConnection, dialect: SQLDialect, _ command: CheckInCommand
+    ) async throws -> (claimed: Bool, row: SQLRow) {
+        let claim: [SQLValue] = [
+            .uuid(command.caller.tenantId), .text(command.idempotencyKey), .blob(command.requestHash),
+            .date(command.now),
+        ]
+        let read: [SQLValue] =
+            [.uuid(command.caller.userId), .uuid(command.eventId)] + visibilityBinds(command.caller)
+            + [.uuid(command.guestId)]
+        switch dialect {
+        case .postgres:
+            guard
+                let row = try await connection.queryOne(
+                    """
+                    WITH claim AS (
+                        INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING RETURNING key)
+                    SELECT (SELECT COUNT(*) FROM claim) AS claimed, d.* FROM (\(decisionRead)) d
+                    """, claim + read)
+            else { throw StoreError.notFound }
+            return (try row.int("claimed") == 1, row)
+        case .sqlite:
+            let claimed = try await connection.queryOne(
+                """
+                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO NOTHING RETURNING key
+                """, claim)
+            guard let row = try await connection.queryOne(decisionRead, read) else { throw StoreError.notFound }
+            return (claimed != nil, row)
         }
     }
 
@@ -170,32 +211,29 @@ extension Store {
 
     /// Reads and decides without the event's lock; writes only rows the unique constraints
     /// guard (a new check-in) or that any order keeps (the check-in's event history).
-    private func decide(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInDecision {
+    private func decide(
+        _ connection: any SQLConnection, _ command: CheckInCommand, read row: SQLRow
+    ) async throws -> CheckInDecision {
         let request = command.request
-        guard let event = try await Self.event(connection, command.eventId, visibleTo: command.caller) else {
+        guard try row.optionalText("id") != nil else {
             return CheckInDecision(
                 outcome: .eventNotVisible, eventId: nil, auditKind: .rejectedNotFound, bumpsGuest: false)
         }
+        let event = try Self.event(from: row)
         func decided(_ outcome: CheckInOutcome, _ kind: AuditKind, bumpsGuest: Bool = false) -> CheckInDecision {
             CheckInDecision(outcome: outcome, eventId: event.id, auditKind: kind, bumpsGuest: bumpsGuest)
         }
-        let row = try await connection.queryOne(
-            """
-            SELECT g.status, c.id AS checkin_id, c.at, c.client_at, c.by_name, c.device_id
-            FROM \(Self.guestJoin) WHERE g.id = ? AND g.event_id = ?
-            """,
-            [.uuid(command.guestId), .uuid(event.id)])
         var facts: GuestFacts?
         var existing: CheckInRecord?
-        if let row {
-            let status = try row.enumeration("status", as: GuestStatus.self)
+        if let status = try row.optionalText("guest_status") {
             if let checkInId = try row.optionalID("checkin_id", as: CheckInID.self) {
                 existing = CheckInRecord(
-                    id: checkInId, guestId: GuestID(command.guestId), at: try row.date("at"),
-                    clientAt: try row.date("client_at"), byName: try row.text("by_name"),
-                    deviceId: try row.text("device_id"))
+                    id: checkInId, guestId: GuestID(command.guestId), at: try row.date("checkin_at"),
+                    clientAt: try row.date("checkin_client_at"), byName: try row.text("checkin_by"),
+                    deviceId: try row.text("checkin_device"))
             }
-            facts = GuestFacts(eventId: event.id, status: status, checkedInAt: existing?.at)
+            guard let parsed = GuestStatus(rawValue: status) else { throw StoreError.notFound }
+            facts = GuestFacts(eventId: event.id, status: parsed, checkedInAt: existing?.at)
         }
         if let ticket = request.ticket, facts != nil {
             let keys = try await Self.eventKeys(connection, eventId: event.id, now: command.now)
@@ -222,11 +260,10 @@ extension Store {
         case .notAdmissible:
             return decided(.notAdmissible, .rejectedNotAdmissible)
         case .checkIn:
-            let byName = try await connection.queryOne(
-                "SELECT name FROM users WHERE id = ?", [.uuid(command.caller.userId)])
             let record = CheckInRecord(
                 id: .random(), guestId: GuestID(command.guestId), at: command.now,
-                clientAt: request.scannedAt, byName: try byName?.text("name") ?? "", deviceId: request.deviceId)
+                clientAt: request.scannedAt, byName: try row.optionalText("caller_name") ?? "",
+                deviceId: request.deviceId)
             let inserted = try await connection.queryOne(
                 """
                 INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
