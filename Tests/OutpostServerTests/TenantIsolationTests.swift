@@ -84,6 +84,7 @@ struct TenantIsolationTests {
             (.patch, "/v1/events/\(event)", UpdateEventRequest(name: "Taken"), [:]),
             (.get, "/v1/events/\(event)/guests", nil, [:]),
             (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
+            (.post, "/v1/events/\(event)/checkins:batch", CheckInBatchRequest(entries: [checkInBody]), [:]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),

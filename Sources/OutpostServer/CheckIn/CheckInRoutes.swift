@@ -11,6 +11,78 @@ struct CheckInRoutes {
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.post("events/{eventId}/checkins", use: checkIn)
+        group.post("events/{eventId}/checkins:batch", use: batch)
+    }
+
+    /// A device's queue in one request: each entry decided on its own, in order, exactly as the
+    /// single route would (its own Idempotency-Key, its own transaction, its own stored answer);
+    /// on an event the caller cannot see, the whole answer is the API's 404.
+    /// The answer embeds each entry's stored bytes unchanged: `{"results":[{"idempotencyKey":…,
+    /// "status":…,"answer":<bytes>}]}`.
+    @Sendable func batch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let eventId = try HTTPHelpers.uuid("eventId", in: context)
+        let body = try await HTTPHelpers.decode(CheckInBatchRequest.self, from: request)
+        guard !body.entries.isEmpty, body.entries.count <= CheckInBatchRequest.maxEntries else {
+            throw APIError.invalidRequest(
+                "A batch holds 1 to \(CheckInBatchRequest.maxEntries) check-ins.", status: .unprocessableContent)
+        }
+        // An event the caller cannot see is the API's plain 404, as on every route; each entry is
+        // still decided (refused, recorded under the caller's tenant, its answer kept under its key).
+        let visible = try await dependencies.store.event(eventId, visibleTo: context.caller) != nil
+        var out = Array(#"{"results":["#.utf8)
+        for (index, entry) in body.entries.enumerated() {
+            let key = entry.idempotencyKey
+            let (status, answer) = try await self.entry(entry, key: key, eventId: eventId, context: context)
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array(#"{"idempotencyKey":"#.utf8) + (try OutpostJSON.encode(key.description))
+            out += Array(#","status":\#(status),"answer":"#.utf8) + answer + [UInt8(ascii: "}")]
+        }
+        out += Array("]}".utf8)
+        guard visible else { throw APIError.notFound }
+        return HTTPHelpers.bytes(out, status: .ok, contentType: "application/json")
+    }
+
+    /// One entry of a batch: the status and body the single route would answer.
+    private func entry(
+        _ entry: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
+    ) async throws -> (Int, [UInt8]) {
+        // The key must survive its own wire form (a device id with a space or outside ASCII would not).
+        guard IdempotencyKey(parsing: key.description) == key else {
+            let error = APIError.invalidRequest(
+                "The deviceId must be ASCII without spaces (it is part of the Idempotency-Key, deviceId:guestId:scannedAtMillis)."
+            )
+            return (400, Array(try OutpostJSON.encode(ErrorBody(code: .invalidRequest, message: error.message))))
+        }
+        let command = CheckInCommand(
+            caller: context.caller, eventId: eventId, guestId: entry.guestId.uuid, idempotencyKey: key.description,
+            requestHash: try Self.requestHash(eventId: eventId, body: entry), request: entry,
+            now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
+        switch try await dependencies.store.checkIn(command, render: Self.render) {
+        case .fresh(let stored, let outcome):
+            dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
+            if outcome == .eventNotVisible {
+                dependencies.logger.notice(
+                    "check-in refused: the event is not visible to the caller",
+                    metadata: [
+                        "tenant": "\(context.caller.tenantId)", "user": "\(context.caller.userId)",
+                        "event": "\(eventId)", "device": "\(entry.deviceId)",
+                    ])
+            }
+            return (stored.status, stored.body)
+        case .replayed(let stored):
+            dependencies.metrics.countCheckIn(result: "replayed")
+            return (stored.status, stored.body)
+        case .keyReused:
+            dependencies.metrics.countCheckIn(result: "idempotency_key_reused")
+            return (
+                422,
+                Array(
+                    try OutpostJSON.encode(
+                        ErrorBody(
+                            code: .idempotencyKeyReused,
+                            message: "This Idempotency-Key was already used for a different check-in request.")))
+            )
+        }
     }
 
     @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> Response {

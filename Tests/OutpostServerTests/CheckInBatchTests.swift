@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import OutpostCore
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostServer
+
+/// `POST /v1/events/{eventId}/checkins:batch` (issue 15): a device's queue in one request, each
+/// entry decided on its own under its own Idempotency-Key, answers embedded byte for byte.
+@Suite("Check-in batches")
+struct CheckInBatchTests {
+    static func entry(
+        _ guest: GuestID, device: String = "door-1", at millis: Int64, note: String? = nil
+    )
+        -> CheckInRequest
+    {
+        CheckInRequest(
+            guestId: guest, deviceId: device, scannedAt: Date(millisecondsSince1970: millis), method: .manual,
+            note: note)
+    }
+
+    /// The raw bytes of each entry's `answer` in a batch's body, in order.
+    static func answers(_ body: [UInt8]) throws -> [[UInt8]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        return try results.map { result in
+            Array(try JSONSerialization.data(withJSONObject: try #require(result["answer"]), options: [.sortedKeys]))
+        }
+    }
+
+    static func canonical(_ body: [UInt8]) throws -> [UInt8] {
+        Array(
+            try JSONSerialization.data(
+                withJSONObject: try JSONSerialization.jsonObject(with: Data(body)), options: [.sortedKeys]))
+    }
+
+    @Test(
+        "checkin-batch-per-entry: entries are decided in order, each on its own (new, a repeat within the batch, an unknown guest, a cancelled guest), one answer each, the rows as if sent alone",
+        arguments: StoreKind.allCases)
+    func perEntry(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let id = world.event.id.wire
+            _ = try await api.request(
+                .patch, "/v1/events/\(id)/guests/\(world.guests[2].id.wire)", token: world.organizer.accessToken,
+                json: UpdateGuestRequest(status: .cancelled))
+            let batch = CheckInBatchRequest(entries: [
+                Self.entry(world.guests[0].id, at: 1_000), Self.entry(world.guests[0].id, at: 2_000),
+                Self.entry(.random(), at: 3_000), Self.entry(world.guests[2].id, at: 4_000),
+                Self.entry(world.guests[1].id, device: "door-2", at: 5_000),
+            ])
+            let answer = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try answer.decode(CheckInBatchResponse.self).results
+            #expect(results.map(\.status) == [201, 200, 404, 409, 201])
+            #expect(results.map(\.idempotencyKey) == batch.entries.map(\.idempotencyKey.description))
+            #expect(results[0].checkIn?.result == .checkedIn && results[1].checkIn?.result == .alreadyCheckedIn)
+            #expect(results[1].checkIn?.checkIn.id == results[0].checkIn?.checkIn.id)
+            #expect(results[2].error?.error == "not_found" && results[3].error?.error == "guest_not_admissible")
+            let audit = try await api.audit(world.organizer, event: world.event)
+            #expect(
+                audit.map(\.kind) == [
+                    .checkedIn, .alreadyCheckedIn, .rejectedNotFound, .rejectedNotAdmissible, .checkedIn,
+                ], "in the batch's order")
+            try await ConcurrencyTests.expectOrderedFeed(api.store, event: world.event.id, entries: 5)
+        }
+    }
+
+    @Test(
+        "checkin-batch-replay: a batch sent again (its answer lost) answers every entry with the same bytes; an entry first sent alone answers what the single route stored; a reused key with another body is that entry's 422 and the others go on",
+        arguments: StoreKind.allCases)
+    func replay(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let id = world.event.id.wire
+            let alone = Self.entry(world.guests[2].id, at: 9_000)
+            let single = try await api.request(
+                .post, "/v1/events/\(id)/checkins", token: world.staff1.accessToken, json: alone,
+                headers: [HTTPField.Name("Idempotency-Key")!: alone.idempotencyKey.description])
+            #expect(single.status == 201)
+            let batch = CheckInBatchRequest(entries: [
+                Self.entry(world.guests[0].id, at: 1_000), alone, Self.entry(world.guests[1].id, at: 2_000),
+            ])
+            let first = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            api.clock.advance(by: 600)
+            let again = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            #expect(first.body == again.body, "byte for byte")
+            let answers = try Self.answers(first.body)
+            #expect(answers[1] == (try Self.canonical(single.body)), "the single route's stored answer")
+            let counts = try await api.store.checkInCounts(
+                eventId: world.event.id.uuid, guestId: world.guests[0].id.uuid)
+            #expect(counts.checkIns == 1 && counts.events == 0, "applied once")
+            #expect(try await api.audit(world.organizer, event: world.event).count == 3)
+            // The same key with another body (a note added): that entry alone is refused.
+            var changed = batch
+            changed.entries[0].note = "changed"
+            changed.entries.append(Self.entry(world.guests[3 % world.guests.count].id, device: "door-9", at: 7_000))
+            let reused = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: changed)
+            let results = try reused.decode(CheckInBatchResponse.self).results
+            #expect(results.map(\.status) == [422, 201, 201, 200])
+            #expect(results[0].error?.error == "idempotency_key_reused")
+        }
+    }
+
+    @Test(
+        "checkin-batch-limits: an empty batch and one over 500 entries are refused whole; a device id with a space is that entry's 400; another tenant's event is the API's 404 and each entry is logged as refused under the caller's tenant"
+    )
+    func limits() async throws {
+        try await withTestServer(.sqlite) { api in
+            let world = try await World.make(api)
+            let id = world.event.id.wire
+            let empty = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken,
+                json: CheckInBatchRequest(entries: []))
+            #expect(empty.status == 422)
+            let tooMany = CheckInBatchRequest(
+                entries: (0..<501).map { Self.entry(world.guests[0].id, at: Int64($0)) })
+            let over = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: tooMany)
+            #expect(over.status == 422 && over.text.contains("500"))
+            #expect(
+                try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: world.guests[0].id.uuid)
+                    .checkIns == 0)
+            let colon = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken,
+                json: CheckInBatchRequest(entries: [
+                    Self.entry(world.guests[0].id, device: "door 1", at: 1), Self.entry(world.guests[1].id, at: 2),
+                ]))
+            #expect(try colon.decode(CheckInBatchResponse.self).results.map(\.status) == [400, 201])
+            let other = try await api.request(
+                .post, "/v1/events/\(world.otherEvent.id.wire)/checkins:batch", token: world.staff1.accessToken,
+                json: CheckInBatchRequest(entries: [Self.entry(world.otherGuest.id, at: 5)]))
+            #expect(other.status == 404 && other.errorCode == "not_found")
+            let refused: AuditPage = try await api.request(
+                .get, "/v1/audit/refused", token: world.organizer.accessToken
+            )
+            .decode()
+            #expect(refused.entries.count == 1)
+        }
+    }
+}
