@@ -109,7 +109,7 @@ struct CheckInBatchTests {
     }
 
     @Test(
-        "checkin-batch-limits: an empty batch and one over 500 entries are refused whole; a device id with a space is that entry's 400; another tenant's event is the API's 404 and each entry is logged as refused under the caller's tenant"
+        "checkin-batch-limits: an empty batch and one over 500 entries are refused whole; a device id with a space is that entry's 400; a null inside an entry is refused by its path; another tenant's event is the API's 404 and each entry is logged as refused under the caller's tenant"
     )
     func limits() async throws {
         try await withTestServer(.sqlite) { api in
@@ -133,6 +133,13 @@ struct CheckInBatchTests {
                     Self.entry(world.guests[0].id, device: "door 1", at: 1), Self.entry(world.guests[1].id, at: 2),
                 ]))
             #expect(try colon.decode(CheckInBatchResponse.self).results.map(\.status) == [400, 201])
+            // A null anywhere in the body is refused by its path (the API has no nullable fields).
+            let nulled = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken,
+                body: Array(
+                    #"{"entries":[{"guestId":"\#(world.guests[0].id.wire)","deviceId":"d","scannedAt":"2026-11-24T10:00:00.000Z","method":"manual","note":null}]}"#
+                        .utf8), headers: [.contentType: "application/json"])
+            #expect(nulled.status == 400 && nulled.text.contains("'entries.0.note' is null"), "\(nulled.text)")
             let other = try await api.request(
                 .post, "/v1/events/\(world.otherEvent.id.wire)/checkins:batch", token: world.staff1.accessToken,
                 json: CheckInBatchRequest(entries: [Self.entry(world.otherGuest.id, at: 5)]))

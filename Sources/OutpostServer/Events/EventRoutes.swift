@@ -157,12 +157,11 @@ struct EventRoutes {
                 event: event, after: cursor, limit: limit, filter: try Self.auditFilter(request)))
     }
 
-    /// `kind`, `deviceId`, `userId`: the audit's filters (empty ones ignored).
+    /// `kind`, `deviceId`, `userId`: the audit's filters. A filter given must be valid (an empty
+    /// one too is refused: leave it out).
     static func auditFilter(_ request: Request) throws -> AuditFilter {
         let parameters = request.uri.queryParameters
-        func given(_ name: String) -> String? {
-            parameters.get(name).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
+        func given(_ name: String) -> String? { parameters.get(name) }
         var filter = AuditFilter()
         if let kind = given("kind") {
             guard let parsed = AuditKind(rawValue: kind) else {
@@ -172,7 +171,9 @@ struct EventRoutes {
             filter.kind = parsed
         }
         if let device = given("deviceId") {
-            guard device.count <= 100 else { throw APIError.invalidRequest("'deviceId' is at most 100 characters.") }
+            guard (1...100).contains(device.count) else {
+                throw APIError.invalidRequest("'deviceId' is 1 to 100 characters.")
+            }
             filter.deviceId = device
         }
         if let user = given("userId") {

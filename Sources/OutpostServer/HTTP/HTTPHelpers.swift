@@ -31,14 +31,28 @@ enum HTTPHelpers {
         }
     }
 
-    /// The first top-level field whose value is JSON `null`, if any. Codable reads a null as
-    /// "absent", but the API (openapi.yaml) has no nullable request fields, so a null is refused
-    /// rather than silently ignored. Bodies without the word `null` skip the extra parse.
+    /// The first field whose value is JSON `null`, anywhere in the body (`entries.0.note` for
+    /// one inside an array), if any. Codable reads a null as "absent", but the API (openapi.yaml)
+    /// has no nullable request fields, so a null is refused rather than silently ignored. Bodies
+    /// without the word `null` skip the extra parse.
     static func nullField(_ data: Data) -> String? {
-        guard data.range(of: Data("null".utf8)) != nil,
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard data.range(of: Data("null".utf8)) != nil, let value = try? JSONSerialization.jsonObject(with: data)
         else { return nil }
-        return object.filter { $0.value is NSNull }.keys.sorted().first
+        return firstNull(in: value, path: "")
+    }
+
+    private static func firstNull(in value: Any, path: String) -> String? {
+        var children: [(String, Any)] = []
+        if let object = value as? [String: Any] {
+            children = object.keys.sorted().map { (path.isEmpty ? $0 : path + "." + $0, object[$0]!) }
+        } else if let array = value as? [Any] {
+            children = array.enumerated().map { (path.isEmpty ? String($0) : path + "." + String($0), $1) }
+        }
+        for (childPath, child) in children {
+            if child is NSNull { return childPath }
+            if let found = firstNull(in: child, path: childPath) { return found }
+        }
+        return nil
     }
 
     static func describe(_ error: DecodingError) -> String {

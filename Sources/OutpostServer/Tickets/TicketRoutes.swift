@@ -24,7 +24,7 @@ struct TicketRoutes {
         try context.require([.organizer])
         let event = try await EventRoutes.event(context, dependencies)
         var filter = GuestFilter(status: GuestStatus.confirmed.rawValue)
-        if let accessType = request.uri.queryParameters.get("accessTypeId"), !accessType.isEmpty {
+        if let accessType = request.uri.queryParameters.get("accessTypeId") {
             guard let id = UUID(wire: accessType) else {
                 throw APIError.invalidRequest("'accessTypeId' must be an access type's id.")
             }
