@@ -456,11 +456,15 @@ struct RosterResumeTests {
 
 @Suite("Local check-ins and roster pages")
 struct LocalPendingTests {
-    /// Passes everything but check-in posts, which fail like a dead network.
+    /// Passes everything but check-in posts (alone or in a batch), which fail like a dead network.
     struct NoCheckInPosts: Transport {
         let inner: any Transport
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            if request.method == "POST", request.path.hasSuffix("/checkins") { throw TransportError.timedOut }
+            if request.method == "POST",
+                request.path.hasSuffix("/checkins") || request.path.hasSuffix("/checkins:batch")
+            {
+                throw TransportError.timedOut
+            }
             return try await inner.send(request)
         }
     }

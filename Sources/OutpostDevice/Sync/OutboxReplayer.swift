@@ -15,10 +15,29 @@ protocol OutboxEntryHandler {
     func accepts(_ response: TransportResponse) -> Bool
     /// Stores the answer (or, with `refusal`, the final refusal) and applies it, in one transaction.
     func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws
+    /// Several consecutive entries as one request, when the kind has a batch route; nil sends
+    /// them one at a time.
+    func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest?
+    /// Each entry's answer out of a batch's response, in the rows' order; nil when the response
+    /// is not the server's batch answer for these rows (a portal's page, a server without the
+    /// route): the first entry is then sent alone.
+    func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]?
+}
+
+extension OutboxEntryHandler {
+    func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest? { nil }
+    func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? { nil }
 }
 
 /// The thin I/O loop around ``OutboxMachine``: loads the rows, feeds the machine what the
 /// network and the store say, and carries out its actions. It decides nothing itself.
+///
+/// Batches (issue 15): when the machine sends an entry and more of the same user's entries of
+/// the same kind and event are due right behind it, the replayer sends them together (the
+/// handler's batch route) and keeps the answers of the ones behind; when the machine then sends
+/// those, their answer is already here. The machine sees the same one-at-a-time answers, in
+/// order, so every rule it keeps holds. A batch that fails or is not understood falls back to
+/// sending the first entry alone (the server answers a repeated key with its stored answer).
 @MainActor
 final class OutboxReplayer {
     /// What a pass ended with.
@@ -30,11 +49,30 @@ final class OutboxReplayer {
         var quarantined = 0
         /// The server ended the session (its refresh token was refused).
         var sessionEnded = false
+        /// Requests that carried several entries.
+        var batches = 0
+    }
+
+    /// The entries due right behind `row`, in order: the same owner's, pending, of the same kind
+    /// and event, up to the batch limit; the run stops at the first of that owner's entries that
+    /// is not (order is kept: a batch is a stretch of the queue).
+    static func due(behind row: OutboxRow, in rows: [OutboxRow], force: Bool, now: Date) -> [OutboxRow] {
+        guard let start = rows.firstIndex(where: { $0.id == row.id }) else { return [] }
+        var run: [OutboxRow] = []
+        for next in rows[(start + 1)...] where next.owner == row.owner {
+            guard run.count < batchLimit - 1, next.state == .pending, next.kind == row.kind,
+                next.eventId != nil, next.eventId == row.eventId, force || next.nextAttemptAt <= now
+            else { break }
+            run.append(next)
+        }
+        return run
     }
 
     private let store: DeviceStore
     private let handlers: [OutboxKind: any OutboxEntryHandler]
     private var running = false
+    /// Entries one batch carries at most (the server takes 500).
+    static let batchLimit = 100
 
     init(store: DeviceStore, handlers: [any OutboxEntryHandler]) {
         self.store = store
@@ -67,6 +105,9 @@ final class OutboxReplayer {
                 now: now())
         }
         var answers: [OutboxMachine.EntryID: TransportResponse] = [:]
+        /// Answers that came in a batch, for entries the machine has not sent yet.
+        var prefetched: [OutboxMachine.EntryID: TransportResponse] = [:]
+        var batching = true
         var actions = machine.handle(.replay(force: force), now: now())
         while !actions.isEmpty {
             let action = actions.removeFirst()
@@ -78,6 +119,35 @@ final class OutboxReplayer {
                     continue
                 }
                 outcome.sent += 1
+                if let answer = prefetched.removeValue(forKey: id) {
+                    answers[id] = answer
+                    actions += machine.handle(
+                        ServerAnswer.outboxEvent(for: id, response: answer, accepts: handler.accepts), now: now())
+                    continue
+                }
+                let behind = batching ? Self.due(behind: row, in: rows, force: force, now: now()) : []
+                if !behind.isEmpty, let batch = try? handler.batchRequest(for: [row] + behind) {
+                    // One try a pass: a batch that fails or is not understood is not sent again.
+                    batching = false
+                    do {
+                        let response = try await session.authorized(batch, client: client)
+                        if let each = handler.batchAnswers(response, for: [row] + behind), let first = each.first {
+                            for (entry, answer) in zip(behind, each.dropFirst()) { prefetched[entry.id] = answer }
+                            outcome.batches += 1
+                            batching = true
+                            answers[id] = first
+                            actions += machine.handle(
+                                ServerAnswer.outboxEvent(for: id, response: first, accepts: handler.accepts), now: now()
+                            )
+                            continue
+                        }
+                    } catch APIClientError.sessionEnded {
+                        actions += machine.handle(.authFailed(id), now: now())
+                        continue
+                    } catch {
+                        // Sent alone below: the server answers whatever of the batch it applied.
+                    }
+                }
                 let event: OutboxMachine.Event
                 do {
                     let response = try await session.authorized(request, client: client)

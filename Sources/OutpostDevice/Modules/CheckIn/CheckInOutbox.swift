@@ -22,6 +22,34 @@ struct CheckInOutbox: OutboxEntryHandler {
             body: try OutpostJSON.encode(request))
     }
 
+    /// Consecutive check-ins of one event: `POST /v1/events/{id}/checkins:batch`.
+    func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest? {
+        guard rows.count > 1, let eventId = rows.first?.eventId, rows.allSatisfy({ $0.eventId == eventId }) else {
+            return nil
+        }
+        let entries = try rows.map { try store.checkInRequest(of: $0) }
+        return TransportRequest(
+            method: "POST", path: "/v1/events/\(eventId)/checkins:batch", headers: ["Content-Type": "application/json"],
+            body: try OutpostJSON.encode(CheckInBatchRequest(entries: entries)))
+    }
+
+    /// The batch's results, checked against the rows' keys, each as the answer it would have
+    /// had alone (its status and its `answer` object).
+    func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? {
+        guard response.status == 200,
+            let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let results = object["results"] as? [[String: Any]], results.count == rows.count
+        else { return nil }
+        var answers: [TransportResponse] = []
+        for (row, result) in zip(rows, results) {
+            guard result["idempotencyKey"] as? String == row.idempotencyKey, let status = result["status"] as? Int,
+                let answer = result["answer"], let body = try? JSONSerialization.data(withJSONObject: answer)
+            else { return nil }
+            answers.append(TransportResponse(status: status, body: body))
+        }
+        return answers
+    }
+
     func accepts(_ response: TransportResponse) -> Bool {
         (try? OutpostJSON.decode(CheckInResponse.self, from: response.body)) != nil
     }
