@@ -106,15 +106,19 @@ struct ConsoleTests {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let hostile = "<img src=x onerror=alert(1)>"
-            _ = try await api.createGuest(
+            let guest = try await api.createGuest(
                 world.organizer, event: world.event, accessType: world.accessType, name: hostile)
+            // Checked in, so the name is on the dashboard and in the audit too.
+            #expect(try await api.checkIn(world.staff1, event: world.event.id, guest: guest.id).status == 201)
             let client = api.lab(world.organizer)
             _ = try await client.updateEvent(world.event.id, UpdateEventRequest(name: "Gala <script>alert(2)</script>"))
             let browser = try await Self.signedIn(api)
             for path in [
                 "/admin/events", "/admin/events/\(world.event.id.wire)", "/admin/events/\(world.event.id.wire)/guests",
                 "/admin/events/\(world.event.id.wire)/guests?q=%3Cimg", "/admin/events/\(world.event.id.wire)/import",
-                "/admin/events/\(world.event.id.wire)/dashboard",
+                "/admin/events/\(world.event.id.wire)/dashboard", "/admin/events/\(world.event.id.wire)/audit",
+                "/admin/events/\(world.event.id.wire)/guests/\(guest.id.wire)",
+                "/admin/events/\(world.event.id.wire)/ticket-mails",
             ] {
                 let page = try await browser.get(path)
                 #expect(page.status == 200, "\(path)")
@@ -124,6 +128,10 @@ struct ConsoleTests {
             let list = try await browser.get("/admin/events/\(world.event.id.wire)/guests?q=onerror")
             #expect(list.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
             #expect(list.text.contains("1 guest(s)"))
+            for page in ["dashboard", "audit"] {
+                let text = try await browser.get("/admin/events/\(world.event.id.wire)/\(page)").text
+                #expect(text.contains("&lt;img src=x onerror=alert(1)&gt;"), "\(page) names the guest, as text")
+            }
             #expect(try await browser.get("/admin/events").text.contains("Gala &lt;script&gt;alert(2)&lt;/script&gt;"))
         }
     }
