@@ -623,8 +623,7 @@ struct ConsoleRoutes: Sendable {
 
     /// A urlencoded form body (at most 64 KiB).
     static func formFields(_ request: Request) async throws -> [String: String] {
-        var body = request.body
-        let buffer = try await body.collect(upTo: 64 * 1_024)
+        let buffer = try await request.body.collect(upTo: 64 * 1_024)
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
