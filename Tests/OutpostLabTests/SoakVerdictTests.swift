@@ -97,6 +97,33 @@ struct SoakVerdictTests {
         #expect(Self.failed(ours).contains("device crashes (exits not caused by a kill)"))
     }
 
+    @Test(
+        "soak-queue-report: the queue is the confirmed keys the server's audit has not decided, read page by page across samples; a failed read skips the sample; the line shows at most 12 samples and the last"
+    )
+    func queueMeter() async {
+        let (_, audit) = Self.healthy()
+        let keys = audit.compactMap(SoakVerdict.key(of:))
+        var meter = SoakQueueMeter()
+        // First sample: the server has decided the first two entries.
+        await meter.sample(at: 0, confirmed: Set(keys)) { since in
+            #expect(since == nil)
+            return AuditPage(entries: Array(audit.prefix(2)), cursor: "c2", hasMore: false)
+        }
+        // A read that fails (a server being restarted) is no sample.
+        await meter.sample(at: 5, confirmed: Set(keys)) { _ in throw CleanFailure("down") }
+        // Then the rest, in two pages after the cursor.
+        await meter.sample(at: 10, confirmed: Set(keys).union(["d9:extra:1"])) { since in
+            if since == "c2" { return AuditPage(entries: [audit[2]], cursor: "c3", hasMore: true) }
+            #expect(since == "c3")
+            return AuditPage(entries: Array(audit.dropFirst(3)), cursor: "c4", hasMore: false)
+        }
+        #expect(meter.samples == [.init(seconds: 0, waiting: Set(keys).count - 2), .init(seconds: 10, waiting: 1)])
+        let many = (0..<30).map { SoakQueueMeter.Sample(seconds: $0 * 5, waiting: $0) }
+        let line = SoakQueueMeter.line(many)
+        #expect(line.hasPrefix("0 s: 0 · 15 s: 3") && line.hasSuffix("145 s: 29"))
+        #expect(line.components(separatedBy: " · ").count <= 13)
+    }
+
     @Test("a commit the device reported but no longer holds is lost")
     func lostLocally() {
         var (devices, audit) = Self.healthy()

@@ -195,6 +195,13 @@ package final class LabClient: @unchecked Sendable {
     }
 
     /// The whole audit log of the event, oldest first.
+    /// One page of the audit log after `since` (a page's cursor; nil: from the start).
+    package func auditPage(event: EventID, since: String?, limit: Int = 1000) async throws -> AuditPage {
+        try await call(
+            "GET", "/v1/events/\(event)/audit?limit=\(limit)" + (since.map { "&since=\($0)" } ?? ""),
+            what: "the audit log")
+    }
+
     package func audit(event: EventID) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
         var cursor: String?

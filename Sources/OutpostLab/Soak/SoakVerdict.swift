@@ -63,7 +63,8 @@ package struct SoakVerdict: Codable {
         devices: [Device], audit: [AuditEntry], rosterCheckedIn: Set<GuestID>, proxy: ChaosStats,
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
-        unexpectedExits: [String], platformCrashes: [String] = [], client: ClientFigures = ClientFigures()
+        unexpectedExits: [String], platformCrashes: [String] = [], queue: [SoakQueueMeter.Sample] = [],
+        client: ClientFigures = ClientFigures()
     ) {
         let checkIns = audit.filter { $0.kind == .checkedIn }
         var rowsPerGuest: [GuestID: Int] = [:]
@@ -227,6 +228,11 @@ package struct SoakVerdict: Codable {
             Row(
                 check: "shared device: sign-outs with --keep, then the other user",
                 value: "\(client.userSwitches)", required: "", ok: true),
+            Row(
+                check: "check-ins waiting in the outboxes while the faults ran (every 5 s)",
+                value: SoakQueueMeter.line(queue), required: "", ok: true),
+            Row(
+                check: "  at most at once", value: "\(queue.map(\.waiting).max() ?? 0)", required: "", ok: true),
             Row(
                 check: "outbox entries left when the faults stopped",
                 value: "\(devices.map(\.report.pendingAtStart).reduce(0, +)) (drained in "

@@ -155,11 +155,20 @@ struct SoakCommand: AsyncParsableCommand {
         var kills = 0
         var serverKillCount = 0
         var offlinePeriods = 0
+        var queue = SoakQueueMeter()
+        var nextSample = Duration.zero
         // The phase lasts its duration and until every scheduled server kill happened: a slow
         // iteration (a shared device's user switch under faults can take seconds) must not skip one.
         while ContinuousClock.now - started < phase || nextServerKill < serverKillTimes.count {
             try await Task.sleep(for: .milliseconds(Int.random(in: 400...2400, using: &random)))
             let elapsed = ContinuousClock.now - started
+            if elapsed >= nextSample {
+                let confirmed = soakDevices.reduce(into: Set<String>()) { $0.formUnion($1.confirmed) }
+                await queue.sample(at: Int(elapsed.seconds), confirmed: confirmed) { since in
+                    try await admin.organizer.auditPage(event: seeded.eventId, since: since)
+                }
+                nextSample = elapsed + .seconds(5)
+            }
             let device = soakDevices[Int.random(in: 0..<soakDevices.count, using: &random)]
             if device.kill() { kills += 1 }
             if device.users.count > 1, Bool.random(using: &random) {
@@ -216,7 +225,7 @@ struct SoakCommand: AsyncParsableCommand {
             minimumKills: minimumKills, serverKills: serverKillCount, minimumServerKills: serverKills,
             networkOffPeriods: offlinePeriods,
             unexpectedExits: soakDevices.flatMap(\.unexpectedExits),
-            platformCrashes: soakDevices.flatMap(\.platformCrashes),
+            platformCrashes: soakDevices.flatMap(\.platformCrashes), queue: queue.samples,
             client: .init(
                 suffixedScans: soakDevices.map(\.suffixedScans).reduce(0, +),
                 userSwitches: soakDevices.map(\.userSwitches).reduce(0, +), accessTTL: accessTTL))
