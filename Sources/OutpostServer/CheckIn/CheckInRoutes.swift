@@ -46,42 +46,17 @@ struct CheckInRoutes {
     private func entry(
         _ entry: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
     ) async throws -> (Int, [UInt8]) {
-        // The key must survive its own wire form (a device id with a space or outside ASCII would not).
-        guard IdempotencyKey(parsing: key.description) == key else {
-            let error = APIError.invalidRequest(
-                "The deviceId must be ASCII without spaces (it is part of the Idempotency-Key, deviceId:guestId:scannedAtMillis)."
-            )
-            return (400, Array(try OutpostJSON.encode(ErrorBody(code: .invalidRequest, message: error.message))))
-        }
-        let command = CheckInCommand(
-            caller: context.caller, eventId: eventId, guestId: entry.guestId.uuid, idempotencyKey: key.description,
-            requestHash: try Self.requestHash(eventId: eventId, body: entry), request: entry,
-            now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
-        switch try await dependencies.store.checkIn(command, render: Self.render) {
-        case .fresh(let stored, let outcome):
-            dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
-            if outcome == .eventNotVisible {
-                dependencies.logger.notice(
-                    "check-in refused: the event is not visible to the caller",
-                    metadata: [
-                        "tenant": "\(context.caller.tenantId)", "user": "\(context.caller.userId)",
-                        "event": "\(eventId)", "device": "\(entry.deviceId)",
-                    ])
+        do {
+            // The key must survive its own wire form (a device id with a space or outside ASCII would not).
+            guard IdempotencyKey(parsing: key.description) == key else {
+                throw APIError.invalidRequest(
+                    "The deviceId must be ASCII without spaces (it is part of the Idempotency-Key, deviceId:guestId:scannedAtMillis)."
+                )
             }
+            let stored = try await apply(entry, key: key, eventId: eventId, context: context)
             return (stored.status, stored.body)
-        case .replayed(let stored):
-            dependencies.metrics.countCheckIn(result: "replayed")
-            return (stored.status, stored.body)
-        case .keyReused:
-            dependencies.metrics.countCheckIn(result: "idempotency_key_reused")
-            return (
-                422,
-                Array(
-                    try OutpostJSON.encode(
-                        ErrorBody(
-                            code: .idempotencyKeyReused,
-                            message: "This Idempotency-Key was already used for a different check-in request.")))
-            )
+        } catch let error as APIError {
+            return (Int(error.status.code), try error.body())
         }
     }
 
@@ -94,18 +69,26 @@ struct CheckInRoutes {
             throw APIError.invalidRequest("The Idempotency-Key header must be deviceId:guestId:scannedAtMillis.")
         }
         let body = try await HTTPHelpers.decode(CheckInRequest.self, from: request)
-        let guestId = body.guestId.uuid
         guard key == body.idempotencyKey else {
             throw APIError.invalidRequest(
                 "The Idempotency-Key must be deviceId:guestId:scannedAtMillis of this request's body.",
                 status: .unprocessableContent)
         }
+        let stored = try await apply(body, key: key, eventId: eventId, context: context)
+        return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
+    }
+
+    /// A check-in under its key, the single route's and each batch entry's: decided now or
+    /// replayed (the stored answer), counted in the metrics; a key used for another request is
+    /// the 422 `idempotency_key_reused`.
+    private func apply(
+        _ body: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
+    ) async throws -> StoredAnswer {
         let command = CheckInCommand(
-            caller: context.caller, eventId: eventId, guestId: guestId, idempotencyKey: key.description,
+            caller: context.caller, eventId: eventId, guestId: body.guestId.uuid, idempotencyKey: key.description,
             requestHash: try Self.requestHash(eventId: eventId, body: body), request: body,
             now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
-        let answer = try await dependencies.store.checkIn(command, render: Self.render)
-        switch answer {
+        switch try await dependencies.store.checkIn(command, render: Self.render) {
         case .fresh(let stored, let outcome):
             dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
             if outcome == .eventNotVisible {
@@ -117,10 +100,10 @@ struct CheckInRoutes {
                         "event": "\(eventId)", "device": "\(body.deviceId)",
                     ])
             }
-            return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
+            return stored
         case .replayed(let stored):
             dependencies.metrics.countCheckIn(result: "replayed")
-            return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
+            return stored
         case .keyReused:
             dependencies.metrics.countCheckIn(result: "idempotency_key_reused")
             throw APIError(

@@ -26,8 +26,12 @@ public struct APIError: HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json"
-        let body = try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules))
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try body())))
+    }
+
+    /// The JSON body this error answers with (also embedded in a batch's answer for one entry).
+    func body() throws -> [UInt8] {
+        Array(try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules)))
     }
 
     static let notFound = APIError(.notFound, .notFound, "Not found.")
