@@ -16,9 +16,7 @@ extension ConsoleRoutes {
 
     /// The audit filters of the request, as query pairs (empty ones left out).
     static func auditQuery(_ request: Request) -> [(String, String)] {
-        ["kind", "deviceId", "userId"].compactMap { name in
-            request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : (name, $0) }
-        }
+        given(request, ["kind", "deviceId", "userId"])
     }
 
     @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -37,6 +35,7 @@ extension ConsoleRoutes {
             let users = staff.status == .ok ? try staff.decode(UserList.self).users : []
             let chosen: String? = request.uri.queryParameters.get("userId")
             let base = "/admin/events/\(id)/audit"
+            let clock = Self.localFormat(detail.event.timeZone)
             var values: [String: Any] = [
                 "event": ["id": id, "name": detail.event.name],
                 "kinds": AuditKind.allCases.map {
@@ -47,7 +46,7 @@ extension ConsoleRoutes {
                 "csv": "/admin/events/\(id)/audit.csv" + Self.queryString(filters),
                 "entries": page.entries.map { entry -> [String: Any] in
                     [
-                        "at": Self.local(entry.at, detail.event.timeZone, display: true), "kind": entry.kind.rawValue,
+                        "at": clock.string(entry.at), "kind": entry.kind.rawValue,
                         "guest": entry.guestName ?? entry.guestId?.wire ?? "", "user": entry.userName ?? "",
                         "device": entry.deviceId ?? "", "method": entry.method ?? "",
                     ]

@@ -22,6 +22,7 @@ extension ConsoleRoutes {
                 return try await problem(answer, session: session, back: "/admin/events/\(id)")
             }
             let deliveries = try answer.decode(TicketMailList.self).deliveries
+            let clock = Self.localFormat(detail.event.timeZone)
             return try await page(
                 "ticketMails", title: "Tickets by e-mail · \(detail.event.name)",
                 [
@@ -32,7 +33,7 @@ extension ConsoleRoutes {
                         [
                             "guestId": $0.guestId.wire, "guest": $0.guestName, "email": $0.email,
                             "state": $0.state == .sent ? "sent" : "not sent", "attempts": $0.attempts,
-                            "at": Self.local($0.at, detail.event.timeZone, display: true), "error": $0.error ?? "",
+                            "at": clock.string($0.at), "error": $0.error ?? "",
                         ]
                     },
                 ], session: session, notice: Self.flash(request))

@@ -297,10 +297,7 @@ struct ConsoleRoutes: Sendable {
             let detail = try await eventDetail(context, call)
             let id = detail.event.id.wire
             let parameters = request.uri.queryParameters
-            var query: [(String, String)] = []
-            for name in ["q", "accessTypeId", "status", "checkIn", "after"] {
-                if let value = parameters.get(name), !value.isEmpty { query.append((name, value)) }
-            }
+            let query = Self.given(request, ["q", "accessTypeId", "status", "checkIn", "after"])
             let answer = try await call(
                 .get, "/v1/events/\(id)/guests" + Self.queryString(query + [("limit", "50")]), nil)
             guard answer.status == .ok else {
@@ -310,6 +307,7 @@ struct ConsoleRoutes: Sendable {
             let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let filters = query.filter { $0.0 != "after" }
             let base = "/admin/events/\(id)/guests"
+            let clock = Self.localFormat(detail.event.timeZone)
             var links: [String: Any] = [:]
             if let next = page.next { links["next"] = base + Self.queryString(filters + [("after", next)]) }
             if parameters.get("after") != nil { links["first"] = base + Self.queryString(filters) }
@@ -333,7 +331,7 @@ struct ConsoleRoutes: Sendable {
                             "status": guest.status.rawValue,
                             "accessType": names[guest.accessTypeId] ?? "?", "notes": guest.notes,
                             "checkedIn": guest.checkIn.map {
-                                Self.local($0.at, detail.event.timeZone, display: true) + " · " + $0.byName
+                                clock.string($0.at) + " · " + $0.byName
                             } ?? "",
                         ]
                     },
@@ -612,6 +610,12 @@ struct ConsoleRoutes: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// The request's query parameters among `names` that are given and not empty, in that order
+    /// (an empty filter field of a page's form means "any"; the API refuses empty values).
+    static func given(_ request: Request, _ names: [String]) -> [(String, String)] {
+        names.compactMap { name in request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
+    }
+
     static func queryString(_ pairs: [(String, String)]) -> String {
         guard !pairs.isEmpty else { return "" }
         var allowed = CharacterSet.urlQueryAllowed
@@ -648,11 +652,12 @@ struct ConsoleRoutes: Sendable {
     /// `date` on the wall clock of `zone`: `2026-12-12T17:00` (a datetime-local field's value),
     /// or for display `2026-12-12 17:00`.
     static func local(_ date: Date, _ zone: String, display: Bool = false) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
-        formatter.dateFormat = display ? "yyyy-MM-dd HH:mm" : "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
+        localFormat(zone, display: display).string(date)
+    }
+
+    /// The format of ``local(_:_:display:)``, to make once for a page's rows.
+    static func localFormat(_ zone: String, display: Bool = true) -> WallClockFormat {
+        WallClockFormat(display ? "yyyy-MM-dd HH:mm" : "yyyy-MM-dd'T'HH:mm", zone: zone)
     }
 }
 

@@ -55,13 +55,10 @@ struct DashboardView: Encodable, Sendable, Equatable {
     var updated: String
 
     init(_ dashboard: DoorDashboard, timeZone: String) {
-        let zone = TimeZone(identifier: timeZone) ?? .gmt
-        func clock(_ date: Date, seconds: Bool) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = zone
-            formatter.dateFormat = seconds ? "HH:mm:ss" : "HH:mm"
-            return formatter.string(from: date)
+        let minutes = WallClockFormat("HH:mm", zone: timeZone)
+        let seconds = WallClockFormat("HH:mm:ss", zone: timeZone)
+        func clock(_ date: Date, seconds withSeconds: Bool) -> String {
+            (withSeconds ? seconds : minutes).string(date)
         }
         let stats = dashboard.stats
         total = "\(stats.checkedIn) of \(stats.guests) checked in"

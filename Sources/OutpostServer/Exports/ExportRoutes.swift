@@ -25,14 +25,12 @@ struct ExportRoutes {
         group.get("events/{eventId}/audit.csv", use: audit)
     }
 
-    /// `date` on the event's clock with its offset: `2026-12-12T19:04:05+01:00`.
-    static func timestamp(_ date: Date, _ zone: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
-        return formatter.string(from: date)
+    /// Times on the event's clock with its offset: `2026-12-12T19:04:05+01:00`.
+    static func timestamps(_ zone: String) -> WallClockFormat {
+        WallClockFormat("yyyy-MM-dd'T'HH:mm:ssXXXXX", zone: zone)
     }
+
+    static func timestamp(_ date: Date, _ zone: String) -> String { timestamps(zone).string(date) }
 
     static func csv(
         _ name: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
@@ -54,6 +52,7 @@ struct ExportRoutes {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(context, dependencies)
         let store = dependencies.store
+        let clock = Self.timestamps(event.timeZone)
         return Self.csv("checkins.csv") { writer in
             try await writer.write(ByteBuffer(string: CSVWriter.record(Self.checkInHeader)))
             var after: (at: Date, id: String)?
@@ -61,7 +60,7 @@ struct ExportRoutes {
                 let rows = try await store.checkInExport(eventId: event.id, after: after, limit: Self.pageSize)
                 let text = rows.map {
                     CSVWriter.record([
-                        Self.timestamp($0.at, event.timeZone), $0.guestName, $0.email, $0.code, $0.accessType,
+                        clock.string($0.at), $0.guestName, $0.email, $0.code, $0.accessType,
                         $0.status,
                         $0.byName, $0.deviceId, $0.method, $0.note,
                     ])
@@ -78,6 +77,7 @@ struct ExportRoutes {
         let event = try await EventRoutes.event(context, dependencies)
         let filter = try EventRoutes.auditFilter(request)
         let store = dependencies.store
+        let clock = Self.timestamps(event.timeZone)
         return Self.csv("audit.csv") { writer in
             try await writer.write(ByteBuffer(string: CSVWriter.record(Self.auditHeader)))
             var cursor = AuditCursor.start
@@ -85,9 +85,9 @@ struct ExportRoutes {
                 let page = try await store.auditPage(event: event, after: cursor, limit: Self.pageSize, filter: filter)
                 let text = page.entries.map {
                     CSVWriter.record([
-                        Self.timestamp($0.at, event.timeZone), $0.kind.rawValue, $0.guestName ?? "",
+                        clock.string($0.at), $0.kind.rawValue, $0.guestName ?? "",
                         $0.guestId?.wire ?? "", $0.userName ?? "", $0.userId?.wire ?? "", $0.deviceId ?? "",
-                        $0.method ?? "", $0.clientAt.map { Self.timestamp($0, event.timeZone) } ?? "", $0.id,
+                        $0.method ?? "", $0.clientAt.map(clock.string) ?? "", $0.id,
                     ])
                 }.joined()
                 if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
