@@ -93,6 +93,7 @@ struct ShellModuleTests {
             #expect(
                 first.openReport?.applied == [
                     DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4, DeviceSchema.v5,
+                    "checkin: v1 roster version and pending index",
                 ])
             let updated = lab.launch("a", modules: Self.withNotes)
             #expect(updated.openReport?.applied == ["notes: v1 notes"])
@@ -104,7 +105,7 @@ struct ShellModuleTests {
             // A fresh install runs the shell's foundation first, then the modules' in tab order.
             let fresh = lab.launch("b", modules: Self.withNotes)
             #expect(fresh.openReport?.applied.last == "notes: v1 notes")
-            #expect(fresh.openReport?.applied.count == 6)
+            #expect(fresh.openReport?.applied.count == 7)
         }
     }
 

@@ -194,16 +194,17 @@ public final class DeviceStore: Sendable {
         // A cached statement: parsing this SQL for every guest showed up in the roster-sync profile.
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO guests (event_id, id, code_index, email_index, status, checked_in_at, local_pending, sealed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
+                    local_pending, sealed)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
-                    email_index = excluded.email_index, status = excluded.status,
+                    email_index = excluded.email_index, keys_digest = excluded.keys_digest, status = excluded.status,
                     checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending,
                     sealed = excluded.sealed
                 """)
         try statement.execute(arguments: [
             guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
-            guest.status.rawValue,
+            sealer.digest([guest.name, guest.email, guest.code]), guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
             try sealer.seal(guest: guest),
         ])
@@ -258,9 +259,14 @@ public final class DeviceStore: Sendable {
     /// Every guest of the event, unsealed (to build the in-memory search index). The boxes are
     /// opened on every core: this is the cold-open path.
     func guests(eventId: EventID) throws -> [LocalGuest] {
-        let boxes = try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
-        }
+        try openGuests(
+            try queue.read { db in
+                try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+            })
+    }
+
+    /// Unseals guests on every core.
+    func openGuests(_ boxes: [Data]) throws -> [LocalGuest] {
         let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
         let results = ChunkResults(count: chunks)
         let sealer = sealer

@@ -15,10 +15,7 @@ import OutpostProtocol
 enum GuestCoding {
     static let tag: UInt8 = 0x01
 
-    enum Failure: Error, Equatable {
-        case truncated
-        case malformed(String)
-    }
+    typealias Failure = ByteLayout.Failure
 
     static func encode(_ guest: LocalGuest) -> [UInt8] {
         var bytes: [UInt8] = [tag]
@@ -50,7 +47,7 @@ enum GuestCoding {
     static func decode(_ data: Data, json decoder: JSONDecoder) throws -> LocalGuest {
         guard data.first == tag else { return try decoder.decode(LocalGuest.self, from: data) }
         return try data.withUnsafeBytes { raw in
-            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 1)
+            var reader = ByteLayout.Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 1)
             guard let id = GuestID(wire: try reader.string()) else { throw Failure.malformed("id") }
             guard let eventId = EventID(wire: try reader.string()) else { throw Failure.malformed("eventId") }
             guard let accessTypeId = AccessTypeID(wire: try reader.string()) else {
@@ -85,41 +82,5 @@ enum GuestCoding {
         }
     }
 
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        var length = UInt(text.utf8.count)
-        repeat {
-            var byte = UInt8(length & 0x7F)
-            length >>= 7
-            if length > 0 { byte |= 0x80 }
-            bytes.append(byte)
-        } while length > 0
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var offset: Int
-
-        mutating func byte() throws -> UInt8 {
-            guard offset < bytes.count else { throw Failure.truncated }
-            defer { offset += 1 }
-            return bytes[offset]
-        }
-
-        mutating func string() throws -> String {
-            var length = 0
-            var shift = 0
-            while true {
-                let byte = try self.byte()
-                guard shift < 35 else { throw Failure.malformed("length") }
-                length |= Int(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { break }
-                shift += 7
-            }
-            guard length <= bytes.count - offset else { throw Failure.truncated }
-            defer { offset += length }
-            // The bytes were authenticated by AES-GCM and written by `encode`, so they are UTF-8.
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
-        }
-    }
+    private static func append(_ text: String, to bytes: inout [UInt8]) { ByteLayout.append(text, to: &bytes) }
 }

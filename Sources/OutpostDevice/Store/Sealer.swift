@@ -63,6 +63,17 @@ struct Sealer: Sendable {
         return Data(hmac.finalize().prefix(16))
     }
 
+    /// An HMAC over these exact strings (not folded): equal only when every one is equal. The
+    /// roster compares guests' search keys by it without unsealing them.
+    func digest(_ parts: [String]) -> Data {
+        var hmac = keyedIndex
+        hmac.update(data: Array("digest".utf8))
+        var bytes: [UInt8] = []
+        for part in parts { ByteLayout.append(part, to: &bytes) }  // length-prefixed: no two lists collide
+        hmac.update(data: bytes)
+        return Data(hmac.finalize().prefix(16))
+    }
+
     /// Trimmed and lower-cased. Plain ASCII without surrounding spaces (codes, most e-mails)
     /// skips Foundation, which profiling showed costs more than the HMAC itself.
     static func normalized(_ value: String) -> String {

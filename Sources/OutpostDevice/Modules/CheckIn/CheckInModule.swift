@@ -9,8 +9,9 @@ import OutpostProtocol
 @MainActor
 final class CheckInModule: DeviceModule {
     static let name = "checkin"
-    /// The roster tables predate modules: the shell's foundation migrations (v1–v4) made them.
-    static let migrations: [DeviceMigration] = []
+    /// The roster tables predate modules: the shell's foundation migrations (v1–v4) made them;
+    /// the module's own add the roster version its search-index snapshot is checked against.
+    static let migrations = DeviceStore.checkInMigrations
 
     unowned let shell: DeviceApp
     private let store: DeviceStore
@@ -25,9 +26,11 @@ final class CheckInModule: DeviceModule {
     private var suggestions: [LocalGuest] = []
     private var rosterSyncedAt: Date?
 
-    /// The autocomplete index, built from the unsealed roster on first search, then kept current.
-    private var builtIndex: RosterIndex?
-    private var indexIsStale = true
+    /// The autocomplete index, opened on first search (from its snapshot, or built from the
+    /// unsealed roster), and the roster version it was built from.
+    private var builtIndex: (version: Int, index: RosterIndex)?
+    /// The snapshot being written after a build (the bench and tests await it).
+    private(set) var snapshotWrite: Task<Void, Never>?
 
     init(shell: DeviceApp) {
         self.shell = shell
@@ -56,7 +59,6 @@ final class CheckInModule: DeviceModule {
             shell.reportProgress((done, done + page.remaining))
             if !page.hasMore { break }
         }
-        indexIsStale = true
         try await reportToDashboard(event: event)
     }
 
@@ -101,7 +103,10 @@ final class CheckInModule: DeviceModule {
                 method: confirmation.method, timeZone: shell.currentEvent?.timeZone)
         }
         resultSyncing = state.result.map { (try? store.isPending(idempotencyKey: $0.idempotencyKey)) == true } ?? false
-        suggestions = state.query.flatMap { query in index.map { $0.search(query) } } ?? []
+        suggestions =
+            state.query.flatMap { query in
+                index.flatMap { try? store.guests(eventId: eventId, ids: $0.search(query).map(\.id)) }
+            } ?? []
         reloadRejected()
     }
 
@@ -155,7 +160,6 @@ final class CheckInModule: DeviceModule {
         state.query = nil
         state.confirmation = nil
         clearTransient()
-        indexIsStale = true
         builtIndex = nil
     }
 
@@ -168,7 +172,6 @@ final class CheckInModule: DeviceModule {
 
     func sessionEnded() {
         state = CheckInState()
-        indexIsStale = true
         builtIndex = nil
     }
 
@@ -282,9 +285,6 @@ final class CheckInModule: DeviceModule {
             reconfirm: guest.checkIn != nil && method != .kiosk ? true : nil, note: note)
         let entry = try store.confirmCheckIn(
             guest: guest, request: request, byName: session.user.name, owner: owner, now: now)
-        if !indexIsStale, let updated = try? store.guest(eventId: guest.eventId, id: guest.id) {
-            builtIndex?.update(updated)
-        }
         return entry
     }
 
@@ -307,14 +307,26 @@ final class CheckInModule: DeviceModule {
         }
     }
 
-    /// The autocomplete index of the open event (built lazily: launches that never search never
-    /// unseal the whole roster).
+    /// The autocomplete index of the open event, current with the roster's version (opened
+    /// lazily: launches that never search never read the roster). A launch opens the sealed
+    /// snapshot when it matches the roster; otherwise it unseals the roster, builds the index and
+    /// writes a new snapshot in the background.
     var index: RosterIndex? {
-        guard let eventId = shell.eventId else { return nil }
-        if indexIsStale || builtIndex == nil {
-            builtIndex = try? RosterIndex(guests: store.guests(eventId: eventId))
-            indexIsStale = false
+        guard let eventId = shell.eventId, let version = try? store.rosterVersion(eventId: eventId) else { return nil }
+        if let builtIndex, builtIndex.version == version { return builtIndex.index }
+        if let bytes = try? store.rosterIndexSnapshot(eventId: eventId), let index = try? RosterIndex(snapshot: bytes) {
+            builtIndex = (version, index)
+            return index
         }
-        return builtIndex
+        guard let (read, guests) = try? store.guestsForIndex(eventId: eventId) else { return nil }
+        let index = RosterIndex(guests: guests)
+        builtIndex = (read, index)
+        let store = store
+        let previous = snapshotWrite
+        snapshotWrite = Task.detached(priority: .utility) {
+            await previous?.value
+            try? store.saveRosterIndexSnapshot(eventId: eventId, version: read, bytes: index.snapshot())
+        }
+        return index
     }
 }

@@ -58,4 +58,7 @@ extension DeviceApp {
 
     /// The autocomplete index of the open event.
     public var index: RosterIndex? { checkInModule?.index }
+
+    /// Waits until the search-index snapshot written after the last build is stored.
+    public func indexSnapshotWritten() async { await checkInModule?.snapshotWrite?.value }
 }

@@ -8,8 +8,16 @@ import OutpostCore
 /// Each kind of key is kept sorted, so a prefix is a binary search and a contiguous range:
 /// a search reads only the matching keys, not the whole roster.
 public struct RosterIndex: Sendable {
+    /// A guest the search found: its id and its name as the roster spells it. The screens read
+    /// the guest itself from the store, so its check-in state is never the index's copy.
+    public struct Match: Sendable, Hashable {
+        public var id: GuestID
+        public var name: String
+    }
+
     struct Entry: Sendable {
-        var guest: LocalGuest
+        var id: GuestID
+        var name: String
         var fullName: String
         var nameWords: [String]
         var email: String
@@ -22,23 +30,39 @@ public struct RosterIndex: Sendable {
         var entry: Int
     }
 
-    private var entries: [Entry]
+    var entries: [Entry]
     private var positions: [GuestID: Int]
-    private var fullNames: [Key] = []
-    private var words: [Key] = []
-    private var emails: [Key] = []
-    private var codes: [Key] = []
+    var fullNames: [Key] = []
+    var words: [Key] = []
+    var emails: [Key] = []
+    var codes: [Key] = []
 
     public init(guests: [LocalGuest]) {
         entries = guests.map(Self.entry)
-        positions = Dictionary(entries.enumerated().map { ($1.guest.id, $0) }, uniquingKeysWith: { $1 })
+        positions = Self.positions(entries)
         sortKeys()
+    }
+
+    /// An index whose keys are already sorted (``init(snapshot:)``).
+    init(entries: [Entry], fullNames: [Key], words: [Key], emails: [Key], codes: [Key]) {
+        self.entries = entries
+        positions = Self.positions(entries)
+        self.fullNames = fullNames
+        self.words = words
+        self.emails = emails
+        self.codes = codes
+    }
+
+    private static func positions(_ entries: [Entry]) -> [GuestID: Int] {
+        var positions = [GuestID: Int](minimumCapacity: entries.count)
+        for (index, entry) in entries.enumerated() { positions[entry.id] = index }
+        return positions
     }
 
     static func entry(_ guest: LocalGuest) -> Entry {
         let name = fold(guest.name)
         return Entry(
-            guest: guest, fullName: name,
+            id: guest.id, name: guest.name, fullName: name,
             nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
             email: fold(guest.email), code: fold(guest.code))
     }
@@ -59,8 +83,8 @@ public struct RosterIndex: Sendable {
 
     public var count: Int { entries.count }
 
-    /// Adds or replaces one guest. A change of check-in state keeps the sorted keys; a change
-    /// of name, e-mail or code re-sorts them.
+    /// Adds or replaces one guest. The same keys keep the sorted keys; a change of name, e-mail
+    /// or code re-sorts them.
     public mutating func update(_ guest: LocalGuest) {
         let entry = Self.entry(guest)
         if let position = positions[guest.id] {
@@ -76,7 +100,7 @@ public struct RosterIndex: Sendable {
 
     /// Guests matching `query`, best first: exact code, name starting with the query, a later
     /// name word starting with it, e-mail, then code prefix; ties by name.
-    public func search(_ query: String, limit: Int = 20) -> [LocalGuest] {
+    public func search(_ query: String, limit: Int = 20) -> [Match] {
         let needle = Self.fold(query.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !needle.isEmpty, limit > 0 else { return [] }
         var chosen: [Int] = []
@@ -93,13 +117,13 @@ public struct RosterIndex: Sendable {
             let range = prefixRange(in: keys, prefix: needle)
             take(best(Array(keys[range].lazy.map(\.entry).filter { !seen.contains($0) }), count: limit - chosen.count))
         }
-        return chosen.map { entries[$0].guest }
+        return chosen.map { Match(id: entries[$0].id, name: entries[$0].name) }
     }
 
     /// The first `count` entries by name (then id), without sorting them all.
     private func best(_ candidates: [Int], count: Int) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
-            (entries[a].fullName, entries[a].guest.id) < (entries[b].fullName, entries[b].guest.id)
+            (entries[a].fullName, entries[a].id) < (entries[b].fullName, entries[b].id)
         }
         if candidates.count <= count * 4 { return Array(Set(candidates).sorted(by: before).prefix(count)) }
         var top: [Int] = []

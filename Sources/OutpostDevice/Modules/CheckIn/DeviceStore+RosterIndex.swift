@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+/// The check-in module's own tables and the sealed snapshot of its search index.
+///
+/// `roster_versions` counts, per event, the changes to the roster that can change a search:
+/// a guest added or removed, or its name, e-mail or code changed. Triggers keep it, so no
+/// write path can forget to; a check-in or a status change does not count, because the index
+/// holds only ids and search keys. A guest's search keys are compared by `keys_digest`, an
+/// HMAC under the store's index key (it says no more than the code's blind index already does).
+extension DeviceStore {
+    static let checkInMigrations: [DeviceMigration] = [
+        DeviceMigration("v1 roster version and pending index") { db, _ in
+            try db.execute(
+                sql: """
+                    ALTER TABLE guests ADD COLUMN keys_digest BLOB;
+                    CREATE INDEX guests_pending ON guests (event_id) WHERE local_pending = 1;
+                    CREATE TABLE roster_versions (event_id TEXT PRIMARY KEY, version INTEGER NOT NULL);
+                    CREATE TRIGGER guests_added AFTER INSERT ON guests BEGIN
+                        INSERT INTO roster_versions (event_id, version) VALUES (NEW.event_id, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                    END;
+                    CREATE TRIGGER guests_removed AFTER DELETE ON guests BEGIN
+                        INSERT INTO roster_versions (event_id, version) VALUES (OLD.event_id, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                    END;
+                    CREATE TRIGGER guests_rekeyed AFTER UPDATE OF keys_digest, id, event_id ON guests
+                    WHEN OLD.keys_digest IS NOT NEW.keys_digest OR OLD.id IS NOT NEW.id
+                        OR OLD.event_id IS NOT NEW.event_id
+                    BEGIN
+                        INSERT INTO roster_versions (event_id, version) VALUES (NEW.event_id, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                        INSERT INTO roster_versions (event_id, version) VALUES (OLD.event_id, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                    END;
+                    """)
+        }
+    ]
+
+    /// The roster's change count for searches (0 before any guest).
+    func rosterVersion(eventId: EventID) throws -> Int {
+        try queue.read { db in try Self.rosterVersion(db, eventId) }
+    }
+
+    private static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT version FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire])
+            ?? 0
+    }
+
+    /// Every guest of the event and the roster version they are, read in one transaction.
+    func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
+        let (version, boxes) = try queue.read { db in
+            (
+                try Self.rosterVersion(db, eventId),
+                try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+            )
+        }
+        return (version, try openGuests(boxes))
+    }
+
+    /// The guests with these ids (those the store has), in the order asked.
+    func guests(eventId: EventID, ids: [GuestID]) throws -> [LocalGuest] {
+        guard !ids.isEmpty else { return [] }
+        let boxes = try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, sealed FROM guests WHERE event_id = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))",
+                arguments: StatementArguments([eventId.wire] + ids.map(\.wire)))
+        }
+        var found: [String: Data] = [:]
+        for row in boxes { found[row["id"]] = row["sealed"] }
+        return try ids.compactMap { id in try found[id.wire].map { try sealer.openGuest($0) } }
+    }
+
+    private static func snapshotKey(_ eventId: EventID) -> String { "roster_index \(eventId.wire)" }
+
+    /// The sealed search-index snapshot of the event, if it was built from the roster as it is
+    /// now; nil when there is none or the roster changed since.
+    func rosterIndexSnapshot(eventId: EventID) throws -> Data? {
+        let (version, box) = try queue.read { db in
+            (
+                try Self.rosterVersion(db, eventId),
+                try Data.fetchOne(
+                    db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.snapshotKey(eventId)])
+            )
+        }
+        guard let box else { return nil }
+        let sealed = try sealer.open(box)
+        guard sealed.count >= 8 else { throw ByteLayout.Failure.truncated }
+        let built = sealed.prefix(8).reduce(0) { $0 << 8 | Int($1) }
+        return built == version ? sealed.dropFirst(8) : nil
+    }
+
+    /// Keeps `bytes` (``RosterIndex/snapshot()``) as the event's snapshot, built from the roster
+    /// at `version`. The meta table holds it, so signing out forgets it with the roster.
+    func saveRosterIndexSnapshot(eventId: EventID, version: Int, bytes: [UInt8]) throws {
+        var sealed = [UInt8](repeating: 0, count: 8)
+        for index in 0..<8 { sealed[index] = UInt8(truncatingIfNeeded: version >> ((7 - index) * 8)) }
+        sealed.append(contentsOf: bytes)
+        try setSealedBlob(Self.snapshotKey(eventId), Data(sealed))
+    }
+}

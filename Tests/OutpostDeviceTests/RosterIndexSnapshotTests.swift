@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+import Testing
+
+@testable import OutpostDevice
+
+@Suite("Roster index snapshot")
+struct RosterIndexSnapshotTests {
+    @Test(
+        "roster-index-snapshot-round-trip: opened from its bytes, the index answers 1,000 seeded queries exactly as built"
+    )
+    func roundTrip() throws {
+        let guests = RosterIndexPropertyTests.seededGuests(count: 3_000)
+        let built = RosterIndex(guests: guests)
+        var opened = try RosterIndex(snapshot: Data(built.snapshot()))
+        #expect(opened.count == built.count)
+        var random = SeededRandom(seed: 7)
+        let alphabet = Array("abcdefghijklmnorstuzøåëé0123c")
+        for _ in 0..<1_000 {
+            let length = Int.random(in: 1...4, using: &random)
+            let query = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+            #expect(opened.search(query) == built.search(query), "\(query)")
+        }
+        // An opened index updates like a built one.
+        var renamed = guests[11]
+        renamed.name = "Annabel Zed"
+        opened.update(renamed)
+        #expect(opened.search("annabel z").map(\.id) == [renamed.id])
+    }
+
+    @Test(
+        "roster-index-snapshot-refuses-damage: every truncation, a trailing byte, a wrong tag and an entry out of range throw"
+    )
+    func refusesDamage() throws {
+        let index = RosterIndex(guests: [
+            RosterIndexTests.guest("Åse Nordmann", "ase@example.no", "AAAA111111"),
+            RosterIndexTests.guest("Bjørn Ødegård", "bjorn@example.no", "BBBB222222"),
+        ])
+        let bytes = index.snapshot()
+        #expect(try RosterIndex(snapshot: Data(bytes)).search("bj").map(\.name) == ["Bjørn Ødegård"])
+        for length in 0..<bytes.count {
+            #expect(throws: ByteLayout.Failure.self) { try RosterIndex(snapshot: Data(bytes.prefix(length))) }
+        }
+        #expect(throws: ByteLayout.Failure.malformed("trailing bytes")) {
+            try RosterIndex(snapshot: Data(bytes + [0]))
+        }
+        #expect(throws: ByteLayout.Failure.malformed("tag")) {
+            try RosterIndex(snapshot: Data([0x7B] + bytes.dropFirst()))
+        }
+        // The last byte is the second word key's word number: 9 is no word of that name.
+        var outOfRange = bytes
+        outOfRange[outOfRange.count - 1] = 9
+        #expect(throws: ByteLayout.Failure.malformed("word number")) { try RosterIndex(snapshot: Data(outOfRange)) }
+    }
+}
+
+@Suite("Roster index snapshot on the device")
+struct DeviceRosterSnapshotTests {
+    /// Stores a snapshot of an index over `guests` as if it were built from the roster at `version`.
+    @MainActor
+    static func plant(_ app: DeviceApp, _ lab: DeviceLab, guests: [LocalGuest], version: Int) throws {
+        try app.store!.saveRosterIndexSnapshot(
+            eventId: lab.world.event.id, version: version, bytes: RosterIndex(guests: guests).snapshot())
+    }
+
+    static func stranger(_ lab: DeviceLab) -> LocalGuest {
+        LocalGuest(
+            id: .random(), eventId: lab.world.event.id, accessTypeId: lab.world.accessType.id, name: "Snapshot Only",
+            email: "only@example.org", code: "ONLY000001", notes: "", status: .confirmed, checkIn: nil)
+    }
+
+    @Test("roster-index-snapshot-used: a relaunch opens the sealed snapshot of the roster instead of rebuilding it")
+    @MainActor
+    func used() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("a")
+            let eventId = lab.world.event.id
+            #expect(try app.store!.rosterIndexSnapshot(eventId: eventId) == nil, "nothing searched yet")
+            let first = lab.world.guests[0]
+            #expect(app.index?.search(first.name).map(\.id) == [first.id])
+            await app.indexSnapshotWritten()
+            let stored = try #require(try app.store!.rosterIndexSnapshot(eventId: eventId))
+            #expect(try RosterIndex(snapshot: stored).count == lab.world.guests.count)
+            // A snapshot only the test could have written, at the roster's version: a launch that
+            // finds "Snapshot Only" read it rather than the roster.
+            let stranger = Self.stranger(lab)
+            try Self.plant(app, lab, guests: [stranger], version: try app.store!.rosterVersion(eventId: eventId))
+            let relaunched = lab.launch("a")
+            #expect(relaunched.tree().screen == UIIdentifier.eventShell)
+            #expect(relaunched.index?.search("snapshot").map(\.id) == [stranger.id])
+            // It is sealed like everything else, and signing out forgets it with the roster.
+            await relaunched.signOut()
+            let left = try await relaunched.store!.queue.read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM meta WHERE key LIKE 'roster_index%'")
+            }
+            #expect(left == 0)
+        }
+    }
+
+    @Test(
+        "roster-index-snapshot-stale: a guest the snapshot does not know makes the launch rebuild from the roster and rewrite it"
+    )
+    @MainActor
+    func stale() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("a")
+            let eventId = lab.world.event.id
+            let before = try app.store!.rosterVersion(eventId: eventId)
+            try Self.plant(app, lab, guests: [Self.stranger(lab)], version: before)
+            let late = try await lab.api.createGuest(
+                lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
+            await app.sync()
+            #expect(try app.store!.rosterVersion(eventId: eventId) > before, "the new guest counts")
+            let relaunched = lab.launch("a")
+            #expect(relaunched.index?.search("snapshot").isEmpty == true, "the stale snapshot is not opened")
+            #expect(relaunched.index?.search("late arr").map(\.id) == [late.id])
+            await relaunched.indexSnapshotWritten()
+            let rewritten = try #require(try relaunched.store!.rosterIndexSnapshot(eventId: eventId))
+            #expect(try RosterIndex(snapshot: rewritten).search("late arr").map(\.id) == [late.id])
+        }
+    }
+
+    @Test("roster-index-snapshot-damaged: a snapshot that does not unseal or does not parse is rebuilt, never trusted")
+    @MainActor
+    func damaged() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("a")
+            let eventId = lab.world.event.id
+            let first = lab.world.guests[0]
+            _ = app.index
+            await app.indexSnapshotWritten()
+            let version = try app.store!.rosterVersion(eventId: eventId)
+            let key = "roster_index \(eventId.wire)"
+            // Sealed, at the right version, but not an index.
+            var layout = [UInt8](repeating: 0, count: 8)
+            layout[7] = UInt8(version)
+            try app.store!.setSealedBlob(key, Data(layout + [0x01, 0xFF]))
+            var relaunched = lab.launch("a")
+            #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
+            await relaunched.indexSnapshotWritten()
+            #expect(try relaunched.store!.rosterIndexSnapshot(eventId: eventId) != nil, "rewritten")
+            // Not a sealed box at all (a damaged row).
+            try await relaunched.store!.queue.write { db in
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [Data([1, 2, 3]), key])
+            }
+            relaunched = lab.launch("a")
+            #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
+        }
+    }
+
+    @Test(
+        "roster-version-ignores-checkins: a check-in and its answer keep the snapshot; suggestions show the check-in from the store"
+    )
+    @MainActor
+    func ignoresCheckIns() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("a")
+            let eventId = lab.world.event.id
+            let guest = lab.world.guests[1]
+            _ = app.index
+            await app.indexSnapshotWritten()
+            let version = try app.store!.rosterVersion(eventId: eventId)
+            app.choose(guestId: guest.id)
+            await app.confirm()
+            #expect(app.pendingCount == 0, "answered")
+            await app.sync()
+            #expect(try app.store!.rosterVersion(eventId: eventId) == version)
+            #expect(try app.store!.rosterIndexSnapshot(eventId: eventId) != nil)
+            app.lookup(guest.name)
+            let suggestion = app.tree().elements(UIIdentifier.manualEntrySuggestion).first {
+                $0.attributes["guestId"] == guest.id.wire
+            }
+            #expect(suggestion?.attributes["checkedIn"] == "true")
+            // A rename on the server does count.
+            let renamed = try await lab.api.request(
+                .patch, "/v1/events/\(eventId)/guests/\(guest.id)",
+                token: try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass").accessToken,
+                json: UpdateGuestRequest(name: "Renamed Person"))
+            #expect(renamed.status == 200)
+            await app.sync()
+            #expect(try app.store!.rosterVersion(eventId: eventId) > version)
+            #expect(app.index?.search("renamed").map(\.id) == [guest.id])
+        }
+    }
+}
