@@ -185,4 +185,52 @@ struct DeviceRosterSnapshotTests {
             #expect(app.index?.search("renamed").map(\.id) == [guest.id])
         }
     }
+
+    @Test("roster-count-kept: the count the screens show follows the roster's inserts and deletes without counting rows")
+    @MainActor
+    func countKept() async throws {
+        try await DeviceLab.run(guests: 4) { lab in
+            let app = try await lab.readyDevice("a")
+            let eventId = lab.world.event.id
+            func counted() async throws -> Int {
+                try await app.store!.queue.read {
+                    try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+                        ?? -1
+                }
+            }
+            #expect(try app.store!.guestCount(eventId: eventId) == 4)
+            #expect(try await counted() == 4)
+            #expect(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4")
+            _ = try await lab.api.createGuest(
+                lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
+            await app.sync()
+            #expect(try app.store!.guestCount(eventId: eventId) == 5)
+            #expect(try await counted() == 5)
+            await app.signOut()
+            #expect(try app.store!.guestCount(eventId: eventId) == 0)
+        }
+    }
+
+    @Test("roster-count-kept: a store whose roster predates the count starts from the rows it holds")
+    func countFromOlderStore() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-count-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
+        let (old, _) = try DeviceStore.open(home: home, keyStore: keyStore, upTo: DeviceSchema.v5)
+        let event = EventID.random()
+        try old.queue.write { db in
+            for index in 0..<3 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO guests (event_id, id, code_index, email_index, status, sealed)
+                        VALUES (?, ?, x'00', x'00', 'confirmed', x'00')
+                        """, arguments: [event.wire, "guest-\(index)"])
+            }
+        }
+        let (store, report) = try DeviceStore.open(
+            home: home, keyStore: keyStore, modules: DeviceModules.eventDay.migrations)
+        #expect(report.applied.contains("checkin: v1 roster version and pending index"))
+        #expect(try store.guestCount(eventId: event) == 3)
+        #expect(try store.rosterVersion(eventId: event) > 0)
+    }
 }

@@ -277,12 +277,6 @@ public final class DeviceStore: Sendable {
         return try results.all().flatMap { try $0.get() }
     }
 
-    func guestCount(eventId: EventID) throws -> Int {
-        try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
-        }
-    }
-
     func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
         try queue.read { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId.wire])

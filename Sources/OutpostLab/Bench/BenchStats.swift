@@ -58,11 +58,27 @@ package struct BenchFigure: Codable {
     }
 }
 
-/// The process's peak resident memory so far, in MiB (Linux `VmHWM`).
-package func peakResidentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-    else { return 0 }
-    let kilobytes = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "0") ?? 0
-    return kilobytes / 1024
+/// The process's resident memory, from Linux's `/proc/self/status`.
+package enum ResidentMemory {
+    /// The peak so far (`VmHWM`), in MiB.
+    package static func peakMiB() -> Double { figure("VmHWM:") }
+
+    /// Now (`VmRSS`), in MiB.
+    package static func currentMiB() -> Double { figure("VmRSS:") }
+
+    /// Starts a new peak from the current size (`5` to `/proc/self/clear_refs`, Linux 4.0 and
+    /// later); returns that size in MiB.
+    @discardableResult
+    package static func resetPeak() -> Double {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+        return currentMiB()
+    }
+
+    private static func figure(_ field: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+        else { return 0 }
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "0") ?? 0
+        return kilobytes / 1024
+    }
 }

@@ -25,9 +25,15 @@ package enum GuestNames {
 
     /// `count` guests as CSV rows, the same every run.
     package static func csv(count: Int, accessTypes: [String]) -> String {
-        var random = SeededRandom(seed: 0x0D3_0500)
+        csv(rows: 0..<count, accessTypes: accessTypes)
+    }
+
+    /// Rows `rows` of the same roster (a large roster is imported in parts; from 0 the same
+    /// guests as ``csv(count:accessTypes:)``).
+    package static func csv(rows range: Range<Int>, accessTypes: [String]) -> String {
+        var random = SeededRandom(seed: 0x0D3_0500 &+ UInt64(range.lowerBound))
         var rows = ["name,email,access_type,notes"]
-        for index in 0..<count {
+        for index in range {
             let given = first.randomElement(using: &random)!
             let family = last.randomElement(using: &random)!
             let local = RosterMailbox.local(given + "." + family)

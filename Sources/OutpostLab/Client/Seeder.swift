@@ -5,6 +5,9 @@ import OutpostProtocol
 /// The one seeder: an event with its access types, imported guests, staff and kiosk, through the
 /// API as an organizer would (bench, soak and demo all seed through it).
 package struct Seeder: Sendable {
+    /// The server's default import limit: a larger roster is imported in parts of this size.
+    static let importRows = 100_000
+
     package let client: LabClient
 
     package init(client: LabClient) {
@@ -56,12 +59,23 @@ package struct Seeder: Sendable {
             try await client.assignStaff(user: created.id, event: event.id)
         }
         if let kiosk = plan.kiosk { try await client.setUpKiosk(event: event.id, kiosk) }
-        let imported = try await client.importGuests(
-            event: event.id, csv: GuestNames.csv(count: plan.guests, accessTypes: types.map(\.name)))
+        // One import per 100,000 rows: the server's default import limit.
+        var imported = ImportResult(imported: 0, skipped: 0, errors: [])
+        for start in stride(from: 0, to: plan.guests, by: Self.importRows) {
+            let part = try await client.importGuests(
+                event: event.id,
+                csv: GuestNames.csv(
+                    rows: start..<min(start + Self.importRows, plan.guests), accessTypes: types.map(\.name)))
+            imported.imported += part.imported
+            imported.skipped += part.skipped
+            imported.errors += part.errors
+            imported.errorsOmitted += part.errorsOmitted
+        }
         guard imported.imported == plan.guests else {
             throw CleanFailure("imported \(imported.imported) of \(plan.guests) guests: \(imported.errors.prefix(3))")
         }
         var guests: [GuestInfo] = []
+        guests.reserveCapacity(plan.guests)
         try await client.roster(event: event.id, limit: 2000) { guests += $0.guests }
         return Seed(event: event, accessTypes: types, imported: imported, guests: guests)
     }

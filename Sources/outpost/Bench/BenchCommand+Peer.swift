@@ -86,7 +86,7 @@ extension BenchCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let document = BenchDocument(
             timestamp: ISO8601DateFormatter().string(from: Date()), cores: ProcessInfo.processInfo.activeProcessorCount,
-            quick: quick, guests: PretixPeer.positions, figures: figures)
+            quick: quick, guests: PretixPeer.positions, figures: figures, scale: [], build: Self.buildMode)
         try encoder.encode(document).write(to: URL(fileURLWithPath: output))
         print(Self.table(document).replacingOccurrences(of: "| ratio |", with: "| ratio (Outpost ÷ pretix) |"))
         print("Results written to \(output).")

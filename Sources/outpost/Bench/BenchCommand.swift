@@ -19,15 +19,40 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure Outpost's paths (sync, scan, confirm, search, open, drain, ingest) against floors.",
         discussion: """
-            Prints a table and writes JSON (--output). --quick runs in about a minute with 10,000 \
-            guests; the default run uses 100,000. Server ingest runs against `outpost serve` in a \
-            separate process on SQLite, and on PostgreSQL too when --postgres is given. Nothing \
-            here fails on time: these are figures, not assertions.
+            Prints a table and writes JSON (--output). The default run measures the device at \
+            10,000, 100,000 and 1,000,000 guests (--sizes), each figure beside a floor measured in \
+            the same run, and prints how each grows; --quick measures 10,000 in about a minute. \
+            Server ingest runs against `outpost serve` in a separate process on SQLite, and on \
+            PostgreSQL too when --postgres is given. Nothing fails on time: --check compares \
+            ratios to floors with committed baselines, never absolute times.
             """
     )
 
     @Flag(help: "A one-minute run (10,000 guests, fewer samples).")
     var quick = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Roster sizes to measure, comma-separated (default 10000,100000,1000000; 10000 with --quick).",
+            valueName: "counts"))
+    var sizes: String?
+
+    @Flag(
+        help: """
+            Compare each figure's ratio to its floor with the committed baselines (--baselines) and \
+            fail when one is more than --margin times its baseline. Measures the device paths at \
+            10,000 guests; no drain or ingest.
+            """)
+    var check = false
+
+    @Flag(name: .customLong("write-baseline"), help: "Record this run's ratios as the baselines of this build.")
+    var writeBaseline = false
+
+    @Option(help: ArgumentHelp("The baselines file.", valueName: "path"))
+    var baselines = "scripts/bench-baselines.json"
+
+    @Option(help: ArgumentHelp("How many times its baseline a ratio may be before --check fails.", valueName: "x"))
+    var margin = 3.0
 
     @Option(help: ArgumentHelp("Write the results as JSON to this file.", valueName: "path"))
     var output = "bench-results.json"
@@ -58,145 +83,50 @@ struct BenchCommand: AsyncParsableCommand {
             try await comparePretix()
             return
         }
-        let guests = quick ? 10_000 : 100_000
-        let samples = quick ? 200 : 1000
+        let sizes = try rosterSizes()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var figures: [BenchFigure] = []
-        func report(_ figure: BenchFigure) {
-            figures.append(figure)
-            FileHandle.standardError.write(Data("  \(figure.name): \(Self.describe(figure))\n".utf8))
-        }
-
+        var scale: [ScaleRow] = []
         let server = try await ServerHandle.start(directory: work.appendingPathComponent("server"), sqlite: true)
         defer { server.stop() }
-        let seeded = try await server.seed(guests: guests)
-        FileHandle.standardError.write(Data("seeded \(guests) guests on \(server.url)\n".utf8))
-
-        // 1. Roster sync into a fresh sealed device store, against a plain SQLite insert.
-        let floorInsert = try Self.plainInsert(rows: guests, at: work.appendingPathComponent("floor.sqlite"))
-        let home = work.appendingPathComponent("device")
-        let app = DeviceApp.launch(home: home, ports: Self.ports(home))
-        await app.signIn(server: server.url, email: ServerHandle.email, password: ServerHandle.password)
-        let syncStart = ContinuousClock.now
-        await app.openEvent(seeded.eventId)
-        let syncSeconds = (ContinuousClock.now - syncStart).seconds
-        let synced = app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "?"
-        report(
-            BenchFigure(
-                name: "roster sync \(guests) guests (rows/s)", median: Double(guests) / syncSeconds,
-                p99: Double(guests) / syncSeconds,
-                unit: "rows/s", floorName: "plain SQLite insert, one transaction", floor: Double(guests) / floorInsert,
-                ratio: (Double(guests) / floorInsert) / (Double(guests) / syncSeconds),
-                note: "\(synced) rows synced; peak RSS \(Int(peakResidentMiB())) MiB"))
-
-        // 2. Scan to decision (verify, look up, decide, show), against raw Ed25519 verification.
-        let tickets = try await server.organizer.tickets(
-            event: seeded.eventId, guests: Array(seeded.guestIds.prefix(samples)))
-        var scan = Samples()
-        for ticket in tickets {
-            scan.time { app.scan(ticket) }
-            app.cancel()
+        let floors = try BenchFloors.common(work: work)
+        var last: DeviceRun?
+        for size in sizes {
+            let run = try await measureDevice(
+                guests: size, server: server, floors: floors, work: work.appendingPathComponent("size-\(size)"))
+            figures += run.figures
+            scale.append(run.row)
+            last = run
         }
-        let verifyFloor = Self.ed25519VerifySeconds()
-        report(
-            BenchFigure(
-                name: "scan to decision", median: scan.median * 1000, p99: scan.p99 * 1000, unit: "ms",
-                floorName: "one Ed25519 verification", floor: verifyFloor * 1000, ratio: scan.median / verifyFloor))
-
-        // 3. Confirm: the durable local commit of check-in + outbox entry.
-        app.update { $0.online = false }
-        var confirm = Samples()
-        for ticket in tickets {
-            app.scan(ticket)
-            let start = ContinuousClock.now
-            await app.confirm(replayAfter: false)
-            confirm.seconds.append((ContinuousClock.now - start).seconds)
+        if !check, let last {
+            figures += try await measureDrainAndIngest(after: last, server: server, work: work)
         }
-        report(
-            BenchFigure(
-                name: "confirm (local commit)", median: confirm.median * 1000, p99: confirm.p99 * 1000, unit: "ms"))
-
-        // 4. Autocomplete over the whole roster.
-        let index = try Self.requireIndexImpl(app)
-        for length in 1...3 {
-            var search = Samples()
-            var random = SeededRandom(seed: UInt64(length))
-            for _ in 0..<samples {
-                let name = seeded.names.randomElement(using: &random) ?? "a"
-                let prefix = String(name.prefix(length))
-                search.time { _ = index.search(prefix) }
-            }
-            report(
-                BenchFigure(
-                    name: "autocomplete, \(length)-character prefix", median: search.median * 1000,
-                    p99: search.p99 * 1000,
-                    unit: "ms"))
-        }
-
-        // 5. Cold open to interactive: open, migrations, roster index, first tree. The first
-        // search above built the index; its snapshot is what a launch opens.
-        await app.indexSnapshotWritten()
-        var open = Samples()
-        for _ in 0..<(quick ? 3 : 5) {
-            open.time {
-                let cold = DeviceApp.launch(home: home, ports: Self.ports(home, online: false))
-                cold.lookup("a")
-                _ = cold.tree()
-            }
-        }
-        report(
-            BenchFigure(
-                name: "cold open to interactive (\(guests) guests)", median: open.median * 1000, p99: open.p99 * 1000,
-                unit: "ms"))
-
-        // 6. Outbox drain to the local server.
-        let queued = quick ? 2_000 : 10_000
-        for guestId in seeded.guestIds.dropFirst(samples).prefix(queued) {
-            app.choose(guestId: guestId)
-            await app.confirm(replayAfter: false)
-        }
-        let pending = app.pendingCount
-        app.update { $0.online = true }
-        let drainStart = ContinuousClock.now
-        await app.sync()
-        let drainSeconds = (ContinuousClock.now - drainStart).seconds
-        report(
-            BenchFigure(
-                name: "outbox drain (\(pending) queued)", median: Double(pending) / drainSeconds,
-                p99: Double(pending) / drainSeconds,
-                unit: "check-ins/s", note: "\(app.pendingCount) left"))
-
-        // 7. Server ingest from this process (the load generator) to `outpost serve` in another.
-        for (label, ingestServer) in try await Self.ingestServers(work: work, postgres: postgres, sqlite: server) {
-            let ingestSeed =
-                ingestServer === server ? seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
-            var offset = ingestServer === server ? samples + queued : 0
-            for concurrency in [1, 8, 64] {
-                let count = quick ? 600 : 3_000
-                let ids = Array(ingestSeed.guestIds.dropFirst(offset).prefix(count))
-                offset += count
-                let result = try await IngestLoad.run(
-                    ingestServer.organizer, event: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
-                report(
-                    BenchFigure(
-                        name: "server ingest \(label), concurrency \(concurrency)", median: result.rate,
-                        p99: result.latencyP99 * 1000,
-                        unit: "check-ins/s (p99 column: ms latency)",
-                        note: "\(result.count) requests, \(result.errors) errors"))
-            }
-            if ingestServer !== server { ingestServer.stop() }
-        }
-
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let document = BenchDocument(
             timestamp: OutpostJSON.format(Date()), cores: ProcessInfo.processInfo.activeProcessorCount, quick: quick,
-            guests: guests, figures: figures)
+            guests: sizes.last ?? 0, figures: figures, scale: scale, build: Self.buildMode)
         try encoder.encode(document).write(to: URL(fileURLWithPath: output))
         print(Self.table(document))
+        print(Self.scaleTable(scale))
         print("Results written to \(output).")
+        if check || writeBaseline {
+            try compareWithBaselines(document)
+        }
+    }
+
+    /// The roster sizes to measure: --sizes, else 10,000 (--quick, --check) or all three.
+    func rosterSizes() throws -> [Int] {
+        if let sizes {
+            let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) >= 100 }) else {
+                throw ValidationError("--sizes takes guest counts of at least 100, separated by commas")
+            }
+            return parsed.compactMap { $0 }
+        }
+        return quick || check ? [10_000] : [10_000, 100_000, 1_000_000]
     }
 
     struct BenchDocument: Codable {
@@ -205,7 +135,16 @@ struct BenchCommand: AsyncParsableCommand {
         var quick: Bool
         var guests: Int
         var figures: [BenchFigure]
+        var scale: [ScaleRow]
+        /// "release" or "debug": ratios are only comparable within one.
+        var build: String
     }
+
+    #if DEBUG
+    static let buildMode = "debug"
+    #else
+    static let buildMode = "release"
+    #endif
 
     static func ports(_ home: URL, online: Bool = true) -> DevicePorts {
         DevicePorts(
@@ -217,37 +156,6 @@ struct BenchCommand: AsyncParsableCommand {
     static func requireIndexImpl(_ app: DeviceApp) throws -> RosterIndex {
         guard let index = app.index else { throw CleanFailure("the device has no roster to search") }
         return index
-    }
-
-    /// Inserts `rows` guest-shaped rows into a fresh SQLite file in one transaction; seconds.
-    static func plainInsert(rows: Int, at url: URL) throws -> Double {
-        let queue = try DatabaseQueue(path: url.path)
-        try queue.write { db in
-            try db.execute(
-                sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
-        }
-        let start = ContinuousClock.now
-        try queue.write { db in
-            let statement = try db.makeStatement(sql: "INSERT INTO guests VALUES (?, ?, ?, ?, ?)")
-            for index in 0..<rows {
-                try statement.execute(arguments: [
-                    UUID().uuidString, "Guest Name \(index)", "guest\(index)@example.org", "CODE\(index)", "",
-                ])
-            }
-        }
-        return (ContinuousClock.now - start).seconds
-    }
-
-    /// Seconds per Ed25519 signature verification (the floor of a ticket check).
-    static func ed25519VerifySeconds() -> Double {
-        let key = Curve25519.Signing.PrivateKey()
-        let message = Data((0..<57).map { UInt8($0) })
-        let signature = (try? key.signature(for: message)) ?? Data()
-        let rounds = 2_000
-        let start = ContinuousClock.now
-        var valid = 0
-        for _ in 0..<rounds where key.publicKey.isValidSignature(signature, for: message) { valid += 1 }
-        return (ContinuousClock.now - start).seconds / Double(max(valid, 1))
     }
 
     static func ingestServers(

@@ -4,8 +4,8 @@ import OutpostCore
 
 /// The check-in module's own tables and the sealed snapshot of its search index.
 ///
-/// `roster_versions` counts, per event, the changes to the roster that can change a search:
-/// a guest added or removed, or its name, e-mail or code changed. Triggers keep it, so no
+/// `roster_versions` counts, per event, the roster's guests and the changes to the roster that
+/// can change a search: a guest added or removed, or its name, e-mail or code changed. Triggers keep it, so no
 /// write path can forget to; a check-in or a status change does not count, because the index
 /// holds only ids and search keys. A guest's search keys are compared by `keys_digest`, an
 /// HMAC under the store's index key (it says no more than the code's blind index already does).
@@ -16,27 +16,41 @@ extension DeviceStore {
                 sql: """
                     ALTER TABLE guests ADD COLUMN keys_digest BLOB;
                     CREATE INDEX guests_pending ON guests (event_id) WHERE local_pending = 1;
-                    CREATE TABLE roster_versions (event_id TEXT PRIMARY KEY, version INTEGER NOT NULL);
+                    CREATE TABLE roster_versions (
+                        event_id TEXT PRIMARY KEY, version INTEGER NOT NULL, guests INTEGER NOT NULL);
+                    INSERT INTO roster_versions (event_id, version, guests)
+                        SELECT event_id, 1, COUNT(*) FROM guests GROUP BY event_id;
                     CREATE TRIGGER guests_added AFTER INSERT ON guests BEGIN
-                        INSERT INTO roster_versions (event_id, version) VALUES (NEW.event_id, 1)
-                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                        INSERT INTO roster_versions (event_id, version, guests) VALUES (NEW.event_id, 1, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1, guests = guests + 1;
                     END;
                     CREATE TRIGGER guests_removed AFTER DELETE ON guests BEGIN
-                        INSERT INTO roster_versions (event_id, version) VALUES (OLD.event_id, 1)
-                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                        UPDATE roster_versions SET version = version + 1, guests = guests - 1
+                        WHERE event_id = OLD.event_id;
                     END;
-                    CREATE TRIGGER guests_rekeyed AFTER UPDATE OF keys_digest, id, event_id ON guests
-                    WHEN OLD.keys_digest IS NOT NEW.keys_digest OR OLD.id IS NOT NEW.id
-                        OR OLD.event_id IS NOT NEW.event_id
-                    BEGIN
-                        INSERT INTO roster_versions (event_id, version) VALUES (NEW.event_id, 1)
-                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
-                        INSERT INTO roster_versions (event_id, version) VALUES (OLD.event_id, 1)
-                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1;
+                    CREATE TRIGGER guests_moved AFTER UPDATE OF event_id ON guests
+                    WHEN OLD.event_id IS NOT NEW.event_id BEGIN
+                        UPDATE roster_versions SET version = version + 1, guests = guests - 1
+                        WHERE event_id = OLD.event_id;
+                        INSERT INTO roster_versions (event_id, version, guests) VALUES (NEW.event_id, 1, 1)
+                        ON CONFLICT (event_id) DO UPDATE SET version = version + 1, guests = guests + 1;
+                    END;
+                    CREATE TRIGGER guests_rekeyed AFTER UPDATE OF keys_digest, id ON guests
+                    WHEN OLD.keys_digest IS NOT NEW.keys_digest OR OLD.id IS NOT NEW.id BEGIN
+                        UPDATE roster_versions SET version = version + 1 WHERE event_id = NEW.event_id;
                     END;
                     """)
         }
     ]
+
+    /// How many guests the event's roster holds, from the triggers' count: the screens show it
+    /// after every action, and a COUNT over 100,000 guests took 3 ms of each scan and confirm.
+    func guestCount(eventId: EventID) throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT guests FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
+        }
+    }
 
     /// The roster's change count for searches (0 before any guest).
     func rosterVersion(eventId: EventID) throws -> Int {

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The committed ratios `outpost bench --check` guards: per build mode ("debug", "release"),
+/// each figure's ratio to its floor as a good run measured it. A ratio, not a time, so a slower
+/// or busier machine moves figure and floor together; the margin absorbs the rest.
+package struct BenchBaselines: Codable, Equatable {
+    package var builds: [String: [String: Double]]
+
+    package init(builds: [String: [String: Double]] = [:]) { self.builds = builds }
+
+    /// One guarded figure's outcome.
+    package struct Verdict: Equatable {
+        package var name: String
+        package var baseline: Double
+        /// Nil when this run did not measure the figure.
+        package var measured: Double?
+        package var limit: Double
+
+        package var passed: Bool { measured.map { $0.isFinite && $0 <= limit } ?? false }
+    }
+
+    /// Every baseline of `build` against `figures`: a figure fails when its ratio is more than
+    /// `margin` times its baseline, or when it was not measured.
+    package func verdicts(build: String, figures: [BenchFigure], margin: Double) -> [Verdict] {
+        let measured = Dictionary(figures.compactMap { figure in figure.ratio.map { (figure.name, $0) } }) { $1 }
+        return (builds[build] ?? [:]).sorted { $0.key < $1.key }.map { name, baseline in
+            Verdict(name: name, baseline: baseline, measured: measured[name], limit: baseline * margin)
+        }
+    }
+
+    /// The ratios of `figures` recorded as `build`'s baselines (figures without a floor are not guarded).
+    package mutating func record(build: String, figures: [BenchFigure]) {
+        builds[build] = Dictionary(
+            figures.compactMap { figure in figure.ratio.flatMap { $0.isFinite ? (figure.name, $0) : nil } }
+        ) { $1 }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import OutpostLab
+
+/// `--check` and `--write-baseline`: the regression guard over ratios to floors.
+extension BenchCommand {
+    func compareWithBaselines(_ document: BenchDocument) throws {
+        let url = URL(fileURLWithPath: baselines)
+        let decoder = JSONDecoder()
+        var stored =
+            FileManager.default.fileExists(atPath: url.path)
+            ? try decoder.decode(BenchBaselines.self, from: Data(contentsOf: url)) : BenchBaselines()
+        if writeBaseline {
+            stored.record(build: document.build, figures: document.figures)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try (encoder.encode(stored) + Data("\n".utf8)).write(to: url)
+            print("Baselines of the \(document.build) build written to \(baselines).")
+        }
+        guard check else { return }
+        let verdicts = stored.verdicts(build: document.build, figures: document.figures, margin: margin)
+        guard !verdicts.isEmpty else {
+            throw CleanFailure(
+                "\(baselines) has no baselines for a \(document.build) build: record them with --write-baseline")
+        }
+        print("Regression check (\(document.build) build, ratios to floors, limit \(margin)× the baseline)")
+        print("| figure | baseline | now | limit | |\n|---|---|---|---|---|")
+        for verdict in verdicts {
+            let now = verdict.measured.map { String(format: "%.2f", $0) } ?? "not measured"
+            print(
+                "| \(verdict.name) | \(String(format: "%.2f", verdict.baseline)) | \(now) | "
+                    + "\(String(format: "%.2f", verdict.limit)) | \(verdict.passed ? "ok" : "REGRESSED") |")
+        }
+        let failed = verdicts.filter { !$0.passed }
+        if !failed.isEmpty {
+            throw CleanFailure(
+                "bench --check: \(failed.count) of \(verdicts.count) figures are more than \(margin)× their baseline: "
+                    + failed.map(\.name).joined(separator: "; "))
+        }
+        print("bench --check: all \(verdicts.count) figures within \(margin)× their baselines.")
+    }
+}

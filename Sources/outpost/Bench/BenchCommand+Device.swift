@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostDevice
+import OutpostLab
+import OutpostProtocol
+
+/// The device's paths at one roster size: sync, scan, confirm, search and cold open, each beside
+/// its floor, and how big the device got (peak memory, store on disk).
+extension BenchCommand {
+    /// One size's figures, its row of the scale table, and the device it left (for the drain).
+    struct DeviceRun {
+        var figures: [BenchFigure]
+        var row: ScaleRow
+        var app: DeviceApp
+        var seeded: Seeder.Seed
+        /// Guests of `seeded` the run checked in (the drain takes the next ones).
+        var used: Int
+    }
+
+    /// One line of "how the cost grows".
+    struct ScaleRow: Codable {
+        var guests: Int
+        var syncSeconds: Double
+        var rowsPerSecond: Double
+        var syncRatio: Double
+        var coldOpenMs: Double
+        var coldOpenRatio: Double
+        var scanP99Ms: Double
+        var confirmP99Ms: Double
+        var autocompleteP99Ms: Double
+        /// Peak resident memory the bench process grew by while the size ran (the device's,
+        /// over what the seeded roster already held).
+        var peakRSSMiB: Double
+        /// The device's store on disk: the database, its WAL and shared memory.
+        var storeMiB: Double
+    }
+
+    @MainActor
+    func measureDevice(guests: Int, server: ServerHandle, floors: BenchFloors, work: URL) async throws -> DeviceRun {
+        let samples = quick || check ? 200 : 1000
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        var figures: [BenchFigure] = []
+        func report(_ figure: BenchFigure) {
+            figures.append(figure)
+            FileHandle.standardError.write(Data("  \(figure.name): \(Self.describe(figure))\n".utf8))
+        }
+        let seeded = try await server.seed(guests: guests)
+        FileHandle.standardError.write(Data("seeded \(guests) guests on \(server.url)\n".utf8))
+        let residentBefore = ResidentMemory.resetPeak()
+
+        // 1. Roster sync into a fresh sealed device store, against a plain SQLite insert.
+        let insertSeconds = try BenchFloors.plainInsertSeconds(
+            rows: guests, at: work.appendingPathComponent("floor.sqlite"))
+        let home = work.appendingPathComponent("device")
+        let app = DeviceApp.launch(home: home, ports: Self.ports(home))
+        await app.signIn(server: server.url, email: ServerHandle.email, password: ServerHandle.password)
+        let syncStart = ContinuousClock.now
+        await app.openEvent(seeded.eventId)
+        let syncSeconds = (ContinuousClock.now - syncStart).seconds
+        let synced = app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "?"
+        let rate = Double(guests) / syncSeconds
+        let floorRate = Double(guests) / insertSeconds
+        report(
+            BenchFigure(
+                name: "roster sync, \(guests) guests (rows/s)", median: rate, p99: rate, unit: "rows/s",
+                floorName: "plain SQLite insert, one transaction", floor: floorRate, ratio: floorRate / rate,
+                note: "\(synced) rows synced in \(String(format: "%.2f", syncSeconds)) s"))
+
+        // 2. Scan to decision (verify, look up, decide, show), against one Ed25519 verification.
+        let tickets = try await server.organizer.tickets(
+            event: seeded.eventId, guests: Array(seeded.guestIds.prefix(samples)))
+        var scan = Samples()
+        for ticket in tickets {
+            scan.time { app.scan(ticket) }
+            app.cancel()
+        }
+        report(
+            BenchFigure(
+                name: "scan to decision, \(guests) guests", median: scan.median * 1000, p99: scan.p99 * 1000, unit: "ms",
+                floorName: "one Ed25519 verification", floor: floors.ed25519Verify * 1000,
+                ratio: scan.median / floors.ed25519Verify))
+
+        // 3. Confirm: the durable local commit of check-in and outbox entry.
+        app.update { $0.online = false }
+        var confirm = Samples()
+        for ticket in tickets {
+            app.scan(ticket)
+            let start = ContinuousClock.now
+            await app.confirm(replayAfter: false)
+            confirm.seconds.append((ContinuousClock.now - start).seconds)
+        }
+        report(
+            BenchFigure(
+                name: "confirm (local commit), \(guests) guests", median: confirm.median * 1000,
+                p99: confirm.p99 * 1000, unit: "ms", floorName: "one durable SQLite transaction",
+                floor: floors.durableTransaction * 1000, ratio: confirm.median / floors.durableTransaction))
+
+        // 4. Autocomplete over the whole roster (the first search builds the index).
+        let index = try Self.requireIndexImpl(app)
+        let searchFloor = BenchFloors.binarySearchSeconds(names: seeded.names)
+        var autocompleteP99 = 0.0
+        for length in 1...3 {
+            var search = Samples()
+            var random = SeededRandom(seed: UInt64(length))
+            for _ in 0..<samples {
+                let name = seeded.names.randomElement(using: &random) ?? "a"
+                let prefix = String(name.prefix(length))
+                search.time { _ = index.search(prefix) }
+            }
+            autocompleteP99 = max(autocompleteP99, search.p99 * 1000)
+            report(
+                BenchFigure(
+                    name: "autocomplete, \(length)-character prefix, \(guests) guests", median: search.median * 1000,
+                    p99: search.p99 * 1000, unit: "ms", floorName: "one binary search over the sorted names",
+                    floor: searchFloor * 1000, ratio: search.median / searchFloor))
+        }
+
+        // 5. Cold open to interactive: open, migrations, the search index, a first search, the
+        // first tree. The build above wrote the index's snapshot; a launch opens it.
+        await app.indexSnapshotWritten()
+        let snapshotBytes = try Self.snapshotBytes(home: home, eventId: seeded.eventId)
+        let openFloor = try BenchFloors.aesGCMOpenSeconds(bytes: snapshotBytes)
+        var open = Samples()
+        for _ in 0..<(quick || check ? 3 : 5) {
+            open.time {
+                let cold = DeviceApp.launch(home: home, ports: Self.ports(home, online: false))
+                cold.lookup("a")
+                _ = cold.tree()
+            }
+        }
+        report(
+            BenchFigure(
+                name: "cold open to interactive, \(guests) guests", median: open.median * 1000, p99: open.p99 * 1000,
+                unit: "ms", floorName: "AES-GCM open of the index snapshot's \(snapshotBytes / 1024) KiB",
+                floor: openFloor * 1000, ratio: open.median / openFloor))
+
+        let peak = ResidentMemory.peakMiB() - residentBefore
+        let store = Self.directoryMiB(home)
+        report(
+            BenchFigure(
+                name: "device size, \(guests) guests", median: store, p99: store, unit: "MiB on disk",
+                note: "peak RSS +\(Int(peak)) MiB over the seeded roster"))
+        let row = ScaleRow(
+            guests: guests, syncSeconds: syncSeconds, rowsPerSecond: rate, syncRatio: floorRate / rate,
+            coldOpenMs: open.median * 1000, coldOpenRatio: open.median / openFloor, scanP99Ms: scan.p99 * 1000,
+            confirmP99Ms: confirm.p99 * 1000, autocompleteP99Ms: autocompleteP99, peakRSSMiB: peak, storeMiB: store)
+        return DeviceRun(figures: figures, row: row, app: app, seeded: seeded, used: samples)
+    }
+
+    /// The outbox drain of the last size's device, then server ingest from this process (the
+    /// load generator) to `outpost serve` in another.
+    @MainActor
+    func measureDrainAndIngest(after run: DeviceRun, server: ServerHandle, work: URL) async throws -> [BenchFigure] {
+        var figures: [BenchFigure] = []
+        func report(_ figure: BenchFigure) {
+            figures.append(figure)
+            FileHandle.standardError.write(Data("  \(figure.name): \(Self.describe(figure))\n".utf8))
+        }
+        let app = run.app
+        let queued = quick ? 2_000 : 10_000
+        for guestId in run.seeded.guestIds.dropFirst(run.used).prefix(queued) {
+            app.choose(guestId: guestId)
+            await app.confirm(replayAfter: false)
+        }
+        let pending = app.pendingCount
+        app.update { $0.online = true }
+        let drainStart = ContinuousClock.now
+        await app.sync()
+        let drainSeconds = (ContinuousClock.now - drainStart).seconds
+        report(
+            BenchFigure(
+                name: "outbox drain (\(pending) queued)", median: Double(pending) / drainSeconds,
+                p99: Double(pending) / drainSeconds, unit: "check-ins/s", note: "\(app.pendingCount) left"))
+
+        for (label, ingestServer) in try await Self.ingestServers(work: work, postgres: postgres, sqlite: server) {
+            let ingestSeed =
+                ingestServer === server ? run.seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
+            var offset = ingestServer === server ? run.used + queued : 0
+            for concurrency in [1, 8, 64] {
+                let count = quick ? 600 : 3_000
+                let ids = Array(ingestSeed.guestIds.dropFirst(offset).prefix(count))
+                offset += count
+                let result = try await IngestLoad.run(
+                    ingestServer.organizer, event: ingestSeed.eventId, guestIds: ids, concurrency: concurrency)
+                report(
+                    BenchFigure(
+                        name: "server ingest \(label), concurrency \(concurrency)", median: result.rate,
+                        p99: result.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms latency)",
+                        note: "\(result.count) requests, \(result.errors) errors"))
+            }
+            if ingestServer !== server { ingestServer.stop() }
+        }
+        return figures
+    }
+
+    /// The sealed size of the event's search-index snapshot in the device's store.
+    static func snapshotBytes(home: URL, eventId: EventID) throws -> Int {
+        let queue = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
+        return try queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT length(value) FROM meta WHERE key = ?", arguments: ["roster_index \(eventId.wire)"])
+        } ?? 0
+    }
+
+    /// The size of every file under `directory`, in MiB.
+    static func directoryMiB(_ directory: URL) -> Double {
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        var bytes = 0
+        while let file = files?.nextObject() as? URL {
+            bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        return Double(bytes) / 1_048_576
+    }
+
+    static func scaleTable(_ rows: [ScaleRow]) -> String {
+        var lines = [
+            "How the cost grows (ratios: × the floor measured in the same run)",
+            "| guests | sync s | rows/s (× insert floor) | cold open ms (× AES-GCM floor) | scan p99 ms | confirm p99 ms | autocomplete p99 ms | peak RSS MiB | store MiB |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for row in rows {
+            lines.append(
+                String(
+                    format: "| %d | %.2f | %.0f (%.1f×) | %.1f (%.1f×) | %.3f | %.3f | %.3f | %.0f | %.1f |", row.guests,
+                    row.syncSeconds, row.rowsPerSecond, row.syncRatio, row.coldOpenMs, row.coldOpenRatio,
+                    row.scanP99Ms, row.confirmP99Ms, row.autocompleteP99Ms, row.peakRSSMiB, row.storeMiB))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
