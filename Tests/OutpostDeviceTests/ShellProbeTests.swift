@@ -128,6 +128,7 @@ struct ShellProbeTests {
                 body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
             #expect(imported.status == 200)
             let app = lab.launch("sync")
+            app.rosterPageSize = 2000
             await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             var progress: [(Int, Int)] = []
             app.onProgress = { tree in
@@ -441,10 +442,12 @@ struct RosterResumeTests {
                 .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
                 body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
             let (first, _) = lab.launch("resume-sync", wrapping: { inner in PageLimitedTransport(inner, pages: 2) })
+            first.rosterPageSize = 2000
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             await first.openEvent(lab.world.event.id)
             #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4000")
             let (second, recorder) = lab.launch("resume-sync", wrapping: { inner in RecordingTransport(inner) })
+            second.rosterPageSize = 2000
             await second.openEvent(lab.world.event.id)
             #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4501")
             let rosterPaths = (recorder.value?.requests ?? []).map(\.path).filter { $0.contains("/roster") }

@@ -50,7 +50,7 @@ final class CheckInModule: DeviceModule {
         var done = 0
         defer { shell.reportProgress(nil) }
         while true {
-            var path = "/v1/events/\(event.id)/roster?limit=2000"
+            var path = "/v1/events/\(event.id)/roster?limit=\(shell.rosterPageSize)"
             if let cursor = try store.cursor(eventId: event.id) { path += "&since=\(cursor)" }
             let response = try await shell.authorized(TransportRequest(method: "GET", path: path))
             let page = try APIClient.decode(RosterPage.self, response)
