@@ -186,7 +186,8 @@ struct DeviceRosterSnapshotTests {
         }
     }
 
-    @Test("roster-count-kept: the count the screens show follows the roster's inserts and deletes without counting rows")
+    @Test(
+        "roster-count-kept: the count the screens show follows the roster's inserts and deletes without counting rows")
     @MainActor
     func countKept() async throws {
         try await DeviceLab.run(guests: 4) { lab in
@@ -194,7 +195,8 @@ struct DeviceRosterSnapshotTests {
             let eventId = lab.world.event.id
             func counted() async throws -> Int {
                 try await app.store!.queue.read {
-                    try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+                    try Int.fetchOne(
+                        $0, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire])
                         ?? -1
                 }
             }

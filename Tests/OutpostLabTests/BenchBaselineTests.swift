@@ -9,11 +9,14 @@ import Testing
 struct BenchBaselineTests {
     static func figure(_ name: String, ratio: Double?) -> BenchFigure {
         BenchFigure(
-            name: name, median: 1, p99: 1, unit: "ms", floorName: ratio == nil ? nil : "floor", floor: ratio.map { _ in 1 },
+            name: name, median: 1, p99: 1, unit: "ms", floorName: ratio == nil ? nil : "floor",
+            floor: ratio.map { _ in 1 },
             ratio: ratio)
     }
 
-    @Test("bench-check-flags-regression: beyond margin × baseline fails, within passes, unmeasured fails, no floor is not guarded")
+    @Test(
+        "bench-check-flags-regression: beyond margin × baseline fails, within passes, unmeasured fails, no floor is not guarded"
+    )
     func flagsRegression() {
         let baselines = BenchBaselines(builds: [
             "release": ["sync": 10, "scan": 4, "open": 20], "debug": ["sync": 40],
@@ -47,13 +50,30 @@ struct BenchBaselineTests {
         let types = ["General"]
         #expect(GuestNames.csv(rows: 0..<50, accessTypes: types) == GuestNames.csv(count: 50, accessTypes: types))
         func emails(_ range: Range<Int>) -> Set<Substring> {
-            Set(GuestNames.csv(rows: range, accessTypes: types).split(separator: "\r\n").dropFirst().map {
-                $0.split(separator: ",")[1]
-            })
+            Set(
+                GuestNames.csv(rows: range, accessTypes: types).split(separator: "\r\n").dropFirst().map {
+                    $0.split(separator: ",")[1]
+                })
         }
         let first = emails(0..<500)
         let second = emails(500..<1_000)
         #expect(first.count == 500 && second.count == 500)
         #expect(first.isDisjoint(with: second))
+    }
+
+    @Test(
+        "bench-check-growth: each floor-normalized figure's growth from the smallest size to the largest, only where both exist"
+    )
+    func growth() {
+        let figures = [
+            Self.figure("scan, 2000 guests", ratio: 4), Self.figure("scan, 50000 guests", ratio: 13),
+            Self.figure("sync (rows/s), 2000 guests", ratio: 7), Self.figure("sync (rows/s), 50000 guests", ratio: 7),
+            Self.figure("open, 50000 guests", ratio: 9), Self.figure("size, 2000 guests", ratio: nil),
+            Self.figure("size, 50000 guests", ratio: nil),
+        ]
+        let grown = BenchFigure.growth(figures, sizes: [2_000, 50_000])
+        #expect(grown.map(\.name) == ["growth 2000→50000 guests: scan", "growth 2000→50000 guests: sync (rows/s)"])
+        #expect(grown.map(\.ratio) == [3.25, 1])
+        #expect(BenchFigure.growth(figures, sizes: [2_000]).isEmpty)
     }
 }

@@ -47,7 +47,8 @@ public final class DeviceStore: Sendable {
             // The blind indexes are HMACs, so a roster sync inserts at random places in three
             // indexes; with SQLite's default 2 MiB cache, a roster beyond about 20,000 guests
             // read its index pages back from the file for every insert (pread in the profile).
-            try db.execute(sql: "PRAGMA cache_size = -\(DeviceStore.cacheKiB); PRAGMA mmap_size = \(DeviceStore.mmapBytes)")
+            try db.execute(
+                sql: "PRAGMA cache_size = -\(DeviceStore.cacheKiB); PRAGMA mmap_size = \(DeviceStore.mmapBytes)")
         }
         let queue = try DatabaseQueue(
             path: home.appendingPathComponent("device.sqlite").path, configuration: configuration)

@@ -35,3 +35,29 @@ package struct BenchBaselines: Codable, Equatable {
         ) { $1 }
     }
 }
+
+extension BenchFigure {
+    /// How each floor-normalized figure grew from the smallest size to the largest: its ratio at
+    /// the largest over its ratio at the smallest. A path whose cost per action grows with the
+    /// roster (a COUNT per screen reload, a scan where an index should be) shows here long
+    /// before it shows in one size's figure.
+    package static func growth(_ figures: [BenchFigure], sizes: [Int]) -> [BenchFigure] {
+        guard let smallest = sizes.min(), let largest = sizes.max(), smallest < largest else { return [] }
+        let suffix = { (size: Int) in ", \(size) guests" }
+        let small = Dictionary(
+            figures.compactMap { figure in
+                figure.name.hasSuffix(suffix(smallest))
+                    ? (String(figure.name.dropLast(suffix(smallest).count)), figure) : nil
+            }
+        ) { first, _ in first }
+        return figures.compactMap { figure in
+            guard figure.name.hasSuffix(suffix(largest)) else { return nil }
+            let kind = String(figure.name.dropLast(suffix(largest).count))
+            guard let before = small[kind]?.ratio, let after = figure.ratio, before > 0 else { return nil }
+            let grown = after / before
+            return BenchFigure(
+                name: "growth \(smallest)→\(largest) guests: \(kind)", median: grown, p99: grown, unit: "×",
+                floorName: "the same figure at \(smallest) guests", floor: before, ratio: grown)
+        }
+    }
+}

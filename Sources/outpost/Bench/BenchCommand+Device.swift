@@ -63,7 +63,7 @@ extension BenchCommand {
         let floorRate = Double(guests) / insertSeconds
         report(
             BenchFigure(
-                name: "roster sync, \(guests) guests (rows/s)", median: rate, p99: rate, unit: "rows/s",
+                name: "roster sync (rows/s), \(guests) guests", median: rate, p99: rate, unit: "rows/s",
                 floorName: "plain SQLite insert, one transaction", floor: floorRate, ratio: floorRate / rate,
                 note: "\(synced) rows synced in \(String(format: "%.2f", syncSeconds)) s"))
 
@@ -77,7 +77,8 @@ extension BenchCommand {
         }
         report(
             BenchFigure(
-                name: "scan to decision, \(guests) guests", median: scan.median * 1000, p99: scan.p99 * 1000, unit: "ms",
+                name: "scan to decision, \(guests) guests", median: scan.median * 1000, p99: scan.p99 * 1000,
+                unit: "ms",
                 floorName: "one Ed25519 verification", floor: floors.ed25519Verify * 1000,
                 ratio: scan.median / floors.ed25519Verify))
 
@@ -222,7 +223,8 @@ extension BenchCommand {
         for row in rows {
             lines.append(
                 String(
-                    format: "| %d | %.2f | %.0f (%.1f×) | %.1f (%.1f×) | %.3f | %.3f | %.3f | %.0f | %.1f |", row.guests,
+                    format: "| %d | %.2f | %.0f (%.1f×) | %.1f (%.1f×) | %.3f | %.3f | %.3f | %.0f | %.1f |",
+                    row.guests,
                     row.syncSeconds, row.rowsPerSecond, row.syncRatio, row.coldOpenMs, row.coldOpenRatio,
                     row.scanP99Ms, row.confirmP99Ms, row.autocompleteP99Ms, row.peakRSSMiB, row.storeMiB))
         }

@@ -41,7 +41,7 @@ struct BenchCommand: AsyncParsableCommand {
         help: """
             Compare each figure's ratio to its floor with the committed baselines (--baselines) and \
             fail when one is more than --margin times its baseline. Measures the device paths at \
-            10,000 guests; no drain or ingest.
+            2,000 and 50,000 guests, and how each grew between them; no drain or ingest.
             """)
     var check = false
 
@@ -100,6 +100,7 @@ struct BenchCommand: AsyncParsableCommand {
             scale.append(run.row)
             last = run
         }
+        figures += BenchFigure.growth(figures, sizes: sizes)
         if !check, let last {
             figures += try await measureDrainAndIngest(after: last, server: server, work: work)
         }
@@ -117,7 +118,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The roster sizes to measure: --sizes, else 10,000 (--quick, --check) or all three.
+    /// The roster sizes to measure: --sizes, else 2,000 and 50,000 (--check), 10,000 (--quick) or
+    /// all three.
     func rosterSizes() throws -> [Int] {
         if let sizes {
             let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -126,7 +128,8 @@ struct BenchCommand: AsyncParsableCommand {
             }
             return parsed.compactMap { $0 }
         }
-        return quick || check ? [10_000] : [10_000, 100_000, 1_000_000]
+        if check { return [2_000, 50_000] }
+        return quick ? [10_000] : [10_000, 100_000, 1_000_000]
     }
 
     struct BenchDocument: Codable {

@@ -39,7 +39,9 @@ struct BenchFloors {
         var samples = Samples()
         let body = Data(repeating: 7, count: 200)
         for _ in 0..<200 {
-            try samples.time { try queue.write { try $0.execute(sql: "INSERT INTO t (body) VALUES (?)", arguments: [body]) } }
+            try samples.time {
+                try queue.write { try $0.execute(sql: "INSERT INTO t (body) VALUES (?)", arguments: [body]) }
+            }
         }
         return samples.median
     }
@@ -48,7 +50,8 @@ struct BenchFloors {
     static func plainInsertSeconds(rows: Int, at url: URL) throws -> Double {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
+            try db.execute(
+                sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
         }
         let start = ContinuousClock.now
         try queue.write { db in
