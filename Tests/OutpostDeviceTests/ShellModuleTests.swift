@@ -187,4 +187,49 @@ struct ShellModuleTests {
             }
         }
     }
+
+    @Test(
+        "shell-state-one-transaction: an action keeps the states that changed in one transaction; one that changes nothing writes none"
+    )
+    @MainActor
+    func stateOneTransaction() async throws {
+        try await DeviceLab.run(guests: 3) { lab in
+            let app = try await lab.readyDevice("s")
+            app.update { $0.online = false }
+            let statements = LockedBox<[String]>([])
+            app.store!.queue.inDatabase { db in
+                db.trace { event in statements.value.append("\(event)") }
+            }
+            // Write transactions (GRDB begins them IMMEDIATE; reads are DEFERRED).
+            func commits() -> Int {
+                defer { statements.value = [] }
+                return statements.value.filter { $0.hasPrefix("BEGIN IMMEDIATE") }.count
+            }
+            app.choose(guestId: lab.world.guests[0].id)
+            #expect(commits() == 1, "the confirmation screen's state")
+            await app.confirm(replayAfter: false)
+            #expect(commits() == 2, "the check-in with its outbox entry, then the states")
+            app.cancel()
+            _ = commits()
+            app.cancel()
+            #expect(commits() == 0, "nothing changed")
+        }
+    }
+
+    @Test("shell-state-one-transaction: states skipped as unchanged are still restored after a sign-out, a sign-in and a relaunch")
+    @MainActor
+    func statesAfterSignOut() async throws {
+        try await DeviceLab.run(guests: 3) { lab in
+            let guest = lab.world.guests[0]
+            let app = try await lab.readyDevice("s")
+            app.choose(guestId: guest.id)
+            await app.signOut()
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            await app.openEvent(lab.world.event.id)
+            app.choose(guestId: guest.id)
+            #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+            let relaunched = lab.launch("s")
+            #expect(relaunched.tree().screen == UIIdentifier.confirmationScreen)
+        }
+    }
 }

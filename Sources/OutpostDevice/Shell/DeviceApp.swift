@@ -32,6 +32,8 @@ public final class DeviceApp {
     public private(set) var events: [EventInfo] = []
     /// The outbox as the status banners show it, recounted after every action.
     var status = ShellStatus()
+    /// The states as last kept in the store, by key (a commit writes only those that changed).
+    private var savedStates: [String: Data] = [:]
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
     /// Guests per roster page, and per transaction applying one: 10,000 (the server's maximum),
@@ -113,11 +115,21 @@ public final class DeviceApp {
     /// action ends here.
     func commit() {
         vault?.touch()
-        try? store?.setSealedMeta("ui", state)
-        for module in modules {
-            if let data = try? module.saveState() { try? store?.setSealedBlob(type(of: module).name, data) }
-        }
+        saveStates()
         reload()
+    }
+
+    /// Keeps the shell's and every module's state, those that changed since they were last
+    /// kept, in one transaction. (One transaction per state, every time, made a confirm four
+    /// write transactions: 2 ms, when its own commit is 0.2.)
+    private func saveStates() {
+        guard let store else { return }
+        var changed: [(String, Data)] = []
+        var states: [(String, Data?)] = [("ui", try? JSONEncoder.outpostDevice.encode(state))]
+        for module in modules { states.append((type(of: module).name, try? module.saveState())) }
+        for case (let key, let data?) in states where savedStates[key] != data { changed.append((key, data)) }
+        guard !changed.isEmpty, (try? store.setSealedBlobs(changed)) != nil else { return }
+        for (key, data) in changed { savedStates[key] = data }
     }
 
     /// Rebuilds the screens at the clock's time without any action (a front-end redrawing a
@@ -555,6 +567,7 @@ public final class DeviceApp {
     func forgetSession(discarding: UserID?) {
         guard let store else { return }
         try? store.clearForSignOut(discarding: discarding)
+        savedStates = [:]
         sessionKeeper.end()
         events = []
         state = ShellState()

@@ -109,6 +109,14 @@ public final class DeviceStore: Sendable {
         try queue.write { db in try putMeta(db, key, box) }
     }
 
+    /// Keeps each blob sealed under its key, all in one transaction.
+    func setSealedBlobs(_ blobs: [(String, Data)]) throws {
+        let boxes = try blobs.map { ($0.0, try sealer.seal($0.1)) }
+        try queue.write { db in
+            for (key, box) in boxes { try putMeta(db, key, box) }
+        }
+    }
+
     func setSealedMeta<T: Encodable>(_ key: String, _ value: T?) throws {
         try queue.write { db in try setSealedMeta(db, key, value) }
     }

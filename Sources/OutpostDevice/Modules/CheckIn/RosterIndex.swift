@@ -108,8 +108,10 @@ public struct RosterIndex: Sendable {
         func take(_ candidates: [Int]) {
             for index in candidates where chosen.count < limit && seen.insert(index).inserted { chosen.append(index) }
         }
-        // Rank 0: the exact code.
-        take(matches(in: codes, prefix: needle, limit: .max).filter { entries[$0].code == needle })
+        // Rank 0: the exact code: the start of the code keys with this prefix (a key equal to the
+        // prefix sorts before every longer one), without reading the rest of them.
+        let codeRange = prefixRange(in: codes, prefix: needle)
+        take(codes[codeRange].prefix { $0.text == needle }.map(\.entry))
         // Rank 1: the name starts with the query; the keys are already in name order.
         take(matches(in: fullNames, prefix: needle, limit: limit + chosen.count))
         // Ranks 2–4: a later name word, the e-mail, the code; each ordered by name.
