@@ -93,7 +93,7 @@ struct ShellModuleTests {
             #expect(
                 first.openReport?.applied == [
                     DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4, DeviceSchema.v5,
-                    "checkin: v1 roster version and pending index",
+                    DeviceSchema.v6, "checkin: v1 roster version and pending index",
                 ])
             let updated = lab.launch("a", modules: Self.withNotes)
             #expect(updated.openReport?.applied == ["notes: v1 notes"])
@@ -105,7 +105,7 @@ struct ShellModuleTests {
             // A fresh install runs the shell's foundation first, then the modules' in tab order.
             let fresh = lab.launch("b", modules: Self.withNotes)
             #expect(fresh.openReport?.applied.last == "notes: v1 notes")
-            #expect(fresh.openReport?.applied.count == 7)
+            #expect(fresh.openReport?.applied.count == 8)
         }
     }
 
@@ -216,7 +216,9 @@ struct ShellModuleTests {
         }
     }
 
-    @Test("shell-state-one-transaction: states skipped as unchanged are still restored after a sign-out, a sign-in and a relaunch")
+    @Test(
+        "shell-state-one-transaction: states skipped as unchanged are still restored after a sign-out, a sign-in and a relaunch"
+    )
     @MainActor
     func statesAfterSignOut() async throws {
         try await DeviceLab.run(guests: 3) { lab in
@@ -230,6 +232,36 @@ struct ShellModuleTests {
             #expect(app.tree().screen == UIIdentifier.confirmationScreen)
             let relaunched = lab.launch("s")
             #expect(relaunched.tree().screen == UIIdentifier.confirmationScreen)
+        }
+    }
+
+    @Test(
+        "shell-reload-reads-outbox-by-index: a screen reload with a long offline queue reads the queue by its state index, never all of it"
+    )
+    @MainActor
+    func reloadReadsOutboxByIndex() async throws {
+        try await DeviceLab.run(guests: 30) { lab in
+            let app = try await lab.readyDevice("q")
+            app.update { $0.online = false }
+            for guest in lab.world.guests {
+                app.choose(guestId: guest.id)
+                await app.confirm()
+            }
+            #expect(app.pendingCount == 30)
+            let statements = LockedBox<[String]>([])
+            app.store!.queue.inDatabase { db in
+                db.trace { event in statements.value.append("\(event)") }
+            }
+            app.cancel()
+            let outboxReads = statements.value.filter { $0.contains("FROM outbox") }
+            #expect(!outboxReads.isEmpty)
+            for sql in outboxReads {
+                let plan = try await app.store!.queue.read { db in
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql.replacingOccurrences(of: "?", with: "NULL"))
+                        .map { $0["detail"] as String }
+                }
+                #expect(!plan.contains { $0.hasPrefix("SCAN outbox") }, "\(sql): \(plan)")
+            }
         }
     }
 }

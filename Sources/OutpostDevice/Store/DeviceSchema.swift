@@ -13,6 +13,7 @@ enum DeviceSchema {
     static let v3 = "v3 plaintext local-pending flag on guests"
     static let v4 = "v4 outbox entries have an owner and a kind"
     static let v5 = "v5 outbox entries without an event"
+    static let v6 = "v6 outbox state index"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -144,6 +145,12 @@ enum DeviceSchema {
                     ALTER TABLE outbox_v5 RENAME TO outbox;
                     CREATE INDEX outbox_owner_state ON outbox (owner, state);
                     """)
+        }
+        migrator.registerMigration(v6) { db in
+            // Every screen reload counts the pending, refused and quarantined entries; without
+            // an index on the state each count read the whole queue (a confirm with 1,000
+            // entries queued offline took 2 ms instead of 0.9).
+            try db.execute(sql: "CREATE INDEX outbox_state ON outbox (state, owner, kind)")
         }
         for migration in modules {
             migrator.registerMigration(migration.identifier) { db in try migration.apply(db, sealer) }

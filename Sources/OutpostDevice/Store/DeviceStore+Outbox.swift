@@ -81,14 +81,14 @@ extension DeviceStore {
     }
 
     /// Every outbox row, oldest first, without unsealing any request.
-    func outboxRows() throws -> [OutboxRow] {
+    func outboxRows(state: OutboxEntry.State? = nil) throws -> [OutboxRow] {
         try queue.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, event_id, idempotency_key, kind, owner, attempts, next_attempt_at, state, last_error, request
-                    FROM outbox ORDER BY id
-                    """
+                    FROM outbox \(state == nil ? "" : "WHERE state = ?") ORDER BY id
+                    """, arguments: StatementArguments(state.map { [$0.rawValue] } ?? [])
             ).map { row in
                 OutboxRow(
                     id: OutboxMachine.EntryID(row["id"]),
@@ -111,7 +111,9 @@ extension DeviceStore {
     /// The readable check-in entries in `state`, oldest first, of `owner` (nil: every owner).
     /// A row that cannot be unsealed is left out here; the replayer quarantines it.
     func outbox(state: OutboxEntry.State = .pending, owner: UserID?) throws -> [OutboxEntry] {
-        try outboxRows().filter { $0.state == state && (owner == nil || $0.owner == owner) }.compactMap { row in
+        // Filtered in SQL (by the state index): every screen reload asks for the refused
+        // entries, and reading the whole queue made each action cost more the longer it grew.
+        try outboxRows(state: state).filter { owner == nil || $0.owner == owner }.compactMap { row in
             guard row.kind == .checkIn, let eventId = row.eventId, let request = try? checkInRequest(of: row) else {
                 return nil
             }
