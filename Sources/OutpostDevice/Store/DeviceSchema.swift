@@ -5,7 +5,7 @@ import GRDB
 /// store written by the old code is kept as a test fixture (`Tests/OutpostDeviceTests/Fixtures`).
 ///
 /// v1–v4 are the shell's foundation: they predate modules and made the shell's tables (meta,
-/// events, outbox, answers) and the check-in roster's. Every later table is a module's own
+/// events, outbox, answers) and the check-in roster's; v5 and v6 change the shell's outbox. Every later table is a module's own
 /// (``DeviceModule/migrations``), registered after these as "<module>: <identifier>".
 enum DeviceSchema {
     static let v1 = "v1"
