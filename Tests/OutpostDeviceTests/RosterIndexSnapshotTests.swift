@@ -66,6 +66,15 @@ struct DeviceRosterSnapshotTests {
             eventId: lab.world.event.id, version: version, bytes: RosterIndex(guests: guests).snapshot())
     }
 
+    /// A ready device whose index was built and its snapshot written, and the roster version.
+    @MainActor
+    static func indexedDevice(_ lab: DeviceLab) async throws -> (DeviceApp, Int) {
+        let app = try await lab.readyDevice("a")
+        _ = app.index
+        await app.indexSnapshotWritten()
+        return (app, try app.store!.rosterVersion(eventId: lab.world.event.id))
+    }
+
     static func stranger(_ lab: DeviceLab) -> LocalGuest {
         LocalGuest(
             id: .random(), eventId: lab.world.event.id, accessTypeId: lab.world.accessType.id, name: "Snapshot Only",
@@ -127,17 +136,12 @@ struct DeviceRosterSnapshotTests {
     @MainActor
     func damaged() async throws {
         try await DeviceLab.run { lab in
-            let app = try await lab.readyDevice("a")
+            let (app, version) = try await Self.indexedDevice(lab)
             let eventId = lab.world.event.id
             let first = lab.world.guests[0]
-            _ = app.index
-            await app.indexSnapshotWritten()
-            let version = try app.store!.rosterVersion(eventId: eventId)
             let key = "roster_index \(eventId.wire)"
             // Sealed, at the right version, but not an index.
-            var layout = [UInt8](repeating: 0, count: 8)
-            layout[7] = UInt8(version)
-            try app.store!.setSealedBlob(key, Data(layout + [0x01, 0xFF]))
+            try app.store!.saveRosterIndexSnapshot(eventId: eventId, version: version, bytes: [0x01, 0xFF])
             var relaunched = lab.launch("a")
             #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
             await relaunched.indexSnapshotWritten()
@@ -157,12 +161,9 @@ struct DeviceRosterSnapshotTests {
     @MainActor
     func ignoresCheckIns() async throws {
         try await DeviceLab.run { lab in
-            let app = try await lab.readyDevice("a")
+            let (app, version) = try await Self.indexedDevice(lab)
             let eventId = lab.world.event.id
             let guest = lab.world.guests[1]
-            _ = app.index
-            await app.indexSnapshotWritten()
-            let version = try app.store!.rosterVersion(eventId: eventId)
             app.choose(guestId: guest.id)
             await app.confirm()
             #expect(app.pendingCount == 0, "answered")

@@ -81,6 +81,16 @@ final class NotesProbeModule: DeviceModule {
 
 @Suite("The device shell hosts modules")
 struct ShellModuleTests {
+    /// Every SQL statement the app's store connection runs from now on, as GRDB traces it.
+    @MainActor
+    static func traceStatements(_ app: DeviceApp) -> LockedBox<[String]> {
+        let statements = LockedBox<[String]>([])
+        app.store!.queue.inDatabase { db in
+            db.trace { event in statements.value.append("\(event)") }
+        }
+        return statements
+    }
+
     static let withNotes = DeviceModules(DeviceModules.eventDay.types + [NotesProbeModule.self])
 
     @Test(
@@ -177,10 +187,7 @@ struct ShellModuleTests {
                 let app = lab.launch("t")
                 await act(app)
                 // Every SQL statement the store's connection runs from here on is counted.
-                let statements = LockedBox<[String]>([])
-                app.store!.queue.inDatabase { db in
-                    db.trace { event in statements.value.append("\(event)") }
-                }
+                let statements = Self.traceStatements(app)
                 let tree = app.tree()
                 #expect(statements.value == [], "rendering \(name) (\(tree.screen)) read the store")
                 #expect(!tree.elements.isEmpty)
@@ -196,10 +203,7 @@ struct ShellModuleTests {
         try await DeviceLab.run(guests: 3) { lab in
             let app = try await lab.readyDevice("s")
             app.update { $0.online = false }
-            let statements = LockedBox<[String]>([])
-            app.store!.queue.inDatabase { db in
-                db.trace { event in statements.value.append("\(event)") }
-            }
+            let statements = Self.traceStatements(app)
             // Write transactions (GRDB begins them IMMEDIATE; reads are DEFERRED).
             func commits() -> Int {
                 defer { statements.value = [] }
@@ -248,10 +252,7 @@ struct ShellModuleTests {
                 await app.confirm()
             }
             #expect(app.pendingCount == 30)
-            let statements = LockedBox<[String]>([])
-            app.store!.queue.inDatabase { db in
-                db.trace { event in statements.value.append("\(event)") }
-            }
+            let statements = Self.traceStatements(app)
             app.cancel()
             let outboxReads = statements.value.filter { $0.contains("FROM outbox") }
             #expect(!outboxReads.isEmpty)

@@ -19,6 +19,11 @@ enum ByteLayout {
         } while value > 0
     }
 
+    /// Eight bytes, most significant first (a time or a version: fixed width, no varint).
+    static func append(bigEndian value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    }
+
     static func append(_ text: String, to bytes: inout [UInt8]) {
         append(UInt(text.utf8.count), to: &bytes)
         bytes.append(contentsOf: text.utf8)
@@ -34,6 +39,13 @@ enum ByteLayout {
             guard offset < bytes.count else { throw Failure.truncated }
             defer { offset += 1 }
             return bytes[offset]
+        }
+
+        /// Eight bytes written by ``ByteLayout/append(bigEndian:to:)``.
+        mutating func bigEndian64() throws -> UInt64 {
+            var value: UInt64 = 0
+            for _ in 0..<8 { value = value << 8 | UInt64(try byte()) }
+            return value
         }
 
         /// A LEB128 integer of at most 35 bits.

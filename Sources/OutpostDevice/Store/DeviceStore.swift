@@ -276,16 +276,7 @@ public final class DeviceStore: Sendable {
         }.map { try sealer.openGuest($0) }
     }
 
-    /// Every guest of the event, unsealed (to build the in-memory search index). The boxes are
-    /// opened on every core: this is the cold-open path.
-    func guests(eventId: EventID) throws -> [LocalGuest] {
-        try openGuests(
-            try queue.read { db in
-                try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
-            })
-    }
-
-    /// Unseals guests on every core.
+    /// Unseals guests on every core (the search index's build reads the whole roster).
     func openGuests(_ boxes: [Data]) throws -> [LocalGuest] {
         let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
         let results = ChunkResults(count: chunks)

@@ -30,10 +30,7 @@ enum GuestCoding {
         }
         if let checkIn = guest.checkIn {
             bytes.append(1)
-            let millis = UInt64(bitPattern: checkIn.at.millisecondsSince1970)
-            for shift in stride(from: 56, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: millis >> shift))
-            }
+            ByteLayout.append(bigEndian: UInt64(bitPattern: checkIn.at.millisecondsSince1970), to: &bytes)
             append(checkIn.byName, to: &bytes)
             append(checkIn.deviceId, to: &bytes)
             bytes.append(checkIn.pending ? 1 : 0)
@@ -63,8 +60,7 @@ enum GuestCoding {
             switch try reader.byte() {
             case 0: break
             case 1:
-                var millis: UInt64 = 0
-                for _ in 0..<8 { millis = millis << 8 | UInt64(try reader.byte()) }
+                let millis = try reader.bigEndian64()
                 let byName = try reader.string()
                 let deviceId = try reader.string()
                 let pending = try reader.byte()

@@ -110,16 +110,19 @@ extension DeviceStore {
         }
         guard let box else { return nil }
         let sealed = try sealer.open(box)
-        guard sealed.count >= 8 else { throw ByteLayout.Failure.truncated }
-        let built = sealed.prefix(8).reduce(0) { $0 << 8 | Int($1) }
-        return built == version ? sealed.dropFirst(8) : nil
+        let built = try sealed.withUnsafeBytes { raw in
+            var reader = ByteLayout.Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 0)
+            return try reader.bigEndian64()
+        }
+        return built == UInt64(version) ? sealed.dropFirst(8) : nil
     }
 
     /// Keeps `bytes` (``RosterIndex/snapshot()``) as the event's snapshot, built from the roster
     /// at `version`. The meta table holds it, so signing out forgets it with the roster.
     func saveRosterIndexSnapshot(eventId: EventID, version: Int, bytes: [UInt8]) throws {
-        var sealed = [UInt8](repeating: 0, count: 8)
-        for index in 0..<8 { sealed[index] = UInt8(truncatingIfNeeded: version >> ((7 - index) * 8)) }
+        var sealed: [UInt8] = []
+        sealed.reserveCapacity(8 + bytes.count)
+        ByteLayout.append(bigEndian: UInt64(version), to: &sealed)
         sealed.append(contentsOf: bytes)
         try setSealedBlob(Self.snapshotKey(eventId), Data(sealed))
     }
