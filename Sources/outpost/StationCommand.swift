@@ -31,6 +31,7 @@ struct StationCommand: AsyncParsableCommand {
     func run() async throws {
         let app = try device.launch()
         await StationLoop(app: app, server: server, autoConfirm: autoConfirm).run()
+        await device.finish(app)
         print("Outpost station closed; \(app.pendingCount) check-ins pending sync.")
     }
 }
@@ -71,6 +72,7 @@ struct KioskCommand: AsyncParsableCommand {
         }
         app.kioskDraftIdleSeconds = idleReset
         let pending = await KioskLoop(app: app).run()
+        await device.finish(app)
         print("Kiosk mode ended; \(pending) check-ins pending sync.")
     }
 }

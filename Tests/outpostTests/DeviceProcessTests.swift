@@ -2,6 +2,8 @@ import Foundation
 import OutpostCore
 import Testing
 
+@testable import OutpostDevice
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,6 +11,39 @@ import FoundationNetworking
 /// The headless device as real processes, killed at random points.
 @Suite("outpost device as a process")
 struct DeviceProcessTests {
+    @Test(
+        "device-cli-keeps-index-snapshot: a command that searched leaves the search index's snapshot behind for the next launch"
+    )
+    func keepsIndexSnapshot() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let session = try await server.organizerSetUp()
+        // Enough guests that writing the snapshot takes longer than the process takes to exit.
+        let rows = (0..<10_000).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+        _ = try await server.request(
+            "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
+            body: Data(("name,email,access_type,notes\r\n" + rows).utf8), contentType: "text/csv")
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = ["--home", home, "--json"]
+        #expect(
+            try CLI.run(
+                [
+                    "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
+                    "--password", RunningServer.password,
+                ] + device
+            ).status == 0)
+        #expect(try CLI.run(["device", "open", session.eventId] + device).status == 0)
+        let lookup = try CLI.run(["device", "lookup", "Guest 123"] + device)
+        #expect(lookup.status == 0)
+        #expect(lookup.stdout.contains("Guest 1234"))
+        let homeURL = URL(fileURLWithPath: home)
+        let (store, _) = try DeviceStore.open(
+            home: homeURL, keyStore: FileKeyStore(url: homeURL.appendingPathComponent("device.key")),
+            modules: DeviceModules.all.migrations)
+        let eventId = try #require(EventID(wire: session.eventId))
+        #expect(try store.rosterIndexSnapshot(eventId: eventId) != nil, "the snapshot outlived the command")
+    }
+
     @Test(
         "force-quit-preserves-queue: SIGKILL `outpost device` at random points during confirm and replay; every confirmed check-in lands exactly once"
     )

@@ -28,5 +28,6 @@ struct DeviceOpenCommand: AsyncParsableCommand {
         }
         await app.openEvent(eventId)
         try device.output(app)
+        await device.finish(app)
     }
 }

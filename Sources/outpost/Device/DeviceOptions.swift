@@ -55,6 +55,14 @@ struct DeviceOptions: ParsableArguments {
         let app = try launch()
         try await action(app)
         try output(app)
+        await finish(app)
+    }
+
+    /// The end of a launch is the app leaving: what it writes in the background (the search
+    /// index's snapshot) is waited for, or every command would rebuild the index again.
+    @MainActor
+    func finish(_ app: DeviceApp) async {
+        await app.indexSnapshotWritten()
     }
 
     /// Prints the UI tree: JSON on the last line with `--json`, else the terminal rendering.
