@@ -73,19 +73,28 @@ def set_value(driver, element, value):
         "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", element, value)
 
 
+def follow(driver, wait, element):
+    """Clicks what loads a new page and waits until the old page is gone, so nothing that follows
+    reads an element of the page being left (Chromium answers that with 'Node with given id does
+    not belong to the document', which no wait retries)."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    wait.until(ready.staleness_of(page))
+
+
 def run(driver, wait):
     # Sign in with the API's account; a wrong password first.
     driver.get(URL + "/admin")
     wait.until(ready.presence_of_element_located((By.ID, "signin")))
     driver.find_element(By.ID, "email").send_keys(EMAIL)
     driver.find_element(By.ID, "password").send_keys("not the password")
-    driver.find_element(By.ID, "signin").click()
+    follow(driver, wait, driver.find_element(By.ID, "signin"))
     error = wait.until(ready.presence_of_element_located((By.ID, "error")))
     check("a wrong password is refused in words", "wrong" in error.text, error.text)
     driver.find_element(By.ID, "email").clear()
     driver.find_element(By.ID, "email").send_keys(EMAIL)
     driver.find_element(By.ID, "password").send_keys(PASSWORD)
-    driver.find_element(By.ID, "signin").click()
+    follow(driver, wait, driver.find_element(By.ID, "signin"))
     wait.until(ready.presence_of_element_located((By.ID, "events")))
     check("signed in: the events page", driver.current_url.endswith("/admin/events"), driver.current_url)
     cookie = driver.get_cookie("outpost_console") or {}
@@ -99,7 +108,7 @@ def run(driver, wait):
     zone = driver.find_element(By.ID, "event-zone")
     zone.clear()
     zone.send_keys("Europe/Oslo")
-    driver.find_element(By.ID, "create-event").click()
+    follow(driver, wait, driver.find_element(By.ID, "create-event"))
     title = wait.until(ready.presence_of_element_located((By.ID, "event-title")))
     check("the event was created", title.text == "Winter Gala", title.text)
     check("and said so", "created" in driver.find_element(By.ID, "notice").text)
@@ -107,36 +116,36 @@ def run(driver, wait):
     # Its access types.
     for name in ("General", "VIP"):
         driver.find_element(By.ID, "access-type-name").send_keys(name)
-        driver.find_element(By.ID, "add-access-type").click()
+        follow(driver, wait, driver.find_element(By.ID, "add-access-type"))
         wait.until(ready.text_to_be_present_in_element((By.ID, "access-types"), name))
     check("two access types", len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2)
 
     # A door staff user, put on the event's staff.
     event_url = driver.current_url.split("?")[0]
-    driver.find_element(By.ID, "staff-nav").click()
+    follow(driver, wait, driver.find_element(By.ID, "staff-nav"))
     wait.until(ready.presence_of_element_located((By.ID, "new-user")))
     driver.find_element(By.ID, "user-name").send_keys("Dora Door")
     driver.find_element(By.ID, "user-email").send_keys("dora@acme.test")
     driver.find_element(By.ID, "user-password").send_keys("door-password")
-    driver.find_element(By.ID, "create-user").click()
+    follow(driver, wait, driver.find_element(By.ID, "create-user"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "users"), "Dora Door"))
     check("a staff user was created", "checkin_staff" in driver.find_element(By.ID, "users").text)
     driver.get(event_url)
     wait.until(ready.presence_of_element_located((By.ID, "assign-staff")))
-    driver.find_element(By.ID, "assign").click()
+    follow(driver, wait, driver.find_element(By.ID, "assign"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "event-staff"), "Dora Door"))
     check("and put on the event's staff", "on the staff" in driver.find_element(By.ID, "notice").text)
 
     # The kiosk: a weak passcode is refused with the rule it breaks; a good one is kept.
     driver.find_element(By.ID, "kiosk-passcode").send_keys("123456")
-    driver.find_element(By.ID, "save-kiosk").click()
+    follow(driver, wait, driver.find_element(By.ID, "save-kiosk"))
     wait.until(ready.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Not saved"))
     check("a weak kiosk passcode is refused in words",
           driver.find_element(By.TAG_NAME, "h1").text == "Not saved" and "run of digits" in driver.find_element(By.TAG_NAME, "main").text,
           driver.find_element(By.TAG_NAME, "main").text[:200])
     driver.get(event_url)
     driver.find_element(By.ID, "kiosk-passcode").send_keys("394817")
-    driver.find_element(By.ID, "save-kiosk").click()
+    follow(driver, wait, driver.find_element(By.ID, "save-kiosk"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "kiosk-state"), "Set up"))
     check("a good one sets the kiosk up", "portrait" in driver.find_element(By.ID, "kiosk-state").text)
 
@@ -149,7 +158,7 @@ def run(driver, wait):
     for index in range(60):
         csv.write(f"Guest {index:03d},guest{index}@example.org,General,\r\n")
     csv.close()
-    driver.find_element(By.ID, "import-link").click()
+    follow(driver, wait, driver.find_element(By.ID, "import-link"))
     upload = wait.until(ready.presence_of_element_located((By.ID, "csv-file")))
     upload.send_keys(csv.name)
     driver.find_element(By.ID, "upload").click()
@@ -166,8 +175,8 @@ def run(driver, wait):
     os.unlink(csv.name)
 
     # The guest list: the hostile name is text, no dialog opens; search and paging.
-    driver.find_element(By.LINK_TEXT, "Winter Gala").click()
-    driver.find_element(By.ID, "guests-link").click()
+    follow(driver, wait, driver.find_element(By.LINK_TEXT, "Winter Gala"))
+    follow(driver, wait, driver.find_element(By.ID, "guests-link"))
     wait.until(ready.presence_of_element_located((By.ID, "guests")))
     check("the guest list counts 62", driver.find_element(By.ID, "guest-count").text == "62 guest(s)",
           driver.find_element(By.ID, "guest-count").text)
@@ -176,18 +185,18 @@ def run(driver, wait):
     check("no image element came of it", not driver.find_elements(By.CSS_SELECTOR, "#guests img"))
     check("no dialog opened", no_dialog(driver))
     check("50 a page", len(names) == 50, str(len(names)))
-    driver.find_element(By.ID, "next-page").click()
+    follow(driver, wait, driver.find_element(By.ID, "next-page"))
     wait.until(ready.presence_of_element_located((By.ID, "first-page")))
     check("the next page has the rest", len(driver.find_elements(By.CSS_SELECTOR, "td.guest-name")) == 12)
     search = driver.find_element(By.ID, "q")
     search.clear()
     search.send_keys("lovelace")
-    driver.find_element(By.ID, "filter").click()
+    follow(driver, wait, driver.find_element(By.ID, "filter"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "1 guest(s)"))
     check("search by name", [c.text for c in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")] == ["Ada Lovelace"])
     search = driver.find_element(By.ID, "q")
     search.clear()
-    driver.find_element(By.ID, "filter").click()
+    follow(driver, wait, driver.find_element(By.ID, "filter"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "62 guest(s)"))
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-guests.png"))
@@ -223,7 +232,7 @@ def run(driver, wait):
     # The doors, live: the dashboard is open when a device (the headless staff app) scans the
     # printed ticket and checks the guest in; the page changes without a reload.
     driver.get(event_url)
-    driver.find_element(By.ID, "dashboard-link").click()
+    follow(driver, wait, driver.find_element(By.ID, "dashboard-link"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "live-state"), "Live"))
     total = driver.find_element(By.ID, "total").text
     check("the dashboard counts nobody in yet", total == "0 of 62 checked in", total)
@@ -266,7 +275,7 @@ def run(driver, wait):
         driver.save_screenshot(os.path.join(SHOTS, "console-dashboard.png"))
 
     # Sign out: the pages send the browser to sign in again.
-    driver.find_element(By.ID, "signout").click()
+    follow(driver, wait, driver.find_element(By.ID, "signout"))
     wait.until(ready.presence_of_element_located((By.ID, "signin")))
     driver.get(URL + "/admin/events")
     check("signed out", driver.current_url.endswith("/admin/signin"), driver.current_url)
