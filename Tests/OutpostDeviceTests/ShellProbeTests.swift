@@ -122,11 +122,7 @@ struct ShellProbeTests {
     @Test("event-tap-syncs-roster: progress is shown page by page with done/total, then the event shell")
     func eventTapSyncsRoster() async throws {
         try await DeviceLab.run(guests: 1) { lab in
-            let rows = (0..<4500).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
-            let imported = try await lab.api.request(
-                .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
-                body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
-            #expect(imported.status == 200)
+            try await lab.importGuests(4500)
             let app = lab.launch("sync")
             app.rosterPageSize = 2000
             await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
@@ -437,10 +433,7 @@ struct RosterResumeTests {
     @Test("a sync cut off mid-roster resumes from the stored cursor, page by page, without starting over")
     func resumes() async throws {
         try await DeviceLab.run(guests: 1) { lab in
-            let rows = (0..<4500).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
-            _ = try await lab.api.request(
-                .post, "/v1/events/\(lab.world.event.id)/guests:import", token: lab.world.organizer.accessToken,
-                body: Array(("name,email,access_type,notes\r\n" + rows).utf8))
+            try await lab.importGuests(4500)
             let (first, _) = lab.launch("resume-sync", wrapping: { inner in PageLimitedTransport(inner, pages: 2) })
             first.rosterPageSize = 2000
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
