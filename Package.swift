@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -50,12 +51,12 @@ let package = Package(
         ),
         .target(
             name: "OutpostProtocol",
-            dependencies: ["OutpostCore"],
+            dependencies: ["OutpostCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostProtocolTests",
-            dependencies: ["OutpostProtocol"],
+            dependencies: ["OutpostProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(

@@ -167,7 +167,9 @@ public struct RouterTransport: Transport {
         }
         let response = try await client.execute(
             uri: request.path, method: method, headers: headers, body: request.body.map { ByteBuffer(bytes: $0) })
-        return TransportResponse(status: Int(response.status.code), body: Data(response.body.readableBytesView))
+        return TransportResponse(
+            status: Int(response.status.code), body: Data(response.body.readableBytesView),
+            contentType: response.headers[.contentType])
     }
 }
 

@@ -100,4 +100,41 @@ struct RosterContractTests {
             }
         }
     }
+
+    @Test(
+        "roster-protobuf-served-by-accept: Accept: application/x-protobuf answers the same page in protobuf; JSON stays the default",
+        arguments: StoreKind.allCases)
+    func protobufByAccept(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api, guests: 7)
+            _ = try await api.checkIn(
+                world.staff2, event: world.event.id, guest: world.guests[3].id, deviceId: "phone-bea")
+            let path = "/v1/events/\(world.event.id)/roster?limit=5"
+            let token = world.staff1.accessToken
+            let json = try await api.request(.get, path, token: token)
+            #expect(json.headers[.contentType] == "application/json")
+            #expect(json.headers[.vary] == "Accept")
+            let asked = try await api.request(.get, path, token: token, headers: [.accept: RosterWire.deviceAccept])
+            #expect(asked.status == 200)
+            #expect(asked.headers[.contentType] == RosterWire.protobufMediaType)
+            #expect(asked.headers[.vary] == "Accept")
+            let page = try RosterPage(protobuf: Data(asked.body))
+            #expect(page == (try json.decode(RosterPage.self)))
+            #expect(page.guests.count == 5 && page.hasMore && page.remaining == 2)
+            // The cursor of a protobuf page continues a JSON sync and back: one cursor, two forms.
+            let rest = try await api.request(
+                .get, path + "&since=\(page.cursor)", token: token, headers: [.accept: "application/json"])
+            #expect(try rest.decode(RosterPage.self).guests.count == 2)
+            #expect(try rest.decode(RosterPage.self).guests.contains { $0.checkIn?.byName == "Bea" })
+            // A browser's Accept, `*/*`, or none: JSON.
+            for accept in ["*/*", "text/html,application/xhtml+xml,*/*;q=0.8"] {
+                let other = try await api.request(.get, path, token: token, headers: [.accept: accept])
+                #expect(other.headers[.contentType] == "application/json")
+            }
+            // Errors stay JSON, whatever was asked.
+            let refused = try await api.request(
+                .get, path + "&since=not-a-cursor", token: token, headers: [.accept: RosterWire.protobufMediaType])
+            #expect(refused.status == 400 && refused.errorCode == "invalid_request")
+        }
+    }
 }

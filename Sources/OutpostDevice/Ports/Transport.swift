@@ -24,10 +24,13 @@ public struct TransportRequest: Sendable, Hashable {
 public struct TransportResponse: Sendable, Hashable {
     public var status: Int
     public var body: Data
+    /// The answer's `Content-Type`, when it has one (the roster comes in two forms).
+    public var contentType: String?
 
-    public init(status: Int, body: Data) {
+    public init(status: Int, body: Data, contentType: String? = nil) {
         self.status = status
         self.body = body
+        self.contentType = contentType
     }
 }
 
@@ -77,7 +80,9 @@ public struct URLSessionTransport: Transport {
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         do {
             let (data, response) = try await session.data(for: urlRequest)
-            return TransportResponse(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+            let http = response as? HTTPURLResponse
+            return TransportResponse(
+                status: http?.statusCode ?? 0, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
         } catch let error as URLError where error.code == .timedOut {
             throw TransportError.timedOut
         } catch let error as URLError {

@@ -23,7 +23,16 @@ struct RosterRoutes {
         let now = dependencies.clock.now()
         // The event's signing key exists from the first sync on, so devices can verify tickets offline.
         _ = try await dependencies.store.signingKey(eventId: event.id, now: now)
-        return try HTTPHelpers.json(
-            try await dependencies.store.rosterPage(event: event, after: cursor, limit: limit, now: now))
+        let page = try await dependencies.store.rosterPage(event: event, after: cursor, limit: limit, now: now)
+        // One page, two forms (RosterWire): JSON unless the client asks for the compact one.
+        var response =
+            switch RosterWire.negotiate(accept: request.headers[.accept]) {
+            case .json: try HTTPHelpers.json(page)
+            case .protobuf:
+                HTTPHelpers.bytes(
+                    Array(try page.protobufData()), status: .ok, contentType: RosterWire.protobufMediaType)
+            }
+        response.headers[.vary] = "Accept"
+        return response
     }
 }

@@ -52,8 +52,9 @@ final class CheckInModule: DeviceModule {
         while true {
             var path = "/v1/events/\(event.id)/roster?limit=\(shell.rosterPageSize)"
             if let cursor = try store.cursor(eventId: event.id) { path += "&since=\(cursor)" }
-            let response = try await shell.authorized(TransportRequest(method: "GET", path: path))
-            let page = try APIClient.decode(RosterPage.self, response)
+            let response = try await shell.authorized(
+                TransportRequest(method: "GET", path: path, headers: ["Accept": RosterWire.deviceAccept]))
+            let page = try APIClient.decodeRosterPage(response)
             try store.applyRosterPage(eventId: event.id, page: page)
             done += page.guests.count
             shell.reportProgress((done, done + page.remaining))
