@@ -67,6 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Most client connections open at once.")
     var maxConnections = 1_000
 
+    @Option(
+        name: .customLong("postgres-pool"),
+        help: "Most connections to PostgreSQL at once (with --postgres; PERFORMANCE.md has what sizes gave).")
+    var postgresPool = 32
+
     @Option(name: .customLong("import-rows"), help: "Most guest rows one CSV import reads.")
     var importRows = 100_000
 
@@ -108,6 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard importRows > 0 else { throw ValidationError("--import-rows must be positive.") }
+        guard (1...1_000).contains(postgresPool) else {
+            throw ValidationError("--postgres-pool must be from 1 to 1000.")
+        }
         if let smtpRelay, SMTPClient(relay: smtpRelay) == nil {
             throw ValidationError("--smtp-relay is HOST:PORT, e.g. 127.0.0.1:2525.")
         }
@@ -122,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
             accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic,
+            postgresPoolSize: postgresPool,
             tls: tlsCert.map { ServerConfiguration.TLSFiles(certificateChain: $0, privateKey: tlsKey ?? "") },
             trustedProxies: Set(trustedProxies), idleTimeout: idleTimeout, maxConnections: maxConnections,
             importRowLimit: importRows,

@@ -31,13 +31,15 @@ struct CLITests {
     func wrongFlag() throws {
         for arguments in [
             ["serve", "--bogus"], ["serve", "--port", "http"], ["serve", "--sqlite", "a", "--postgres", "b"],
-            ["nonsense"],
+            ["nonsense"], ["serve", "--postgres-pool", "0"],
         ] {
             let result = try CLI.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack"))
         }
+        let pool = try CLI.run(["serve", "--postgres-pool", "5000"])
+        #expect(pool.status == 2 && pool.stderr.contains("--postgres-pool must be from 1 to 1000"), "\(pool.stderr)")
     }
 
     @Test("an unreachable PostgreSQL is one sentence and exit 1")

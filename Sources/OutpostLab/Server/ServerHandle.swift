@@ -33,20 +33,23 @@ package final class ServerHandle: @unchecked Sendable {
     }
 
     /// The transport the lab drives a server with: many connections (the ingest load runs up
-    /// to 64 at once), generous timeouts.
+    /// to 64 at once), generous timeouts (seeding 100,000 guests is one import of 100,000 rows,
+    /// which took longer than 60 s on a slower 2-core machine, 2026-11-25).
     package static func transport(_ url: URL) -> any Transport {
-        URLSessionTransport(baseURL: url, timeout: 60, connections: 128)
+        URLSessionTransport(baseURL: url, timeout: 300, connections: 128)
     }
 
     /// Bootstraps a tenant on the store and starts one server on it, signed in as its organizer.
-    package static func start(directory: URL, sqlite: Bool, postgres: String? = nil) async throws -> ServerHandle {
+    package static func start(
+        directory: URL, sqlite: Bool, postgres: String? = nil, options: [String] = []
+    ) async throws -> ServerHandle {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store =
             sqlite
             ? ["--sqlite", directory.appendingPathComponent("outpost.sqlite").path] : ["--postgres", postgres ?? ""]
         let email = sqlite ? email : "pg-\(UUID().uuidString.prefix(8))@outpost.test"
         try bootstrap(store: store, email: email)
-        let server = try await launch(store: store, port: try freePort(), log: nil)
+        let server = try await launch(store: store, options: options, port: try freePort(), log: nil)
         try await server.signIn(as: email)
         return server
     }

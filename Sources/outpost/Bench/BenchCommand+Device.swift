@@ -174,7 +174,9 @@ extension BenchCommand {
                 name: "outbox drain (\(pending) queued)", median: Double(pending) / drainSeconds,
                 p99: Double(pending) / drainSeconds, unit: "check-ins/s", note: "\(app.pendingCount) left"))
 
-        for (label, ingestServer) in try await Self.ingestServers(work: work, postgres: postgres, sqlite: server) {
+        for (label, ingestServer) in try await Self.ingestServers(
+            work: work, postgres: postgres, postgresPool: postgresPool, sqlite: server)
+        {
             let ingestSeed =
                 ingestServer === server ? run.seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
             var offset = ingestServer === server ? run.used + queued : 0

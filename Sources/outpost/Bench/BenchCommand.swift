@@ -61,6 +61,11 @@ struct BenchCommand: AsyncParsableCommand {
     var postgres: String?
 
     @Option(
+        name: .customLong("postgres-pool"),
+        help: ArgumentHelp("The PostgreSQL server's connection pool (serve --postgres-pool).", valueName: "n"))
+    var postgresPool: Int?
+
+    @Option(
         help: ArgumentHelp(
             "Compare side by side with a peer instead of measuring the device paths (only: pretix).",
             valueName: "name"))
@@ -162,7 +167,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     static func ingestServers(
-        work: URL, postgres: String?, sqlite: ServerHandle
+        work: URL, postgres: String?, postgresPool: Int?, sqlite: ServerHandle
     ) async throws -> [(String, ServerHandle)] {
         var servers = [("SQLite", sqlite)]
         if let postgres {
@@ -170,7 +175,8 @@ struct BenchCommand: AsyncParsableCommand {
                 (
                     "PostgreSQL",
                     try await ServerHandle.start(
-                        directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres)
+                        directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres,
+                        options: postgresPool.map { ["--postgres-pool", String($0)] } ?? [])
                 ))
         }
         return servers
