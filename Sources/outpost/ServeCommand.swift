@@ -70,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("postgres-pool"),
         help: "Most connections to PostgreSQL at once (with --postgres; PERFORMANCE.md has what sizes gave).")
-    var postgresPool = 32
+    var postgresPool = 8
 
     @Option(name: .customLong("import-rows"), help: "Most guest rows one CSV import reads.")
     var importRows = 100_000

@@ -18,7 +18,7 @@ public final class PostgresDatabase: SQLDatabase, Service {
     /// False when the URL asks for TLS (`sslmode=require|prefer|verify-*`).
     let usesPlainTCP: Bool
 
-    public init(url: String, poolSize: Int = 32, logger: Logger) throws {
+    public init(url: String, poolSize: Int = 8, logger: Logger) throws {
         usesPlainTCP = Self.sslMode(of: url) == "disable"
         var configuration = try Self.configuration(from: url)
         configuration.options.maximumConnections = poolSize
