@@ -118,23 +118,15 @@ extension Store {
             + [.uuid(command.guestId)]
         switch dialect {
         case .postgres:
-            guard
-                let row = try await connection.queryOne(
-                    """
-                    WITH claim AS (
-                        INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT DO NOTHING RETURNING key)
-                    SELECT (SELECT COUNT(*) FROM claim) AS claimed, d.* FROM (\(decisionRead)) d
-                    """, claim + read)
-            else { throw StoreError.notFound }
+            guard let row = try await connection.queryOne(ClaimAndReadStatement.self, claim + read) else {
+                throw StoreError.notFound
+            }
             return (try row.int("claimed") == 1, row)
         case .sqlite:
-            let claimed = try await connection.queryOne(
-                """
-                INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT DO NOTHING RETURNING key
-                """, claim)
-            guard let row = try await connection.queryOne(decisionRead, read) else { throw StoreError.notFound }
+            let claimed = try await connection.queryOne(ClaimStatement.self, claim)
+            guard let row = try await connection.queryOne(DecisionReadStatement.self, read) else {
+                throw StoreError.notFound
+            }
             return (claimed != nil, row)
         }
     }
@@ -163,49 +155,28 @@ extension Store {
                 INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
                 VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)
                 """, audit)
-            try await connection.execute(
-                "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?", key)
+            _ = try await connection.query(StoreAnswerStatement.self, key)
             return
         }
         switch dialect {
         case .postgres:
             let rows = try await connection.query(
-                """
-                WITH s AS (UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq),
-                g AS (
-                    UPDATE guests SET seq = (SELECT seq FROM s) WHERE id = ? AND event_id = ? AND ? = 1 RETURNING id),
-                a AS (
-                    INSERT INTO audit_log
-                        (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
-                    SELECT ?, ?, s.seq, ?, ?, ?, ?, ?, ?, ? FROM s RETURNING id),
-                k AS (
-                    UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ? RETURNING key)
-                SELECT (SELECT seq FROM s) AS seq, (SELECT COUNT(*) FROM a) AS audited, (SELECT COUNT(*) FROM k) AS kept
-                """,
+                SettleStatement.self,
                 [.uuid(eventId), .uuid(command.guestId), .uuid(eventId), .bool(decision.bumpsGuest)] + audit + key)
             guard let row = rows.first, try row.optionalInt("seq") != nil, try row.int("audited") == 1,
                 try row.int("kept") == 1
             else { throw StoreError.notFound }
         case .sqlite:
-            guard
-                let seq = try await connection.queryOne(
-                    "UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq", [.uuid(eventId)]
-                )?.int("seq")
+            guard let seq = try await connection.queryOne(NextSequenceStatement.self, [.uuid(eventId)])?.int("seq")
             else { throw StoreError.notFound }
             if decision.bumpsGuest {
-                try await connection.execute(
-                    "UPDATE guests SET seq = ? WHERE id = ? AND event_id = ?",
-                    [.int(seq), .uuid(command.guestId), .uuid(eventId)])
+                _ = try await connection.query(
+                    GuestSequenceStatement.self, [.int(seq), .uuid(command.guestId), .uuid(eventId)])
             }
             var withSeq = audit
             withSeq.insert(.int(seq), at: 2)
-            try await connection.execute(
-                """
-                INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, withSeq)
-            try await connection.execute(
-                "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?", key)
+            _ = try await connection.query(AuditStatement.self, withSeq)
+            _ = try await connection.query(StoreAnswerStatement.self, key)
         }
     }
 
@@ -265,10 +236,7 @@ extension Store {
                 clientAt: request.scannedAt, byName: try row.optionalText("caller_name") ?? "",
                 deviceId: request.deviceId)
             let inserted = try await connection.queryOne(
-                """
-                INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
-                """,
+                InsertCheckInStatement.self,
                 [
                     .id(record.id), .uuid(event.id), .uuid(command.guestId), .date(record.at), .date(record.clientAt),
                     .text(record.deviceId), .uuid(command.caller.userId), .text(record.byName),
@@ -332,4 +300,88 @@ extension Store {
             return (Int(try rows?.int("checkins") ?? 0), Int(try rows?.int("events") ?? 0))
         }
     }
+}
+
+// The statements of every check-in, compiled once per connection (``PreparedSQL``).
+
+/// PostgreSQL: claims the Idempotency-Key and reads the decision's facts in one round trip.
+private enum ClaimAndReadStatement: PreparedSQL {
+    static let sql = """
+        WITH claim AS (
+            INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT DO NOTHING RETURNING key)
+        SELECT (SELECT COUNT(*) FROM claim) AS claimed, d.* FROM (\(Store.decisionRead)) d
+        """
+    static let parameters = ClaimStatement.parameters + DecisionReadStatement.parameters
+}
+
+/// SQLite: the claim on its own.
+private enum ClaimStatement: PreparedSQL {
+    static let sql = """
+        INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT DO NOTHING RETURNING key
+        """
+    static let parameters: [SQLValue.Kind] = [.text, .text, .blob, .int]
+}
+
+/// SQLite: the decision's facts on their own (the caller, the event as visible, the guest).
+private enum DecisionReadStatement: PreparedSQL {
+    static let sql = Store.decisionRead
+    static let parameters: [SQLValue.Kind] = [.text, .text, .text, .text, .text, .text]
+}
+
+/// A new check-in row, or nothing when another request won the guest.
+private enum InsertCheckInStatement: PreparedSQL {
+    static let sql = """
+        INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+        """
+    static let parameters: [SQLValue.Kind] = [.text, .text, .text, .int, .int, .text, .text, .text, .text, .text]
+}
+
+/// PostgreSQL: the sequence number, the guest's row, the audit entry and the stored answer in one
+/// round trip under the event's lock.
+private enum SettleStatement: PreparedSQL {
+    static let sql = """
+        WITH s AS (UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq),
+        g AS (
+            UPDATE guests SET seq = (SELECT seq FROM s) WHERE id = ? AND event_id = ? AND ? = 1 RETURNING id),
+        a AS (
+            INSERT INTO audit_log
+                (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
+            SELECT ?, ?, s.seq, ?, ?, ?, ?, ?, ?, ? FROM s RETURNING id),
+        k AS (
+            UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ? RETURNING key)
+        SELECT (SELECT seq FROM s) AS seq, (SELECT COUNT(*) FROM a) AS audited, (SELECT COUNT(*) FROM k) AS kept
+        """
+    static let parameters: [SQLValue.Kind] =
+        [.text, .text, .text, .int] + [.text, .text, .text, .text, .text, .text, .int, .int, .text]
+        + StoreAnswerStatement.parameters
+}
+
+/// SQLite: the event's next sequence number.
+private enum NextSequenceStatement: PreparedSQL {
+    static let sql = "UPDATE events SET seq = seq + 1 WHERE id = ? RETURNING seq"
+    static let parameters: [SQLValue.Kind] = [.text]
+}
+
+/// SQLite: the checked-in guest's row takes the sequence number.
+private enum GuestSequenceStatement: PreparedSQL {
+    static let sql = "UPDATE guests SET seq = ? WHERE id = ? AND event_id = ?"
+    static let parameters: [SQLValue.Kind] = [.int, .text, .text]
+}
+
+/// SQLite: the audit entry.
+private enum AuditStatement: PreparedSQL {
+    static let sql = """
+        INSERT INTO audit_log (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let parameters: [SQLValue.Kind] = [.text, .text, .int, .text, .text, .text, .text, .int, .int, .text]
+}
+
+/// The answer kept under the Idempotency-Key.
+private enum StoreAnswerStatement: PreparedSQL {
+    static let sql = "UPDATE idempotency_keys SET status = ?, body = ? WHERE tenant_id = ? AND key = ?"
+    static let parameters: [SQLValue.Kind] = [.int, .blob, .text, .text]
 }

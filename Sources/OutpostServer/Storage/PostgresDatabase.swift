@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -101,6 +103,24 @@ public final class PostgresDatabase: SQLDatabase, Service {
         }
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: Self.bindings(binds)), logger: logger)
+            var result: [SQLRow] = []
+            for try await row in rows { result.append(try Self.row(row)) }
+            return result
+        }
+
+        /// Prepared once per pooled connection (PostgresNIO keeps it by name) and then only bound
+        /// and executed: no parse and, once PostgreSQL settles on a generic plan, no planning.
+        func query<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> [SQLRow] {
+            let rows = try await connection.execute(
+                Prepared<Statement>(binds: try Statement.checked(binds)), logger: logger)
+            var result: [SQLRow] = []
+            for try await row in rows { result.append(row) }
+            return result
+        }
+
+        static func bindings(_ binds: [SQLValue]) -> PostgresBindings {
             var bindings = PostgresBindings(capacity: binds.count)
             for value in binds {
                 switch value {
@@ -110,13 +130,11 @@ public final class PostgresDatabase: SQLDatabase, Service {
                 case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
                 }
             }
-            let rows = try await connection.query(
-                PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings), logger: logger)
-            var result: [SQLRow] = []
-            for try await row in rows {
-                result.append(SQLRow(columns: row.map(\.columnName), values: try row.map(Self.value(of:))))
-            }
-            return result
+            return bindings
+        }
+
+        static func row(_ row: PostgresRow) throws -> SQLRow {
+            SQLRow(columns: row.map(\.columnName), values: try row.map(Self.value(of:)))
         }
 
         static func value(of cell: PostgresCell) throws -> SQLValue {
@@ -145,6 +163,52 @@ public final class PostgresDatabase: SQLDatabase, Service {
                 }
             }
             return output
+        }
+    }
+}
+
+/// A ``PreparedSQL`` statement as PostgresNIO prepares it: its parameters typed as the gateway
+/// binds them (bigint, text, bytea), named by a digest of its SQL and parameters. Not by its
+/// type's name: PostgreSQL keys prepared statements by their first 63 bytes, and two statement
+/// types may share a name in different files.
+struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
+    typealias Row = SQLRow
+    static var name: String { PreparedForm.of(Statement.self).name }
+    static var sql: String { PreparedForm.of(Statement.self).sql }
+    static var bindingDataTypes: [PostgresDataType] {
+        Statement.parameters.map { kind in
+            switch kind {
+            case .int: .int8
+            case .text: .text
+            case .blob: .bytea
+            }
+        }
+    }
+
+    let binds: [SQLValue]
+
+    func makeBindings() throws -> PostgresBindings { PostgresDatabase.Connection.bindings(binds) }
+    func decodeRow(_ row: PostgresRow) throws -> SQLRow { try PostgresDatabase.Connection.row(row) }
+}
+
+/// A statement's name and numbered SQL, worked out once per statement type (PostgresNIO asks for
+/// both on every execution).
+private struct PreparedForm: Sendable {
+    let name: String
+    let sql: String
+
+    private static let known = NIOLockedValueBox<[ObjectIdentifier: PreparedForm]>([:])
+
+    static func of<Statement: PreparedSQL>(_ statement: Statement.Type) -> PreparedForm {
+        known.withLockedValue { known in
+            if let form = known[ObjectIdentifier(statement)] { return form }
+            let sql = PostgresDatabase.Connection.numberPlaceholders(Statement.sql)
+            let digest = SHA256.hash(
+                data: Data((sql + "\u{0}" + Statement.parameters.map(\.description).joined(separator: ",")).utf8))
+            let form = PreparedForm(
+                name: "outpost_" + digest.prefix(12).map { String(format: "%02x", $0) }.joined(), sql: sql)
+            known[ObjectIdentifier(statement)] = form
+            return form
         }
     }
 }

@@ -9,6 +9,8 @@ public enum SQLDialect: String, Sendable {
 public protocol SQLConnection: Sendable {
     func execute(_ sql: String, _ binds: [SQLValue]) async throws
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// Runs a statement the connection compiles once and keeps (``PreparedSQL``).
+    func query<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> [SQLRow]
 }
 
 extension SQLConnection {
@@ -16,6 +18,10 @@ extension SQLConnection {
 
     func queryOne(_ sql: String, _ binds: [SQLValue] = []) async throws -> SQLRow? {
         try await query(sql, binds).first
+    }
+
+    func queryOne<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> SQLRow? {
+        try await query(statement, binds).first
     }
 }
 

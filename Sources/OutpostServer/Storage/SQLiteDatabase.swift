@@ -84,12 +84,23 @@ public final class SQLiteDatabase: SQLDatabase {
         func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             let arguments = StatementArguments(binds.map(\.databaseValue))
             return try await queue.writeWithoutTransaction { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    SQLRow(
-                        columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init(databaseValue:)))
-                }
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map(SQLRow.init(row:))
             }
         }
+
+        func query<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> [SQLRow] {
+            let arguments = StatementArguments(try Statement.checked(binds).map(\.databaseValue))
+            return try await queue.writeWithoutTransaction { db in
+                try Row.fetchAll(try db.cachedStatement(sql: Statement.sql), arguments: arguments).map(
+                    SQLRow.init(row:))
+            }
+        }
+    }
+}
+
+extension SQLRow {
+    fileprivate init(row: Row) {
+        self.init(columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init(databaseValue:)))
     }
 }
 

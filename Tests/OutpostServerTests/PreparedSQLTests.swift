@@ -1,0 +1,92 @@
+import Foundation
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostServer
+
+@Suite("Prepared statements")
+struct PreparedSQLTests {
+    private enum Probe: PreparedSQL {
+        static let sql = "SELECT ? + 1 AS n, ? AS t, ? AS b"
+        static let parameters: [SQLValue.Kind] = [.int, .text, .blob]
+    }
+
+    /// The same statement text under another type: one prepared statement, not a clash.
+    private enum SameText: PreparedSQL {
+        static let sql = Probe.sql
+        static let parameters = Probe.parameters
+    }
+
+    /// Another statement: prepared under its own name.
+    private enum Other: PreparedSQL {
+        static let sql = "SELECT ? AS other"
+        static let parameters: [SQLValue.Kind] = [.text]
+    }
+
+    @Test(
+        "ingest-prepared-statements: a hot statement is parsed and planned once per PostgreSQL connection and then run by name (pg_prepared_statements counts each run), SQLite answers alike from its statement cache",
+        arguments: StoreKind.allCases)
+    func preparedOnce(kind: StoreKind) async throws {
+        try await withDatabase(kind) { database in
+            try await database.read { connection in
+                for index in 0..<3 {
+                    let rows = try await connection.query(
+                        Probe.self, [.int(Int64(index)), .text("t\(index)"), .blob([7])])
+                    #expect(rows.count == 1)
+                    #expect(try rows[0].int("n") == Int64(index) + 1)
+                    #expect(try rows[0].text("t") == "t\(index)")
+                    #expect(try rows[0].blob("b") == [7])
+                }
+                _ = try await connection.query(SameText.self, [.null, .text("x"), .null])
+                #expect(try await connection.queryOne(Other.self, [.text("o")])?.text("other") == "o")
+                guard kind == .postgres else { return }
+                // Pool of one: this is the connection that ran the statements.
+                let prepared = try await connection.query(
+                    """
+                    SELECT name, statement, generic_plans + custom_plans AS runs FROM pg_prepared_statements
+                    ORDER BY statement DESC
+                    """, [])
+                #expect(prepared.count == 2)
+                #expect(try prepared.allSatisfy { try $0.text("name").hasPrefix("outpost_") })
+                #expect(
+                    try prepared.map { try $0.text("statement") } == [
+                        "SELECT $1 AS other", "SELECT $1 + 1 AS n, $2 AS t, $3 AS b",
+                    ])
+                #expect(try prepared.map { try $0.int("runs") } == [1, 4])
+            }
+        }
+    }
+
+    @Test(
+        "prepared-statement-refuses-wrong-binds: a bind of another kind or a wrong count is refused before anything is sent; null fits any parameter",
+        arguments: StoreKind.allCases)
+    func refusesWrongBinds(kind: StoreKind) async throws {
+        try await withDatabase(kind) { database in
+            try await database.read { connection in
+                await #expect(throws: PreparedSQLMismatch.self) {
+                    _ = try await connection.query(Probe.self, [.text("1"), .text("t"), .blob([])])
+                }
+                await #expect(throws: PreparedSQLMismatch.self) {
+                    _ = try await connection.query(Probe.self, [.int(1), .text("t")])
+                }
+                let rows = try await connection.query(Probe.self, [.int(1), .null, .null])
+                #expect(try rows.first?.int("n") == 2)
+            }
+        }
+    }
+
+    /// A bare database of `kind`: in-memory SQLite, or a fresh PostgreSQL database behind a pool
+    /// of one connection.
+    private func withDatabase(_ kind: StoreKind, _ body: (any SQLDatabase) async throws -> Void) async throws {
+        switch kind {
+        case .sqlite:
+            try await body(try SQLiteDatabase())
+        case .postgres:
+            guard case .postgres(let url) = try await TestStores.location(.postgres) else { return }
+            let database = try PostgresDatabase(url: url, poolSize: 1, logger: TestStores.logger)
+            let pool = Task { await database.run() }
+            defer { pool.cancel() }
+            try await body(database)
+        }
+    }
+}
