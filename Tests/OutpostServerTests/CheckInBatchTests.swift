@@ -70,6 +70,38 @@ struct CheckInBatchTests {
     }
 
     @Test(
+        "checkin-batch-one-commit: a batch's entries are decided and committed in one transaction (counted as such in /metrics), a key repeated within the batch replays its first answer byte for byte or, with another body, is that entry's 422, and the change feed has one number per decided entry",
+        arguments: StoreKind.allCases)
+    func oneCommit(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let id = world.event.id.wire
+            let first = Self.entry(world.guests[0].id, at: 1_000)
+            let batch = CheckInBatchRequest(entries: [
+                first, Self.entry(world.guests[1].id, at: 2_000), first,
+                Self.entry(world.guests[0].id, at: 1_000, note: "another body under the same key"),
+            ])
+            let answer = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try answer.decode(CheckInBatchResponse.self).results
+            #expect(results.map(\.status) == [201, 201, 201, 422])
+            let bytes = try Self.answers(answer.body)
+            #expect(bytes[2] == bytes[0], "the repeated key replays the first answer")
+            #expect(results[3].error?.error == "idempotency_key_reused")
+            let metrics = try await api.request(.get, "/metrics").text
+            #expect(metrics.contains(#"outpost_checkin_batches_total{commit="one"} 1"#), "\(metrics)")
+            #expect(!metrics.contains(#"commit="per_entry""#))
+            #expect(metrics.contains(#"outpost_checkins_total{result="replayed"} 1"#))
+            try await ConcurrencyTests.expectOrderedFeed(api.store, event: world.event.id, entries: 2)
+            // Sent again, the whole batch replays from the stored answers.
+            let again = try await api.request(
+                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            #expect(try Self.answers(again.body) == bytes)
+        }
+    }
+
+    @Test(
         "checkin-batch-replay: a batch sent again (its answer lost) answers every entry with the same bytes; an entry first sent alone answers what the single route stored; a reused key with another body is that entry's 422 and the others go on",
         arguments: StoreKind.allCases)
     func replay(kind: StoreKind) async throws {

@@ -15,8 +15,10 @@ struct CheckInRoutes {
     }
 
     /// A device's queue in one request: each entry decided on its own, in order, exactly as the
-    /// single route would (its own Idempotency-Key, its own transaction, its own stored answer);
-    /// on an event the caller cannot see, the whole answer is the API's 404.
+    /// single route would (its own Idempotency-Key, its own answer, stored under its key), all of
+    /// them in one transaction with one commit (``Store/checkIns(_:render:)``); when that
+    /// transaction fails, each entry in a transaction of its own. On an event the caller cannot
+    /// see, the whole answer is the API's 404.
     /// The answer embeds each entry's stored bytes unchanged: `{"results":[{"idempotencyKey":…,
     /// "status":…,"answer":<bytes>}]}`.
     @Sendable func batch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -29,35 +31,48 @@ struct CheckInRoutes {
         // An event the caller cannot see is the API's plain 404, as on every route; each entry is
         // still decided (refused, recorded under the caller's tenant, its answer kept under its key).
         let visible = try await dependencies.store.event(eventId, visibleTo: context.caller) != nil
-        var out = Array(#"{"results":["#.utf8)
+        var results: [StoredAnswer?] = Array(repeating: nil, count: body.entries.count)
+        var commands: [(index: Int, command: CheckInCommand)] = []
         for (index, entry) in body.entries.enumerated() {
-            let key = entry.idempotencyKey
-            let (status, answer) = try await self.entry(entry, key: key, eventId: eventId, context: context)
+            // The key must survive its own wire form (a device id with a space or outside ASCII would not).
+            guard IdempotencyKey(parsing: entry.idempotencyKey.description) == entry.idempotencyKey else {
+                results[index] = try APIError.invalidRequest(
+                    "The deviceId must be ASCII without spaces (it is part of the Idempotency-Key, deviceId:guestId:scannedAtMillis)."
+                ).storedAnswer()
+                continue
+            }
+            commands.append((index, try command(entry, key: entry.idempotencyKey, eventId: eventId, context: context)))
+        }
+        var answers: [CheckInAnswer]
+        do {
+            answers = try await dependencies.store.checkIns(commands.map(\.command), render: Self.render)
+            dependencies.metrics.countBatch(commit: "one")
+        } catch {
+            dependencies.metrics.countBatch(commit: "per_entry")
+            // Rolled back whole (e.g. a deadlock with another device's batch): one by one.
+            dependencies.logger.notice("check-in batch retried entry by entry", metadata: ["error": "\(error)"])
+            answers = []
+            for (_, command) in commands {
+                answers.append(try await dependencies.store.checkIn(command, render: Self.render))
+            }
+        }
+        for ((index, command), answer) in zip(commands, answers) {
+            do {
+                results[index] = try stored(answer, command, context: context)
+            } catch let error as APIError {
+                results[index] = try error.storedAnswer()
+            }
+        }
+        var out = Array(#"{"results":["#.utf8)
+        for (index, (entry, result)) in zip(body.entries, results).enumerated() {
+            guard let result else { throw StoreError.notFound }
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out += Array(#"{"idempotencyKey":"#.utf8) + (try OutpostJSON.encode(key.description))
-            out += Array(#","status":\#(status),"answer":"#.utf8) + answer + [UInt8(ascii: "}")]
+            out += Array(#"{"idempotencyKey":"#.utf8) + (try OutpostJSON.encode(entry.idempotencyKey.description))
+            out += Array(#","status":\#(result.status),"answer":"#.utf8) + result.body + [UInt8(ascii: "}")]
         }
         out += Array("]}".utf8)
         guard visible else { throw APIError.notFound }
         return HTTPHelpers.bytes(out, status: .ok, contentType: "application/json")
-    }
-
-    /// One entry of a batch: the status and body the single route would answer.
-    private func entry(
-        _ entry: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
-    ) async throws -> (Int, [UInt8]) {
-        do {
-            // The key must survive its own wire form (a device id with a space or outside ASCII would not).
-            guard IdempotencyKey(parsing: key.description) == key else {
-                throw APIError.invalidRequest(
-                    "The deviceId must be ASCII without spaces (it is part of the Idempotency-Key, deviceId:guestId:scannedAtMillis)."
-                )
-            }
-            let stored = try await apply(entry, key: key, eventId: eventId, context: context)
-            return (stored.status, stored.body)
-        } catch let error as APIError {
-            return (Int(error.status.code), try error.body())
-        }
     }
 
     @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -78,17 +93,30 @@ struct CheckInRoutes {
         return HTTPHelpers.bytes(stored.body, status: .init(code: stored.status))
     }
 
-    /// A check-in under its key, the single route's and each batch entry's: decided now or
-    /// replayed (the stored answer), counted in the metrics; a key used for another request is
-    /// the 422 `idempotency_key_reused`.
+    /// A check-in under its key, the single route's: decided now or replayed (the stored answer).
     private func apply(
         _ body: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
     ) async throws -> StoredAnswer {
-        let command = CheckInCommand(
+        let command = try command(body, key: key, eventId: eventId, context: context)
+        return try stored(try await dependencies.store.checkIn(command, render: Self.render), command, context: context)
+    }
+
+    private func command(
+        _ body: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
+    ) throws -> CheckInCommand {
+        CheckInCommand(
             caller: context.caller, eventId: eventId, guestId: body.guestId.uuid, idempotencyKey: key.description,
             requestHash: try Self.requestHash(eventId: eventId, body: body), request: body,
             now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
-        switch try await dependencies.store.checkIn(command, render: Self.render) {
+    }
+
+    /// How a check-in ended, as the answer sent (and counted in the metrics); a key used for
+    /// another request is the 422 `idempotency_key_reused` (thrown by the single route, the
+    /// entry's answer in a batch).
+    private func stored(
+        _ answer: CheckInAnswer, _ command: CheckInCommand, context: AuthenticatedContext
+    ) throws -> StoredAnswer {
+        switch answer {
         case .fresh(let stored, let outcome):
             dependencies.metrics.countCheckIn(result: Self.metricName(outcome))
             if outcome == .eventNotVisible {
@@ -97,7 +125,7 @@ struct CheckInRoutes {
                     "check-in refused: the event is not visible to the caller",
                     metadata: [
                         "tenant": "\(context.caller.tenantId)", "user": "\(context.caller.userId)",
-                        "event": "\(eventId)", "device": "\(body.deviceId)",
+                        "event": "\(command.eventId)", "device": "\(command.request.deviceId)",
                     ])
             }
             return stored

@@ -55,39 +55,78 @@ struct CheckInDecision: Sendable {
 }
 
 extension Store {
-    /// Applies a check-in at most once per Idempotency-Key, in one transaction, deciding first
-    /// and locking last (issue 15): the key is claimed first (a concurrent request with the same
-    /// key waits on it, then replays the stored answer); the event, the guest and the ticket are
-    /// read and the outcome decided without the event's lock; a new check-in row is inserted
+    /// Applies check-ins at most once per Idempotency-Key, in order, in one transaction, deciding
+    /// first and locking last (issue 15): each key is claimed first (a concurrent request with the
+    /// same key waits on it, then replays the stored answer); the event, the guest and the ticket
+    /// are read and the outcome decided without the event's lock; a new check-in row is inserted
     /// under the unique (event, guest) constraint (a lost race waits for the winner and becomes
-    /// "already checked in"); only then is the event's change counter taken, and the guest's
-    /// sequence number, the audit entry and the stored answer follow it in one statement on
-    /// PostgreSQL. The counter's row lock is held from there to COMMIT, so sequence numbers still
-    /// follow commit order (the gap-free, ordered change feed) while the lock is held for one
-    /// round trip instead of eight.
+    /// "already checked in"). Only when every entry is decided is the event's change counter
+    /// taken, and each entry's sequence number, guest row, audit entry and stored answer follow
+    /// (one statement per entry on PostgreSQL). The counter's row lock is held from there to
+    /// COMMIT, so sequence numbers follow commit order (the gap-free, ordered change feed), and
+    /// nothing waits on another row while holding it (no deadlock with a single check-in).
+    ///
+    /// A batch's entries commit together, one durable commit for all: the device's queue drains
+    /// at the speed of the decisions, not of the commits. Each entry still gets its own answer
+    /// (a refusal is an answer, not an error); an error rolls the whole batch back and the route
+    /// then applies the entries one transaction each.
+    func checkIns(
+        _ commands: [CheckInCommand], render: @Sendable (CheckInOutcome) throws -> StoredAnswer
+    ) async throws -> [CheckInAnswer] {
+        let dialect = database.dialect
+        return try await database.transaction { connection in
+            var answers: [CheckInAnswer] = []
+            var decided: [(command: CheckInCommand, decision: CheckInDecision, answer: StoredAnswer)] = []
+            /// Keys claimed earlier in this batch: their answers are not stored until the settle.
+            var claimedHere: [String: (hash: [UInt8], answer: StoredAnswer)] = [:]
+            for command in commands {
+                if let earlier = claimedHere[command.idempotencyKey] {
+                    answers.append(earlier.hash == command.requestHash ? .replayed(earlier.answer) : .keyReused)
+                    continue
+                }
+                let (claimed, facts) = try await Self.claimAndRead(connection, dialect: dialect, command)
+                guard claimed else {
+                    answers.append(try await Self.storedAnswer(connection, command))
+                    continue
+                }
+                let decision = try await decide(connection, command, read: facts)
+                let answer = try render(decision.outcome)
+                claimedHere[command.idempotencyKey] = (command.requestHash, answer)
+                decided.append((command, decision, answer))
+                answers.append(.fresh(answer, decision.outcome))
+            }
+            for entry in decided {
+                try await Self.settle(connection, dialect: dialect, entry.command, entry.decision, answer: entry.answer)
+            }
+            return answers
+        }
+    }
+
+    /// One check-in: a batch of one.
     func checkIn(
         _ command: CheckInCommand, render: @Sendable (CheckInOutcome) throws -> StoredAnswer
     ) async throws -> CheckInAnswer {
-        let dialect = database.dialect
-        return try await database.transaction { connection in
-            let (claimed, facts) = try await Self.claimAndRead(connection, dialect: dialect, command)
-            if !claimed {
-                guard
-                    let stored = try await connection.queryOne(
-                        "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
-                        [.uuid(command.caller.tenantId), .text(command.idempotencyKey)])
-                else { throw StoreError.notFound }
-                guard try stored.blob("request_hash") == command.requestHash else { return .keyReused }
-                guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
-                    throw StoreError.notFound
-                }
-                return .replayed(StoredAnswer(status: Int(status), body: body))
-            }
-            let decision = try await decide(connection, command, read: facts)
-            let answer = try render(decision.outcome)
-            try await Self.settle(connection, dialect: dialect, command, decision, answer: answer)
-            return .fresh(answer, decision.outcome)
+        guard let answer = try await checkIns([command], render: render).first else { throw StoreError.notFound }
+        return answer
+    }
+
+    /// The answer stored under a key claimed by an earlier request: a replay when the request is
+    /// the same, else the key was reused.
+    private static func storedAnswer(
+        _ connection: any SQLConnection, _ command: CheckInCommand
+    ) async throws
+        -> CheckInAnswer
+    {
+        guard
+            let stored = try await connection.queryOne(
+                "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
+                [.uuid(command.caller.tenantId), .text(command.idempotencyKey)])
+        else { throw StoreError.notFound }
+        guard try stored.blob("request_hash") == command.requestHash else { return .keyReused }
+        guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
+            throw StoreError.notFound
         }
+        return .replayed(StoredAnswer(status: Int(status), body: body))
     }
 
     /// What one statement reads for the decision: the event if the caller may work it, the guest

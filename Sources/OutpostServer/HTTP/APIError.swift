@@ -29,6 +29,11 @@ public struct APIError: HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try body())))
     }
 
+    /// The answer as a batch entry carries it: the status and the body the single route sends.
+    func storedAnswer() throws -> StoredAnswer {
+        StoredAnswer(status: Int(status.code), body: try body())
+    }
+
     /// The JSON body this error answers with (also embedded in a batch's answer for one entry).
     func body() throws -> [UInt8] {
         Array(try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules)))

@@ -12,6 +12,13 @@ public final class ServerMetrics: Sendable {
             namespace: "outpost", metricName: "checkins", unitName: "total",
             helpText: "Check-in requests by result (replayed = a retry answered from the idempotency store).")
     }
+    static var batchDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_batches", unitName: "total",
+            helpText:
+                "Check-in batches by how they committed (one = one transaction for all entries; per_entry = rolled back and applied one entry at a time)."
+        )
+    }
     static var latencyDescriptor: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "outpost", subsystem: "http", metricName: "request_duration", unitName: "seconds",
@@ -39,6 +46,11 @@ public final class ServerMetrics: Sendable {
     /// Counts one check-in answer under its result name.
     func countCheckIn(result: String) {
         registry.makeCounter(descriptor: Self.checkInDescriptor, labels: [("result", result)]).increment()
+    }
+
+    /// Counts one check-in batch under how it committed (`one` or `per_entry`).
+    func countBatch(commit: String) {
+        registry.makeCounter(descriptor: Self.batchDescriptor, labels: [("commit", commit)]).increment()
     }
 
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
