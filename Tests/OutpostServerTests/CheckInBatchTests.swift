@@ -102,6 +102,80 @@ struct CheckInBatchTests {
     }
 
     @Test(
+        "checkin-batch-deadlock-falls-back: a batch that deadlocks with another device's transaction (each holds a guest the other inserts next) is rolled back and applied entry by entry, answering each entry as if sent alone; nothing is lost (PostgreSQL)"
+    )
+    func deadlockFallsBack() async throws {
+        try await withTestServer(.postgres) { api in
+            let world = try await World.make(api)
+            let (x, y) = (world.guests[0].id, world.guests[1].id)
+            let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            /// Another device's transaction: checks Y in, and then (released) X.
+            @Sendable func insert(_ guest: GuestID, _ connection: any SQLConnection) async throws {
+                try await connection.execute(
+                    """
+                    INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
+                    VALUES (?, ?, ?, ?, ?, 'holder', ?, 'Bea', 'qr', '') ON CONFLICT DO NOTHING
+                    """,
+                    [
+                        .id(CheckInID.random()), .uuid(world.event.id.uuid), .uuid(guest.uuid), .date(api.clock.now),
+                        .date(api.clock.now), .uuid(world.staff2.user.id.uuid),
+                    ])
+            }
+            let holder = Task {
+                try await api.store.database.transaction { connection in
+                    try await insert(y, connection)
+                    insertedSignal.yield()
+                    for await _ in release { break }
+                    try await insert(x, connection)
+                }
+            }
+            for await _ in inserted { break }
+            let batch = CheckInBatchRequest(entries: [Self.entry(x, at: 1_000), Self.entry(y, at: 2_000)])
+            let sent = Task {
+                try await api.request(
+                    .post, "/v1/events/\(world.event.id.wire)/checkins:batch", token: world.staff1.accessToken,
+                    json: batch)
+            }
+            // The batch has inserted X and waits for the holder's Y; then the holder inserts X.
+            var waiting = 0
+            while waiting == 0 {
+                waiting = Int(
+                    try await api.store.database.read {
+                        try await $0.queryOne(
+                            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO checkins%'"
+                        )?.int("n")
+                    } ?? 0)
+                await Task.yield()
+            }
+            releaseSignal.yield()
+            // PostgreSQL finds the deadlock (after deadlock_timeout) and aborts the batch, which
+            // waited first; the holder's transaction commits.
+            try await holder.value
+            let answer = try await sent.value
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try answer.decode(CheckInBatchResponse.self).results
+            #expect(results.map(\.status) == [200, 200])
+            #expect(
+                results.allSatisfy {
+                    $0.checkIn?.result == .alreadyCheckedIn && $0.checkIn?.checkIn.deviceId == "holder"
+                })
+            let metrics = try await api.request(.get, "/metrics").text
+            #expect(metrics.contains(#"outpost_checkin_batches_total{commit="per_entry"} 1"#))
+            #expect(!metrics.contains(#"commit="one""#))
+            for guest in [x, y] {
+                let counts = try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: guest.uuid)
+                #expect(counts.checkIns == 1 && counts.events == 1, "\(guest): one row, the batch's attempt on it")
+            }
+            // Sent again, every entry replays its answer.
+            let again = try await api.request(
+                .post, "/v1/events/\(world.event.id.wire)/checkins:batch", token: world.staff1.accessToken,
+                json: batch)
+            #expect(try Self.answers(again.body) == (try Self.answers(answer.body)))
+        }
+    }
+
+    @Test(
         "checkin-batch-replay: a batch sent again (its answer lost) answers every entry with the same bytes; an entry first sent alone answers what the single route stored; a reused key with another body is that entry's 422 and the others go on",
         arguments: StoreKind.allCases)
     func replay(kind: StoreKind) async throws {
