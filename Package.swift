@@ -139,6 +139,7 @@ let package = Package(
             name: "OutpostDeviceTests",
             dependencies: [
                 "OutpostDevice",
+                "OutpostLab",
                 "OutpostTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

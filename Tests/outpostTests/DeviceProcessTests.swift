@@ -1,5 +1,6 @@
 import Foundation
 import OutpostCore
+import OutpostLab
 import Testing
 
 @testable import OutpostDevice
@@ -11,6 +12,26 @@ import FoundationNetworking
 /// The headless device as real processes, killed at random points.
 @Suite("outpost device as a process")
 struct DeviceProcessTests {
+    /// A fresh device home signed in as the organizer with `eventId` open: the home and the
+    /// arguments every later `outpost device` command takes.
+    private static func openDevice(
+        on server: RunningServer, event eventId: String
+    ) throws -> (
+        home: String, arguments: [String]
+    ) {
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = ["--home", home, "--json"]
+        let signIn = try CLI.run(
+            [
+                "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
+                "--password", RunningServer.password,
+            ] + device)
+        try #require(signIn.status == 0, "\(signIn.stderr)")
+        let open = try CLI.run(["device", "open", eventId] + device)
+        try #require(open.status == 0, "\(open.stderr)")
+        return (home, device)
+    }
+
     @Test(
         "device-cli-keeps-index-snapshot: a command that searched leaves the search index's snapshot behind for the next launch"
     )
@@ -19,20 +40,10 @@ struct DeviceProcessTests {
         defer { server.stop() }
         let session = try await server.organizerSetUp()
         // Enough guests that writing the snapshot takes longer than the process takes to exit.
-        let rows = (0..<10_000).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
         _ = try await server.request(
             "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
-            body: Data(("name,email,access_type,notes\r\n" + rows).utf8), contentType: "text/csv")
-        let home = try CLI.temporaryDirectory() + "/device"
-        let device = ["--home", home, "--json"]
-        #expect(
-            try CLI.run(
-                [
-                    "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
-                    "--password", RunningServer.password,
-                ] + device
-            ).status == 0)
-        #expect(try CLI.run(["device", "open", session.eventId] + device).status == 0)
+            body: Data(GuestNames.numberedCSV(count: 10_000).utf8), contentType: "text/csv")
+        let (home, device) = try Self.openDevice(on: server, event: session.eventId)
         let lookup = try CLI.run(["device", "lookup", "Guest 123"] + device)
         #expect(lookup.status == 0)
         #expect(lookup.stdout.contains("Guest 1234"))
@@ -52,10 +63,9 @@ struct DeviceProcessTests {
         defer { server.stop() }
         let session = try await server.organizerSetUp()
         let guestCount = 40
-        let rows = (0..<guestCount).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
         _ = try await server.request(
             "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
-            body: Data(("name,email,access_type,notes\r\n" + rows).utf8), contentType: "text/csv")
+            body: Data(GuestNames.numberedCSV(count: guestCount).utf8), contentType: "text/csv")
         let roster = try await server.json("GET", "/v1/events/\(session.eventId)/roster", token: session.token)
         let guests = try #require(roster["guests"] as? [[String: Any]]).compactMap {
             guest -> (id: String, code: String)? in
@@ -63,16 +73,7 @@ struct DeviceProcessTests {
             return (id, code)
         }
         #expect(guests.count == guestCount)
-        let home = try CLI.temporaryDirectory() + "/device"
-        let device = ["--home", home, "--json"]
-        #expect(
-            try CLI.run(
-                [
-                    "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
-                    "--password", RunningServer.password,
-                ] + device
-            ).status == 0)
-        #expect(try CLI.run(["device", "open", session.eventId] + device).status == 0)
+        let (_, device) = try Self.openDevice(on: server, event: session.eventId)
 
         var random = SeededRandom(seed: 0x5EED_0011)
         var kills = 0
@@ -97,7 +98,7 @@ struct DeviceProcessTests {
             let found = try CLI.run(["device", "checkin", "--code", guest.code] + device)
             #expect(found.status == 0)
             if try CLI.runKilled(
-                ["device", "confirm"] + device, afterMilliseconds: Int.random(in: 10...110, using: &random))
+                ["device", "confirm"] + device, afterMilliseconds: Int.random(in: window, using: &random))
             {
                 kills += 1
             } else {
@@ -110,7 +111,7 @@ struct DeviceProcessTests {
         var syncKills = 0
         for _ in 0..<200 where kills < 25 || syncKills < 5 {
             if try CLI.runKilled(
-                ["device", "sync"] + device, afterMilliseconds: Int.random(in: 10...110, using: &random))
+                ["device", "sync"] + device, afterMilliseconds: Int.random(in: window, using: &random))
             {
                 kills += 1
                 syncKills += 1

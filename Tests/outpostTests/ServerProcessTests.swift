@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -14,8 +15,7 @@ struct ServerProcessTests {
         let server = try await RunningServer.start()
         defer { server.stop() }
         let session = try await server.organizerSetUp()
-        let rows = (0..<200).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
-        let csv = Array(("name,email,access_type,notes\r\n" + rows).utf8)
+        let csv = Array(GuestNames.numberedCSV(count: 200).utf8)
         let head =
             "POST /v1/events/\(session.eventId)/guests:import HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             + "Authorization: Bearer \(session.token)\r\nContent-Type: text/csv\r\nContent-Length: \(csv.count)\r\n\r\n"
@@ -81,10 +81,9 @@ struct ServerProcessTests {
     func killedServerKeepsAnswers() async throws {
         let server = try await RunningServer.start()
         let session = try await server.organizerSetUp()
-        let rows = (0..<20).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
         _ = try await server.request(
             "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
-            body: Data(("name,email,access_type,notes\r\n" + rows).utf8), contentType: "text/csv")
+            body: Data(GuestNames.numberedCSV(count: 20).utf8), contentType: "text/csv")
         let roster = try await server.json("GET", "/v1/events/\(session.eventId)/roster", token: session.token)
         let guestIds = try #require(roster["guests"] as? [[String: Any]]).compactMap { $0["id"] as? String }
         #expect(guestIds.count == 20)

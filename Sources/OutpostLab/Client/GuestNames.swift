@@ -23,6 +23,13 @@ package enum GuestNames {
     ]
     static let notes = ["", "", "", "", "VIP", "wheelchair access", "vegetarian", "press", "speaker", "plus one"]
 
+    /// `count` plainly numbered guests as an import CSV with its header: "Guest N",
+    /// guestN@example.org, access type General, for tests that look guests up by number.
+    package static func numberedCSV(count: Int) -> String {
+        "name,email,access_type,notes\r\n"
+            + (0..<count).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
+    }
+
     /// `count` guests as CSV rows, the same every run.
     package static func csv(count: Int, accessTypes: [String]) -> String {
         csv(rows: 0..<count, accessTypes: accessTypes)

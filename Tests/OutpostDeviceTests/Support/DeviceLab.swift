@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OutpostCore
 import OutpostDevice
+import OutpostLab
 import OutpostProtocol
 import OutpostServer
 import OutpostTestSupport
@@ -98,12 +99,11 @@ struct DeviceLab: Sendable {
     /// timeout: a 4,500-row import in a debug build, with the whole suite on two cores, can take
     /// longer than the test client's fixed 20 s (seen on a slower machine, 2026-11-25).
     func importGuests(_ count: Int) async throws {
-        let rows = (0..<count).map { "Guest \($0),guest\($0)@example.org,General,\r\n" }.joined()
         let response = try await URLSessionTransport(baseURL: serverURL, timeout: 300).send(
             TransportRequest(
                 method: "POST", path: "/v1/events/\(world.event.id)/guests:import",
                 headers: ["Authorization": "Bearer \(world.organizer.accessToken)", "Content-Type": "text/csv"],
-                body: Data(("name,email,access_type,notes\r\n" + rows).utf8)))
+                body: Data(GuestNames.numberedCSV(count: count).utf8)))
         try #require(
             response.status == 200, "import: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
     }
