@@ -69,16 +69,7 @@ struct ConcurrencyTests {
                 try await api.checkIn(world.staff1, event: world.event.id, guest: guest, deviceId: "late")
             }
             // The late request reads no check-in (uncommitted) and blocks at its insert.
-            var waiting = 0
-            while waiting == 0 {
-                waiting = Int(
-                    try await api.store.database.read {
-                        try await $0.queryOne(
-                            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO checkins%'"
-                        )?.int("n")
-                    } ?? 0)
-                await Task.yield()
-            }
+            _ = try await Self.waitingCheckInInsert(api.store)
             releaseSignal.yield()
             try await holder.value
             let answer = try await late.value
@@ -92,6 +83,24 @@ struct ConcurrencyTests {
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.last?.kind == .alreadyCheckedIn && audit.last?.deviceId == "late")
         }
+    }
+
+    /// The backend of this test's database (other tests share the cluster) whose check-in insert
+    /// waits for a lock, once there is one (PostgreSQL). Polls at most 50,000 times (one round
+    /// trip each), so a test whose request never waits fails instead of hanging.
+    static func waitingCheckInInsert(_ store: Store) async throws -> Int64 {
+        for _ in 0..<50_000 {
+            let pid = try await store.database.read {
+                try await $0.queryOne(
+                    """
+                    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                    AND query LIKE 'INSERT INTO checkins%' LIMIT 1
+                    """)?.int("pid")
+            }
+            if let pid { return pid }
+            await Task.yield()
+        }
+        throw StoreError.notFound
     }
 
     /// The change feed's guarantees after concurrent check-ins (issue 15: the event's lock is

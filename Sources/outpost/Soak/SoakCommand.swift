@@ -157,9 +157,14 @@ struct SoakCommand: AsyncParsableCommand {
         var offlinePeriods = 0
         var queue = SoakQueueMeter()
         var nextSample = Duration.zero
-        // The phase lasts its duration and until every scheduled server kill happened: a slow
-        // iteration (a shared device's user switch under faults can take seconds) must not skip one.
-        while ContinuousClock.now - started < phase || nextServerKill < serverKillTimes.count {
+        // The phase lasts its duration and until every scheduled server kill and the minimum of
+        // device kills happened: slow iterations (a shared device's user switch under faults, a
+        // server's restart in a debug build on a busy machine, each can take seconds) must not
+        // leave a short run with fewer kills than it promises (up to three times the duration; a
+        // run whose kills keep missing still fails its verdict).
+        while ContinuousClock.now - started < phase || nextServerKill < serverKillTimes.count
+            || (kills < minimumKills && ContinuousClock.now - started < phase * 3)
+        {
             try await Task.sleep(for: .milliseconds(Int.random(in: 400...2400, using: &random)))
             let elapsed = ContinuousClock.now - started
             if elapsed >= nextSample {
