@@ -130,6 +130,7 @@ let package = Package(
                 "OutpostProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "SWXMLHash", package: "SWXMLHash"),
             ],

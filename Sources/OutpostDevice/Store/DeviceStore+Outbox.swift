@@ -82,7 +82,7 @@ extension DeviceStore {
 
     /// Every outbox row, oldest first, without unsealing any request.
     func outboxRows(state: OutboxEntry.State? = nil) throws -> [OutboxRow] {
-        try queue.read { db in
+        try readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -125,7 +125,7 @@ extension DeviceStore {
 
     /// Entries waiting to be sent: of `owner`, or of everyone when `owner` is nil.
     public func pendingCount(owner: UserID?) throws -> Int {
-        try queue.read { db in
+        try readStatement { db in
             if let owner {
                 return try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND owner = ?",
@@ -138,7 +138,7 @@ extension DeviceStore {
 
     /// The kinds of the entries waiting to be sent, of `owner` (nil: everyone's).
     func pendingKinds(owner: UserID?) throws -> Set<OutboxKind> {
-        try queue.read { db in
+        try readStatement { db in
             let kinds =
                 if let owner {
                     try String.fetchAll(
@@ -154,7 +154,7 @@ extension DeviceStore {
     /// Check-ins of `eventId` this device still holds, of every user who signed in on it (what
     /// it reports to the organizer's door dashboard).
     func pendingCheckIns(eventId: EventID) throws -> Int {
-        try queue.read { db in
+        try readStatement { db in
             try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND kind = ? AND event_id = ?",
                 arguments: [OutboxKind.checkIn.rawValue, eventId.wire]) ?? 0
@@ -163,7 +163,7 @@ extension DeviceStore {
 
     /// True while the entry with this Idempotency-Key waits to be sent (no unsealing).
     func isPending(idempotencyKey: String) throws -> Bool {
-        try queue.read { db in
+        try readStatement { db in
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE idempotency_key = ? AND state = 'pending')",
                 arguments: [idempotencyKey]) ?? false
@@ -172,7 +172,7 @@ extension DeviceStore {
 
     /// Entries set aside because they cannot be read.
     func quarantinedCount() throws -> Int {
-        try queue.read { db in
+        try readStatement { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'quarantined'") ?? 0
         }
     }

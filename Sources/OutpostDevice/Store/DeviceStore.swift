@@ -10,6 +10,8 @@ import OutpostProtocol
 public final class DeviceStore: Sendable {
     let queue: DatabaseQueue
     let sealer: Sealer
+    /// Copies the write-ahead log back into the file in the background (not inside a commit).
+    let checkpointer: WALCheckpointer
 
     /// What opening the store did.
     public struct OpenReport: Sendable {
@@ -26,9 +28,10 @@ public final class DeviceStore: Sendable {
     /// How much of the file SQLite may map instead of reading it with system calls.
     static let mmapBytes = 256 << 20
 
-    init(queue: DatabaseQueue, sealer: Sealer) {
+    init(queue: DatabaseQueue, sealer: Sealer, checkpointer: WALCheckpointer) {
         self.queue = queue
         self.sealer = sealer
+        self.checkpointer = checkpointer
     }
 
     /// Opens the store under `home`, running every pending migration before anything reads it.
@@ -40,18 +43,21 @@ public final class DeviceStore: Sendable {
     ) throws -> (DeviceStore, OpenReport) {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let sealer = Sealer(masterKey: try keyStore.masterKey())
+        let path = home.appendingPathComponent("device.sqlite").path
+        let checkpointer = WALCheckpointer(path: path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // This closure keeps the checkpointer for as long as the connection it hooks.
+            checkpointer.install(on: db)
             // The blind indexes are HMACs, so a roster sync inserts at random places in three
             // indexes; with SQLite's default 2 MiB cache, a roster beyond about 20,000 guests
             // read its index pages back from the file for every insert (pread in the profile).
             try db.execute(
                 sql: "PRAGMA cache_size = -\(DeviceStore.cacheKiB); PRAGMA mmap_size = \(DeviceStore.mmapBytes)")
         }
-        let queue = try DatabaseQueue(
-            path: home.appendingPathComponent("device.sqlite").path, configuration: configuration)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         let migrator = DeviceSchema.migrator(
             sealer: sealer, modules: modules, simulateFailure: simulateMigrationFailure)
         let before = try queue.read { try migrator.appliedIdentifiers($0) }
@@ -61,7 +67,7 @@ public final class DeviceStore: Sendable {
             throw DeviceStoreError.migrationFailed("\(error)")
         }
         let after = try queue.read { try migrator.appliedIdentifiers($0) }
-        let store = DeviceStore(queue: queue, sealer: sealer)
+        let store = DeviceStore(queue: queue, sealer: sealer, checkpointer: checkpointer)
         let applied = migrator.migrations.filter { after.contains($0) && !before.contains($0) }
         let pending = after.contains(DeviceSchema.v2) ? try store.pendingCount(owner: nil) : 0
         return (
@@ -70,10 +76,18 @@ public final class DeviceStore: Sendable {
         )
     }
 
+    /// A read of one SQL statement. One statement is its own snapshot in SQLite, so it runs
+    /// without the transaction and `query_only` switches GRDB's `read` puts around a closure
+    /// (four more statements each time, and a screen reload makes about a dozen reads: issue 15,
+    /// scan to decision). A read of several statements that must agree uses `queue.read`.
+    func readStatement<T>(_ value: (Database) throws -> T) throws -> T {
+        try queue.unsafeRead(value)
+    }
+
     // MARK: - Metadata
 
     func plainMeta(_ key: String) throws -> String? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]).map {
                 String(decoding: $0, as: UTF8.self)
             }
@@ -92,14 +106,14 @@ public final class DeviceStore: Sendable {
     }
 
     func sealedMeta<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
         }.map { try sealer.open(json: $0, as: type) }
     }
 
     /// Bytes kept sealed under `key` (a module's saved state).
     func sealedBlob(_ key: String) throws -> Data? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
         }.map { try sealer.open($0) }
     }
@@ -151,7 +165,7 @@ public final class DeviceStore: Sendable {
     }
 
     func events() throws -> [EventInfo] {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM events ORDER BY position")
         }.map { try sealer.open(json: $0, as: EventInfo.self) }
     }
@@ -232,27 +246,27 @@ public final class DeviceStore: Sendable {
 
     /// The stored cursor of an event's roster; nil before the first page.
     func cursor(eventId: EventID) throws -> String? {
-        try queue.read { db in
+        try readStatement { db in
             try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
         }
     }
 
     /// When an event's roster was last brought up to date (the server's time of its last page).
     func rosterSyncedAt(eventId: EventID) throws -> Date? {
-        try queue.read { db in
+        try readStatement { db in
             try Int64.fetchOne(
                 db, sql: "SELECT synced_at FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
         }.map(Date.init(millisecondsSince1970:))
     }
 
     func kiosk(eventId: EventID) throws -> KioskInfo? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
         }.map { try sealer.open(json: $0, as: KioskInfo.self) }
     }
 
     func guest(eventId: EventID, id: GuestID) throws -> LocalGuest? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
         }.map { try sealer.openGuest($0) }
@@ -260,7 +274,7 @@ public final class DeviceStore: Sendable {
 
     /// Exact lookup by confirmation code (blind index; case-insensitive).
     func guest(eventId: EventID, code: String) throws -> LocalGuest? {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchOne(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
                 arguments: [eventId.wire, sealer.blind(code)])
@@ -269,7 +283,7 @@ public final class DeviceStore: Sendable {
 
     /// Exact lookup by e-mail (blind index); every guest with that e-mail.
     func guests(eventId: EventID, email: String) throws -> [LocalGuest] {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchAll(
                 db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
                 arguments: [eventId.wire, sealer.blind(email)])
@@ -289,14 +303,14 @@ public final class DeviceStore: Sendable {
     }
 
     func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
-        try queue.read { db in
+        try readStatement { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
         }.map { try sealer.open(json: $0, as: AccessTypeInfo.self) }
     }
 
     /// The event's ticket keys, for offline verification.
     func ticketKeys(eventId: EventID) throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
-        let rows = try queue.read { db in
+        let rows = try readStatement { db in
             try Row.fetchAll(
                 db, sql: "SELECT key_id, public_key FROM event_keys WHERE event_id = ?", arguments: [eventId.wire])
         }
@@ -314,7 +328,7 @@ public final class DeviceStore: Sendable {
     /// (by key), then the outbox in replay order, damaged rows included. Sign-out forgets the
     /// answers; with discard, the user's entries too.
     public func ledger() throws -> [CheckInLedgerEntry] {
-        let answers = try queue.read { db in
+        let answers = try readStatement { db in
             try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
         }
         var entries: [CheckInLedgerEntry] = try answers.map { row in

@@ -34,7 +34,7 @@ extension DeviceStore {
 
     func contacts() throws -> [Contact] {
         let sealer = sealer
-        return try queue.read { db in
+        return try readStatement { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_contacts").map {
                 try sealer.open(json: $0, as: Contact.self)
             }
@@ -45,7 +45,7 @@ extension DeviceStore {
 
     func activities() throws -> [LocalActivity] {
         let sealer = sealer
-        return try queue.read { db in
+        return try readStatement { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_activities").map {
                 try sealer.open(json: $0, as: LocalActivity.self)
             }
@@ -59,7 +59,7 @@ extension DeviceStore {
     }
 
     func activity(_ id: ActivityID) throws -> LocalActivity? {
-        try queue.read { db in try activity(db, id) }
+        try readStatement { db in try activity(db, id) }
     }
 
     func putActivity(_ db: Database, _ activity: LocalActivity) throws {
@@ -86,7 +86,7 @@ extension DeviceStore {
 
     /// The ids of activities with entries still in the outbox (pending or refused).
     func activitiesWithQueuedWrites() throws -> Set<ActivityID> {
-        try queue.read { db in try queuedActivityIds(db) }
+        try readStatement { db in try queuedActivityIds(db) }
     }
 
     func queuedActivityIds(_ db: Database) throws -> Set<ActivityID> {
@@ -148,7 +148,7 @@ extension DeviceStore {
 
     func conflicts() throws -> [ActivityConflictRecord] {
         let sealer = sealer
-        return try queue.read { db in
+        return try readStatement { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_conflicts ORDER BY activity_id").map {
                 try sealer.open(json: $0, as: ActivityConflictRecord.self)
             }

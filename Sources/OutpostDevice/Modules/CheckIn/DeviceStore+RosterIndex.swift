@@ -54,7 +54,7 @@ extension DeviceStore {
     /// How many guests the event's roster holds, from the triggers' count: the screens show it
     /// after every action, and a COUNT over 100,000 guests took 3 ms of each scan and confirm.
     func guestCount(eventId: EventID) throws -> Int {
-        try queue.read { db in
+        try readStatement { db in
             try Int.fetchOne(
                 db, sql: "SELECT guests FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
         }
@@ -62,7 +62,7 @@ extension DeviceStore {
 
     /// The roster's change count for searches (0 before any guest).
     func rosterVersion(eventId: EventID) throws -> Int {
-        try queue.read { db in try Self.rosterVersion(db, eventId) }
+        try readStatement { db in try Self.rosterVersion(db, eventId) }
     }
 
     private static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
@@ -72,7 +72,7 @@ extension DeviceStore {
 
     /// Every guest of the event and the roster version they are, read in one transaction.
     func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
-        let (version, boxes) = try queue.read { db in
+        let (version, boxes) = try readStatement { db in
             (
                 try Self.rosterVersion(db, eventId),
                 try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
@@ -84,7 +84,7 @@ extension DeviceStore {
     /// The guests with these ids (those the store has), in the order asked.
     func guests(eventId: EventID, ids: [GuestID]) throws -> [LocalGuest] {
         guard !ids.isEmpty else { return [] }
-        let boxes = try queue.read { db in
+        let boxes = try readStatement { db in
             try Row.fetchAll(
                 db,
                 sql:
@@ -101,7 +101,7 @@ extension DeviceStore {
     /// The sealed search-index snapshot of the event, if it was built from the roster as it is
     /// now; nil when there is none or the roster changed since.
     func rosterIndexSnapshot(eventId: EventID) throws -> Data? {
-        let (version, box) = try queue.read { db in
+        let (version, box) = try readStatement { db in
             (
                 try Self.rosterVersion(db, eventId),
                 try Data.fetchOne(

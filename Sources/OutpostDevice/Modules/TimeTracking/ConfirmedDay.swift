@@ -61,7 +61,7 @@ extension DeviceStore {
 
     /// The owner's confirmed days, by day.
     func confirmedDays(owner: UserID) throws -> [String: ConfirmedDay] {
-        try queue.read { db in
+        try readStatement { db in
             let days = try Row.fetchAll(
                 db, sql: "SELECT \(Self.dayColumns) FROM track_days WHERE owner = ?", arguments: [owner.wire]
             ).map(Self.confirmedDay)

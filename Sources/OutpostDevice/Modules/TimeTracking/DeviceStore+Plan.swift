@@ -5,7 +5,7 @@ import OutpostCore
 extension DeviceStore {
     /// The owner's plan (empty before their first template).
     func plan(owner: UserID) throws -> ShiftPlan {
-        let sealed = try queue.read { db in
+        let sealed = try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT sealed FROM track_plans WHERE owner = ?", arguments: [owner.wire])
         }
         return try sealed.map { try sealer.open(json: $0, as: ShiftPlan.self) } ?? ShiftPlan()
@@ -52,7 +52,7 @@ extension DeviceStore {
 
     /// Whether `owner` has been told what Submit means (the first-time explanation).
     func submitExplained(owner: UserID) throws -> Bool {
-        try queue.read { db in
+        try readStatement { db in
             try Bool.fetchOne(
                 db, sql: "SELECT submit_explained FROM track_accounts WHERE owner = ?", arguments: [owner.wire])
                 ?? false

@@ -102,7 +102,7 @@ extension DeviceStore {
 
     func locations(owner: UserID) throws -> [WorkLocation] {
         let sealer = sealer
-        return try queue.read { db in
+        return try readStatement { db in
             try Data.fetchAll(
                 db, sql: "SELECT sealed FROM track_locations WHERE owner = ? ORDER BY position", arguments: [owner.wire]
             ).map { try sealer.open(json: $0, as: WorkLocation.self) }
@@ -168,7 +168,7 @@ extension DeviceStore {
     /// The owner's sessions that began in `range` (all when nil), oldest first.
     func sessions(owner: UserID, in range: Range<Date>? = nil) throws -> [TrackedSession] {
         let range = range ?? Date.distantPast..<Date.distantFuture
-        return try queue.read { db in
+        return try readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -181,7 +181,7 @@ extension DeviceStore {
     }
 
     func openSessions(owner: UserID) throws -> [TrackedSession] {
-        try queue.read { db in
+        try readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -263,7 +263,7 @@ extension DeviceStore {
 
     /// The owner's engine state (a fresh one with `policy` before their first event).
     func trackingEngine(policy: HysteresisPolicy, owner: UserID) throws -> GeofenceEngine {
-        let sealed = try queue.read { db in
+        let sealed = try readStatement { db in
             try Data.fetchOne(db, sql: "SELECT sealed FROM track_engines WHERE owner = ?", arguments: [owner.wire])
         }
         return try sealed.map { try sealer.open(json: $0, as: GeofenceEngine.self) } ?? GeofenceEngine(policy: policy)
@@ -346,7 +346,7 @@ extension DeviceStore {
 
     /// The owner's telemetry rows, oldest first: (kind, ignored reason, accuracy source).
     func trackingEvents(owner: UserID) throws -> [(kind: String, ignored: String?, source: String?)] {
-        try queue.read { db in
+        try readStatement { db in
             try Row.fetchAll(
                 db, sql: "SELECT kind, ignored, accuracy_source FROM track_events WHERE owner = ? ORDER BY id",
                 arguments: [owner.wire]

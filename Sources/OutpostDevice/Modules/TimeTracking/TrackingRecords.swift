@@ -30,7 +30,7 @@ struct TrackingRecords: Codable, Sendable {
 extension DeviceStore {
     func trackingRecords(owner: UserID) throws -> TrackingRecords {
         let sealer = sealer
-        let events = try queue.read { db in
+        let events = try readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: """
