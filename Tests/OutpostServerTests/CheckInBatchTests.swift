@@ -22,6 +22,17 @@ struct CheckInBatchTests {
     }
 
     /// The raw bytes of each entry's `answer` in a batch's body, in order.
+    /// Posts `batch` to the event's batch route (the world's event unless `event`) as staff1.
+    static func postBatch(
+        _ api: TestAPI, _ world: World, event: EventID? = nil, _ batch: CheckInBatchRequest
+    )
+        async throws -> APIResponse
+    {
+        try await api.request(
+            .post, "/v1/events/\((event ?? world.event.id).wire)/checkins:batch", token: world.staff1.accessToken,
+            json: batch)
+    }
+
     static func answers(_ body: [UInt8]) throws -> [[UInt8]] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
@@ -51,8 +62,7 @@ struct CheckInBatchTests {
                 Self.entry(.random(), at: 3_000), Self.entry(world.guests[2].id, at: 4_000),
                 Self.entry(world.guests[1].id, device: "door-2", at: 5_000),
             ])
-            let answer = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            let answer = try await Self.postBatch(api, world, batch)
             #expect(answer.status == 200, "\(answer.text)")
             let results = try answer.decode(CheckInBatchResponse.self).results
             #expect(results.map(\.status) == [201, 200, 404, 409, 201])
@@ -75,14 +85,12 @@ struct CheckInBatchTests {
     func oneCommit(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
-            let id = world.event.id.wire
             let first = Self.entry(world.guests[0].id, at: 1_000)
             let batch = CheckInBatchRequest(entries: [
                 first, Self.entry(world.guests[1].id, at: 2_000), first,
                 Self.entry(world.guests[0].id, at: 1_000, note: "another body under the same key"),
             ])
-            let answer = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            let answer = try await Self.postBatch(api, world, batch)
             #expect(answer.status == 200, "\(answer.text)")
             let results = try answer.decode(CheckInBatchResponse.self).results
             #expect(results.map(\.status) == [201, 201, 201, 422])
@@ -95,8 +103,7 @@ struct CheckInBatchTests {
             #expect(metrics.contains(#"outpost_checkins_total{result="replayed"} 1"#))
             try await ConcurrencyTests.expectOrderedFeed(api.store, event: world.event.id, entries: 2)
             // Sent again, the whole batch replays from the stored answers.
-            let again = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            let again = try await Self.postBatch(api, world, batch)
             #expect(try Self.answers(again.body) == bytes)
         }
     }
@@ -108,30 +115,11 @@ struct CheckInBatchTests {
         try await withTestServer(.postgres) { api in
             let world = try await World.make(api)
             let (x, y) = (world.guests[0].id, world.guests[1].id)
-            let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
-            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
             // Another device's check-in of Y, inserted and held uncommitted.
-            let holder = Task {
-                try await api.store.database.transaction { connection in
-                    try await connection.execute(
-                        """
-                        INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
-                        VALUES (?, ?, ?, ?, ?, 'holder', ?, 'Bea', 'qr', '')
-                        """,
-                        [
-                            .id(CheckInID.random()), .uuid(world.event.id.uuid), .uuid(y.uuid), .date(api.clock.now),
-                            .date(api.clock.now), .uuid(world.staff2.user.id.uuid),
-                        ])
-                    insertedSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in inserted { break }
+            let held = try await ConcurrencyTests.holdCheckIn(api, world, guest: y)
             let batch = CheckInBatchRequest(entries: [Self.entry(x, at: 1_000), Self.entry(y, at: 2_000)])
             let sent = Task {
-                try await api.request(
-                    .post, "/v1/events/\(world.event.id.wire)/checkins:batch", token: world.staff1.accessToken,
-                    json: batch)
+                try await Self.postBatch(api, world, batch)
             }
             // The batch has inserted X and waits for the holder's Y: its statement is cancelled.
             let batchBackend = try await ConcurrencyTests.waitingCheckInInsert(api.store)
@@ -139,8 +127,7 @@ struct CheckInBatchTests {
                 try await $0.query("SELECT pg_cancel_backend(CAST(? AS integer)) AS cancelled", [.int(batchBackend)])
             }
             // Entry by entry now: X on its own, then Y, which finds (or waits for) the holder's.
-            releaseSignal.yield()
-            try await holder.value
+            try await held.release()
             let answer = try await sent.value
             #expect(answer.status == 200, "\(answer.text)")
             let results = try answer.decode(CheckInBatchResponse.self).results
@@ -156,9 +143,7 @@ struct CheckInBatchTests {
             #expect(countY.checkIns == 1 && countY.events == 1, "Y once, the holder's; the batch's attempt recorded")
             try await ConcurrencyTests.expectOrderedFeed(api.store, event: world.event.id, entries: 2)
             // Sent again, every entry replays its answer.
-            let again = try await api.request(
-                .post, "/v1/events/\(world.event.id.wire)/checkins:batch", token: world.staff1.accessToken,
-                json: batch)
+            let again = try await Self.postBatch(api, world, batch)
             #expect(try Self.answers(again.body) == (try Self.answers(answer.body)))
         }
     }
@@ -178,11 +163,9 @@ struct CheckInBatchTests {
             let batch = CheckInBatchRequest(entries: [
                 Self.entry(world.guests[0].id, at: 1_000), alone, Self.entry(world.guests[1].id, at: 2_000),
             ])
-            let first = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            let first = try await Self.postBatch(api, world, batch)
             api.clock.advance(by: 600)
-            let again = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: batch)
+            let again = try await Self.postBatch(api, world, batch)
             #expect(first.body == again.body, "byte for byte")
             let answers = try Self.answers(first.body)
             #expect(answers[1] == (try Self.canonical(single.body)), "the single route's stored answer")
@@ -194,8 +177,7 @@ struct CheckInBatchTests {
             var changed = batch
             changed.entries[0].note = "changed"
             changed.entries.append(Self.entry(world.guests[3 % world.guests.count].id, device: "door-9", at: 7_000))
-            let reused = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: changed)
+            let reused = try await Self.postBatch(api, world, changed)
             let results = try reused.decode(CheckInBatchResponse.self).results
             #expect(results.map(\.status) == [422, 201, 201, 200])
             #expect(results[0].error?.error == "idempotency_key_reused")
@@ -209,21 +191,18 @@ struct CheckInBatchTests {
         try await withTestServer(.sqlite) { api in
             let world = try await World.make(api)
             let id = world.event.id.wire
-            let empty = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken,
-                json: CheckInBatchRequest(entries: []))
+            let empty = try await Self.postBatch(api, world, CheckInBatchRequest(entries: []))
             #expect(empty.status == 422)
             let tooMany = CheckInBatchRequest(
                 entries: (0..<501).map { Self.entry(world.guests[0].id, at: Int64($0)) })
-            let over = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken, json: tooMany)
+            let over = try await Self.postBatch(api, world, tooMany)
             #expect(over.status == 422 && over.text.contains("500"))
             #expect(
                 try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: world.guests[0].id.uuid)
                     .checkIns == 0)
-            let colon = try await api.request(
-                .post, "/v1/events/\(id)/checkins:batch", token: world.staff1.accessToken,
-                json: CheckInBatchRequest(entries: [
+            let colon = try await Self.postBatch(
+                api, world,
+                CheckInBatchRequest(entries: [
                     Self.entry(world.guests[0].id, device: "door 1", at: 1), Self.entry(world.guests[1].id, at: 2),
                 ]))
             #expect(try colon.decode(CheckInBatchResponse.self).results.map(\.status) == [400, 201])
@@ -234,9 +213,9 @@ struct CheckInBatchTests {
                     #"{"entries":[{"guestId":"\#(world.guests[0].id.wire)","deviceId":"d","scannedAt":"2026-11-24T10:00:00.000Z","method":"manual","note":null}]}"#
                         .utf8), headers: [.contentType: "application/json"])
             #expect(nulled.status == 400 && nulled.text.contains("'entries.0.note' is null"), "\(nulled.text)")
-            let other = try await api.request(
-                .post, "/v1/events/\(world.otherEvent.id.wire)/checkins:batch", token: world.staff1.accessToken,
-                json: CheckInBatchRequest(entries: [Self.entry(world.otherGuest.id, at: 5)]))
+            let other = try await Self.postBatch(
+                api, world, event: world.otherEvent.id,
+                CheckInBatchRequest(entries: [Self.entry(world.otherGuest.id, at: 5)]))
             #expect(other.status == 404 && other.errorCode == "not_found")
             let refused: AuditPage = try await api.request(
                 .get, "/v1/audit/refused", token: world.organizer.accessToken

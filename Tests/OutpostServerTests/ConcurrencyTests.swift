@@ -46,32 +46,14 @@ struct ConcurrencyTests {
             let world = try await World.make(api)
             let guest = world.guests[0].id
             let winner = CheckInID.random()
-            let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
-            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
             // Another device's check-in, inserted and held uncommitted.
-            let holder = Task {
-                try await api.store.database.transaction { connection in
-                    try await connection.execute(
-                        """
-                        INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
-                        VALUES (?, ?, ?, ?, ?, 'holder', ?, 'Bea', 'qr', '')
-                        """,
-                        [
-                            .id(winner), .uuid(world.event.id.uuid), .uuid(guest.uuid), .date(api.clock.now),
-                            .date(api.clock.now), .uuid(world.staff2.user.id.uuid),
-                        ])
-                    insertedSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in inserted { break }
+            let held = try await Self.holdCheckIn(api, world, guest: guest, id: winner)
             let late = Task {
                 try await api.checkIn(world.staff1, event: world.event.id, guest: guest, deviceId: "late")
             }
             // The late request reads no check-in (uncommitted) and blocks at its insert.
             _ = try await Self.waitingCheckInInsert(api.store)
-            releaseSignal.yield()
-            try await holder.value
+            try await held.release()
             let answer = try await late.value
             #expect(answer.status == 200, "\(answer.text)")
             let decoded = try answer.decode(CheckInResponse.self)
@@ -83,6 +65,46 @@ struct ConcurrencyTests {
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.last?.kind == .alreadyCheckedIn && audit.last?.deviceId == "late")
         }
+    }
+
+    /// Another device's check-in of a guest, inserted and held uncommitted (PostgreSQL).
+    struct HeldCheckIn {
+        let task: Task<Void, any Error>
+        let releaseSignal: AsyncStream<Void>.Continuation
+
+        /// Commits the held check-in.
+        func release() async throws {
+            releaseSignal.yield()
+            try await task.value
+        }
+    }
+
+    /// Inserts a check-in of `guest` as device "holder" (staff2) in a transaction it keeps open
+    /// until ``HeldCheckIn/release()``; returns once the row is inserted.
+    static func holdCheckIn(
+        _ api: TestAPI, _ world: World, guest: GuestID, id: CheckInID = .random()
+    )
+        async throws -> HeldCheckIn
+    {
+        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await api.store.database.transaction { connection in
+                try await connection.execute(
+                    """
+                    INSERT INTO checkins (id, event_id, guest_id, at, client_at, device_id, user_id, by_name, method, note)
+                    VALUES (?, ?, ?, ?, ?, 'holder', ?, 'Bea', 'qr', '')
+                    """,
+                    [
+                        .id(id), .uuid(world.event.id.uuid), .uuid(guest.uuid), .date(api.clock.now),
+                        .date(api.clock.now), .uuid(world.staff2.user.id.uuid),
+                    ])
+                insertedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in inserted { break }
+        return HeldCheckIn(task: task, releaseSignal: releaseSignal)
     }
 
     /// The backend of this test's database (other tests share the cluster) whose check-in insert
