@@ -20,6 +20,13 @@ struct WALCheckpointTests {
             ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
         }
 
+        /// How many rows ``write(_:pages:)`` left in the store.
+        func rowsWritten() throws -> Int? {
+            try store.queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meta WHERE key LIKE 'row-%'")
+            }
+        }
+
         /// One committed transaction of about `pages` pages (a meta row of that many bytes).
         func write(_ key: String, pages: Int) throws {
             let bytes = Data(repeating: 0x5A, count: pages * 4096)
@@ -53,10 +60,7 @@ struct WALCheckpointTests {
         // No commit copied the log back (SQLite's automatic checkpoint would have, at 1,000 pages).
         #expect(opened.fileBytes == fileBefore)
         #expect(opened.logBytes > threshold * 4096)
-        let rows = try opened.store.queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meta WHERE key LIKE 'row-%'")
-        }
-        #expect(rows == writes)
+        #expect(try opened.rowsWritten() == writes)
 
         // Released, the background checkpoint copies the log into the file.
         checkpointer.resume()
@@ -84,9 +88,6 @@ struct WALCheckpointTests {
         #expect(checkpointer.completedCount >= 4)
         // The threshold plus the commit that crossed it, with each frame's header.
         #expect(largestLog <= (threshold + 60) * (4096 + 24) + 32)
-        let rows = try opened.store.queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meta WHERE key LIKE 'row-%'")
-        }
-        #expect(rows == writes)
+        #expect(try opened.rowsWritten() == writes)
     }
 }

@@ -72,7 +72,7 @@ extension DeviceStore {
 
     /// Every guest of the event and the roster version they are, read in one transaction.
     func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
-        let (version, boxes) = try readStatement { db in
+        let (version, boxes) = try queue.read { db in
             (
                 try Self.rosterVersion(db, eventId),
                 try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
@@ -101,7 +101,7 @@ extension DeviceStore {
     /// The sealed search-index snapshot of the event, if it was built from the roster as it is
     /// now; nil when there is none or the roster changed since.
     func rosterIndexSnapshot(eventId: EventID) throws -> Data? {
-        let (version, box) = try readStatement { db in
+        let (version, box) = try queue.read { db in
             (
                 try Self.rosterVersion(db, eventId),
                 try Data.fetchOne(
