@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import OutpostCore
-import OutpostDevice
 import OutpostProtocol
 import OutpostTestSupport
 import Testing
+
+@testable import OutpostDevice
 
 /// The outbox sends its queue in batches (issue 15): several waiting check-ins of one event go
 /// as one `checkins:batch` request, one waiting entry alone; a server without the route, a
@@ -119,6 +121,78 @@ struct OutboxBatchTests {
             let audit = try await lab.api.audit(lab.world.organizer, event: lab.world.event)
             #expect(audit.count == 5, "the replays are stored answers, not new decisions")
             #expect(audit.map(\.guestId) == lab.world.guests.map(\.id))
+        }
+    }
+
+    /// Counts the commits that wrote an answer.
+    final class AnswerCommits: TransactionObserver, @unchecked Sendable {
+        private let lock = NSLock()
+        private var wrote = false
+        private var commits = 0
+        var count: Int { lock.withLock { commits } }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "answers" }
+        func databaseDidChange(with event: DatabaseEvent) { lock.withLock { wrote = true } }
+        func databaseDidCommit(_ db: Database) {
+            lock.withLock {
+                if wrote { commits += 1 }
+                wrote = false
+            }
+        }
+        func databaseDidRollback(_ db: Database) { lock.withLock { wrote = false } }
+    }
+
+    @Test(
+        "outbox-batch-one-commit: the answers of a batch are written in one commit, each entry leaving the outbox with its answer"
+    )
+    func answersInOneCommit() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let (app, _) = try await Self.queued(lab, "one-commit") { RecordingTransport($0) }
+            let store = try #require(app.store)
+            let commits = AnswerCommits()
+            store.queue.add(transactionObserver: commits, extent: .databaseLifetime)
+            await app.sync()
+            #expect(app.pendingCount == 0)
+            #expect(commits.count == 1, "\(commits.count) commits for one batch of five answers")
+            let answers = try await store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM answers") }
+            #expect(answers == 5)
+            #expect(try await lab.serverCheckIns().count == 5)
+        }
+    }
+
+    @Test(
+        "outbox-batch-store-fails-midway: when the third answer of a batch cannot be written, the two before it are kept, it and the ones after stay queued, and the next pass finishes them from the server's stored answers"
+    )
+    func storeFailsMidway() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let (app, _) = try await Self.queued(lab, "disk-says-no") { RecordingTransport($0) }
+            let store = try #require(app.store)
+            let third = try store.outboxRows()[2].idempotencyKey
+            // The disk refuses that one answer (a trigger on this connection only).
+            try await store.queue.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER refuse_third BEFORE INSERT ON answers
+                        WHEN NEW.idempotency_key = '\(third.replacingOccurrences(of: "'", with: "''"))'
+                        BEGIN SELECT RAISE(ABORT, 'disk says no'); END
+                        """)
+            }
+            await app.sync()
+            let left = try store.outboxRows().map(\.idempotencyKey)
+            #expect(app.pendingCount == 3)
+            #expect(left.first == third, "the third and the two after it stay queued, in order")
+            let kept = try await store.queue.read {
+                try String.fetchAll($0, sql: "SELECT idempotency_key FROM answers")
+            }
+            #expect(kept.count == 2 && !kept.contains(third))
+            // The server applied all five once (the batch went whole).
+            #expect(try await lab.serverCheckIns().count == 5)
+
+            try await store.queue.write { try $0.execute(sql: "DROP TRIGGER refuse_third") }
+            await app.sync()
+            #expect(app.pendingCount == 0)
+            #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })
+            let audit = try await lab.api.audit(lab.world.organizer, event: lab.world.event)
+            #expect(audit.count == 5, "the second pass got stored answers, not new decisions")
         }
     }
 }

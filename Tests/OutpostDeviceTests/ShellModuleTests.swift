@@ -45,9 +45,11 @@ final class NotesProbeModule: DeviceModule {
         func accepts(_ response: TransportResponse) -> Bool {
             (try? OutpostJSON.decode(ClientPolicy.self, from: response.body)) != nil
         }
-        func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
-            try store.recordAnswer(
-                row, status: response.status, body: response.body, guestUpdate: nil, rejection: refusal, now: now)
+        func store(
+            _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
+        ) throws -> OutboxNotice? {
+            try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now)
+            return nil
         }
     }
 

@@ -177,38 +177,28 @@ extension DeviceStore {
         }
     }
 
-    /// Stores the server's answer to an entry and applies it (`guestUpdate`), then lets the entry
-    /// leave the outbox, all in one transaction. A final refusal stays, marked rejected, for
-    /// staff to see until they dismiss it.
-    func recordAnswer(
-        _ row: OutboxRow, status: Int, body: Data, guestUpdate: LocalGuest?, rejection: String?, now: Date
-    ) throws {
-        try recordAnswer(row, status: status, body: body, rejection: rejection, now: now) { db in
-            if let guestUpdate { try upsert(db, guestUpdate) }
-        }
-    }
-
     /// Stores the server's answer to an entry, applies it with the module's `apply` (its own
-    /// tables), and lets the entry leave the outbox (or marks it rejected), in one transaction.
+    /// tables), and lets the entry leave the outbox, inside the caller's write transaction `db`
+    /// (the replayer stores a batch's answers in one). A final refusal (`rejection`) stays,
+    /// marked rejected, for staff to see until they dismiss it.
     func recordAnswer(
-        _ row: OutboxRow, status: Int, body: Data, rejection: String?, now: Date,
-        apply: (Database) throws -> Void
+        _ db: Database, _ row: OutboxRow, status: Int, body: Data, rejection: String?, now: Date,
+        apply: (Database) throws -> Void = { _ in }
     ) throws {
-        try queue.write { db in
+        // Cached statements: a drain stores a hundred answers a batch.
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
+                """
+        ).execute(arguments: [row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
+        try apply(db)
+        if let rejection {
             try db.execute(
-                sql: """
-                    INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
-                    """,
-                arguments: [row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
-            try apply(db)
-            if let rejection {
-                try db.execute(
-                    sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",
-                    arguments: [rejection, row.id.rawValue])
-            } else {
-                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row.id.rawValue])
-            }
+                sql: "UPDATE outbox SET state = 'rejected', last_error = ?, attempts = attempts + 1 WHERE id = ?",
+                arguments: [rejection, row.id.rawValue])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [row.id.rawValue])
         }
     }
 

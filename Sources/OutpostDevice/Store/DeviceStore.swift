@@ -266,10 +266,15 @@ public final class DeviceStore: Sendable {
     }
 
     func guest(eventId: EventID, id: GuestID) throws -> LocalGuest? {
-        try readStatement { db in
-            try Data.fetchOne(
-                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
-        }.map { try sealer.openGuest($0) }
+        try readStatement { db in try guest(db, eventId: eventId, id: id) }
+    }
+
+    /// The guest, read inside the caller's access `db`.
+    func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?"),
+            arguments: [eventId.wire, id.wire]
+        ).map { try sealer.openGuest($0) }
     }
 
     /// Exact lookup by confirmation code (blind index; case-insensitive).

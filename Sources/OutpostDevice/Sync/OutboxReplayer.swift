@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostProtocol
 
@@ -13,8 +14,13 @@ protocol OutboxEntryHandler {
     func request(for row: OutboxRow) throws -> TransportRequest
     /// True when a 2xx response is this kind's answer (a portal's HTML 200 is not).
     func accepts(_ response: TransportResponse) -> Bool
-    /// Stores the answer (or, with `refusal`, the final refusal) and applies it, in one transaction.
-    func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws
+    /// Stores the answer (or, with `refusal`, the final refusal) and applies it inside the
+    /// replayer's write transaction `db` (the answers of a batch share one commit); returns what
+    /// to tell the module once that has committed (nil: nothing). Throws when the answer cannot
+    /// be stored: nothing it wrote is kept and the entry stays queued.
+    func store(
+        _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
+    ) throws -> OutboxNotice?
     /// Several consecutive entries as one request, when the kind has a batch route; nil sends
     /// them one at a time.
     func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest?
@@ -29,6 +35,9 @@ extension OutboxEntryHandler {
     func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? { nil }
 }
 
+/// What a module is told once an answer it stored has committed (a notice on its screen).
+typealias OutboxNotice = @MainActor () -> Void
+
 /// The thin I/O loop around ``OutboxMachine``: loads the rows, feeds the machine what the
 /// network and the store say, and carries out its actions. It decides nothing itself.
 ///
@@ -38,6 +47,13 @@ extension OutboxEntryHandler {
 /// those, their answer is already here. The machine sees the same one-at-a-time answers, in
 /// order, so every rule it keeps holds. A batch that fails or is not understood falls back to
 /// sending the first entry alone (the server answers a repeated key with its stored answer).
+///
+/// Answers are written when the pass next needs the network (or ends), all of those waiting in
+/// one transaction, each entry in a savepoint of its own: a batch of 100 answers is one commit,
+/// not 100. The machine is told each is stored as it comes, which is what it would hear if the
+/// writes were immediate; if one cannot be written, it and the answers after it are not kept
+/// (their entries stay queued and are sent again, and the server replays its stored answers),
+/// the ones before it are, and the pass ends, as it did when each answer was its own commit.
 @MainActor
 final class OutboxReplayer {
     /// What a pass ended with.
@@ -68,6 +84,14 @@ final class OutboxReplayer {
         return run
     }
 
+    /// An answer to write, and the handler that writes it.
+    private struct Staged {
+        var row: OutboxRow
+        var handler: any OutboxEntryHandler
+        var response: TransportResponse
+        var refusal: String?
+    }
+
     private let store: DeviceStore
     private let handlers: [OutboxKind: any OutboxEntryHandler]
     private var running = false
@@ -77,6 +101,39 @@ final class OutboxReplayer {
     init(store: DeviceStore, handlers: [any OutboxEntryHandler]) {
         self.store = store
         self.handlers = Dictionary(uniqueKeysWithValues: handlers.map { ($0.kind, $0) })
+    }
+
+    /// Writes the staged answers in one transaction, each entry in a savepoint, and empties
+    /// `staged`; false when one could not be written (it and those after it are not kept).
+    private func write(_ staged: inout [Staged], now: Date, into outcome: inout Outcome) -> Bool {
+        guard !staged.isEmpty else { return true }
+        let entries = staged
+        staged = []
+        var written: [(Staged, OutboxNotice?)] = []
+        do {
+            try store.queue.write { db in
+                for entry in entries {
+                    var notice: OutboxNotice?
+                    do {
+                        try db.inSavepoint {
+                            notice = try entry.handler.store(
+                                entry.response, refusal: entry.refusal, for: entry.row, now: now, in: db)
+                            return .commit
+                        }
+                    } catch {
+                        return
+                    }
+                    written.append((entry, notice))
+                }
+            }
+        } catch {
+            written = []
+        }
+        for (entry, notice) in written {
+            if entry.refusal == nil { outcome.answered += 1 } else { outcome.refused += 1 }
+            notice?()
+        }
+        return written.count == entries.count
     }
 
     /// One pass: the signed-in user's entries, oldest first, until one fails or none is left.
@@ -107,6 +164,8 @@ final class OutboxReplayer {
         var answers: [OutboxMachine.EntryID: TransportResponse] = [:]
         /// Answers that came in a batch, for entries the machine has not sent yet.
         var prefetched: [OutboxMachine.EntryID: TransportResponse] = [:]
+        /// Answers the machine was told are stored, waiting for the pass's next write.
+        var staged: [Staged] = []
         var batching = true
         var actions = machine.handle(.replay(force: force), now: now())
         while !actions.isEmpty {
@@ -114,17 +173,24 @@ final class OutboxReplayer {
             switch action {
             case .send(let id):
                 guard let row = byId[id], let owner = row.owner, let client else { break }
-                guard let handler = handlers[row.kind], let request = try? handler.request(for: row) else {
-                    actions += machine.handle(.damaged(id, owner: owner), now: now())
-                    continue
-                }
-                outcome.sent += 1
-                if let answer = prefetched.removeValue(forKey: id) {
+                if let handler = handlers[row.kind], let answer = prefetched.removeValue(forKey: id) {
+                    // Its request went in an earlier batch (which read it whole).
+                    outcome.sent += 1
                     answers[id] = answer
                     actions += machine.handle(
                         ServerAnswer.outboxEvent(for: id, response: answer, accepts: handler.accepts), now: now())
                     continue
                 }
+                // The network next: what is answered so far is written first.
+                guard write(&staged, now: now(), into: &outcome) else {
+                    actions = []
+                    continue
+                }
+                guard let handler = handlers[row.kind], let request = try? handler.request(for: row) else {
+                    actions += machine.handle(.damaged(id, owner: owner), now: now())
+                    continue
+                }
+                outcome.sent += 1
                 let behind = batching ? Self.due(behind: row, in: rows, force: force, now: now()) : []
                 if !behind.isEmpty, let batch = try? handler.batchRequest(for: [row] + behind) {
                     // One try a pass: a batch that fails or is not understood is not sent again.
@@ -162,24 +228,21 @@ final class OutboxReplayer {
             case .storeAnswer(let id), .storeRefusal(let id, _):
                 var refusal: String?
                 if case .storeRefusal(_, let code) = action { refusal = code }
-                guard let row = byId[id], let handler = handlers[row.kind], let response = answers[id] else { break }
-                do {
-                    try handler.store(response, refusal: refusal, for: row, now: now())
-                } catch {
-                    // Not stored: the entry stays queued in the store and is sent again (the server
-                    // answers a repeated Idempotency-Key with the stored answer). End the pass.
-                    actions = []
-                    continue
-                }
-                if refusal == nil { outcome.answered += 1 } else { outcome.refused += 1 }
+                guard let row = byId[id], let handler = handlers[row.kind],
+                    let response = answers.removeValue(forKey: id)
+                else { break }
+                staged.append(Staged(row: row, handler: handler, response: response, refusal: refusal))
                 actions += machine.handle(.stored(id), now: now())
             case .backOff(let id, let attempts, let until, let reason):
+                if !write(&staged, now: now(), into: &outcome) { actions = [] }
                 outcome.failed += 1
                 try? store.recordAttempt(id, attempts: attempts, nextAttemptAt: until, error: reason)
             case .quarantine(let id):
+                if !write(&staged, now: now(), into: &outcome) { actions = [] }
                 outcome.quarantined += 1
                 try? store.quarantine(id)
             case .forget(let id):
+                if !write(&staged, now: now(), into: &outcome) { actions = [] }
                 try? store.forgetRejected(id)
             case .askForSignIn:
                 outcome.sessionEnded = true
@@ -187,6 +250,7 @@ final class OutboxReplayer {
                 break
             }
         }
+        _ = write(&staged, now: now(), into: &outcome)
         return outcome
     }
 }

@@ -43,3 +43,51 @@ public struct CheckInBatchResult: Decodable, Sendable, Hashable {
 public struct CheckInBatchResponse: Decodable, Sendable, Hashable {
     public var results: [CheckInBatchResult]
 }
+
+/// One entry's answer as a batch carried it: the status and the body exactly as the server
+/// stored them for the entry's key (not decoded and encoded again), so the device keeps the
+/// same bytes a single request would have got.
+public struct CheckInBatchAnswer: Sendable, Hashable {
+    public var idempotencyKey: String
+    public var status: Int
+    public var body: Data
+
+    public init(idempotencyKey: String, status: Int, body: Data) {
+        self.idempotencyKey = idempotencyKey
+        self.status = status
+        self.body = body
+    }
+
+    /// The entries of a batch's answer (`{"results":[{"idempotencyKey":…,"status":…,"answer":…}]}`),
+    /// in order. Throws on anything else (a portal's page, a truncated body).
+    public static func split(_ body: Data) throws -> [CheckInBatchAnswer] {
+        var scanner = JSONScanner(body)
+        var answers: [CheckInBatchAnswer]?
+        try scanner.members { key, scanner in
+            guard key == "results" else {
+                try scanner.value()
+                return
+            }
+            var results: [CheckInBatchAnswer] = []
+            try scanner.elements { scanner in
+                var key: String?
+                var status: Int?
+                var answer: Data?
+                try scanner.members { name, scanner in
+                    switch name {
+                    case "idempotencyKey": key = try scanner.string()
+                    case "status": status = try scanner.integer()
+                    case "answer": answer = try scanner.value()
+                    default: try scanner.value()
+                    }
+                }
+                guard let key, let status, let answer else { throw JSONScanner.Malformed(offset: 0) }
+                results.append(CheckInBatchAnswer(idempotencyKey: key, status: status, body: answer))
+            }
+            answers = results
+        }
+        try scanner.end()
+        guard let answers else { throw JSONScanner.Malformed(offset: 0) }
+        return answers
+    }
+}

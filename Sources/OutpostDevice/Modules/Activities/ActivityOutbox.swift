@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostProtocol
 
@@ -36,13 +37,16 @@ struct ActivityOutbox: OutboxEntryHandler {
         response.status == 204 || (try? OutpostJSON.decode(Activity.self, from: response.body)) != nil
     }
 
-    func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
+    func store(
+        _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
+    ) throws -> OutboxNotice? {
         let request = try store.request(of: row, as: ActivityOutboxRequest.self)
         let id = request.activityId
         let conflict =
             refusal == APIErrorCode.versionConflict.rawValue
             ? try? OutpostJSON.decode(ActivityConflict.self, from: response.body) : nil
-        try store.recordAnswer(row, status: response.status, body: response.body, rejection: refusal, now: now) { db in
+        try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now) {
+            db in
             let local = try store.activity(db, id)
             if let conflict {
                 // Both versions are kept; this entry leaves the outbox (the conflict replaces it).
@@ -70,6 +74,6 @@ struct ActivityOutbox: OutboxEntryHandler {
                 try store.removeActivity(db, id)
             }
         }
-        if refusal == nil { onSynced() }
+        return refusal == nil ? onSynced : nil
     }
 }

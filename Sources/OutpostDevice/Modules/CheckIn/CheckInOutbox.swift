@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostProtocol
 
@@ -34,47 +35,45 @@ struct CheckInOutbox: OutboxEntryHandler {
     }
 
     /// The batch's results, checked against the rows' keys, each as the answer it would have
-    /// had alone (its status and its `answer` object).
+    /// had alone: its status and its `answer`, byte for byte.
     func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? {
-        guard response.status == 200,
-            let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-            let results = object["results"] as? [[String: Any]], results.count == rows.count
+        guard response.status == 200, let results = try? CheckInBatchAnswer.split(response.body),
+            results.count == rows.count,
+            zip(rows, results).allSatisfy({ $0.idempotencyKey == $1.idempotencyKey })
         else { return nil }
-        var answers: [TransportResponse] = []
-        for (row, result) in zip(rows, results) {
-            guard result["idempotencyKey"] as? String == row.idempotencyKey, let status = result["status"] as? Int,
-                let answer = result["answer"], let body = try? JSONSerialization.data(withJSONObject: answer)
-            else { return nil }
-            answers.append(TransportResponse(status: status, body: body))
-        }
-        return answers
+        return results.map { TransportResponse(status: $0.status, body: $0.body) }
     }
 
     func accepts(_ response: TransportResponse) -> Bool {
         (try? OutpostJSON.decode(CheckInResponse.self, from: response.body)) != nil
     }
 
-    func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
+    func store(
+        _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
+    ) throws -> OutboxNotice? {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
         let request = try store.checkInRequest(of: row)
-        var guest = try store.guest(eventId: eventId, id: request.guestId)
+        var guest = try store.guest(db, eventId: eventId, id: request.guestId)
         if let refusal {
             // The local check-in this entry made is undone: the server refused it for good.
             if var local = guest, let checkIn = local.checkIn, checkIn.pending, checkIn.deviceId == request.deviceId {
                 local.checkIn = nil
                 guest = local
             }
-            try store.recordAnswer(
-                row, status: response.status, body: response.body, guestUpdate: guest, rejection: refusal, now: now)
-            return
+            try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now)
+            {
+                if let guest { try store.upsert($0, guest) }
+            }
+            return nil
         }
         let answer = try OutpostJSON.decode(CheckInResponse.self, from: response.body)
         let record = answer.checkIn
         guest?.checkIn = LocalCheckIn(at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
-        try store.recordAnswer(
-            row, status: response.status, body: response.body, guestUpdate: guest, rejection: nil, now: now)
-        if answer.result == .alreadyCheckedIn, record.deviceId != request.deviceId, let guest {
-            onAlreadyCheckedIn(AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at))
+        try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: nil, now: now) {
+            if let guest { try store.upsert($0, guest) }
         }
+        guard answer.result == .alreadyCheckedIn, record.deviceId != request.deviceId, let guest else { return nil }
+        let info = AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at)
+        return { [onAlreadyCheckedIn] in onAlreadyCheckedIn(info) }
     }
 }

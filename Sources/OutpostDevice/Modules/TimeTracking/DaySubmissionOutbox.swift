@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostProtocol
 
@@ -27,12 +28,15 @@ struct DaySubmissionOutbox: OutboxEntryHandler {
         (try? OutpostJSON.decode(DaySubmission.self, from: response.body)) != nil
     }
 
-    func store(_ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date) throws {
+    func store(
+        _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
+    ) throws -> OutboxNotice? {
         let request = try store.request(of: row, as: DaySubmissionOutboxRequest.self)
         guard let owner = row.owner else { throw DeviceStoreError.damaged("a day submission without its owner") }
         let message =
             refusal == nil ? nil : (try? OutpostJSON.decode(ErrorBody.self, from: response.body))?.message ?? refusal
-        try store.recordAnswer(row, status: response.status, body: response.body, rejection: refusal, now: now) { db in
+        try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now) {
+            db in
             let answer = refusal == nil ? try? OutpostJSON.decode(DaySubmission.self, from: response.body) : nil
             try store.recordDayAnswer(
                 db, day: request.day, submissionId: request.body.submissionId, owner: owner,
@@ -40,6 +44,6 @@ struct DaySubmissionOutbox: OutboxEntryHandler {
             // The day keeps the answer; the entry has nothing left to do.
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row.id.rawValue])
         }
-        onAnswer(request.day, message)
+        return { [onAnswer] in onAnswer(request.day, message) }
     }
 }
