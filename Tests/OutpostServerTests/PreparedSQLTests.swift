@@ -75,6 +75,39 @@ struct PreparedSQLTests {
         }
     }
 
+    struct Abandoned: Error {}
+
+    @Test(
+        "bulk-transaction-atomic: a batch's transaction (statements in place on SQLite) commits all of its writes or, when it throws midway, none",
+        arguments: StoreKind.allCases)
+    func bulkTransactionAtomic(kind: StoreKind) async throws {
+        try await withDatabase(kind) { database in
+            let table = "bulk_probe_\(UInt32.random(in: 0...UInt32.max))"
+            try await database.transaction { try await $0.execute("CREATE TABLE \(table) (n INTEGER NOT NULL)") }
+            try await database.bulkTransaction { connection in
+                for n in 0..<50 {
+                    try await connection.execute("INSERT INTO \(table) (n) VALUES (?)", [.int(Int64(n))])
+                }
+            }
+            await #expect(throws: Abandoned.self) {
+                try await database.bulkTransaction { connection in
+                    for n in 50..<60 {
+                        try await connection.execute("INSERT INTO \(table) (n) VALUES (?)", [.int(Int64(n))])
+                    }
+                    throw Abandoned()
+                }
+            }
+            let rows = try await database.read {
+                try await $0.queryOne("SELECT COUNT(*) AS c, MAX(n) AS m FROM \(table)")
+            }
+            #expect(try rows?.int("c") == 50 && rows?.int("m") == 49)
+            // The gateway is usable afterwards (the lock was released, no transaction left open).
+            try await database.transaction { try await $0.execute("INSERT INTO \(table) (n) VALUES (99)") }
+            let after = try await database.read { try await $0.queryOne("SELECT COUNT(*) AS c FROM \(table)") }
+            #expect(try after?.int("c") == 51)
+        }
+    }
+
     /// A bare database of `kind`: in-memory SQLite, or a fresh PostgreSQL database behind a pool
     /// of one connection.
     private func withDatabase(_ kind: StoreKind, _ body: (any SQLDatabase) async throws -> Void) async throws {

@@ -74,7 +74,7 @@ extension Store {
         _ commands: [CheckInCommand], render: @Sendable (CheckInOutcome) throws -> StoredAnswer
     ) async throws -> [CheckInAnswer] {
         let dialect = database.dialect
-        return try await database.transaction { connection in
+        let body = { @Sendable [self] (connection: any SQLConnection) async throws -> [CheckInAnswer] in
             var answers: [CheckInAnswer] = []
             var decided: [(command: CheckInCommand, decision: CheckInDecision, answer: StoredAnswer)] = []
             /// Keys claimed earlier in this batch: their answers are not stored until the settle.
@@ -100,6 +100,8 @@ extension Store {
             }
             return answers
         }
+        // A batch's many statements run in place on SQLite (``SQLDatabase/bulkTransaction(_:)``).
+        return commands.count > 1 ? try await database.bulkTransaction(body) : try await database.transaction(body)
     }
 
     /// One check-in: a batch of one.

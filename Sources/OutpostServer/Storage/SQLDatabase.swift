@@ -35,4 +35,14 @@ public protocol SQLDatabase: Sendable {
     func read<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
     /// Runs a write transaction (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: `READ COMMITTED`).
     func transaction<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
+    /// A write transaction of many short statements in a row (a batch of check-ins). SQLite runs
+    /// each statement in place instead of hopping to its queue and back; the others run
+    /// ``transaction(_:)``.
+    func bulkTransaction<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T
+}
+
+extension SQLDatabase {
+    public func bulkTransaction<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
 }
