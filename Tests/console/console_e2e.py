@@ -14,7 +14,7 @@ import time
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
@@ -74,12 +74,22 @@ def set_value(driver, element, value):
 
 
 def follow(driver, wait, element):
-    """Clicks what loads a new page and waits until the old page is gone, so nothing that follows
-    reads an element of the page being left (Chromium answers that with 'Node with given id does
-    not belong to the document', which no wait retries)."""
+    """Clicks what loads a new page and waits until the old page is gone and the new one has
+    loaded, so nothing that follows reads an element of a document in transition (Chromium
+    answers that with 'Node with given id does not belong to the document', which no wait
+    retries: seen once after the old page was gone but before the new one had finished)."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
     wait.until(ready.staleness_of(page))
+    wait.until(loaded)
+
+
+def loaded(driver):
+    """True once the current document has finished loading (false while it is being replaced)."""
+    try:
+        return driver.execute_script("return document.readyState") == "complete"
+    except WebDriverException:
+        return False
 
 
 def run(driver, wait):
