@@ -67,8 +67,8 @@ public final class SQLiteDatabase: SQLDatabase {
     /// now 44-45). The cost: a cooperative thread is held for the batch's statements (tens of
     /// milliseconds, like a password hash), and for as long as another process holds the file's
     /// write lock (up to the busy timeout), which only an operator's command on the live file
-    /// does. A single check-in keeps the hop, so it never waits behind a thread held this way
-    /// for longer than one batch.
+    /// does. A single check-in keeps the hop: run in place it got faster alone but not while an
+    /// import's chunk held the lock, and import-cross-tenant-latency compares the two (step 5).
     public func bulkTransaction<T: Sendable>(_ body: (any SQLConnection) async throws -> T) async throws -> T {
         try await transaction(inPlace: true, body)
     }

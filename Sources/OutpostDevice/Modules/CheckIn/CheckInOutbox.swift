@@ -54,26 +54,26 @@ struct CheckInOutbox: OutboxEntryHandler {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
         let request = try store.checkInRequest(of: row)
         var guest = try store.guest(db, eventId: eventId, id: request.guestId)
-        if let refusal {
+        var notice: OutboxNotice?
+        if refusal != nil {
             // The local check-in this entry made is undone: the server refused it for good.
             if var local = guest, let checkIn = local.checkIn, checkIn.pending, checkIn.deviceId == request.deviceId {
                 local.checkIn = nil
                 guest = local
             }
-            try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now)
-            {
-                if let guest { try store.upsert($0, guest) }
+        } else {
+            let answer = try OutpostJSON.decode(CheckInResponse.self, from: response.body)
+            let record = answer.checkIn
+            guest?.checkIn = LocalCheckIn(
+                at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
+            if answer.result == .alreadyCheckedIn, record.deviceId != request.deviceId, let guest {
+                let info = AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at)
+                notice = { [onAlreadyCheckedIn] in onAlreadyCheckedIn(info) }
             }
-            return nil
         }
-        let answer = try OutpostJSON.decode(CheckInResponse.self, from: response.body)
-        let record = answer.checkIn
-        guest?.checkIn = LocalCheckIn(at: record.at, byName: record.byName, deviceId: record.deviceId, pending: false)
-        try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: nil, now: now) {
+        try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now) {
             if let guest { try store.upsert($0, guest) }
         }
-        guard answer.result == .alreadyCheckedIn, record.deviceId != request.deviceId, let guest else { return nil }
-        let info = AlreadyCheckedInInfo(guestName: guest.name, byName: record.byName, at: record.at)
-        return { [onAlreadyCheckedIn] in onAlreadyCheckedIn(info) }
+        return notice
     }
 }
