@@ -1,9 +1,10 @@
 import Foundation
 import OutpostCore
-import OutpostDevice
 import OutpostProtocol
 import OutpostTestSupport
 import Testing
+
+@testable import OutpostDevice
 
 /// Seed 001 (EF-061 check-in app) probes, against a real server over loopback HTTP.
 @Suite("Check-in probes (seed 001)")
@@ -311,6 +312,8 @@ struct CheckInProbeTests {
             let tree = app.tree()
             #expect(tree.pending == 0)
             #expect(tree.element(UIIdentifier.syncRejectedBanner)?.text.contains("guest_not_admissible") == true)
+            let local = try #require(try app.store?.guest(eventId: lab.world.event.id, id: guest.id))
+            #expect(local.checkIn == nil, "the refused check-in is undone on the device")
             await app.sync()
             #expect(try await lab.audit().map(\.kind) == [.rejectedNotAdmissible], "sent once, not retried")
         }
