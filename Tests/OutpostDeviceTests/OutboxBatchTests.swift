@@ -44,20 +44,21 @@ struct OutboxBatchTests {
         }
     }
 
-    /// Five check-ins confirmed offline on device `name` (with its transport wrapped by `wrap`).
+    /// `count` check-ins confirmed offline on device `name` (with its transport wrapped by `wrap`).
     @MainActor
     static func queued<Wrapper: Transport>(
-        _ lab: DeviceLab, _ name: String, wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
+        _ lab: DeviceLab, _ name: String, count: Int = 5,
+        wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
     ) async throws -> (DeviceApp, LockedBox<Wrapper?>) {
         _ = try await lab.readyDevice(name)
         let (app, box) = lab.launch(name, wrapping: wrap)
         await app.openEvent(lab.world.event.id)
         app.update { $0.online = false }
-        for guest in lab.world.guests.prefix(5) {
+        for guest in lab.world.guests.prefix(count) {
             app.scan(try await lab.ticket(guest))
             await app.confirm()
         }
-        #expect(app.pendingCount == 5)
+        #expect(app.pendingCount == count)
         app.update { $0.online = true }
         return (app, box)
     }
@@ -193,6 +194,108 @@ struct OutboxBatchTests {
             #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })
             let audit = try await lab.api.audit(lab.world.organizer, event: lab.world.event)
             #expect(audit.count == 5, "the second pass got stored answers, not new decisions")
+        }
+    }
+
+    /// Signals `arrived` when the second check-in request (single or batch) reaches it.
+    final class SignalSecondRequest: Transport, @unchecked Sendable {
+        let inner: any Transport
+        let arrived: DispatchSemaphore
+        private let lock = NSLock()
+        private var posts = 0
+        init(_ inner: any Transport, arrived: DispatchSemaphore) {
+            self.inner = inner
+            self.arrived = arrived
+        }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let second = lock.withLock {
+                guard request.method == "POST", request.path.contains("/checkins") else { return false }
+                posts += 1
+                return posts == 2
+            }
+            if second { arrived.signal() }
+            return try await inner.send(request)
+        }
+    }
+
+    /// Holds the first commit that writes answers until `arrived` is signalled, and records
+    /// whether it was: a bound of ten seconds (only a device that writes before it sends waits it
+    /// out, since that request cannot leave until the write is done) instead of a deadlock.
+    final class FirstAnswersAwaitRequest: TransactionObserver, @unchecked Sendable {
+        let arrived: DispatchSemaphore
+        private let lock = NSLock()
+        private var wrote = false
+        private var seen: Bool?
+        init(_ arrived: DispatchSemaphore) { self.arrived = arrived }
+        var requestWasOut: Bool? { lock.withLock { seen } }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "answers" }
+        func databaseDidChange(with event: DatabaseEvent) { lock.withLock { wrote = true } }
+        func databaseWillCommit() throws {
+            guard lock.withLock({ wrote && seen == nil }) else { return }
+            let out = arrived.wait(timeout: .now() + 10) == .success
+            lock.withLock { seen = out }
+        }
+        func databaseDidCommit(_ db: Database) { lock.withLock { wrote = false } }
+        func databaseDidRollback(_ db: Database) { lock.withLock { wrote = false } }
+    }
+
+    @Test(
+        "outbox-pipeline-overlap: the answers of one batch are written while the next request is out (the server and the device work at the same time), and everything lands once, in order"
+    )
+    func writesWhileTheNextRequestIsOut() async throws {
+        let count = OutboxReplayer.batchLimit + 1
+        try await DeviceLab.run(guests: count) { lab in
+            let arrived = DispatchSemaphore(value: 0)
+            let (app, _) = try await Self.queued(lab, "pipeline", count: count) {
+                SignalSecondRequest($0, arrived: arrived)
+            }
+            let store = try #require(app.store)
+            let observer = FirstAnswersAwaitRequest(arrived)
+            store.queue.add(transactionObserver: observer, extent: .databaseLifetime)
+            await app.sync()
+            #expect(
+                observer.requestWasOut == true, "the first batch's answers were written before the next request left")
+            #expect(app.pendingCount == 0)
+            #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })
+            let audit = try await lab.api.audit(lab.world.organizer, event: lab.world.event)
+            #expect(audit.map(\.guestId) == lab.world.guests.map(\.id), "the confirmation order")
+            let answers = try await store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM answers") }
+            #expect(answers == count)
+        }
+    }
+
+    @Test(
+        "outbox-pipeline-write-fails: when a batch's answers cannot be written while the next request is out, that request's answer is dropped with the pass, its entry stays queued behind the unwritten ones, and the next pass gets the server's stored answers"
+    )
+    func writeFailsWhileTheNextRequestIsOut() async throws {
+        let count = OutboxReplayer.batchLimit + 1
+        try await DeviceLab.run(guests: count) { lab in
+            let (app, _) = try await Self.queued(lab, "pipeline-disk", count: count) { RecordingTransport($0) }
+            let store = try #require(app.store)
+            let third = try store.outboxRows()[2].idempotencyKey
+            try await store.queue.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER refuse_third BEFORE INSERT ON answers
+                        WHEN NEW.idempotency_key = '\(third.replacingOccurrences(of: "'", with: "''"))'
+                        BEGIN SELECT RAISE(ABORT, 'disk says no'); END
+                        """)
+            }
+            await app.sync()
+            let left = try store.outboxRows().map(\.idempotencyKey)
+            #expect(app.pendingCount == count - 2)
+            #expect(left.first == third, "the third and everything after it stay queued, in order")
+            // The server applied all of them once: the first batch, and the last entry, which
+            // was out while the write failed.
+            #expect(try await lab.serverCheckIns().count == count)
+
+            try await store.queue.write { try $0.execute(sql: "DROP TRIGGER refuse_third") }
+            await app.sync()
+            #expect(app.pendingCount == 0)
+            #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })
+            let audit = try await lab.api.audit(lab.world.organizer, event: lab.world.event)
+            #expect(audit.count == count, "the second pass got stored answers, not new decisions")
+            #expect(audit.map(\.guestId) == lab.world.guests.map(\.id))
         }
     }
 }

@@ -317,4 +317,31 @@ struct OutboxMachineTests {
         }
         #expect(failures == 0)
     }
+
+    @Test(
+        "outbox-machine-order: entries added in any order are kept and sent oldest first, one added twice is held once, and each of 10,000 is found"
+    )
+    func keepsIdOrderAtSize() {
+        let count: Int64 = 10_000
+        var machine = Machine(user: Self.alex, online: true, seed: 1)
+        // 7,919 is prime and does not divide 10,000: this visits every id once, out of order.
+        for step in 0..<count {
+            let id = Self.id((step * 7_919) % count + 1)
+            _ = machine.handle(.added(.init(id: id, owner: Self.alex)), now: Self.t0)
+            if step % 3 == 0 { _ = machine.handle(.added(.init(id: id, owner: Self.bea)), now: Self.t0) }
+        }
+        #expect(machine.entries.map(\.id) == (1...count).map(Self.id), "id order, each once")
+        #expect(machine.entries.allSatisfy { $0.owner == Self.alex }, "a second add changes nothing")
+        #expect((1...count).allSatisfy { machine.entry(Self.id($0))?.id == Self.id($0) })
+        #expect(machine.entry(Self.id(0)) == nil && machine.entry(Self.id(count + 1)) == nil)
+        var sent: [Machine.EntryID] = []
+        var actions = machine.handle(.replay(force: false), now: Self.t0)
+        while case .send(let id)? = actions.first {
+            sent.append(id)
+            _ = machine.handle(.answered(id), now: Self.t0)
+            actions = machine.handle(.stored(id), now: Self.t0)
+        }
+        #expect(sent == (1...count).map(Self.id))
+        #expect(machine.entries.isEmpty)
+    }
 }

@@ -48,9 +48,10 @@ typealias OutboxNotice = @MainActor () -> Void
 /// order, so every rule it keeps holds. A batch that fails or is not understood falls back to
 /// sending the first entry alone (the server answers a repeated key with its stored answer).
 ///
-/// Answers are written when the pass next needs the network (or ends), all of those waiting in
-/// one transaction, each entry in a savepoint of its own: a batch of 100 answers is one commit,
-/// not 100. The machine is told each is stored as it comes, which is what it would hear if the
+/// Answers are written when the pass next needs the network (while that request is out, so the
+/// server and the device work at the same time) or ends, all of those waiting in one
+/// transaction, each entry in a savepoint of its own: a batch of 100 answers is one commit, not
+/// 100. The machine is told each is stored as it comes, which is what it would hear if the
 /// writes were immediate; if one cannot be written, it and the answers after it are not kept
 /// (their entries stay queued and are sent again, and the server replays its stored answers),
 /// the ones before it are, and the pass ends, as it did when each answer was its own commit.
@@ -96,7 +97,7 @@ final class OutboxReplayer {
     private let handlers: [OutboxKind: any OutboxEntryHandler]
     private var running = false
     /// Entries one batch carries at most (the server takes 500).
-    static let batchLimit = 100
+    nonisolated static let batchLimit = 100
 
     init(store: DeviceStore, handlers: [any OutboxEntryHandler]) {
         self.store = store
@@ -181,22 +182,35 @@ final class OutboxReplayer {
                         ServerAnswer.outboxEvent(for: id, response: answer, accepts: handler.accepts), now: now())
                     continue
                 }
-                // The network next: what is answered so far is written first.
-                guard write(&staged, now: now(), into: &outcome) else {
-                    actions = []
-                    continue
-                }
                 guard let handler = handlers[row.kind], let request = try? handler.request(for: row) else {
+                    guard write(&staged, now: now(), into: &outcome) else {
+                        actions = []
+                        continue
+                    }
                     actions += machine.handle(.damaged(id, owner: owner), now: now())
                     continue
                 }
                 outcome.sent += 1
                 let behind = batching ? Self.due(behind: row, in: rows, force: force, now: now()) : []
-                if !behind.isEmpty, let batch = try? handler.batchRequest(for: [row] + behind) {
+                let batch = behind.isEmpty ? nil : try? handler.batchRequest(for: [row] + behind)
+                // The network next, and what is answered so far is written while the request is
+                // out: the server decides the next entries while the device stores the last
+                // ones. Every entry it carries was decided on by the machine already; if the
+                // write fails, the pass ends and the answer is dropped (those entries stay queued
+                // and the server answers them again from its stored answers).
+                let inFlight = Task { try await session.authorized(batch ?? request, client: client) }
+                await Task.yield()  // the task takes the main actor to put its request on the wire
+                let written = write(&staged, now: now(), into: &outcome)
+                let sent = await inFlight.result
+                guard written else {
+                    actions = []
+                    continue
+                }
+                if let batch {
                     // One try a pass: a batch that fails or is not understood is not sent again.
                     batching = false
-                    do {
-                        let response = try await session.authorized(batch, client: client)
+                    switch sent {
+                    case .success(let response):
                         if let each = handler.batchAnswers(response, for: [row] + behind), let first = each.first {
                             for (entry, answer) in zip(behind, each.dropFirst()) { prefetched[entry.id] = answer }
                             outcome.batches += 1
@@ -207,16 +221,18 @@ final class OutboxReplayer {
                             )
                             continue
                         }
-                    } catch APIClientError.sessionEnded {
+                    case .failure(APIClientError.sessionEnded):
                         actions += machine.handle(.authFailed(id), now: now())
                         continue
-                    } catch {
-                        // Sent alone below: the server answers whatever of the batch it applied.
+                    case .failure:
+                        break
                     }
                 }
                 let event: OutboxMachine.Event
                 do {
-                    let response = try await session.authorized(request, client: client)
+                    // Alone: the first answer, or after a batch that failed (the server answers
+                    // whatever of the batch it applied).
+                    let response = try await batch == nil ? sent.get() : session.authorized(request, client: client)
                     answers[id] = response
                     event = ServerAnswer.outboxEvent(for: id, response: response, accepts: handler.accepts)
                 } catch APIClientError.sessionEnded {
