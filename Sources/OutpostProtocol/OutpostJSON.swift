@@ -72,6 +72,29 @@ public enum OutpostJSON {
         return decoder
     }
 
+    /// Appends `text` as a JSON string exactly as ``encode(_:)`` writes one: `"` and `\`
+    /// escaped, the control characters as `\b \f \n \r \t` or `\u00xx` (lower-case hex), every
+    /// other character (slashes, DEL, U+2028, all of Unicode) as its UTF-8 bytes. For answers the
+    /// server writes by hand (``CheckInResponse/json``).
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// Encodes a value with the API's conventions.
     public static func encode(_ value: some Encodable) throws -> Data {
         try makeEncoder().encode(value)

@@ -206,7 +206,7 @@ final class OutboxReplayer {
                     actions = []
                     continue
                 }
-                if let batch {
+                if batch != nil {
                     // One try a pass: a batch that fails or is not understood is not sent again.
                     batching = false
                     switch sent {

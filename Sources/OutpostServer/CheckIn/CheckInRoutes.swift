@@ -152,16 +152,11 @@ struct CheckInRoutes {
     @Sendable static func render(_ outcome: CheckInOutcome) throws -> StoredAnswer {
         switch outcome {
         case .checkedIn(let record):
-            return StoredAnswer(
-                status: 201, body: Array(try OutpostJSON.encode(CheckInResponse(result: .checkedIn, checkIn: record))))
+            return StoredAnswer(status: 201, body: CheckInResponse(result: .checkedIn, checkIn: record).json)
         case .alreadyCheckedIn(let record):
-            return StoredAnswer(
-                status: 200,
-                body: Array(try OutpostJSON.encode(CheckInResponse(result: .alreadyCheckedIn, checkIn: record))))
+            return StoredAnswer(status: 200, body: CheckInResponse(result: .alreadyCheckedIn, checkIn: record).json)
         case .reconfirmed(let record):
-            return StoredAnswer(
-                status: 200, body: Array(try OutpostJSON.encode(CheckInResponse(result: .reconfirmed, checkIn: record)))
-            )
+            return StoredAnswer(status: 200, body: CheckInResponse(result: .reconfirmed, checkIn: record).json)
         case .notAdmissible:
             return StoredAnswer(
                 status: 409,
