@@ -160,6 +160,23 @@ struct OutboxBatchTests {
         }
     }
 
+    /// The disk refuses the answer of the entry with `key` (a trigger on this connection only).
+    static func refuseAnswer(to key: String, in store: DeviceStore) async throws {
+        try await store.queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER refuse_answer BEFORE INSERT ON answers
+                    WHEN NEW.idempotency_key = '\(key.replacingOccurrences(of: "'", with: "''"))'
+                    BEGIN SELECT RAISE(ABORT, 'disk says no'); END
+                    """)
+        }
+    }
+
+    /// The disk takes every answer again.
+    static func stopRefusingAnswers(in store: DeviceStore) async throws {
+        try await store.queue.write { try $0.execute(sql: "DROP TRIGGER refuse_answer") }
+    }
+
     @Test(
         "outbox-batch-store-fails-midway: when the third answer of a batch cannot be written, the two before it are kept, it and the ones after stay queued, and the next pass finishes them from the server's stored answers"
     )
@@ -168,15 +185,7 @@ struct OutboxBatchTests {
             let (app, _) = try await Self.queued(lab, "disk-says-no") { RecordingTransport($0) }
             let store = try #require(app.store)
             let third = try store.outboxRows()[2].idempotencyKey
-            // The disk refuses that one answer (a trigger on this connection only).
-            try await store.queue.write { db in
-                try db.execute(
-                    sql: """
-                        CREATE TEMP TRIGGER refuse_third BEFORE INSERT ON answers
-                        WHEN NEW.idempotency_key = '\(third.replacingOccurrences(of: "'", with: "''"))'
-                        BEGIN SELECT RAISE(ABORT, 'disk says no'); END
-                        """)
-            }
+            try await Self.refuseAnswer(to: third, in: store)
             await app.sync()
             let left = try store.outboxRows().map(\.idempotencyKey)
             #expect(app.pendingCount == 3)
@@ -188,7 +197,7 @@ struct OutboxBatchTests {
             // The server applied all five once (the batch went whole).
             #expect(try await lab.serverCheckIns().count == 5)
 
-            try await store.queue.write { try $0.execute(sql: "DROP TRIGGER refuse_third") }
+            try await Self.stopRefusingAnswers(in: store)
             await app.sync()
             #expect(app.pendingCount == 0)
             #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })
@@ -273,14 +282,7 @@ struct OutboxBatchTests {
             let (app, _) = try await Self.queued(lab, "pipeline-disk", count: count) { RecordingTransport($0) }
             let store = try #require(app.store)
             let third = try store.outboxRows()[2].idempotencyKey
-            try await store.queue.write { db in
-                try db.execute(
-                    sql: """
-                        CREATE TEMP TRIGGER refuse_third BEFORE INSERT ON answers
-                        WHEN NEW.idempotency_key = '\(third.replacingOccurrences(of: "'", with: "''"))'
-                        BEGIN SELECT RAISE(ABORT, 'disk says no'); END
-                        """)
-            }
+            try await Self.refuseAnswer(to: third, in: store)
             await app.sync()
             let left = try store.outboxRows().map(\.idempotencyKey)
             #expect(app.pendingCount == count - 2)
@@ -289,7 +291,7 @@ struct OutboxBatchTests {
             // was out while the write failed.
             #expect(try await lab.serverCheckIns().count == count)
 
-            try await store.queue.write { try $0.execute(sql: "DROP TRIGGER refuse_third") }
+            try await Self.stopRefusingAnswers(in: store)
             await app.sync()
             #expect(app.pendingCount == 0)
             #expect(try await lab.serverCheckIns().values.allSatisfy { $0 == 1 })

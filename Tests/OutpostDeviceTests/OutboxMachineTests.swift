@@ -141,16 +141,23 @@ struct OutboxMachineTests {
         }
     }
 
+    /// A pass in which every entry sent is answered and its answer stored: the entries sent, in
+    /// order, and the actions the pass ended with.
+    static func passStoringEveryAnswer(_ machine: inout Machine) -> (sent: [Machine.EntryID], last: [Machine.Action]) {
+        var sent: [Machine.EntryID] = []
+        var actions = machine.handle(.replay(force: false), now: t0)
+        while case .send(let id)? = actions.first {
+            sent.append(id)
+            _ = machine.handle(.answered(id), now: t0)
+            actions = machine.handle(.stored(id), now: t0)
+        }
+        return (sent, actions)
+    }
+
     @Test("a pass sends only the signed-in user's entries, oldest first, and continues after each stored answer")
     func passOrderAndOwners() {
         var machine = Self.machine(in: .idle)
-        var sent: [Machine.EntryID] = []
-        var actions = machine.handle(.replay(force: false), now: Self.t0)
-        while case .send(let id)? = actions.first {
-            sent.append(id)
-            _ = machine.handle(.answered(id), now: Self.t0)
-            actions = machine.handle(.stored(id), now: Self.t0)
-        }
+        let (sent, actions) = Self.passStoringEveryAnswer(&machine)
         #expect(sent == [Self.id(1), Self.id(3)])
         #expect(Self.words(actions) == ["idle"])
         _ = machine.handle(.signedIn(Self.bea), now: Self.t0)
@@ -334,13 +341,7 @@ struct OutboxMachineTests {
         #expect(machine.entries.allSatisfy { $0.owner == Self.alex }, "a second add changes nothing")
         #expect((1...count).allSatisfy { machine.entry(Self.id($0))?.id == Self.id($0) })
         #expect(machine.entry(Self.id(0)) == nil && machine.entry(Self.id(count + 1)) == nil)
-        var sent: [Machine.EntryID] = []
-        var actions = machine.handle(.replay(force: false), now: Self.t0)
-        while case .send(let id)? = actions.first {
-            sent.append(id)
-            _ = machine.handle(.answered(id), now: Self.t0)
-            actions = machine.handle(.stored(id), now: Self.t0)
-        }
+        let sent = Self.passStoringEveryAnswer(&machine).sent
         #expect(sent == (1...count).map(Self.id))
         #expect(machine.entries.isEmpty)
     }
