@@ -109,38 +109,32 @@ public final class SQLiteDatabase: SQLDatabase {
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             let arguments = StatementArguments(binds.map(\.databaseValue))
-            return try await access { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map(SQLRow.init(row:))
-            }
+            return try await access { db in try Self.rows(of: try db.makeStatement(sql: sql), arguments) }
         }
 
-        /// Read straight off the cached statement's cursor: no copy of each row, and one array of
-        /// column names shared by every row (a batch of 100 check-ins runs ~700 of these, and
-        /// `Row.fetchAll`'s copies showed in the batch's profile; issue 15, step 8).
         func query<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> [SQLRow] {
             let arguments = StatementArguments(try Statement.checked(binds).map(\.databaseValue))
-            return try await access { db in
-                let statement = try db.cachedStatement(sql: Statement.sql)
-                let columns = statement.columnNames
-                var rows: [SQLRow] = []
-                let cursor = try Row.fetchCursor(statement, arguments: arguments)
-                while let row = try cursor.next() {
-                    var values: [SQLValue] = []
-                    values.reserveCapacity(columns.count)
-                    for index in columns.indices {
-                        values.append(SQLValue(databaseValue: row[index] as DatabaseValue))
-                    }
-                    rows.append(SQLRow(columns: columns, values: values))
-                }
-                return rows
-            }
+            let sql = Statement.sql
+            return try await access { db in try Self.rows(of: try db.cachedStatement(sql: sql), arguments) }
         }
-    }
-}
 
-extension SQLRow {
-    fileprivate init(row: Row) {
-        self.init(columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init(databaseValue:)))
+        /// The statement's rows, read straight off its cursor: no copy of each row, and one array
+        /// of column names shared by every row (a batch of 100 check-ins runs ~700 statements,
+        /// and `Row.fetchAll`'s copies showed in the batch's profile; issue 15, step 8).
+        private static func rows(of statement: GRDB.Statement, _ arguments: StatementArguments) throws -> [SQLRow] {
+            let columns = statement.columnNames
+            var rows: [SQLRow] = []
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() {
+                var values: [SQLValue] = []
+                values.reserveCapacity(columns.count)
+                for index in columns.indices {
+                    values.append(SQLValue(databaseValue: row[index] as DatabaseValue))
+                }
+                rows.append(SQLRow(columns: columns, values: values))
+            }
+            return rows
+        }
     }
 }
 
