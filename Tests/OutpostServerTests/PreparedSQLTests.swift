@@ -75,6 +75,64 @@ struct PreparedSQLTests {
         }
     }
 
+    private enum Echo: PreparedSQL {
+        static let sql = "SELECT ? AS i, ? AS t, ? AS b"
+        static let parameters: [SQLValue.Kind] = [.int, .text, .blob]
+    }
+
+    private enum Keep: PreparedSQL {
+        static let sql = "INSERT INTO values_probe (n, i, t, b) VALUES (?, ?, ?, ?)"
+        static let parameters: [SQLValue.Kind] = [.int, .int, .text, .blob]
+    }
+
+    @Test(
+        "sql-values-round-trip: every kind of value (null, the extreme integers, empty, long and non-ASCII text, NUL inside text on SQLite, empty and binary blobs) comes back as bound, echoed and stored, through prepared and unprepared statements; a failed prepared statement runs again",
+        arguments: StoreKind.allCases)
+    func valuesRoundTrip(kind: StoreKind) async throws {
+        var texts = ["", "a", "Åse Ødegård", "名前", "emoji 😀 and \u{200D}", String(repeating: "long ", count: 4_000)]
+        if kind == .sqlite { texts.append("before\u{0}after") }  // PostgreSQL's text has no NUL
+        let blobs: [[UInt8]] = [[], [0], [0, 255, 1, 254], Array(0...255), [UInt8](repeating: 0, count: 10_000)]
+        let ints: [Int64] = [0, 1, -1, Int64.min, Int64.max, 1_795_000_000_000]
+        var cases: [(SQLValue, SQLValue, SQLValue)] = [(.null, .null, .null)]
+        for (index, text) in texts.enumerated() {
+            cases.append((.int(ints[index % ints.count]), .text(text), .blob(blobs[index % blobs.count])))
+        }
+        for (index, blob) in blobs.enumerated() {
+            cases.append((.int(ints[(index + 3) % ints.count]), .null, .blob(blob)))
+        }
+        try await withDatabase(kind) { database in
+            try await database.transaction {
+                try await $0.execute(
+                    "CREATE TABLE values_probe (n INTEGER PRIMARY KEY, i BIGINT, t TEXT, b \(kind == .sqlite ? "BLOB" : "BYTEA"))")
+            }
+            try await database.transaction { connection in
+                for (index, (int, text, blob)) in cases.enumerated() {
+                    let echoed = try await connection.queryOne(Echo.self, [int, text, blob])
+                    #expect(echoed?.values == [int, text, blob], "echo \(index)")
+                    _ = try await connection.query(Keep.self, [.int(Int64(index)), int, text, blob])
+                }
+            }
+            // A prepared statement that fails (a duplicate key) reports it, and runs again after.
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { connection in
+                    _ = try await connection.query(Keep.self, [.int(0), .null, .null, .null])
+                }
+            }
+            try await database.transaction { connection in
+                _ = try await connection.query(Keep.self, [.int(Int64(cases.count)), .int(7), .text("again"), .null])
+            }
+            let stored = try await database.read { connection in
+                try await connection.query("SELECT i, t, b FROM values_probe ORDER BY n", [])
+            }
+            #expect(stored.count == cases.count + 1)
+            for (index, (int, text, blob)) in cases.enumerated() where index < stored.count {
+                #expect(stored[index].values == [int, text, blob], "stored \(index)")
+                #expect(stored[index].columns == ["i", "t", "b"])
+            }
+            #expect(stored.last?.values == [.int(7), .text("again"), .null])
+        }
+    }
+
     struct Abandoned: Error {}
 
     @Test(

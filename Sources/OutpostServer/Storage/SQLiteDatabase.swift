@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The embedded SQLite gateway (through GRDB): one connection in WAL mode, one transaction at a
 /// time. Every statement hops to GRDB's serial queue, so no cooperative thread ever blocks.
@@ -108,35 +109,109 @@ public final class SQLiteDatabase: SQLDatabase {
         }
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-            let arguments = StatementArguments(binds.map(\.databaseValue))
-            return try await access { db in try Self.rows(of: try db.makeStatement(sql: sql), arguments) }
+            try await access { db in try Self.rows(of: try db.makeStatement(sql: sql), binds, in: db) }
         }
 
         func query<Statement: PreparedSQL>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws -> [SQLRow] {
-            let arguments = StatementArguments(try Statement.checked(binds).map(\.databaseValue))
+            let binds = try Statement.checked(binds)
             let sql = Statement.sql
-            return try await access { db in try Self.rows(of: try db.cachedStatement(sql: sql), arguments) }
+            return try await access { db in try Self.rows(of: try db.cachedStatement(sql: sql), binds, in: db) }
         }
 
-        /// The statement's rows, read straight off its cursor: no copy of each row, and one array
-        /// of column names shared by every row (a batch of 100 check-ins runs ~700 statements,
-        /// and `Row.fetchAll`'s copies showed in the batch's profile; issue 15, step 8).
-        private static func rows(of statement: GRDB.Statement, _ arguments: StatementArguments) throws -> [SQLRow] {
+        /// Runs `statement` with `binds` and returns its rows, through SQLite's own calls: the
+        /// values are bound as they are (no `StatementArguments` of boxed values), stepped, and
+        /// read column by column into one array of column names shared by every row. GRDB's
+        /// arguments and row cursor were a quarter of the server's samples in a batch of
+        /// check-ins (issue 15, step 8; ~700 statements per batch of 100). The statement is reset
+        /// before and after, so a cached one holds no lock between uses. These are single
+        /// statements inside transactions the gateway opens and closes through GRDB, with no
+        /// transaction observers on the server's connection, so GRDB's per-statement
+        /// bookkeeping (observation, schema-cache invalidation) has nothing to do for them.
+        private static func rows(of statement: GRDB.Statement, _ binds: [SQLValue], in db: Database) throws
+            -> [SQLRow]
+        {
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            defer { sqlite3_reset(handle) }
+            let parameters = Int(sqlite3_bind_parameter_count(handle))
+            guard parameters == binds.count else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE, message: "\(binds.count) binds for \(parameters) parameters",
+                    sql: statement.sql)
+            }
+            for (offset, value) in binds.enumerated() {
+                let code = bind(value, at: Int32(offset + 1), to: handle)
+                guard code == SQLITE_OK else { throw error(code, db, statement) }
+            }
             let columns = statement.columnNames
             var rows: [SQLRow] = []
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try cursor.next() {
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { return rows }
+                guard code == SQLITE_ROW else { throw error(code, db, statement) }
                 var values: [SQLValue] = []
                 values.reserveCapacity(columns.count)
-                for index in columns.indices {
-                    values.append(SQLValue(databaseValue: row[index] as DatabaseValue))
+                for index in 0..<Int32(columns.count) {
+                    values.append(column(index, of: handle))
                 }
                 rows.append(SQLRow(columns: columns, values: values))
             }
-            return rows
+        }
+
+        private static func bind(_ value: SQLValue, at index: Int32, to handle: OpaquePointer) -> Int32 {
+            switch value {
+            case .null:
+                return sqlite3_bind_null(handle, index)
+            case .int(let int):
+                return sqlite3_bind_int64(handle, index, int)
+            case .text(var text):
+                return text.withUTF8 { bytes in
+                    // An empty buffer may have no address; SQLite binds a null pointer as NULL.
+                    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                        return sqlite3_bind_text(handle, index, "", 0, transient)
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transient)
+                    }
+                }
+            case .blob(let blob):
+                if blob.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
+                return blob.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
+            }
+        }
+
+        private static func column(_ index: Int32, of handle: OpaquePointer) -> SQLValue {
+            switch sqlite3_column_type(handle, index) {
+            case SQLITE_NULL:
+                return .null
+            case SQLITE_INTEGER:
+                return .int(sqlite3_column_int64(handle, index))
+            case SQLITE_FLOAT:
+                return .int(Int64(sqlite3_column_double(handle, index)))
+            case SQLITE_TEXT:
+                // The pointer first, then the length: SQLite's documented order.
+                guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+                let count = Int(sqlite3_column_bytes(handle, index))
+                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            default:
+                guard let blob = sqlite3_column_blob(handle, index) else { return .blob([]) }
+                let count = Int(sqlite3_column_bytes(handle, index))
+                return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
+            }
+        }
+
+        private static func error(_ code: Int32, _ db: Database, _ statement: GRDB.Statement) -> DatabaseError {
+            let extended = sqlite3_extended_errcode(db.sqliteConnection)
+            let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
+            return DatabaseError(
+                resultCode: ResultCode(rawValue: extended != 0 ? extended : code), message: message, sql: statement.sql)
         }
     }
 }
+
+/// SQLite copies a value bound with this destructor before the bind returns (the C macro
+/// `SQLITE_TRANSIENT`, which Swift does not import).
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 extension SQLValue {
     fileprivate var databaseValue: DatabaseValue {
@@ -145,16 +220,6 @@ extension SQLValue {
         case .int(let value): value.databaseValue
         case .text(let value): value.databaseValue
         case .blob(let value): Data(value).databaseValue
-        }
-    }
-
-    fileprivate init(databaseValue: DatabaseValue) {
-        switch databaseValue.storage {
-        case .null: self = .null
-        case .int64(let value): self = .int(value)
-        case .double(let value): self = .int(Int64(value))
-        case .string(let value): self = .text(value)
-        case .blob(let value): self = .blob(Array(value))
         }
     }
 }
