@@ -44,6 +44,17 @@ struct OutboxBatchTests {
         }
     }
 
+    /// Passes everything but the roster, whose pulls time out: what a drain leaves is the
+    /// answers' own writes, not a roster page's.
+    final class NoRoster: Transport, @unchecked Sendable {
+        let inner: any Transport
+        init(_ inner: any Transport) { self.inner = inner }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if request.path.contains("/roster") { throw TransportError.timedOut }
+            return try await inner.send(request)
+        }
+    }
+
     /// `count` check-ins confirmed offline on device `name` (with its transport wrapped by `wrap`).
     @MainActor
     static func queued<Wrapper: Transport>(
@@ -157,6 +168,48 @@ struct OutboxBatchTests {
             let answers = try await store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM answers") }
             #expect(answers == 5)
             #expect(try await lab.serverCheckIns().count == 5)
+        }
+    }
+
+    @Test(
+        "outbox-answer-updates-guest: each answer leaves its guest checked in at the server's time and no longer pending, found by code and by e-mail, with the rest of the guest and its blind indexes as they were"
+    )
+    func answerUpdatesGuest() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let (app, _) = try await Self.queued(lab, "answer-write") { NoRoster($0) }
+            let store = try #require(app.store)
+            let event = lab.world.event.id
+            let columns = "SELECT id, code_index, email_index, keys_digest, status FROM guests ORDER BY id"
+            let before = try await store.queue.read { try Row.fetchAll($0, sql: columns) }
+            let pendingBefore = try await store.queue.read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE local_pending = 1")
+            }
+            #expect(pendingBefore == 5)
+            let guests = try lab.world.guests.map { try #require(try store.guest(eventId: event, id: $0.id)) }
+            await app.sync()
+            #expect(app.pendingCount == 0)
+            let serverAt = try await lab.serverCheckInTimes()
+            #expect(serverAt.count == 5)
+            for guest in guests {
+                let at = try #require(serverAt[guest.id])
+                let byCode = try #require(try store.guest(eventId: event, code: guest.code))
+                #expect(byCode.checkIn?.pending == false && byCode.checkIn?.at == at)
+                #expect(try store.guests(eventId: event, email: guest.email).map(\.id) == [guest.id])
+                var unchanged = byCode
+                unchanged.checkIn = guest.checkIn
+                #expect(unchanged == guest, "only the check-in changed")
+                let column = try await store.queue.read {
+                    try Int64.fetchOne(
+                        $0, sql: "SELECT checked_in_at FROM guests WHERE id = ?", arguments: [guest.id.wire])
+                }
+                #expect(column == at.millisecondsSince1970)
+            }
+            let after = try await store.queue.read { try Row.fetchAll($0, sql: columns) }
+            #expect(after == before, "blind indexes, digest and status stand")
+            let pendingAfter = try await store.queue.read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE local_pending = 1")
+            }
+            #expect(pendingAfter == 0)
         }
     }
 

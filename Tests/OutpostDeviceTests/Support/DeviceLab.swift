@@ -120,20 +120,30 @@ struct DeviceLab: Sendable {
 
     /// Server-side check-in rows of the world's event: guest id → count.
     func serverCheckIns() async throws -> [GuestID: Int] {
+        try await serverCheckIns(per: "COUNT(*)").mapValues { Int($0) }
+    }
+
+    /// The server's time of each guest's check-in in the world's event.
+    func serverCheckInTimes() async throws -> [GuestID: Date] {
+        try await serverCheckIns(per: "MIN(at)").mapValues(Date.init(millisecondsSince1970:))
+    }
+
+    /// Server-side check-in rows of the world's event: guest id → `aggregate` (an integer).
+    private func serverCheckIns(per aggregate: String) async throws -> [GuestID: Int64] {
         let rows = try await api.store.database.read { connection in
             try await connection.query(
-                "SELECT guest_id, COUNT(*) AS n FROM checkins WHERE event_id = ? GROUP BY guest_id",
+                "SELECT guest_id, \(aggregate) AS n FROM checkins WHERE event_id = ? GROUP BY guest_id",
                 [.text(world.event.id.wire)])
         }
-        var counts: [GuestID: Int] = [:]
+        var values: [GuestID: Int64] = [:]
         for row in rows {
             if case .text(let text) = try row.value("guest_id"), let guest = GuestID(wire: text),
-                case .int(let count) = try row.value("n")
+                case .int(let value) = try row.value("n")
             {
-                counts[guest] = Int(count)
+                values[guest] = value
             }
         }
-        return counts
+        return values
     }
 
     /// Revokes every refresh token family on the server (an administrator ending all sessions).

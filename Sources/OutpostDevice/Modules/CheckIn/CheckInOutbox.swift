@@ -72,7 +72,8 @@ struct CheckInOutbox: OutboxEntryHandler {
             }
         }
         try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now) {
-            if let guest { try store.upsert($0, guest) }
+            // Read above in this transaction: only its check-in changed.
+            if let guest { try store.updateCheckIn($0, guest) }
         }
         return notice
     }
