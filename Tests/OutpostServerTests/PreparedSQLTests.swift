@@ -103,7 +103,8 @@ struct PreparedSQLTests {
         try await withDatabase(kind) { database in
             try await database.transaction {
                 try await $0.execute(
-                    "CREATE TABLE values_probe (n INTEGER PRIMARY KEY, i BIGINT, t TEXT, b \(kind == .sqlite ? "BLOB" : "BYTEA"))")
+                    "CREATE TABLE values_probe (n INTEGER PRIMARY KEY, i BIGINT, t TEXT, b \(kind == .sqlite ? "BLOB" : "BYTEA"))"
+                )
             }
             try await database.transaction { connection in
                 for (index, (int, text, blob)) in cases.enumerated() {

@@ -77,10 +77,10 @@ package struct PretixPeer {
         return text
     }
 
-    /// Set-up (idempotent: about 11 minutes the first time per database, seconds after), a
+    /// Set-up (idempotent: 11–24 minutes the first time per database, by machine; seconds after), a
     /// reset to zero check-ins, then the server.
     package func start(db: String) throws {
-        say("pretix peer (\(db)): set-up (first time per database: about 11 minutes)")
+        say("pretix peer (\(db)): set-up (first time per database: 11–24 minutes)")
         try run("./setup.sh", db: db)
         try run("./reset.sh", db: db)
         try run("./serve.sh start", db: db)

@@ -127,7 +127,9 @@ public final class SQLiteDatabase: SQLDatabase {
         /// statements inside transactions the gateway opens and closes through GRDB, with no
         /// transaction observers on the server's connection, so GRDB's per-statement
         /// bookkeeping (observation, schema-cache invalidation) has nothing to do for them.
-        private static func rows(of statement: GRDB.Statement, _ binds: [SQLValue], in db: Database) throws
+        private static func rows(
+            of statement: GRDB.Statement, _ binds: [SQLValue], in db: Database
+        ) throws
             -> [SQLRow]
         {
             let handle = statement.sqliteStatement
@@ -176,7 +178,9 @@ public final class SQLiteDatabase: SQLDatabase {
                 }
             case .blob(let blob):
                 if blob.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
-                return blob.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
+                return blob.withUnsafeBytes {
+                    sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient)
+                }
             }
         }
 
