@@ -180,7 +180,7 @@ struct OutboxBatchTests {
             let store = try #require(app.store)
             let event = lab.world.event.id
             let columns = "SELECT id, code_index, email_index, keys_digest, status FROM guests ORDER BY id"
-            let before = try await store.queue.read { try Row.fetchAll($0, sql: columns) }
+            let before = try store.queue.read { try Row.fetchAll($0, sql: columns) }
             let pendingBefore = try await store.queue.read {
                 try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE local_pending = 1")
             }
@@ -204,7 +204,7 @@ struct OutboxBatchTests {
                 }
                 #expect(column == at.millisecondsSince1970)
             }
-            let after = try await store.queue.read { try Row.fetchAll($0, sql: columns) }
+            let after = try store.queue.read { try Row.fetchAll($0, sql: columns) }
             #expect(after == before, "blind indexes, digest and status stand")
             let pendingAfter = try await store.queue.read {
                 try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE local_pending = 1")
