@@ -53,7 +53,8 @@ public struct TestAPI: Sendable {
         } else if let body {
             buffer = ByteBuffer(bytes: body)
         }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: buffer)
+        let response = try await client.execute(
+            within: testRequestLimit, uri: path, method: method, headers: headers, body: buffer)
         return APIResponse(
             status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body))
     }
@@ -166,7 +167,8 @@ public struct RouterTransport: Transport {
             headers[field] = value
         }
         let response = try await client.execute(
-            uri: request.path, method: method, headers: headers, body: request.body.map { ByteBuffer(bytes: $0) })
+            within: testRequestLimit, uri: request.path, method: method, headers: headers,
+            body: request.body.map { ByteBuffer(bytes: $0) })
         return TransportResponse(
             status: Int(response.status.code), body: Data(response.body.readableBytesView),
             contentType: response.headers[.contentType])
