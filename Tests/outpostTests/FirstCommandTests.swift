@@ -54,8 +54,14 @@ struct FirstCommandTests {
         #expect(commands.hasPrefix("scripts/demo "))
         let demo = try Self.text("scripts/demo")
         let install = try #require(demo.range(of: "ensure_packages \"${build_packages[@]}\""))
-        let build = try #require(demo.range(of: "swift run outpost demo"))
+        let build = try #require(demo.range(of: #"swift run "${build_flags[@]}" outpost demo"#))
         #expect(install.lowerBound < build.lowerBound)
+        // The demo runs on the one build the test command makes (scripts/lib/build.sh), so the
+        // fresh-machine check reuses it instead of building the project a second time.
+        #expect(try Self.text("scripts/lib/build.sh").firstMatch(of: /\nbuild_flags=\(/) != nil)
+        for script in ["scripts/demo", "scripts/test", "scripts/soak", "scripts/tmux-e2e", "scripts/console-e2e"] {
+            #expect(try Self.text(script).contains("source scripts/lib/build.sh"), "\(script) builds elsewhere")
+        }
         for script in ["scripts/test", "scripts/soak", "scripts/bench"] {
             #expect(try Self.text(script).contains("ensure_packages \"${build_packages[@]}\""), "\(script)")
         }
