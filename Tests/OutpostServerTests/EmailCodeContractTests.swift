@@ -158,4 +158,62 @@ struct EmailCodeContractTests {
         #expect(SMTPClient(relay: "[::1]:25")?.host == "::1")
         #expect(SMTPClient(relay: "nope") == nil)
     }
+
+    /// A worker's address and a look-alike form of it an attacker types (issue 32 item 13).
+    enum LookAlike: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case kelvinSign, fullwidth, dotlessI, sharpS
+
+        var testDescription: String { rawValue }
+
+        var account: String {
+            switch self {
+            case .kelvinSign, .fullwidth: "kf73cdc@example.org"
+            case .dotlessI: "iris@example.org"
+            case .sharpS: "strasse@example.org"
+            }
+        }
+
+        var typed: String {
+            switch self {
+            case .kelvinSign: "\u{212A}f73cdc@example.org"
+            case .fullwidth: "\u{FF4B}f73cdc@example.org"
+            case .dotlessI: "\u{0131}ris@example.org"
+            case .sharpS: "stra\u{00DF}e@example.org"
+            }
+        }
+
+        /// Whether the typed form is the account's address once normalised (NFKC, lower-cased).
+        var folds: Bool { self == .kelvinSign || self == .fullwidth }
+    }
+
+    @Test(
+        "email-code-lookalike-address: a code is mailed only to the address stored on the account; a look-alike form (Kelvin sign, fullwidth, dotless i, ß) never receives it and never signs in as the account",
+        arguments: StoreKind.allCases, LookAlike.allCases)
+    func lookAlike(kind: StoreKind, form: LookAlike) async throws {
+        try await Self.withMailServer(kind) { api, sink in
+            let organizer = try await api.bootstrapTenant("Care", email: "org@care.test")
+            let worker = try await api.createUser(organizer, email: form.account, role: .worker, name: "Kim")
+            #expect(try await Self.requestCode(api, form.typed, .signin) == 202)
+            if form.folds {
+                // One address: the code goes to the account's own mailbox, as for its plain form.
+                _ = try await sink.code(for: form.account)
+            }
+            // The worker asks for a code; whoever types the look-alike and somehow has that code
+            // signs in as the worker only when the two forms are one address.
+            #expect(try await Self.requestCode(api, form.account, .signin) == 202)
+            let code = try await sink.code(for: form.account, after: form.folds ? 1 : 0)
+            let attempt = try await Self.signIn(api, form.typed, code)
+            if form.folds {
+                #expect(try attempt.decode(TokenPair.self).user.id == worker.user.id)
+            } else {
+                #expect(attempt.status == 401 || attempt.status == 422, "\(attempt.status): \(attempt.text)")
+                #expect((try? attempt.decode(TokenPair.self)) == nil)
+            }
+            let mails = sink.messages()
+            #expect(mails.count == (form.folds ? 2 : 1))
+            #expect(
+                mails.allSatisfy { $0.to.contains(form.account) && !$0.to.contains(form.typed) },
+                "addressed to: \(mails.map(\.to))")
+        }
+    }
 }

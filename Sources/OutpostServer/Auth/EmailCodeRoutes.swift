@@ -39,7 +39,8 @@ struct EmailCodeRoutes {
                 ("code-addr:" + address, Self.codesPerAddressPerHour),
             ], now: now, window: 3600
         ).attempt(now: now, refusal: "Too many codes asked for")
-        let exists = try await dependencies.store.user(email: email) != nil
+        let account = try await dependencies.store.user(email: email)
+        let exists = account != nil
         if !exists, body.purpose == .signin {
             // No account: nothing is sent, and the answer is the same (no account enumeration).
             return Response(status: .accepted)
@@ -48,8 +49,11 @@ struct EmailCodeRoutes {
         let id = try await dependencies.store.storeEmailCode(
             email: email, hash: try await dependencies.store.emailCodeHash(email: email, code: code), now: now,
             lifetime: Self.codeLifetime)
+        // The code goes only to the address stored on the account (or, for a new account, the
+        // address it will have), never to the form typed: a look-alike that folds to a worker's
+        // address must not receive that worker's code.
         let message = MailMessage(
-            from: configuration.mailFrom, to: email,
+            from: configuration.mailFrom, to: account?.email ?? Store.normalizedEmail(email),
             subject: exists ? "Your Outpost sign-in code" : "Your Outpost code to create your account",
             body: Self.body(code: code, existing: exists))
         do {

@@ -12,9 +12,12 @@ extension Store {
             passwordHash: try row.text("password_hash"))
     }
 
-    /// Normalises an e-mail address for lookups: trimmed, lower-cased.
+    /// Normalises an e-mail address, the one way every lookup, stored address, rate-limit subject
+    /// and code hash uses: trimmed, compatibility-composed (NFKC: the Kelvin sign is K, a
+    /// fullwidth ｋ is k), then lower-cased. Forms that fold to the same address are one address;
+    /// forms that do not (a dotless ı, ß) stay apart.
     static func normalizedEmail(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        email.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping.lowercased()
     }
 
     /// Creates the first tenant and its organizer; refuses an e-mail that exists.
