@@ -35,12 +35,13 @@ extension TestClientProtocol {
                     outcome.settle(.failure(error))
                 }
             }
-            outcome.timer = Task {
+            let deadline = Task {
                 try await Task.sleep(for: limit)
                 if outcome.settle(.failure(TestRequestTimedOut(method: method, uri: uri, limit: limit))) {
                     work.cancel()
                 }
             }
+            outcome.setTimer(deadline)
         }
     }
 }
@@ -50,15 +51,16 @@ private final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var settled = false
     var continuation: CheckedContinuation<Value, any Error>?
-    var timer: Task<Void, any Error>? {
-        get { lock.withLock { storedTimer } }
-        set {
-            lock.withLock { storedTimer = newValue }
-            // Settled before the timer was set: nothing is left for it to do.
-            if lock.withLock({ settled }) { newValue?.cancel() }
+    private var timer: Task<Void, any Error>?
+
+    /// Keeps the deadline's task, to cancel when the answer comes first (or at once, if it has).
+    func setTimer(_ task: Task<Void, any Error>) {
+        let settledAlready = lock.withLock {
+            timer = task
+            return settled
         }
+        if settledAlready { task.cancel() }
     }
-    private var storedTimer: Task<Void, any Error>?
 
     /// Resumes the caller with `result` unless something did already; true if this did.
     @discardableResult
@@ -67,7 +69,7 @@ private final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
             guard !settled else { return (nil, nil) }
             settled = true
             defer { self.continuation = nil }
-            return (self.continuation, storedTimer)
+            return (self.continuation, self.timer)
         }
         guard let continuation else { return false }
         timer?.cancel()

@@ -8,5 +8,12 @@
 # release on its own.
 build_flags=()
 
+# The modules a build log compiled (a plugin script compiling into its cache does not count), on
+# one line: how scripts/test and scripts/fresh-machine-check see a second build.
+compiled_modules() {
+    grep -E '^\[[0-9]+/[0-9]+\] Compiling ' "$1" | grep -v ' Compiling plugin ' | awk '{print $3}' |
+        sort -u | tr '\n' ' ' || true
+}
+
 # The path of the shared build's `outpost`.
 outpost_binary() { printf '%s/outpost\n' "$(swift build "${build_flags[@]}" --show-bin-path)"; }
