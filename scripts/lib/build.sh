@@ -15,5 +15,16 @@ compiled_modules() {
         sort -u | tr '\n' ' ' || true
 }
 
+# The N slowest tests of a swift test log, for scripts/test's summary: Swift Testing's "✔ Test X
+# passed after N seconds" (and failed ones), slowest first. Tests run in parallel, so a test's time
+# includes waiting for the cores and, for the device's tests, for the main actor they share. The
+# first N lines are taken by awk, which reads to the end: `head` would close the pipe early, and
+# sort's SIGPIPE (exit 141) under pipefail ended a CI run that had passed (test-summary-long-log).
+slowest_tests() {
+    grep -vE '[✔✘] Test run with ' "$1" |
+        sed -nE 's/^.*[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3 \1/p' |
+        sort -rn | awk -v n="${2:-20}" 'NR <= n'
+}
+
 # The path of the shared build's `outpost`.
 outpost_binary() { printf '%s/outpost\n' "$(swift build "${build_flags[@]}" --show-bin-path)"; }
