@@ -16,11 +16,11 @@ struct UITreeTests {
             online: true, pending: 0, user: nil, event: nil)
         #expect(tree.visible == [UIIdentifier.signIn, UIIdentifier.signInEmail, UIIdentifier.signInSubmit])
         let json = String(decoding: try OutpostJSON.encode(tree), as: UTF8.self)
-        #expect(json.contains(#""user":null"#) && json.contains(#""event":null"#))
+        #expect(json.contains(#""user":null"#) && json.contains(#""event":null"#) && json.contains(#""refusal":null"#))
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(
             Set(object?.keys.map { $0 } ?? []) == [
-                "screen", "visible", "elements", "online", "pending", "user", "event",
+                "screen", "visible", "elements", "online", "pending", "user", "event", "refusal",
             ])
     }
 }

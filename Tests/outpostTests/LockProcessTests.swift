@@ -22,10 +22,13 @@ struct LockProcessTests {
         _ = try await server.organizerSetUp()
         let home = try CLI.temporaryDirectory() + "/device"
         let device = ["--home", home, "--json"]
-        func run(_ arguments: [String]) throws -> (screen: String, message: String?) {
+        /// A failed unlock is a refusal: exit 3, the lock screen's message as the tree's refusal.
+        func run(_ arguments: [String], refused: Bool = false) throws -> (screen: String, message: String?) {
             let result = try CLI.run(["device"] + arguments + device)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try Self.screen(result)
+            #expect(result.status == (refused ? 3 : 0), "\(arguments): \(result.stderr)")
+            let shown = try Self.screen(result)
+            if refused { #expect(result.stderr == "refused: \(shown.message ?? "?")\n") }
+            return shown
         }
         _ = try run([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email, "--password",
@@ -37,15 +40,15 @@ struct LockProcessTests {
         _ = try run(["sim", "kill"])
         #expect(try run(["status"]).screen == "native-shell-lock-screen")
         _ = try run(["sim", "biometric", "no-match"])
-        let refused = try run(["unlock", "--biometric"])
+        let refused = try run(["unlock", "--biometric"], refused: true)
         #expect(refused.screen == "native-shell-lock-screen" && refused.message?.contains("didn't recognise") == true)
         _ = try run(["sim", "biometric", "match"])
         #expect(try run(["unlock"]).screen == "native-shell-event-picker")
         _ = try run(["lock"])
         _ = try run(["sim", "biometric", "changed"])
-        let changed = try run(["unlock"])
+        let changed = try run(["unlock"], refused: true)
         #expect(changed.message?.contains("settings changed") == true)
-        #expect(try run(["unlock", "--passcode", "999999"]).message?.contains("not correct") == true)
+        #expect(try run(["unlock", "--passcode", "999999"], refused: true).message?.contains("not correct") == true)
         #expect(try run(["unlock", "--passcode", "123456"]).screen == "native-shell-event-picker")
         // "Sign in with email" from the lock screen.
         _ = try run(["sim", "kill"])

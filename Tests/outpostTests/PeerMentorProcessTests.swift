@@ -54,10 +54,10 @@ struct PeerMentorProcessTests {
 
         /// Runs `outpost device …` and returns its tree.
         @discardableResult
-        func device(_ arguments: [String]) throws -> Tree {
-            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return Tree(try CLI.tree(result))
+        func device(
+            _ arguments: [String], refused: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> Tree {
+            try DeviceHome(home)(arguments, refused: refused, sourceLocation: sourceLocation)
         }
 
         /// Biometric unlock on, airplane mode, the app killed: the next command is a cold launch.
@@ -102,6 +102,33 @@ struct PeerMentorProcessTests {
             (all(id).first?["attributes"] as? [String: String])?[name]
         }
         var pending: Int { json["pending"] as? Int ?? -1 }
+        /// Why the command's action was refused (the tree's `refusal`), nil when it was not.
+        var refusal: String? { json["refusal"] as? String }
+
+        /// Runs `outpost ARGUMENTS` (a device command with `--json`) and reads its tree. The
+        /// CLI's contract (issue 32, item 17): a refused action exits 3, with the tree's
+        /// `refusal` and one `refused: …` line on standard error; any other action exits 0
+        /// with `refusal` null.
+        static func run(
+            _ arguments: [String], refused: Bool, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> Tree {
+            let result = try CLI.run(arguments)
+            let tree = Tree(try CLI.tree(result))
+            let said = "\(arguments.dropFirst()): exit \(result.status), \(result.stderr)"
+            if refused {
+                #expect(result.status == 3, "\(said)", sourceLocation: sourceLocation)
+                #expect(tree.refusal?.isEmpty == false, "\(said)", sourceLocation: sourceLocation)
+                #expect(
+                    result.stderr.contains("refused: \(tree.refusal ?? "?")"), "\(said)", sourceLocation: sourceLocation
+                )
+            } else {
+                #expect(result.status == 0, "\(said)", sourceLocation: sourceLocation)
+                #expect(
+                    tree.json.keys.contains("refusal") && tree.refusal == nil, "\(said): \(tree.refusal ?? "")",
+                    sourceLocation: sourceLocation)
+            }
+            return tree
+        }
     }
 
     @Test("pm-criterion-1-offline-register: offline, the registration flow works normally and the data is queued")
@@ -241,7 +268,8 @@ struct PeerMentorProcessTests {
         // With no contacts on the device, a register is refused with a sentence, not queued.
         let refused = try CLI.run(
             ["device", "activity", "register", "--home", home, "--json", "--contact", contact, "--duration", "45"])
-        #expect(refused.status == 0)
+        #expect(refused.status == 3, "a refusal exits 3 (item 17)")
+        #expect(refused.stderr.hasPrefix("refused: "), "\(refused.stderr)")
         #expect(
             refused.stdout.contains("Choose one of your contacts") || refused.stdout.contains("native-shell-signin"))
         #expect(Tree(try CLI.tree(refused)).pending == 0)

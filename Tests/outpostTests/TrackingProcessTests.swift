@@ -6,14 +6,17 @@ import Testing
 
 /// A device home driven through `outpost device … --home HOME --json`: each call is one
 /// launch of the app, its tree read back (a command that fails is an issue of the test).
+/// `refused` says whether the action is expected to be refused: then the command must exit 3
+/// with the refusal in its tree and on standard error, else exit 0 with none.
 struct DeviceHome {
     let path: String
     init(_ path: String) { self.path = path }
 
-    func callAsFunction(_ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-        let result = try CLI.run(["device"] + arguments + ["--home", path, "--json"])
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return PeerMentorProcessTests.Tree(try CLI.tree(result))
+    func callAsFunction(
+        _ arguments: [String], refused: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> PeerMentorProcessTests.Tree {
+        try PeerMentorProcessTests.Tree.run(
+            ["device"] + arguments + ["--home", path, "--json"], refused: refused, sourceLocation: sourceLocation)
     }
 }
 
@@ -44,9 +47,11 @@ struct TrackingProcessTests {
             "worker-password",
         ])
         #expect(signedIn.screen == "track-status-screen")
-        let tiny = try device([
-            "track", "location", "add", "--name", "X", "--latitude", "52.52", "--longitude", "13.4", "--radius", "5",
-        ])
+        let tiny = try device(
+            [
+                "track", "location", "add", "--name", "X", "--latitude", "52.52", "--longitude", "13.4", "--radius",
+                "5",
+            ], refused: true)
         #expect(tiny.text("track-error")?.contains("between 50 and 5000") == true)
         let added = try device([
             "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
@@ -100,7 +105,7 @@ struct WeekProcessTests {
         #expect(week.screen == "calendar-week-screen")
         #expect(week.text("calendar-title") == "Week 2 · 2030-01-07 – 2030-01-13")
         #expect(week.text("calendar-shift") == "Early 06:00–14:00 · break 30 min")
-        week = try device(["track", "shift", "place", template, "2030-01-07", "--start", "10:00"])
+        week = try device(["track", "shift", "place", template, "2030-01-07", "--start", "10:00"], refused: true)
         #expect(week.text("track-error") == "It overlaps Early on that day.")
         week = try device(["track", "absence", "add", "2030-01-08", "--kind", "vacation"])
         #expect(week.text("calendar-absence") == "Vacation · Vacation · all day")

@@ -23,7 +23,7 @@ extension DeviceApp {
 
     /// Opens the shell's settings.
     public func showSettings() {
-        guard session != nil, !refusesStaffActions, state.screen != .settings else { return }
+        guard session != nil, refuseStaffActionIfHeld(), state.screen != .settings else { return }
         perform {
             state.beforeSettings = state.screen
             state.screen = .settings
@@ -42,19 +42,24 @@ extension DeviceApp {
     /// Turns biometric unlock on or off (the settings toggle). Turning it on needs enrolled
     /// biometrics and binds a fresh session key to them.
     public func setBiometricUnlock(_ on: Bool) {
-        guard let vault, let session, !refusesStaffActions, !on || biometry != nil else { return }
+        guard let vault, let session, refuseStaffActionIfHeld() else { return }
+        guard !on || biometry != nil else {
+            refuse("This device has no biometrics to unlock with.")
+            return
+        }
         perform {
             do {
                 try vault.setBiometricUnlock(on, session: session)
             } catch {
                 state.message = "Biometric unlock could not be turned on: \(error)"
+                refuse(state.message!)
             }
         }
     }
 
     /// How long the app may stay in the background before it locks.
     public func setLockAfter(seconds: TimeInterval) {
-        guard let vault, session != nil, !refusesStaffActions else { return }
+        guard let vault, session != nil, refuseStaffActionIfHeld() else { return }
         perform { try? vault.setLockAfter(seconds) }
     }
 
@@ -78,6 +83,7 @@ extension DeviceApp {
     /// there (the returned task), without holding the screen.
     @discardableResult
     public func unlock(with method: UnlockMethod) async -> Task<Void, Never>? {
+        clearRefusal()
         guard let vault, isLocked, let record = vault.record else { return nil }
         state.lockMessage = nil
         let prompt = "Unlock Outpost"
@@ -87,6 +93,7 @@ extension DeviceApp {
                 method == .devicePasscode && failure == .noMatch
                 ? "That passcode is not correct. Try again, or sign in with email."
                 : Self.words(for: failure, biometry: biometry)
+            refuse(state.lockMessage ?? "The app stays locked.")
             commit()
             return nil
         case .success(let unsealed):
@@ -125,6 +132,7 @@ extension DeviceApp {
         vault?.lock()
         sessionKeeper.forget()
         state.lockMessage = message
+        if let message { refuse(message) }
         commit()
     }
 

@@ -7,7 +7,7 @@ import OutpostProtocol
 /// the account, on the server and on this device, then sign out (Art. 17).
 extension DeviceApp {
     public func showPrivacy() {
-        guard session != nil, !refusesStaffActions, state.screen != .privacy else { return }
+        guard session != nil, refuseStaffActionIfHeld(), state.screen != .privacy else { return }
         perform {
             state.beforePrivacy = state.screen
             state.screen = .privacy
@@ -28,7 +28,7 @@ extension DeviceApp {
     /// Everything of the signed-in user as one JSON document: `device` (each module's records
     /// on this phone) and `server` (`GET /v1/me/export`; null with `serverNote` when offline).
     public func exportMyData() async -> Data? {
-        guard let current = session, !refusesStaffActions else { return nil }
+        guard let current = session, refuseStaffActionIfHeld() else { return nil }
         showPrivacy()
         var document: [String: Any] = [
             "exportedAt": OutpostJSON.format(ports.clock.now()),
@@ -72,15 +72,20 @@ extension DeviceApp {
     /// locations the phone watches), then signs out. With entries still waiting to be sent it
     /// first warns; `confirmed` goes on anyway. Needs a connection: offline nothing is deleted.
     public func deleteMyAccount(confirmed: Bool = false) async {
-        guard let current = session, let store, !refusesStaffActions else { return }
+        guard let current = session, let store, refuseStaffActionIfHeld() else { return }
         showPrivacy()
         if pendingCount > 0 && !confirmed {
-            perform { state.privacyDeleteWarning = true }
+            perform {
+                state.privacyDeleteWarning = true
+                let waiting = "\(pendingCount) \(pendingNoun.for(pendingCount))"
+                refuse("Nothing was deleted: \(waiting) not synced yet; confirm to delete anyway.")
+            }
             return
         }
         guard ports.online else {
             perform {
                 state.privacyMessage = "You are offline. Deleting your account needs a connection; nothing was deleted."
+                refuse(state.privacyMessage!)
             }
             return
         }
@@ -97,7 +102,10 @@ extension DeviceApp {
                 case APIClientError.transport: "The server could not be reached; nothing was deleted."
                 default: "The account could not be deleted (\(error)); nothing was deleted."
                 }
-            perform { state.privacyMessage = reason }
+            perform {
+                state.privacyMessage = reason
+                refuse(reason)
+            }
             return
         }
         for module in modules { try? module.erase(user: current.user.id) }

@@ -4,8 +4,15 @@ import OutpostProtocol
 
 extension DeviceApp {
     /// The UI tree of the current screen: the frame (status banners, connectivity, the pending
-    /// count) around one screen model. Reads no store: the models were rebuilt by the last action.
+    /// count) around one screen model, with the last action's ``refusal``. Reads no store: the
+    /// models were rebuilt by the last action.
     public func tree() -> UITree {
+        var tree = screenTree()
+        tree.refusal = refusal
+        return tree
+    }
+
+    private func screenTree() -> UITree {
         if let openError {
             return ShellFrame(online: ports.online, pending: 0).tree(StorageErrorScreen(reason: openError))
         }

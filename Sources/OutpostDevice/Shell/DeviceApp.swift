@@ -34,6 +34,10 @@ public final class DeviceApp {
     var status = ShellStatus()
     /// The states as last kept in the store, by key (a commit writes only those that changed).
     private var savedStates: [String: Data] = [:]
+    /// Why the latest action was refused, in one sentence; nil when it was not. Kept in memory
+    /// only (a relaunch starts without one): the headless CLI exits with status 3 when an
+    /// action leaves one, and the tree carries it as `refusal`. Each action starts without one.
+    public private(set) var refusal: String?
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
     /// Guests per roster page, and per transaction applying one: 10,000 (the server's maximum),
@@ -139,7 +143,11 @@ public final class DeviceApp {
     /// Runs a module's (or the shell's) synchronous action, then saves and rebuilds. Below the
     /// server's minimum OS nothing runs: the force-upgrade screen's "update" is the only action.
     func perform(_ action: () -> Void) {
-        guard !upgradeRequired else { return }
+        refusal = nil
+        guard !upgradeRequired else {
+            refuse("This version of the app is too old for the server: update it first.")
+            return
+        }
         action()
         commit()
     }
@@ -147,8 +155,30 @@ public final class DeviceApp {
     /// A staff action: refused (nothing happens) while a module holds the device for someone
     /// who is not staff (kiosk mode), or while an upgrade is required.
     func performAsStaff(_ action: () -> Void) {
-        guard !refusesStaffActions else { return }
+        guard refuseStaffActionIfHeld() else { return }
         perform(action)
+    }
+
+    /// The action was refused: `sentence` says why (see ``refusal``).
+    func refuse(_ sentence: String) { refusal = sentence }
+
+    /// A new action starts: the last one's refusal goes (each module's `clearTransient` calls it).
+    func clearRefusal() { refusal = nil }
+
+    /// True when a staff action may run now; otherwise records why not (kiosk mode, an upgrade,
+    /// the lock) and returns false.
+    func refuseStaffActionIfHeld() -> Bool {
+        refusal = nil
+        if upgradeRequired {
+            refuse("This version of the app is too old for the server: update it first.")
+        } else if isHeld {
+            refuse("Kiosk mode holds this device: leave it with the exit passcode first.")
+        } else if isLocked {
+            refuse("The app is locked: unlock it first.")
+        } else {
+            return true
+        }
+        return false
     }
 
     /// True while a module holds the device (kiosk mode): every staff action is refused.
@@ -279,7 +309,7 @@ public final class DeviceApp {
             state.signInNotice =
                 "If \(email) has an account (or is creating one), a code is on its way: enter it within 10 minutes."
         } catch {
-            state.signInError = Self.words(forSignIn: error)
+            refuseSignIn(error)
         }
         commit()
     }
@@ -339,20 +369,28 @@ public final class DeviceApp {
                 await replay(force: true)
             }
         } catch {
-            state.signInError = Self.words(forSignIn: error)
+            refuseSignIn(error)
         }
         commit()
+    }
+
+    /// The sign-in screen says why the server (or the network) refused, and so does ``refusal``.
+    private func refuseSignIn(_ error: any Error) {
+        let words = Self.words(forSignIn: error)
+        state.signInError = words
+        refuse(words)
     }
 
     /// What every sign-in step does first: nothing while staff actions are refused; the last
     /// messages go; a plain `http://` server off this machine is refused before anything is sent.
     /// False when the step stops here.
     private func startSignIn(server: URL, allowingInsecureHTTP: Bool) -> Bool {
-        guard store != nil, !refusesStaffActions else { return false }
+        guard store != nil, refuseStaffActionIfHeld() else { return false }
         state.signInError = nil
         state.signInNotice = nil
         if let refusal = ServerAddress.refusal(server, allowingInsecureHTTP: allowingInsecureHTTP) {
             state.signInError = refusal
+            refuse(refusal)
             commit()
             return false
         }
@@ -380,7 +418,7 @@ public final class DeviceApp {
 
     /// Lists the events the user may work, from the server when online, else the cached list.
     public func showEvents(range: String = "all") async {
-        guard session != nil, !refusesStaffActions else { return }
+        guard session != nil, refuseStaffActionIfHeld() else { return }
         state.screen = .eventPicker
         state.eventId = nil
         for module in modules { module.eventChanged() }
@@ -404,7 +442,11 @@ public final class DeviceApp {
     /// Enters an event: pulls every module's feeds (the roster: full the first time, then
     /// deltas, resuming from the stored cursor), then shows the event shell with its tabs.
     public func openEvent(_ eventId: EventID) async {
-        guard session != nil, !refusesStaffActions, events.contains(where: { $0.id == eventId }) else { return }
+        guard session != nil, refuseStaffActionIfHeld() else { return }
+        guard events.contains(where: { $0.id == eventId }) else {
+            refuse("There is no event \(eventId.wire) on your list: show the events and choose one of them.")
+            return
+        }
         state.eventId = eventId
         state.screen = .event
         for module in modules { module.eventChanged() }
@@ -526,13 +568,15 @@ public final class DeviceApp {
     /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
     /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
-        guard let store, let current = session, !refusesStaffActions else { return }
+        guard let store, let current = session, refuseStaffActionIfHeld() else { return }
         var discard = false
         switch (pendingCount, choice) {
         case (0, _):
             break
         case (_, nil):
             state.screen = .signOutWarning
+            let waiting = "\(pendingCount) \(pendingNoun.for(pendingCount))"
+            refuse("Not signed out: \(waiting) not synced yet; wait for them, keep them or discard them.")
             commit()
             return
         case (_, .wait?):
@@ -540,6 +584,7 @@ public final class DeviceApp {
             if pendingCount > 0 {
                 state.screen = .signOutWarning
                 state.message = "Still waiting: the check-ins could not be sent yet."
+                refuse("Not signed out: \(pendingCount) \(pendingNoun.for(pendingCount)) could not be sent yet.")
                 commit()
                 return
             }

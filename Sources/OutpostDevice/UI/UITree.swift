@@ -14,7 +14,7 @@ public struct UIElement: Codable, Sendable, Hashable {
 /// What the user sees, as data: what front-ends render and tests assert on.
 ///
 /// The JSON shape is DEVICE.md's: `screen`, `visible` (every identifier now visible, sorted),
-/// `elements`, `online`, `pending`, `user`, `event`.
+/// `elements`, `online`, `pending`, `user`, `event`, `refusal`.
 public struct UITree: Codable, Sendable, Hashable {
     public var screen: String
     public var visible: [String]
@@ -23,6 +23,9 @@ public struct UITree: Codable, Sendable, Hashable {
     public var pending: Int
     public var user: String?
     public var event: String?
+    /// Why the action just asked for was refused, in one sentence (nil when it was not): the
+    /// headless CLI prints the tree and then exits with status 3.
+    public var refusal: String?
 
     public init(screen: String, elements: [UIElement], online: Bool, pending: Int, user: String?, event: String?) {
         self.screen = screen
@@ -34,7 +37,7 @@ public struct UITree: Codable, Sendable, Hashable {
         self.event = event
     }
 
-    private enum CodingKeys: String, CodingKey { case screen, visible, elements, online, pending, user, event }
+    private enum CodingKeys: String, CodingKey { case screen, visible, elements, online, pending, user, event, refusal }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -45,6 +48,7 @@ public struct UITree: Codable, Sendable, Hashable {
         try container.encode(pending, forKey: .pending)
         try container.encode(user, forKey: .user)
         try container.encode(event, forKey: .event)
+        try container.encode(refusal, forKey: .refusal)
     }
 
     public func contains(_ id: String) -> Bool { visible.contains(id) }

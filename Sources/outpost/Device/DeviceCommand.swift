@@ -9,8 +9,10 @@ struct DeviceCommand: AsyncParsableCommand {
         discussion: """
             State lives under --home (default ~/.outpost/device). With --json every command \
             prints, as its last line, the UI tree after the command. Exit status: 0 when the \
-            command was carried out (whatever the screen shows), 2 for a usage error, 1 for an \
-            internal failure.
+            command was carried out; 3 when the app refused it (an unknown id, an overlapping \
+            session, a sign-out with entries waiting, a wrong passcode): the tree is printed as \
+            always, its "refusal" field says why, and so does one "refused: …" line on standard \
+            error; 2 for a usage error; 1 for an internal failure.
             """,
         subcommands: [
             DeviceSignInCommand.self, DeviceEventsCommand.self, DeviceOpenCommand.self, DeviceScanCommand.self,

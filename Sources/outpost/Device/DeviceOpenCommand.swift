@@ -27,7 +27,6 @@ struct DeviceOpenCommand: AsyncParsableCommand {
             if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
         }
         await app.openEvent(eventId)
-        try device.output(app)
-        await device.finish(app)
+        try await device.conclude(app)
     }
 }

@@ -49,13 +49,32 @@ struct DeviceOptions: ParsableArguments {
             makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
     }
 
-    /// One app launch of a command: launch, carry out `action`, print the tree after it.
+    /// One app launch of a command: launch, carry out `action`, print the tree after it; a
+    /// refused action then exits with ``refusedStatus``.
     @MainActor
     func perform(_ action: @MainActor (DeviceApp) async throws -> Void) async throws {
         let app = try launch()
         try await action(app)
+        try await conclude(app)
+    }
+
+    /// The exit status of a command whose action the app refused (an unknown id, an overlap, a
+    /// sign-out with entries waiting): the tree is printed as always, with its `refusal`, and the
+    /// refusal's sentence goes to standard error. Usage errors exit 64, failures 1.
+    static let refusedStatus: Int32 = 3
+
+    /// The end of a command: the tree, the background writes waited for, and the exit status.
+    @MainActor
+    func conclude(_ app: DeviceApp) async throws {
         try output(app)
         await finish(app)
+        if let refusal = app.refusal { throw Self.refused(refusal) }
+    }
+
+    /// Says why on standard error; the error to throw exits with ``refusedStatus``.
+    static func refused(_ sentence: String) -> ExitCode {
+        FileHandle.standardError.write(Data("refused: \(sentence)\n".utf8))
+        return ExitCode(refusedStatus)
     }
 
     /// The end of a launch is the app leaving: what it writes in the background (the search

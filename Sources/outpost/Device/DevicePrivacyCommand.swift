@@ -36,12 +36,12 @@ struct DevicePrivacyExportCommand: AsyncParsableCommand {
         let app = try device.launch()
         guard let data = await app.exportMyData() else {
             try device.output(app)
-            throw CleanFailure("Nothing to export: sign in first.")
+            throw DeviceOptions.refused("Nothing to export: sign in first.")
         }
         if let out {
             try data.write(to: URL(fileURLWithPath: out), options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: out)
-            try device.output(app)
+            try await device.conclude(app)
         } else {
             print(String(decoding: data, as: UTF8.self))
         }

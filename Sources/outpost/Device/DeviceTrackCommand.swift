@@ -73,7 +73,7 @@ struct DeviceTrackExportCommand: AsyncParsableCommand {
         let csv = app.trackingCSV(location: location, range: range)
         if let out {
             try Data(csv.utf8).write(to: URL(fileURLWithPath: out))
-            try device.output(app)
+            try await device.conclude(app)
         } else {
             print(csv, terminator: "")
         }

@@ -129,6 +129,13 @@ final class ActivitiesModule: DeviceModule {
         state.error = nil
         state.synced = 0
         revealed = nil
+        shell.clearRefusal()
+    }
+
+    /// The action was refused: the screen says why, and so does the shell (``DeviceApp/refusal``).
+    func refuse(_ sentence: String) {
+        state.error = sentence
+        shell.refuse(sentence)
     }
 
     func sessionEnded() {
@@ -151,7 +158,7 @@ final class ActivitiesModule: DeviceModule {
         state.contactId = contact
         if screen == .contact, let contact, !contacts.contains(where: { $0.id == contact }) {
             state.screen = .contacts
-            state.error = "That contact is not among yours."
+            refuse("That contact is not among yours.")
         }
     }
 
@@ -177,7 +184,7 @@ final class ActivitiesModule: DeviceModule {
         clearTransient()
         state.screen = .activities
         guard var activity = try? store.activity(id), !activity.deleted else {
-            state.error = "That activity is not on this device."
+            refuse("That activity is not on this device.")
             return false
         }
         change(&activity.content)
@@ -194,7 +201,7 @@ final class ActivitiesModule: DeviceModule {
         clearTransient()
         state.screen = .activities
         guard var activity = try? store.activity(id), !activity.deleted else {
-            state.error = "That activity is not on this device."
+            refuse("That activity is not on this device.")
             return false
         }
         // A delete names a version; an activity the server has not seen yet is deleted once its
@@ -214,7 +221,7 @@ final class ActivitiesModule: DeviceModule {
         guard let owner = shell.sessionKeeper.userId,
             let record = ((try? store.conflicts()) ?? []).first(where: { $0.activityId == id })
         else {
-            state.error = "There is no conflict on that activity."
+            refuse("There is no conflict on that activity.")
             return false
         }
         let theirs = record.theirs
@@ -242,7 +249,7 @@ final class ActivitiesModule: DeviceModule {
             state.saved = keepMine ? "Your version will be sent" : "The server's version is kept"
             return request != nil
         } catch {
-            state.error = "Could not save your choice: \(error). Nothing changed; try again."
+            refuse("Could not save your choice: \(error). Nothing changed; try again.")
             return false
         }
     }
@@ -267,13 +274,13 @@ final class ActivitiesModule: DeviceModule {
                 TransportRequest(method: "POST", path: "/v1/contacts/\(id)/reveal"))
             revealed = (id, try APIClient.decode(ContactSensitive.self, response))
         } catch APIClientError.transport {
-            state.error = "Couldn't reach the server; encrypted content requires a connection."
+            refuse("Couldn't reach the server; encrypted content requires a connection.")
         } catch APIClientError.http(404, _) {
-            state.error = "This contact is no longer assigned to you."
+            refuse("This contact is no longer assigned to you.")
         } catch {
             shell.handle(error)
             if case APIClientError.sessionEnded = error { return }
-            state.error = "The contact details could not be shown (\(error))."
+            refuse("The contact details could not be shown (\(error)).")
         }
     }
 
@@ -281,13 +288,13 @@ final class ActivitiesModule: DeviceModule {
 
     private func validate(_ content: ActivityContent) -> Bool {
         if !contacts.contains(where: { $0.id == content.contactId }) {
-            state.error = "Choose one of your contacts."
+            refuse("Choose one of your contacts.")
         } else if !ActivityDate.isValid(content.date) {
-            state.error = "The date must be a day like 2026-11-24."
+            refuse("The date must be a day like 2026-11-24.")
         } else if !(1...1440).contains(content.durationMinutes) {
-            state.error = "The duration must be between 1 and 1440 minutes."
+            refuse("The duration must be between 1 and 1440 minutes.")
         } else if content.notes.count > 4000 {
-            state.error = "Notes can be at most 4000 characters."
+            refuse("Notes can be at most 4000 characters.")
         } else {
             return true
         }
@@ -301,7 +308,7 @@ final class ActivitiesModule: DeviceModule {
             state.saved = shell.ports.online ? saved : "\(saved); it will sync when you're online"
             return true
         } catch {
-            state.error = "Could not save: \(error). Nothing was queued; try again."
+            refuse("Could not save: \(error). Nothing was queued; try again.")
             return false
         }
     }

@@ -24,7 +24,7 @@ extension DeviceApp {
     public func showContact(_ id: ContactID, reveal: Bool = false) async {
         showModule(named: ActivitiesModule.name)
         perform { activitiesModule?.show(.contact, contact: id) }
-        guard reveal, !refusesStaffActions, let module = activitiesModule else { return }
+        guard reveal, refuseStaffActionIfHeld(), let module = activitiesModule else { return }
         await module.reveal()
         commit()
     }

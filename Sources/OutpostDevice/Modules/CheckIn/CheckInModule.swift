@@ -169,6 +169,7 @@ final class CheckInModule: DeviceModule {
         state.result = nil
         state.info = nil
         state.saveError = nil
+        shell.clearRefusal()
     }
 
     func sessionEnded() {
@@ -231,13 +232,16 @@ final class CheckInModule: DeviceModule {
             present(guestId: guest.id, method: .manual, ticket: nil)
         } else {
             state.banner = .noSuchCode
+            shell.refuse("No guest has this code.")
         }
     }
 
-    /// Manual entry by picking a suggestion.
+    /// Manual entry by picking a suggestion. (A scan's red screens are decisions about a
+    /// ticket, shown as results; a typed code or a picked id that names no guest is a refusal.)
     func choose(guestId: GuestID) {
         clearTransient()
         present(guestId: guestId, method: .manual, ticket: nil)
+        if state.banner == .notInRoster { shell.refuse("That guest is not on this event's roster.") }
     }
 
     private func present(guestId: GuestID, method: CheckInMethod, ticket: String?) {
@@ -267,6 +271,7 @@ final class CheckInModule: DeviceModule {
             state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
         } catch {
             state.saveError = "Could not save the check-in of \(guest.name): \(error). Nothing was queued; try again."
+            shell.refuse(state.saveError!)
         }
         return true
     }

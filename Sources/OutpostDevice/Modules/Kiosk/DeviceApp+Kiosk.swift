@@ -9,6 +9,7 @@ extension DeviceApp {
 
     /// Staff set-up of the exit passcode and orientation (through the server).
     public func kioskSetUp(passcode: String, orientation: KioskOrientation) async {
+        clearRefusal()
         await kioskModule?.setUp(passcode: passcode, orientation: orientation)
         commit()
     }

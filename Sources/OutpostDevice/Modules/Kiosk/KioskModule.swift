@@ -124,13 +124,17 @@ final class KioskModule: DeviceModule {
                 let body = try? OutpostJSON.decode(ErrorBody.self, from: response.body)
                 kiosk.setupRules = (body?.rules ?? []).compactMap(PasscodeRule.init(rawValue:))
                 kiosk.setupMessage = "Choose another passcode."
+                shell.refuse("The server refused that passcode: choose another one.")
             case 403:
                 kiosk.setupMessage = "Only organizers and support staff can set up a kiosk."
+                shell.refuse(kiosk.setupMessage!)
             default:
                 kiosk.setupMessage = "The server could not save the passcode (\(response.status))."
+                shell.refuse(kiosk.setupMessage!)
             }
         } catch {
             kiosk.setupMessage = "Setting up a kiosk needs the network."
+            shell.refuse(kiosk.setupMessage!)
         }
     }
 
@@ -140,6 +144,7 @@ final class KioskModule: DeviceModule {
         guard let eventId = shell.eventId else { return }
         guard let info = try? store.kiosk(eventId: eventId) else {
             kiosk.setupMessage = "Set a kiosk passcode first."
+            shell.refuse(kiosk.setupMessage!)
             return
         }
         kiosk.orientation = info.orientation
@@ -218,8 +223,10 @@ final class KioskModule: DeviceModule {
             kiosk.result = nil
         case .wrong(let remaining):
             kiosk.exitMessage = "Wrong passcode. \(remaining) attempt\(remaining == 1 ? "" : "s") left."
+            shell.refuse(kiosk.exitMessage!)
         case .lockedOut, .stillLocked:
             kiosk.exitMessage = nil
+            shell.refuse("Too many wrong passcodes: the exit is locked for a while.")
         }
     }
 

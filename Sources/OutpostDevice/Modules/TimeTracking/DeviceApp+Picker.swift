@@ -43,7 +43,7 @@ extension DeviceApp {
         showModule(named: TrackingModule.name)
         performAsStaff {
             guard let template = pickerTemplate(templateId) else {
-                trackingModule?.state.error = .planRefused(.noSuchTemplate)
+                trackingModule?.refuse(.planRefused(.noSuchTemplate))
                 return
             }
             trackingModule?.choose(template)
@@ -55,7 +55,7 @@ extension DeviceApp {
         showModule(named: TrackingModule.name)
         perform {
             guard let template = pickerTemplate(templateId) else {
-                trackingModule?.state.error = .planRefused(.noSuchTemplate)
+                trackingModule?.refuse(.planRefused(.noSuchTemplate))
                 return
             }
             trackingModule?.editInPicker(template)

@@ -37,9 +37,9 @@ extension DeviceApp {
                 module.showMonth(chosen, offset: 0)
                 module.state.notice = .demoSeeded(sessions: made.sessions, shifts: made.shifts)
             } catch let error as PlanError {
-                module.state.error = .planRefused(error)
+                module.refuse(.planRefused(error))
             } catch {
-                module.state.error = .refused(.failed("could not fill the month: \(error)"))
+                module.refuse(.refused(.failed("could not fill the month: \(error)")))
             }
         }
     }

@@ -81,7 +81,7 @@ extension TrackingModule {
         case .logHours(let day):
             state.manualFormDay = day ?? ActivityDate.day(of: shell.ports.clock.now(), in: shell.ports.timeZone)
         case .blocked(let reason):
-            state.error = .pickerBlocked(reason)
+            refuse(.pickerBlocked(reason))
         }
     }
 
@@ -91,7 +91,7 @@ extension TrackingModule {
     /// is confirmed yet; after that the day is confirmed at once.
     func requestConfirm(_ day: String) -> Bool {
         guard let owner else {
-            state.error = .refused(.signedOut)
+            refuse(.refused(.signedOut))
             return false
         }
         if (try? store.submitExplained(owner: owner)) != true {
@@ -112,7 +112,7 @@ extension TrackingModule {
         do {
             try store.markSubmitExplained(owner: owner, today: today)
         } catch {
-            state.error = .refused(.failed("could not save that: \(error)"))
+            refuse(.refused(.failed("could not save that: \(error)")))
             return false
         }
         return confirmDay(day)

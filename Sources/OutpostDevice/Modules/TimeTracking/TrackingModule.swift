@@ -119,7 +119,7 @@ final class TrackingModule: DeviceModule {
             try store.applyTracking(outcome, engine: engine, owner: owner)
             return outcome
         } catch {
-            state.error = .refused(.failed("could not record that: \(error)"))
+            refuse(.refused(.failed("could not record that: \(error)")))
             return nil
         }
     }
@@ -249,6 +249,7 @@ final class TrackingModule: DeviceModule {
     func clearTransient() {
         state.notice = nil
         state.error = nil
+        shell.clearRefusal()
     }
 
     /// The next person on this phone sees none of this one's words or filters.
@@ -399,7 +400,7 @@ final class TrackingModule: DeviceModule {
         guard locations(id: id) != nil else { return fail(.noSuchLocation) }
         let outcome = feed(clockIn ? .manualClockIn(id) : .manualClockOut(id), at: shell.ports.clock.now())
         if let ignored = outcome?.record?.ignored {
-            state.error = ignored == .alreadyClockedIn ? .alreadyClockedIn : .notClockedIn
+            refuse(ignored == .alreadyClockedIn ? .alreadyClockedIn : .notClockedIn)
         }
     }
 
@@ -607,7 +608,7 @@ final class TrackingModule: DeviceModule {
             state.notice = .planSaved
             return result
         } catch let error as PlanError {
-            state.error = .planRefused(error)
+            refuse(.planRefused(error))
         } catch {
             fail(.failed("could not save the plan: \(error)"))
         }
@@ -629,6 +630,12 @@ final class TrackingModule: DeviceModule {
     }
 
     private func fail(_ error: TrackingError) {
-        state.error = .refused(error)
+        refuse(.refused(error))
+    }
+
+    /// The action was refused: the screen says why, and so does the shell (``DeviceApp/refusal``).
+    func refuse(_ message: TrackingMessage) {
+        state.error = message
+        shell.refuse(copy.message(message))
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import OutpostLab
+import Testing
+
+/// The device CLI's contract for refusals (issue 32, item 17): a script can tell an action the
+/// app refused from one it carried out. A refusal exits 3, prints the tree as always with its
+/// `refusal`, and says why in one `refused: …` line on standard error; the next command starts
+/// without it.
+@Suite("the device CLI's refusals")
+struct RefusalExitTests {
+    @Test(
+        "cli-refusal-exit-status: an unknown location, an overlapping session, a sign-out with hours waiting and a second clock-in exit 3 with the refusal in the tree; the actions around them exit 0"
+    )
+    func refusals() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        try await server.createWorker()
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = DeviceHome(home)
+        try device([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
+            "worker-password",
+        ])
+        let added = try device([
+            "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
+        ])
+        let location = try #require(added.attribute("track-location-row", "locationId"))
+        let unknown = "00000000-0000-4000-8000-000000000001"
+
+        // An unknown location id: refused, and the tree still shows where the worker is.
+        let clockIn = try device(["track", "clock-in", unknown], refused: true)
+        #expect(clockIn.screen == "track-status-screen")
+        #expect(clockIn.refusal == clockIn.text("track-error"))
+        try device(
+            [
+                "track", "session", "add", "--location", unknown, "--from", "2026-11-02T08:00:00Z",
+                "--to", "2026-11-02T12:00:00Z",
+            ], refused: true)
+
+        // A session, then one overlapping it.
+        try device([
+            "track", "session", "add", "--location", location, "--from", "2026-11-02T08:00:00Z", "--to",
+            "2026-11-02T12:00:00Z",
+        ])
+        let overlap = try device(
+            [
+                "track", "session", "add", "--location", location, "--from", "2026-11-02T11:00:00Z", "--to",
+                "2026-11-02T13:00:00Z",
+            ], refused: true)
+        #expect(overlap.refusal?.contains("overlap") == true, "\(overlap.refusal ?? "")")
+        // The refusal is not carried into the next command.
+        try device(["track", "history"])
+
+        // Clocking in twice: the second is refused.
+        try device(["track", "clock-in", location])
+        try device(["track", "clock-in", location], refused: true)
+        try device(["track", "clock-out", location])
+
+        // A day submitted offline waits; a plain sign-out is refused, and says how many.
+        try device(["sim", "network", "off"])
+        try device(["track", "confirm", "2026-11-02"])
+        #expect(try device(["track", "confirm", "--continue"]).pending == 1)
+        let signOut = try device(["signout"], refused: true)
+        #expect(signOut.text("native-shell-signout-pending-warning") != nil, "\(signOut.elements)")
+        #expect(signOut.refusal?.hasPrefix("Not signed out: 1 ") == true, "\(signOut.refusal ?? "")")
+        try device(["signout", "--keep"])
+        // Signed out, the privacy export has nothing to give: refused too.
+        let export = try CLI.run(["device", "privacy", "export", "--home", home, "--json"])
+        #expect(export.status == 3 && export.stderr.contains("refused: Nothing to export"), "\(export.stderr)")
+    }
+
+    @Test(
+        "cli-refusal-exit-status-mentor: a visit for a contact that is not the mentor's exits 3 and queues nothing; one for her contact exits 0"
+    )
+    func mentorRefusal() async throws {
+        let world = try await PeerMentorProcessTests.World.make()
+        defer { world.stop() }
+        let stranger = UUID().uuidString.lowercased()
+        let refused = try world.device(
+            [
+                "activity", "register", "--contact", stranger, "--type", "visit", "--date", "2026-11-20", "--duration",
+                "45",
+            ],
+            refused: true)
+        #expect(refused.refusal == "Choose one of your contacts.")
+        #expect(refused.pending == 0)
+        let saved = try world.register("Ingrid", notes: "Cards")
+        #expect(saved.refusal == nil)
+    }
+}
