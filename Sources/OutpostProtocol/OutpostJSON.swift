@@ -41,11 +41,46 @@ public enum OutpostJSON {
     }
 
     /// Parses an RFC 3339 timestamp with or without fractional seconds, to whole milliseconds.
+    /// Strict: the calendar fields must exist as written (Foundation's parser reads 2026-02-30 as
+    /// 2 March and 25:00 as the next day; this refuses both), checked by ``fieldsExist(_:)``.
     public static func parse(_ text: String) -> Date? {
-        guard text.utf8.count <= 40,
+        guard text.utf8.count <= 40, fieldsExist(text),
             let date = (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
         else { return nil }
         return Date(millisecondsSince1970: date.millisecondsSince1970)
+    }
+
+    /// True when `text` starts `YYYY-MM-DDTHH:MM:SS` (`t` or a space allowed for the `T`) with a
+    /// month of 1–12, a day that month has, an hour of 0–23 and minutes and seconds of 0–59, and
+    /// any numeric offset is at most ±23:59.
+    static func fieldsExist(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19 else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":"), let year = number(0..<4), let month = number(5..<7),
+            let day = number(8..<10), let hour = number(11..<13), let minute = number(14..<16),
+            let second = number(17..<19), (1...12).contains(month), hour <= 23, minute <= 59, second <= 59
+        else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return false }
+        // A numeric offset at the end (+HH:MM or -HH:MM) names a real one.
+        if bytes.count >= 25, [UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[bytes.count - 6]),
+            bytes[bytes.count - 3] == UInt8(ascii: ":")
+        {
+            guard let hours = number(bytes.count - 5..<bytes.count - 3),
+                let minutes = number(bytes.count - 2..<bytes.count), hours <= 23, minutes <= 59
+            else { return false }
+        }
+        return true
     }
 
     public static func makeEncoder() -> JSONEncoder {

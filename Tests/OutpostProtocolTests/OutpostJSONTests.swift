@@ -28,6 +28,20 @@ struct OutpostJSONTests {
         }
     }
 
+    @Test(
+        "track-strict-input-timestamps: a timestamp parses only when its fields exist as written (no 30 February, no 25:00)",
+        arguments: [
+            ("2024-02-29T08:00:00Z", true), ("2026-02-28T23:59:59.999Z", true), ("2026-11-24T08:00:00+01:00", true),
+            ("2000-02-29T00:00:00Z", true), ("2026-02-29T08:00:00Z", false), ("2026-02-30T08:00:00Z", false),
+            ("1900-02-29T08:00:00Z", false), ("2026-04-31T08:00:00Z", false), ("2026-13-01T08:00:00Z", false),
+            ("2026-00-10T08:00:00Z", false), ("2026-11-00T08:00:00Z", false), ("2026-11-24T24:00:00Z", false),
+            ("2026-11-24T08:60:00Z", false), ("2026-11-24T08:00:60Z", false), ("2026-11-24T08:00:00+24:00", false),
+            ("2026-11-24T08:00:00+01:60", false), ("2026-11-24", false), ("２026-11-24T08:00:00Z", false),
+        ])
+    func strictTimestamps(text: String, valid: Bool) {
+        #expect((OutpostJSON.parse(text) != nil) == valid, "\(text)")
+    }
+
     @Test("a guest without a check-in and a page without a kiosk write explicit nulls; keys are sorted")
     func explicitNulls() throws {
         let guest = GuestInfo(

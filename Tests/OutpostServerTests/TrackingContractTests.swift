@@ -77,6 +77,29 @@ struct TrackingContractTests {
     }
 
     @Test(
+        "track-strict-input-api: a submission naming 30 February or 25:00 is refused as invalid and stores nothing",
+        arguments: StoreKind.allCases)
+    func strictTimes(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let worker = try await api.createUser(world.organizer, email: "wanda@acme.test", role: .worker, name: "W")
+            let valid = String(decoding: try OutpostJSON.encode(Self.submission()), as: UTF8.self)
+            #expect(valid.contains("\"2026-11-17T07:00:00.000Z\""))
+            for bad in ["2026-02-30T07:00:00.000Z", "2026-11-17T25:00:00.000Z", "2026-11-17T07:60:00.000Z"] {
+                let body = valid.replacingOccurrences(of: "2026-11-17T07:00:00.000Z", with: bad)
+                let response = try await api.request(
+                    .put, "/v1/tracking/days/\(Self.day)", token: worker.accessToken, body: Array(body.utf8),
+                    headers: [.contentType: "application/json"])
+                #expect(response.status == 400 || response.status == 422, "\(bad): \(response.status)")
+            }
+            let list: DaySubmissionList = try await api.request(
+                .get, "/v1/tracking/days", token: worker.accessToken
+            ).decode()
+            #expect(list.days.isEmpty)
+        }
+    }
+
+    @Test(
         "track-week-finalised: after the employer finalises a week no day of it can be submitted",
         arguments: StoreKind.allCases)
     func finalisedWeek(kind: StoreKind) async throws {

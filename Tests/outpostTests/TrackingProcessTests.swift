@@ -377,4 +377,62 @@ struct TrackingEndToEndTests {
             #expect(bytes.range(of: Data(email.utf8)) == nil, "\(file) holds the e-mail")
         }
     }
+
+    @Test(
+        "track-strict-input: 30 February and 25:00 are usage errors; a session over 24 h, an empty name and editing a location while clocked in there are refused; nothing changes"
+    )
+    func strictInput() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        try await server.createWorker()
+        let home = try CLI.temporaryDirectory() + "/device"
+        let device = DeviceHome(home)
+        try device([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
+            "worker-password",
+        ])
+        let added = try device([
+            "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
+        ])
+        let location = try #require(added.attribute("track-location-row", "locationId"))
+        for (from, to) in [
+            ("2026-02-30T08:00:00Z", "2026-02-30T12:00:00Z"), ("2026-11-02T25:00:00Z", "2026-11-02T26:00:00Z"),
+            ("2026-11-02T08:00:00Z", "2026-11-31T12:00:00Z"),
+        ] {
+            let bad = try CLI.run([
+                "device", "track", "session", "add", "--home", home, "--location", location, "--from", from, "--to", to,
+            ])
+            #expect(bad.status == 2 && bad.stderr.contains("--from and --to"), "\(from) \(to): \(bad.stderr)")
+        }
+        // Longer than 24 hours: refused (a typo far more often than a shift); 24 hours exactly is kept.
+        let long = try device(
+            [
+                "track", "session", "add", "--location", location, "--from", "2026-11-02T08:00:00Z", "--to",
+                "2026-11-03T08:01:00Z",
+            ], refused: true)
+        #expect(long.refusal?.contains("at most 24 hours") == true, "\(long.refusal ?? "")")
+        let day = try device([
+            "track", "session", "add", "--location", location, "--from", "2026-11-02T08:00:00Z", "--to",
+            "2026-11-03T08:00:00Z",
+        ])
+        #expect(day.attribute("track-history-total", "minutes") == "1440")
+        // An empty or blank name is refused, not ignored while saying "saved".
+        for name in ["", "   "] {
+            let edited = try device(["track", "location", "edit", location, "--name", name], refused: true)
+            #expect(edited.refusal == "Give the location a name.")
+            try device(
+                ["track", "location", "add", "--name", name, "--latitude", "52.5", "--longitude", "13.4"],
+                refused: true)
+        }
+        // Not while clocked in there; after the clock-out it can be renamed.
+        try device(["track", "clock-in", location])
+        let busy = try device(["track", "location", "edit", location, "--radius", "300"], refused: true)
+        #expect(busy.refusal == "You are clocked in at Care home Nord. Clock out first.")
+        try device(["track", "clock-out", location])
+        let renamed = try device(["track", "location", "edit", location, "--name", "  Haus Nord "])
+        #expect(renamed.text("track-notice")?.contains("Haus Nord") == true)
+        let locations = try device(["track", "locations"])
+        #expect(locations.all("track-location-row").count == 1)
+        #expect(locations.text("track-location-row")?.contains("Haus Nord") == true)
+    }
 }

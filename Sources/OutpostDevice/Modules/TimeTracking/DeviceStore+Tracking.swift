@@ -296,6 +296,7 @@ extension DeviceStore {
     ) throws {
         guard end > start else { throw TrackingError.endBeforeStart }
         guard end <= now else { throw TrackingError.endInFuture }
+        guard end.timeIntervalSince(start) <= TrackedSession.longestManual else { throw TrackingError.sessionTooLong }
         try queue.write { db in
             for day in days where try isConfirmed(db, day: day, owner: owner) {
                 throw TrackingError.dayConfirmed(day)

@@ -19,6 +19,8 @@ public enum TrackingError: Error, Hashable, Codable, Sendable, CustomStringConve
     case daySessionOpen(String)
     case noSuchSession
     case breakTooLong
+    /// A session entered by hand longer than ``TrackedSession/longestManual``.
+    case sessionTooLong
     /// Something unexpected (a store failure), with its English detail.
     case failed(String)
 
@@ -368,6 +370,10 @@ struct TrackingCopy {
                 "A session of \(day) is still open; clock out first.",
                 "Eine Zeit vom \(day) ist noch offen; stemple zuerst aus.")
         case .noSuchSession: t("There is no such finished session.", "Diese abgeschlossene Zeit gibt es nicht.")
+        case .sessionTooLong:
+            t(
+                "A session entered by hand can be at most 24 hours long; enter each day's hours on their own.",
+                "Eine von Hand eingetragene Zeit darf höchstens 24 Stunden lang sein; trage jeden Tag einzeln ein.")
         case .breakTooLong:
             t("A break cannot be longer than its session.", "Eine Pause kann nicht länger sein als ihre Zeit.")
         case .failed(let detail): t("That did not work: \(detail).", "Das hat nicht geklappt: \(detail).")

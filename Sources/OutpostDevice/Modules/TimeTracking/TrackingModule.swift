@@ -350,7 +350,14 @@ final class TrackingModule: DeviceModule {
         clearTransient()
         state.screen = .locations
         guard var location = locations(id: id) else { return fail(.noSuchLocation) }
-        if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { location.name = name }
+        // Not while clocked in there: the running session's fence would change under it.
+        let running = owner.flatMap { try? store.openSessions(owner: $0) } ?? []
+        guard !running.contains(where: { $0.location == id }) else { return fail(.openSession(location.name)) }
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { return fail(.nameMissing) }
+            location.name = trimmed
+        }
         if let center { location.fence.center = center }
         if let radius {
             guard WorkLocation.radiusRange.contains(radius) else {

@@ -46,6 +46,12 @@ public struct TrackedSession: Codable, Sendable, Hashable {
     public var breakMinutes: Int = 0
 
     public var minutes: Int? { clockOut.map { Int($0.timeIntervalSince(clockIn) / 60) } }
+
+    /// The longest session a worker can enter by hand: 24 hours. Refused rather than flagged:
+    /// a longer span is a typing mistake (a wrong day or month) far more often than a real
+    /// shift, a flag would still put the hours on the days until someone reads it, and a
+    /// forgotten clock-out is mended by correcting that session, not by entering another.
+    public static let longestManual: TimeInterval = 24 * 3600
     /// The session as the hours count it (running sessions end `now`).
     public func span(now: Date) -> TrackedSpan {
         TrackedSpan(start: clockIn, end: clockOut ?? now, breakMinutes: breakMinutes, short: short)
