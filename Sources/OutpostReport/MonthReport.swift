@@ -58,6 +58,13 @@ public enum MonthReport {
         if let worker {
             shapes.append(.text(worker, x: width - margin, y: 52, size: 11, colour: muted, bold: false, align: .right))
         }
+        // The demo month says so on the page: it is never a record of anyone's work.
+        if tree.contains(UIIdentifier.trackDemoBanner) {
+            shapes.append(
+                .text(
+                    "Demo month: invented hours, not a record of work", x: width - margin, y: 68, size: 11,
+                    colour: trackedColour, bold: true, align: .right))
+        }
         shapes += grid(cells, weekdays: (title?.attributes["weekdays"] ?? "").split(separator: ",").map(String.init))
         let days = cells.filter { $0.attributes["inMonth"] == "true" }
         let summary = tree.element(UIIdentifier.calendarMonthSummary)

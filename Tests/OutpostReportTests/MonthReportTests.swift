@@ -68,6 +68,11 @@ struct MonthReportTests {
         try CairoCanvas.write(page, format: .png, to: url)
         let png = try DecodedPNG(url)
         #expect(png.width == 1684 && png.height == 1190)
+        // seed-demo's month is the demo sandbox's (issue 32, item 1): the page says so.
+        #expect(
+            page.shapes.contains {
+                if case .text(let text, _, _, _, _, _, _) = $0 { text.hasPrefix("Demo month:") } else { false }
+            })
         #expect(png.isColour(4, 4, MonthReport.white))
         let confirmed = try #require(page.rect(named: "cell-2026-11-10"))
         #expect(png.isColour(confirmed.x + 4, confirmed.y + confirmed.height - 4, MonthReport.confirmedTint))
@@ -159,6 +164,11 @@ struct MonthReportTests {
         }
         let png = try DecodedPNG(url)
         #expect(png.width == 1684 && png.height == 1190)
+        // seed-demo's month is the demo sandbox's (issue 32, item 1): the page says so.
+        #expect(
+            page.shapes.contains {
+                if case .text(let text, _, _, _, _, _, _) = $0 { text.hasPrefix("Demo month:") } else { false }
+            })
         let tracked = try #require(page.rect(named: "bar-tracked-2026-11-10"))
         #expect(png.isColour(tracked.midX, tracked.midY, MonthReport.trackedColour))
         let readme = try String(

@@ -436,3 +436,74 @@ struct TrackingEndToEndTests {
         #expect(locations.text("track-location-row")?.contains("Haus Nord") == true)
     }
 }
+
+/// Issue 32, item 1: the demo month lives in a sandbox beside the worker's hours.
+@Suite("Time tracking: the demo month's sandbox")
+struct TrackingDemoSandboxTests {
+    @Test(
+        "track-demo-sandbox: seed-demo on a signed-in worker's phone queues and sends nothing; the worker's real day still submits; the CSV and the privacy export hold only real hours; one command removes the demo; signed out it seeds nothing and says why"
+    )
+    func sandbox() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        try await server.createWorker()
+        let directory = try CLI.temporaryDirectory()
+        let device = DeviceHome(directory + "/phone")
+        try device([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
+            "worker-password",
+        ])
+        let added = try device([
+            "track", "location", "add", "--name", "Haus Linde", "--latitude", "52.53", "--longitude", "13.41",
+        ])
+        let location = try #require(added.attribute("track-location-row", "locationId"))
+        try device([
+            "track", "session", "add", "--location", location, "--from", "2026-10-05T08:00:00Z", "--to",
+            "2026-10-05T12:00:00Z",
+        ])
+        // The demo month: shown with its banner, nothing waiting, nothing sent by a sync.
+        let seeded = try device(["track", "seed-demo", "--month", "2026-10"])
+        #expect(seeded.text("track-demo-banner")?.contains("never sent") == true)
+        #expect(seeded.pending == 0, "the demo's confirmed days are not queued")
+        #expect(seeded.screen == "calendar-month-screen")
+        let synced = try device(["sync"])
+        #expect(synced.pending == 0)
+        let token = try #require(
+            try await server.json(
+                "POST", "/v1/auth/signin",
+                body: #"{"email":"wanda@acme.test","password":"worker-password","deviceId":"check"}"#
+            )["accessToken"] as? String)
+        func serverDays() async throws -> [[String: Any]] {
+            try #require(try await server.json("GET", "/v1/tracking/days", token: token)["days"] as? [[String: Any]])
+        }
+        #expect(try await serverDays().isEmpty, "no invented day reached the employer")
+        // Confirming a demo day keeps it in the sandbox too.
+        try device(["track", "confirm", "2026-10-30"])
+        #expect(try device(["track", "confirm", "--continue"]).pending == 0)
+        // While the demo is shown, the CSV and the privacy export are the worker's own hours.
+        let csv = try CLI.run(["device", "track", "export", "--home", directory + "/phone"])
+        #expect(csv.status == 0)
+        let rows = csv.stdout.split(whereSeparator: \.isNewline)
+        #expect(rows.count == 2, "the header and the one real session: \(rows.count) lines")
+        let exportFile = directory + "/export.json"
+        try device(["privacy", "export", "--out", exportFile])
+        let exported = try String(contentsOfFile: exportFile, encoding: .utf8)
+        #expect(exported.contains("Haus Linde") && !exported.contains("Care home Nord"))
+        // One command removes it; the screens show the worker's own hours, and the real day submits.
+        let removed = try device(["track", "seed-demo", "--remove"])
+        #expect(removed.text("track-demo-banner") == nil)
+        let history = try device(["track", "history"])
+        #expect(history.all("track-history-session").count == 1)
+        try device(["track", "seed-demo", "--remove"], refused: true)
+        try device(["track", "confirm", "2026-10-05"])
+        #expect(try device(["track", "confirm", "--continue"]).pending == 0, "sent at once: online")
+        let days = try await serverDays()
+        #expect(days.count == 1 && days.first?["date"] as? String == "2026-10-05", "\(days)")
+        #expect(days.first?["trackedMinutes"] as? Int == 240)
+        // Signed out: nothing is seeded, and the refusal says why.
+        let other = DeviceHome(directory + "/other")
+        let signedOut = try other(["track", "seed-demo", "--month", "2026-10"], refused: true)
+        #expect(
+            signedOut.refusal?.hasPrefix("Nothing was seeded: sign in first.") == true, "\(signedOut.refusal ?? "")")
+    }
+}

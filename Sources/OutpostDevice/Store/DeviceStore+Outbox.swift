@@ -63,6 +63,8 @@ extension DeviceStore {
         _ db: Database, kind: OutboxKind, eventId: EventID?, idempotencyKey: String, request: some Encodable,
         owner: UserID, now: Date
     ) throws -> OutboxMachine.EntryID {
+        // Demo data never leaves its sandbox, whatever a module asks.
+        guard !SandboxOwner.contains(owner) else { throw SandboxNeverSent() }
         try db.execute(
             sql: """
                 INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at, kind, owner)

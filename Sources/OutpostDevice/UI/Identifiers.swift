@@ -158,6 +158,8 @@ public enum UIIdentifier {
     /// An exit waiting for confirmation (the 5-minute hysteresis).
     public static let trackPendingExit = "track-pending-exit"
     public static let trackNotice = "track-notice"
+    /// Shown on every tracking screen while the demo month is shown (``SandboxOwner``).
+    public static let trackDemoBanner = "track-demo-banner"
     /// The location permission keeps automatic tracking from working (`permission`); the seed's
     /// dismissable banner, back after a week.
     public static let trackPermissionWarning = "track-permission-warning"

@@ -87,7 +87,7 @@ public enum TrackView {
                 continue
             }
             switch element.id {
-            case UIIdentifier.trackPermissionWarning:
+            case UIIdentifier.trackPermissionWarning, UIIdentifier.trackDemoBanner:
                 for line in TreeRenderer.wrap("⚠ " + element.text, width - 2) {
                     lines.append(warning + " " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0) + reset)
                 }

@@ -72,19 +72,27 @@ struct DeviceTrackSeedDemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed-demo",
         abstract:
-            "Fill a month with demo work: Early, Late and Night shifts, sessions around them, a vacation, a sick day, most past days confirmed."
-    )
+            "Fill a month with demo work: Early, Late and Night shifts, sessions around them, a vacation, a sick day, most past days confirmed.",
+        discussion: """
+            The demo month lives in its own sandbox beside the signed-in worker's hours: the \
+            screens show it (with a demo banner) until --remove, and nothing of it is ever queued, \
+            sent or exported. Signed out, nothing is seeded (exit 3).
+            """)
     @OptionGroup var device: DeviceOptions
     @Option(help: "The month, YYYY-MM (default: this one).") var month: String?
     @Option(help: "The random seed (the same seed makes the same month).") var seed: UInt64 = 1
+    @Flag(help: "Remove the demo month and show your own hours again.") var remove = false
 
     func validate() throws {
         if let month, !ActivityDate.isValid(month + "-01") { throw ValidationError("--month is YYYY-MM.") }
+        if remove, month != nil { throw ValidationError("--remove takes no --month.") }
     }
 
     @MainActor
     func run() async throws {
-        try await device.perform { app in app.seedTrackingDemo(month: month, seed: seed) }
+        try await device.perform { app in
+            if remove { app.removeTrackingDemo() } else { app.seedTrackingDemo(month: month, seed: seed) }
+        }
     }
 }
 

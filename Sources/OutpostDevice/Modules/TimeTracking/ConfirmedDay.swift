@@ -117,22 +117,28 @@ extension DeviceStore {
                 from: day, to: day,
                 sessions: sessions.map { $0.span(now: now) },
                 in: timeZone)
+            // A sandbox's day (the demo month) is confirmed where it is, as if sent: nothing of
+            // it is ever queued.
+            let sandbox = SandboxOwner.contains(owner)
             let confirmed = ConfirmedDay(
-                day: day, timeZone: timeZone.identifier, submissionId: UUID(), confirmedAt: now, status: .queued)
+                day: day, timeZone: timeZone.identifier, submissionId: UUID(), confirmedAt: now,
+                status: sandbox ? .submitted : .queued, submittedAt: sandbox ? now : nil)
             let body = DaySubmissionRequest(
                 submissionId: confirmed.submissionId, timeZone: timeZone.identifier, sessions: submitted,
                 trackedMinutes: hours.first?.trackedMinutes ?? 0, confirmedAt: now)
             try db.execute(
                 sql: """
-                    INSERT INTO track_days (owner, day, time_zone, submission_id, confirmed_at, status)
-                    VALUES (?, ?, ?, ?, ?, 'queued')
+                    INSERT INTO track_days (owner, day, time_zone, submission_id, confirmed_at, status, submitted_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (owner, day) DO UPDATE SET time_zone = excluded.time_zone,
                         submission_id = excluded.submission_id, confirmed_at = excluded.confirmed_at,
-                        status = 'queued', code = NULL, message = NULL, submitted_at = NULL
+                        status = excluded.status, code = NULL, message = NULL, submitted_at = excluded.submitted_at
                     """,
                 arguments: [
                     owner.wire, day, timeZone.identifier, confirmed.submissionId.uuidString, now.millisecondsSince1970,
+                    confirmed.status.rawValue, confirmed.submittedAt?.millisecondsSince1970,
                 ])
+            if sandbox { return confirmed }
             _ = try enqueue(
                 db, kind: .daySubmission, eventId: nil,
                 idempotencyKey: "day-\(day)-\(confirmed.submissionId.uuidString.lowercased())",

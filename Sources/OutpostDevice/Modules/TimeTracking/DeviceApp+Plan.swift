@@ -24,22 +24,48 @@ extension DeviceApp {
     }
 
     /// Fills `month` (`YYYY-MM`; nil: this one) with a realistic month of shifts, sessions and
-    /// absences (seeded), then shows it.
+    /// absences (seeded) in the signed-in worker's demo sandbox (``SandboxOwner``: never queued,
+    /// never exported), and shows it; the screens show the demo until ``removeTrackingDemo()``.
+    /// Signed out it seeds nothing and says why.
     public func seedTrackingDemo(month: String? = nil, seed: UInt64 = 1) {
         showModule(named: TrackingModule.name)
         performAsStaff {
-            guard let module = trackingModule, let owner = module.owner, let store else { return }
+            guard let module = trackingModule, let store else { return }
+            guard let worker = module.worker else { return module.refuse(.refused(.demoNeedsSignIn)) }
             let now = ports.clock.now()
             let chosen = month ?? String(ActivityDate.day(of: now, in: ports.timeZone).prefix(7))
             do {
                 let made = try TrackingDemo.seed(
-                    store: store, owner: owner, month: chosen, seed: seed, now: now, zone: ports.timeZone)
+                    store: store, owner: SandboxOwner.of(worker), month: chosen, seed: seed, now: now,
+                    zone: ports.timeZone)
+                module.state.demo = true
                 module.showMonth(chosen, offset: 0)
                 module.state.notice = .demoSeeded(sessions: made.sessions, shifts: made.shifts)
             } catch let error as PlanError {
                 module.refuse(.planRefused(error))
             } catch {
                 module.refuse(.refused(.failed("could not fill the month: \(error)")))
+            }
+        }
+    }
+
+    /// Removes the demo month (every record of the worker's sandbox) and shows their own hours.
+    public func removeTrackingDemo() {
+        showModule(named: TrackingModule.name)
+        performAsStaff {
+            guard let module = trackingModule, let store else { return }
+            guard let worker = module.worker else { return module.refuse(.refused(.signedOut)) }
+            let sandbox = SandboxOwner.of(worker)
+            let held =
+                ((try? store.locations(owner: sandbox)) ?? []).count
+                + ((try? store.sessions(owner: sandbox)) ?? []).count
+            guard module.state.demo || held > 0 else { return module.refuse(.refused(.noDemo)) }
+            do {
+                try store.eraseTracking(owner: sandbox)
+                module.state.demo = false
+                module.state.notice = .demoRemoved
+            } catch {
+                module.refuse(.refused(.failed("could not remove the demo month: \(error)")))
             }
         }
     }

@@ -19,6 +19,10 @@ public enum TrackingError: Error, Hashable, Codable, Sendable, CustomStringConve
     case daySessionOpen(String)
     case noSuchSession
     case breakTooLong
+    /// `seed-demo` while nobody is signed in.
+    case demoNeedsSignIn
+    /// `seed-demo --remove` with no demo month on this device.
+    case noDemo
     /// A session entered by hand longer than ``TrackedSession/longestManual``.
     case sessionTooLong
     /// Something unexpected (a store failure), with its English detail.
@@ -48,6 +52,7 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case planSaved
     case planRefused(PlanError)
     case demoSeeded(sessions: Int, shifts: Int)
+    case demoRemoved
     case breakSaved(Int)
     /// A picker refusal (``CalendarPicker/Blocked``).
     case pickerBlocked(CalendarPicker.Blocked)
@@ -66,6 +71,12 @@ struct TrackingCopy {
     var tabHistory: String { t("History", "Verlauf") }
     var tabCalendar: String { t("Week", "Woche") }
     var removedLocation: String { t("a removed location", "ein entfernter Ort") }
+    var demoBanner: String {
+        t(
+            "Demo month: invented hours to look around with. They are never sent or exported; `track seed-demo --remove` removes them.",
+            "Demo-Monat: erfundene Stunden zum Ausprobieren. Sie werden nie gesendet oder exportiert; `track seed-demo --remove` entfernt sie."
+        )
+    }
 
     func duration(minutes: Int) -> String {
         let (hours, rest) = (minutes / 60, String(format: "%02d", minutes % 60))
@@ -319,6 +330,10 @@ struct TrackingCopy {
             t(
                 "A month of demo work: \(shifts) shifts, \(sessions) sessions, a vacation and a sick day.",
                 "Ein Monat Demo-Arbeit: \(shifts) Schichten, \(sessions) Zeiten, Urlaub und ein Krankheitstag.")
+        case .demoRemoved:
+            t(
+                "The demo month is removed; these are your own hours.",
+                "Der Demo-Monat ist entfernt; das sind deine Stunden.")
         case .planRefused(let error): planError(error)
         case .imported(let sessions, let repaired, let unreadable):
             t(
@@ -370,6 +385,12 @@ struct TrackingCopy {
                 "A session of \(day) is still open; clock out first.",
                 "Eine Zeit vom \(day) ist noch offen; stemple zuerst aus.")
         case .noSuchSession: t("There is no such finished session.", "Diese abgeschlossene Zeit gibt es nicht.")
+        case .demoNeedsSignIn:
+            t(
+                "Nothing was seeded: sign in first. The demo month then lives apart from your own hours and is never sent.",
+                "Nichts angelegt: melde dich zuerst an. Der Demo-Monat liegt dann getrennt von deinen Stunden und wird nie gesendet."
+            )
+        case .noDemo: t("There is no demo month on this device.", "Auf diesem Gerät gibt es keinen Demo-Monat.")
         case .sessionTooLong:
             t(
                 "A session entered by hand can be at most 24 hours long; enter each day's hours on their own.",

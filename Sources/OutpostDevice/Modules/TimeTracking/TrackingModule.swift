@@ -24,6 +24,8 @@ struct TrackingState: Codable, Sendable, Hashable {
     var permissionWarningDismissedAt: Date?
     /// A day of the week shown (nil: this week).
     var weekOf: String?
+    /// The screens show the demo month (the user's ``SandboxOwner``), not their own hours.
+    var demo = false
     /// The calendar's GPS toggle: tracked time shown.
     var showTracked = true
     /// The month shown, `YYYY-MM` (nil: this month).
@@ -53,6 +55,7 @@ struct TrackingState: Codable, Sendable, Hashable {
         picker = (try? container.decodeIfPresent(CalendarPicker.self, forKey: .picker)) ?? CalendarPicker()
         explainSubmitFor = try? container.decodeIfPresent(String.self, forKey: .explainSubmitFor)
         manualFormDay = try? container.decodeIfPresent(String.self, forKey: .manualFormDay)
+        demo = (try? container.decodeIfPresent(Bool.self, forKey: .demo)) ?? false
     }
 }
 
@@ -100,7 +103,13 @@ final class TrackingModule: DeviceModule {
 
     /// Whose hours these are: the signed-in user, or (while the app is locked) the user the
     /// lock screen belongs to; the region monitor keeps reporting while the app is locked.
-    var owner: UserID? { shell.session?.user.id ?? shell.vault?.record?.user.id }
+    var worker: UserID? { shell.session?.user.id ?? shell.vault?.record?.user.id }
+
+    /// Whose records the screens and the worker's own actions read and write: the worker's, or
+    /// while the demo month is shown, their sandbox (never queued, never exported). The
+    /// platform's events (the region monitor, its verification checks) are the worker's real
+    /// hours and always go to ``worker``; so do the CSV and the privacy export.
+    var owner: UserID? { state.demo ? worker.map(SandboxOwner.of) : worker }
     func pull(event: EventInfo) async throws {}
 
     var policy: HysteresisPolicy { HysteresisPolicy.named(state.profile) ?? .seed }
@@ -110,9 +119,9 @@ final class TrackingModule: DeviceModule {
     /// Feeds one platform event (or the user's manual clock) through the engine and stores what
     /// it decided, with the engine's state, in one transaction.
     @discardableResult
-    func feed(_ event: GeofenceEvent, at time: Date) -> GeofenceOutcome? {
+    func feed(_ event: GeofenceEvent, at time: Date, for person: UserID?) -> GeofenceOutcome? {
         do {
-            guard let owner else { return nil }
+            guard let owner = person else { return nil }
             var engine = try store.trackingEngine(policy: policy, owner: owner)
             engine.policy = policy
             let outcome = engine.handle(event, at: time)
@@ -128,25 +137,25 @@ final class TrackingModule: DeviceModule {
     /// active GPS fetch, then the foreground rule.
     func appeared(now: Date) {
         runDueChecks(now: now)
-        feed(.foreground, at: now)
+        feed(.foreground, at: now, for: worker)
     }
 
     /// Time passed in the background: the checks that fell due ran then, then a timer tick.
     func backgroundTimePassed(now: Date) {
         runDueChecks(now: now)
-        feed(.timer, at: now)
+        feed(.timer, at: now, for: worker)
     }
 
     private func runDueChecks(now: Date) {
-        guard let owner else { return }
+        guard let owner = worker else { return }
         while let (location, due) = try? store.takeDueVerification(now: now, owner: owner) {
-            guard let fence = locations(id: location)?.fence else { continue }
-            feed(.verification(location, fence, fix: shell.ports.gps()), at: due)
+            guard let fence = locations(id: location, of: owner)?.fence else { continue }
+            feed(.verification(location, fence, fix: shell.ports.gps()), at: due, for: owner)
         }
     }
 
-    private func locations(id: LocationID) -> WorkLocation? {
-        owner.flatMap { ((try? store.locations(owner: $0)) ?? []).first { $0.id == id } }
+    private func locations(id: LocationID, of person: UserID?) -> WorkLocation? {
+        person.flatMap { ((try? store.locations(owner: $0)) ?? []).first { $0.id == id } }
     }
 
     // MARK: - Screens
@@ -178,6 +187,12 @@ final class TrackingModule: DeviceModule {
     }
 
     var homeScreen: (screen: String, elements: [UIElement])? {
+        guard let (screen, elements) = screenContent else { return nil }
+        guard state.demo else { return (screen, elements) }
+        return (screen, [UIElement(UIIdentifier.trackDemoBanner, copy.demoBanner)] + elements)
+    }
+
+    private var screenContent: (screen: String, elements: [UIElement])? {
         if let day = state.explainSubmitFor {
             let screen = SubmitExplanationScreen(day: day, copy: copy)
             return (screen.identifier, screen.elements())
@@ -281,6 +296,7 @@ final class TrackingModule: DeviceModule {
 
     func erase(user: UserID) throws {
         try store.eraseTracking(owner: user)
+        try store.eraseTracking(owner: SandboxOwner.of(user))
         state = TrackingState()
     }
 
@@ -316,7 +332,8 @@ final class TrackingModule: DeviceModule {
     /// The sessions of a location (all when nil) in `range` as CSV (RFC 4180, formula-safe):
     /// Date, Day, Clock In, Clock Out, Duration, Method, Status, in `timeZone`.
     func csv(location: LocationID?, range: TrackingRange, timeZone: TimeZone) -> String {
-        guard let owner else { return CSVWriter.document(header: TrackingExport.header, rows: []) }
+        // The worker's own hours, also while the demo month is shown.
+        guard let owner = worker else { return CSVWriter.document(header: TrackingExport.header, rows: []) }
         let now = shell.ports.clock.now()
         let sessions = ((try? store.sessions(owner: owner, in: range.interval(containing: now, in: timeZone))) ?? [])
             .filter { location == nil || $0.location == location }
@@ -349,7 +366,7 @@ final class TrackingModule: DeviceModule {
     func editLocation(_ id: LocationID, name: String?, center: GeoPoint?, radius: Double?) {
         clearTransient()
         state.screen = .locations
-        guard var location = locations(id: id) else { return fail(.noSuchLocation) }
+        guard var location = locations(id: id, of: owner) else { return fail(.noSuchLocation) }
         // Not while clocked in there: the running session's fence would change under it.
         let running = owner.flatMap { try? store.openSessions(owner: $0) } ?? []
         guard !running.contains(where: { $0.location == id }) else { return fail(.openSession(location.name)) }
@@ -377,7 +394,7 @@ final class TrackingModule: DeviceModule {
     func removeLocation(_ id: LocationID) {
         clearTransient()
         state.screen = .locations
-        guard let location = locations(id: id) else { return fail(.noSuchLocation) }
+        guard let location = locations(id: id, of: owner) else { return fail(.noSuchLocation) }
         do {
             guard let owner else { return fail(.signedOut) }
             try store.removeLocation(id, name: location.name, owner: owner)
@@ -392,11 +409,12 @@ final class TrackingModule: DeviceModule {
     /// A platform boundary event from the simulator (or a phone's region monitor).
     func boundary(_ kind: GeofenceRecord.Kind, _ id: LocationID, fix: GeoFix?) {
         clearTransient()
-        guard let location = locations(id: id) else { return fail(.noSuchLocation) }
+        // The region monitor watches the worker's own locations: their real hours.
+        guard let location = locations(id: id, of: worker) else { return fail(.noSuchLocation) }
         let time = shell.ports.clock.now()
         switch kind {
-        case .enter: feed(.enter(id, location.fence, fix: fix), at: time)
-        case .exit: feed(.exit(id, location.fence, fix: fix), at: time)
+        case .enter: feed(.enter(id, location.fence, fix: fix), at: time, for: worker)
+        case .exit: feed(.exit(id, location.fence, fix: fix), at: time, for: worker)
         default: break
         }
     }
@@ -404,8 +422,8 @@ final class TrackingModule: DeviceModule {
     func clock(in clockIn: Bool, at id: LocationID) {
         clearTransient()
         state.screen = .status
-        guard locations(id: id) != nil else { return fail(.noSuchLocation) }
-        let outcome = feed(clockIn ? .manualClockIn(id) : .manualClockOut(id), at: shell.ports.clock.now())
+        guard locations(id: id, of: owner) != nil else { return fail(.noSuchLocation) }
+        let outcome = feed(clockIn ? .manualClockIn(id) : .manualClockOut(id), at: shell.ports.clock.now(), for: owner)
         if let ignored = outcome?.record?.ignored {
             refuse(ignored == .alreadyClockedIn ? .alreadyClockedIn : .notClockedIn)
         }
@@ -414,7 +432,7 @@ final class TrackingModule: DeviceModule {
     func addManualSession(at id: LocationID, from start: Date, to end: Date) {
         clearTransient()
         state.screen = .history
-        guard locations(id: id) != nil else { return fail(.noSuchLocation) }
+        guard locations(id: id, of: owner) != nil else { return fail(.noSuchLocation) }
         do {
             guard let owner else { return fail(.signedOut) }
             try store.addManualSession(
