@@ -214,7 +214,7 @@ struct ActivityProbeTests {
             let coffeeConflict = try #require(shown.first { $0.attributes["activityId"] == coffee.id.wire })
             #expect(coffeeConflict.attributes["mineNotes"] == "Coffee and a long talk")
             #expect(coffeeConflict.attributes["theirsNotes"] == "Coffee (coordinator)")
-            #expect(app.pendingCount == 0)
+            #expect(app.pendingCount == 2, "an unresolved conflict is pending (issue 32, item 8)")
             // Mine for one, theirs for the other.
             await app.resolveActivityConflict(coffee.id, keepMine: true)
             await app.resolveActivityConflict(cards.id, keepMine: false)
@@ -362,6 +362,77 @@ struct ActivityProbeTests {
             #expect(tree.screen == UIIdentifier.lockScreen)
             #expect(tree.element("native-shell-lock-message")?.text.contains("24 hours") == true)
             #expect(app.pendingCount == 1)
+        }
+    }
+
+    @Test(
+        "pm-conflict-pending-at-signout: an unresolved conflict counts as pending, blocks a plain sign-out with a warning naming it, survives a sign-out that keeps it, an involuntary sign-out and the next sign-in; only discarding drops it"
+    )
+    func conflictPendingAtSignOut() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (phone, app) = try await setUp.phone("conflict-signout")
+            await setUp.register(app, setUp.ingrid, notes: "Coffee")
+            let coffee = try #require(try await setUp.serverActivities().first)
+            let organizer = lab.api.lab(lab.world.organizer)
+            /// Mia edits offline while the coordinator corrects the same activity: a conflict.
+            @MainActor func conflict(_ mine: String, _ theirs: String, base: Int) async throws {
+                app.update { $0.online = false }
+                await app.editActivity(coffee.id, notes: mine)
+                var corrected = coffee.content
+                corrected.notes = theirs
+                #expect(
+                    try await organizer.putActivity(coffee.id, ActivityWrite(content: corrected, baseVersion: base))
+                        .status == 200)
+                await app.connectivityChanged(online: true)
+                try #require(app.tree().element(UIIdentifier.activityConflict) != nil)
+            }
+            try await conflict("Coffee and a long talk", "Coffee (coordinator)", base: 1)
+            #expect(app.pendingCount == 1)
+            #expect(app.tree().pending == 1)
+            // A plain sign-out is refused with the warning naming the conflict.
+            await app.signOut()
+            var tree = app.tree()
+            #expect(app.isSignedIn)
+            #expect(tree.screen == UIIdentifier.signOutPendingWarning)
+            #expect(tree.element(UIIdentifier.signOutPendingWarning)?.text.hasPrefix("1 entry hasn't synced") == true)
+            let named = try #require(tree.element(UIIdentifier.signOutUnsent)?.text)
+            #expect(named.contains("Ingrid Solberg") && named.contains("2026-11-20"), "\(named)")
+            #expect(app.refusal?.hasPrefix("Not signed out: 1 ") == true)
+            // Waiting cannot send it: it waits on Mia, not the network.
+            await app.signOut(.wait)
+            #expect(app.isSignedIn)
+            // Kept through a sign-out, and back after signing in again.
+            await app.signOut(.keep)
+            #expect(!app.isSignedIn)
+            await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
+            tree = app.tree()
+            let back = try #require(tree.element(UIIdentifier.activityConflict))
+            #expect(back.attributes["mineNotes"] == "Coffee and a long talk")
+            #expect(app.pendingCount == 1)
+            // An involuntary sign-out (the coordinator resets the password) keeps it too.
+            #expect(
+                try await lab.api.request(
+                    .put, "/v1/users/\(setUp.mentor.user.id)/password", token: lab.world.organizer.accessToken,
+                    json: PasswordResetRequest(password: "a new mentor password")
+                ).status == 204)
+            phone.clock.advance(by: 3600)
+            await app.sync()
+            #expect(!app.isSignedIn)
+            await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: "a new mentor password")
+            #expect(
+                app.tree().element(UIIdentifier.activityConflict)?.attributes["mineNotes"] == "Coffee and a long talk")
+            // Resolved, it is sent and nothing waits.
+            await app.resolveActivityConflict(coffee.id, keepMine: true)
+            #expect(app.pendingCount == 0)
+            let mia = lab.api.lab(try await lab.api.signIn(email: "mia@acme.test", password: "a new mentor password"))
+            #expect(try await mia.activities().first?.notes == "Coffee and a long talk")
+            // Only discarding drops one.
+            try await conflict("Mine again", "Theirs again", base: 3)
+            await app.signOut(.discard)
+            await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: "a new mentor password")
+            #expect(app.tree().element(UIIdentifier.activityConflict) == nil)
+            #expect(app.pendingCount == 0)
         }
     }
 

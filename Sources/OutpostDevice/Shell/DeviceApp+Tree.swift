@@ -63,7 +63,9 @@ extension DeviceApp {
                     consentVersion: consentVersion, pending: status.pending, noun: pendingNoun,
                     warning: state.privacyDeleteWarning, message: state.privacyMessage))
         case .signOutWarning:
-            return frame.tree(SignOutWarningScreen(pending: status.pending, message: state.message))
+            return frame.tree(
+                SignOutWarningScreen(
+                    pending: status.pending, noun: status.pendingNoun, unsent: unsentLines, message: state.message))
         case .event:
             guard let eventId = state.eventId else {
                 return frame.tree(EventPickerScreen(range: state.eventRange, events: events))

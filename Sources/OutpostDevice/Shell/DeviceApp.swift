@@ -238,15 +238,25 @@ public final class DeviceApp {
 
     public var deviceId: String { (try? store?.deviceId()) ?? "unknown-device" }
 
-    /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in.
-    public var pendingCount: Int { (try? store?.pendingCount(owner: sessionKeeper.userId)) ?? 0 }
+    /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
+    /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
+    public var pendingCount: Int {
+        ((try? store?.pendingCount(owner: sessionKeeper.userId)) ?? 0) + unsentLines.count
+    }
+
+    /// What the modules hold for the signed-in user that no entry will send until they act on
+    /// it (an unresolved conflict), one line each (``DeviceModule/unsent(owner:)``).
+    var unsentLines: [String] {
+        guard let user = sessionKeeper.userId else { return [] }
+        return modules.flatMap { $0.unsent(owner: user) }
+    }
 
     /// What the signed-in user's pending entries are, in words: the kind's own when they are of
     /// one kind, "entries" when mixed.
     var pendingNoun: ShellStatus.Noun {
         let kinds = (try? store?.pendingKinds(owner: sessionKeeper.userId)) ?? []
         guard kinds.count == 1, let kind = kinds.first else {
-            return kinds.isEmpty
+            return kinds.isEmpty && unsentLines.isEmpty
                 ? ShellStatus.Noun(one: "check-in", many: "check-ins") : .init(one: "entry", many: "entries")
         }
         return modules.lazy.flatMap(\.outboxHandlers).first { $0.kind == kind }?.noun
@@ -612,6 +622,7 @@ public final class DeviceApp {
     func forgetSession(discarding: UserID?) {
         guard let store else { return }
         try? store.clearForSignOut(discarding: discarding)
+        if let discarding { for module in modules { try? module.discardUnsent(owner: discarding) } }
         savedStates = [:]
         sessionKeeper.end()
         events = []

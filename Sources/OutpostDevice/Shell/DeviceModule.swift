@@ -80,6 +80,13 @@ protocol DeviceModule: AnyObject {
     /// `user` signed in on this device (time tracking gives the previous app's hours to the
     /// first worker).
     func signedIn(_ user: UserInfo)
+    /// What of `owner` the module holds that the server does not have and no outbox entry will
+    /// send, because it waits for the user (an unresolved conflict): one line each, naming it.
+    /// The shell counts these as pending: they block a plain sign-out, survive one that keeps,
+    /// and go only when the user discards (``discardUnsent(owner:)``).
+    func unsent(owner: UserID) -> [String]
+    /// The user signed out discarding what waits: the module's ``unsent(owner:)`` records go.
+    func discardUnsent(owner: UserID) throws
 }
 
 extension DeviceModule {
@@ -94,6 +101,8 @@ extension DeviceModule {
     func exportRecords(of user: UserID) throws -> Data? { nil }
     func erase(user: UserID) throws {}
     func signedIn(_ user: UserInfo) {}
+    func unsent(owner: UserID) -> [String] { [] }
+    func discardUnsent(owner: UserID) throws {}
 }
 
 /// A migration of the device store, contributed by the shell or a module.

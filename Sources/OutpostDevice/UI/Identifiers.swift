@@ -20,6 +20,8 @@ public enum UIIdentifier {
     public static let cameraPermissionPrompt = "native-shell-camera-permission-prompt"
     public static let signOut = "native-shell-signout"
     public static let signOutPendingWarning = "native-shell-signout-pending-warning"
+    /// One line on the sign-out warning per thing that waits on the user (an unresolved conflict).
+    public static let signOutUnsent = "native-shell-signout-unsent"
     public static let appUpdateBanner = "native-shell-app-update-banner"
     public static let storageMigrationError = "native-shell-storage-migration-error"
     public static let resumeSkeleton = "native-shell-resume-skeleton"

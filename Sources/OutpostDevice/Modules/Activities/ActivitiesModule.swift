@@ -69,7 +69,7 @@ final class ActivitiesModule: DeviceModule {
                     contactName: names[activity.content.contactId] ?? activity.contactName ?? "a contact",
                     syncing: queued.contains(activity.id))
             }
-        let conflicts = ((try? store.conflicts()) ?? []).map { record in
+        let conflicts = ((try? store.conflicts(owner: shell.sessionKeeper.userId)) ?? []).map { record in
             (record, names[record.theirs.contactId] ?? localNames[record.activityId] ?? "a contact")
         }
         let failures = ((try? store.refusedActivityEntries()) ?? []).map { entry in
@@ -143,6 +143,20 @@ final class ActivitiesModule: DeviceModule {
         revealed = nil
         try? store.clearActivities()
     }
+
+    /// An unresolved conflict is the mentor's pending work: named, never dropped at sign-out.
+    func unsent(owner: UserID) -> [String] {
+        let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return ((try? store.conflicts(owner: owner)) ?? []).map { record in
+            let content = record.mine ?? record.theirs.content
+            let name = names[content.contactId] ?? "a contact"
+            return "A conflict on your \(content.type.rawValue) with \(name) on \(content.date): keep yours or theirs."
+        }
+    }
+
+    func discardUnsent(owner: UserID) throws { try store.discardConflicts(owner: owner) }
+
+    func erase(user: UserID) throws { try store.discardConflicts(owner: user) }
 
     func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
 
@@ -219,7 +233,7 @@ final class ActivitiesModule: DeviceModule {
         clearTransient()
         state.screen = .activities
         guard let owner = shell.sessionKeeper.userId,
-            let record = ((try? store.conflicts()) ?? []).first(where: { $0.activityId == id })
+            let record = ((try? store.conflicts(owner: owner)) ?? []).first(where: { $0.activityId == id })
         else {
             refuse("There is no conflict on that activity.")
             return false

@@ -53,8 +53,8 @@ struct ActivityOutbox: OutboxEntryHandler {
                 try store.putConflict(
                     db,
                     ActivityConflictRecord(
-                        activityId: id, mine: local.flatMap { $0.deleted ? nil : $0.content }, theirs: conflict.current)
-                )
+                        activityId: id, mine: local.flatMap { $0.deleted ? nil : $0.content }, theirs: conflict.current),
+                    owner: row.owner)
                 try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row.id.rawValue])
                 return
             }

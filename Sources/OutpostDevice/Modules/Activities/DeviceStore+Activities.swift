@@ -15,7 +15,13 @@ extension DeviceStore {
                     CREATE TABLE mentor_activities (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
                     CREATE TABLE mentor_conflicts (activity_id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
                     """)
-        }
+        },
+        // An unresolved conflict is the mentor's pending work (issue 32, item 8): it is kept
+        // through a sign-out, under its owner, until they resolve or discard it. Rows from before
+        // have no owner and belong to whoever signs in next.
+        DeviceMigration("v2 conflicts have owners") { db, _ in
+            try db.execute(sql: "ALTER TABLE mentor_conflicts ADD COLUMN owner TEXT")
+        },
     ]
 
     // MARK: Contacts
@@ -138,20 +144,30 @@ extension DeviceStore {
 
     // MARK: Conflicts
 
-    func putConflict(_ db: Database, _ conflict: ActivityConflictRecord) throws {
+    func putConflict(_ db: Database, _ conflict: ActivityConflictRecord, owner: UserID?) throws {
         try db.execute(
             sql: """
-                INSERT INTO mentor_conflicts (activity_id, sealed) VALUES (?, ?)
-                ON CONFLICT (activity_id) DO UPDATE SET sealed = excluded.sealed
-                """, arguments: [conflict.activityId.wire, try sealer.seal(json: conflict)])
+                INSERT INTO mentor_conflicts (activity_id, sealed, owner) VALUES (?, ?, ?)
+                ON CONFLICT (activity_id) DO UPDATE SET sealed = excluded.sealed, owner = excluded.owner
+                """, arguments: [conflict.activityId.wire, try sealer.seal(json: conflict), owner?.wire])
     }
 
-    func conflicts() throws -> [ActivityConflictRecord] {
+    /// The unresolved conflicts of `owner` (and any from before conflicts had owners).
+    func conflicts(owner: UserID?) throws -> [ActivityConflictRecord] {
         let sealer = sealer
         return try readStatement { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM mentor_conflicts ORDER BY activity_id").map {
-                try sealer.open(json: $0, as: ActivityConflictRecord.self)
-            }
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM mentor_conflicts WHERE owner = ? OR owner IS NULL ORDER BY activity_id",
+                arguments: [owner?.wire]
+            ).map { try sealer.open(json: $0, as: ActivityConflictRecord.self) }
+        }
+    }
+
+    /// Drops the unresolved conflicts of `owner` (a sign-out that discards, an erased account).
+    func discardConflicts(owner: UserID) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "DELETE FROM mentor_conflicts WHERE owner = ? OR owner IS NULL", arguments: [owner.wire])
         }
     }
 
@@ -161,7 +177,9 @@ extension DeviceStore {
         _ id: ActivityID, local: LocalActivity?, request: ActivityOutboxRequest?, owner: UserID, now: Date
     ) throws {
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM mentor_conflicts WHERE activity_id = ?", arguments: [id.wire])
+            try db.execute(
+                sql: "DELETE FROM mentor_conflicts WHERE activity_id = ? AND (owner = ? OR owner IS NULL)",
+                arguments: [id.wire, owner.wire])
             if let local { try putActivity(db, local) } else { try removeActivity(db, id) }
             if let request {
                 _ = try enqueue(
@@ -178,12 +196,12 @@ extension DeviceStore {
         }
     }
 
-    /// Sign-out: the mentor's cached contacts, activities and conflicts go (queued entries stay
-    /// in the outbox, owned by their user).
+    /// Sign-out: the mentor's cached contacts and activities go. Queued entries stay in the
+    /// outbox and unresolved conflicts in their table, each owned by its user, for their next
+    /// sign-in (or until they discard them).
     func clearActivities() throws {
         try queue.write { db in
-            try db.execute(
-                sql: "DELETE FROM mentor_contacts; DELETE FROM mentor_activities; DELETE FROM mentor_conflicts")
+            try db.execute(sql: "DELETE FROM mentor_contacts; DELETE FROM mentor_activities")
         }
     }
 }
