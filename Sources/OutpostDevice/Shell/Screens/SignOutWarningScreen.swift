@@ -20,9 +20,9 @@ struct SignOutWarningScreen: ScreenModel {
         ]
             + unsent.map { UIElement(UIIdentifier.signOutUnsent, $0) }
             + [
-            UIElement(UIIdentifier.signOutWait, "Wait for sync", ["default": "true"]),
-            UIElement(UIIdentifier.signOutDiscard, "Sign out and discard"),
-            UIElement(UIIdentifier.signOutKeep, "Sign out keeping pending (sync on next sign-in)"),
-        ]
+                UIElement(UIIdentifier.signOutWait, "Wait for sync", ["default": "true"]),
+                UIElement(UIIdentifier.signOutDiscard, "Sign out and discard"),
+                UIElement(UIIdentifier.signOutKeep, "Sign out keeping pending (sync on next sign-in)"),
+            ]
     }
 }
