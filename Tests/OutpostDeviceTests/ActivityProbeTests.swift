@@ -437,6 +437,40 @@ struct ActivityProbeTests {
     }
 
     @Test(
+        "pm-counts-name-what-waits: two visits registered offline and one corrected are two activities waiting on the banner, the sign-out warning and the synced notice, as the server holds two"
+    )
+    func countsNameWhatWaits() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (_, app) = try await setUp.phone("counts")
+            app.update { $0.online = false }
+            await setUp.register(app, setUp.ingrid, notes: "Coffee")
+            await setUp.register(app, setUp.per, notes: "Cards")
+            let coffee = try #require(
+                app.tree().elements(UIIdentifier.activityRow).first {
+                    $0.attributes["notes"] == "Coffee" || $0.text.contains("Coffee")
+                })
+            let id = try #require(coffee.attributes["activityId"].flatMap(ActivityID.init(wire:)))
+            await app.editActivity(id, notes: "Coffee and a long talk")
+            #expect(app.pendingCount == 2, "two activities, three writes")
+            var tree = app.tree()
+            #expect(tree.pending == 2)
+            #expect(tree.element(UIIdentifier.pendingSyncBanner)?.text == "2 activities waiting to sync")
+            await app.signOut()
+            tree = app.tree()
+            #expect(
+                tree.element(UIIdentifier.signOutPendingWarning)?.text.hasPrefix("2 activities haven't synced") == true)
+            #expect(
+                app.refusal == "Not signed out: 2 activities not synced yet; wait for them, keep them or discard them.")
+            await app.connectivityChanged(online: true)
+            tree = app.tree()
+            #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
+            #expect(app.pendingCount == 0)
+            #expect(try await setUp.serverActivities().count == 2)
+        }
+    }
+
+    @Test(
         "pm-session-revoked: a password reset or a removal on the server ends the session at the next sync with a clear message; queued activities stay and land after signing in again"
     )
     func sessionRevoked() async throws {

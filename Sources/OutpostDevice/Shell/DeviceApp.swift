@@ -241,7 +241,15 @@ public final class DeviceApp {
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
     public var pendingCount: Int {
-        ((try? store?.pendingCount(owner: sessionKeeper.userId)) ?? 0) + unsentLines.count
+        guard let store else { return 0 }
+        let owner = sessionKeeper.userId
+        var count = (try? store.pendingCount(owner: owner)) ?? 0
+        // Entries of one subject (an activity registered, then corrected) are one thing waiting.
+        for handler in modules.flatMap(\.outboxHandlers) where handler.countsBySubject {
+            guard let keys = try? store.pendingKeys(owner: owner, kind: handler.kind) else { continue }
+            count -= keys.count - Set(keys.map { handler.subject(ofKey: $0) ?? $0 }).count
+        }
+        return count + unsentLines.count
     }
 
     /// What the modules hold for the signed-in user that no entry will send until they act on

@@ -138,6 +138,19 @@ extension DeviceStore {
         }
     }
 
+    /// The Idempotency-Keys of the entries of `kind` waiting to be sent, of `owner` (nil: everyone's).
+    func pendingKeys(owner: UserID?, kind: OutboxKind) throws -> [String] {
+        try readStatement { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT idempotency_key FROM outbox
+                    WHERE state = 'pending' AND kind = ? AND (? IS NULL OR owner = ?)
+                    """,
+                arguments: [kind.rawValue, owner?.wire, owner?.wire])
+        }
+    }
+
     /// The kinds of the entries waiting to be sent, of `owner` (nil: everyone's).
     func pendingKinds(owner: UserID?) throws -> Set<OutboxKind> {
         try readStatement { db in

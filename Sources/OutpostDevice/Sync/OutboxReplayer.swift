@@ -28,9 +28,17 @@ protocol OutboxEntryHandler {
     /// is not the server's batch answer for these rows (a portal's page, a server without the
     /// route): the first entry is then sent alone.
     func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]?
+    /// True when several entries can write one record (``subject(ofKey:)``); the pending count
+    /// then reads this kind's keys (the others are counted by SQL alone).
+    var countsBySubject: Bool { get }
+    /// The record an entry writes, read from its Idempotency-Key: entries of one subject count
+    /// as one thing waiting (the pending banner, the sign-out warning). Nil: each entry is one.
+    func subject(ofKey key: String) -> String?
 }
 
 extension OutboxEntryHandler {
+    var countsBySubject: Bool { false }
+    func subject(ofKey key: String) -> String? { nil }
     func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest? { nil }
     func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? { nil }
 }

@@ -28,7 +28,7 @@ final class ActivitiesModule: DeviceModule {
     }
 
     var outboxHandlers: [any OutboxEntryHandler] {
-        [ActivityOutbox(store: store) { [weak self] in self?.state.synced += 1 }]
+        [ActivityOutbox(store: store) { [weak self] id in self?.state.synced.insert(id) }]
     }
 
     func isHome(for user: UserInfo) -> Bool { user.role == .mentor }
@@ -118,7 +118,7 @@ final class ActivitiesModule: DeviceModule {
     func takeover(now: Date) -> UITree? { nil }
     var frontScreen: (screen: String, elements: [UIElement])? { nil }
     var eventShellElements: [UIElement] { [] }
-    var statusElements: [UIElement] { ActivitiesScreen.syncNotice(state.synced) }
+    var statusElements: [UIElement] { ActivitiesScreen.syncNotice(state.synced.count) }
 
     // MARK: - Lifecycle
 
@@ -127,7 +127,7 @@ final class ActivitiesModule: DeviceModule {
     func clearTransient() {
         state.saved = nil
         state.error = nil
-        state.synced = 0
+        state.synced = []
         revealed = nil
         shell.clearRefusal()
     }

@@ -13,8 +13,9 @@ struct ActivitiesState: Codable, Sendable, Hashable {
 
     var screen: Screen = .activities
     var contactId: ContactID?
-    /// Entries the server accepted since the mentor last saw the notice.
-    var synced = 0
+    /// The activities the server accepted writes of since the mentor last saw the notice (an
+    /// activity registered and then corrected offline is two entries and one activity).
+    var synced: Set<ActivityID> = []
     /// "Visit saved" after a registration.
     var saved: String?
     /// What the last action could not do.

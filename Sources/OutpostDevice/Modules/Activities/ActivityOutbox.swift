@@ -14,11 +14,21 @@ import OutpostProtocol
 @MainActor
 struct ActivityOutbox: OutboxEntryHandler {
     let store: DeviceStore
-    /// Called for each entry the server accepted (the "N activities synced" notice).
-    let onSynced: @MainActor () -> Void
+    /// Called with the activity of each entry the server accepted (the "N activities synced"
+    /// notice counts activities, not writes).
+    let onSynced: @MainActor @Sendable (ActivityID) -> Void
 
     var kind: OutboxKind { .activity }
     var noun: ShellStatus.Noun { ShellStatus.Noun(one: "activity", many: "activities") }
+
+    /// The entries of one activity (a visit registered, then corrected offline) are one thing
+    /// waiting: the activity named in the key (``ActivityOutboxRequest/keyPrefix(_:)``).
+    var countsBySubject: Bool { true }
+
+    func subject(ofKey key: String) -> String? {
+        let parts = key.split(separator: ":")
+        return parts.count > 1 && parts[0] == "activity" ? String(parts[1]) : nil
+    }
 
     func request(for row: OutboxRow) throws -> TransportRequest {
         let request = try store.request(of: row, as: ActivityOutboxRequest.self)
@@ -74,6 +84,8 @@ struct ActivityOutbox: OutboxEntryHandler {
                 try store.removeActivity(db, id)
             }
         }
-        return refusal == nil ? onSynced : nil
+        guard refusal == nil else { return nil }
+        let onSynced = onSynced
+        return { @MainActor in onSynced(id) }
     }
 }
