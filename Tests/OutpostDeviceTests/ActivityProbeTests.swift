@@ -48,7 +48,7 @@ struct MentorSetUp {
 
     func register(_ app: DeviceApp, _ contact: Contact, notes: String, minutes: Int = 45) async {
         await app.registerActivity(
-            contact: contact.id, type: .visit, date: "2026-11-20", durationMinutes: minutes, notes: notes)
+            contact: contact.id, type: .visit, date: "2026-11-17", durationMinutes: minutes, notes: notes)
     }
 
     /// The mentor's activities as the server has them.
@@ -397,7 +397,7 @@ struct ActivityProbeTests {
             #expect(tree.screen == UIIdentifier.signOutPendingWarning)
             #expect(tree.element(UIIdentifier.signOutPendingWarning)?.text.hasPrefix("1 entry hasn't synced") == true)
             let named = try #require(tree.element(UIIdentifier.signOutUnsent)?.text)
-            #expect(named.contains("Ingrid Solberg") && named.contains("2026-11-20"), "\(named)")
+            #expect(named.contains("Ingrid Solberg") && named.contains("2026-11-17"), "\(named)")
             #expect(app.refusal?.hasPrefix("Not signed out: 1 ") == true)
             // Waiting cannot send it: it waits on Mia, not the network.
             await app.signOut(.wait)
@@ -467,6 +467,67 @@ struct ActivityProbeTests {
             #expect(tree.element(UIIdentifier.activitySyncNotice)?.text == "2 activities synced")
             #expect(app.pendingCount == 0)
             #expect(try await setUp.serverActivities().count == 2)
+        }
+    }
+
+    @Test(
+        "pm-bad-input-device: a date after tomorrow is refused on the device and the server; an unknown contact shows why; an edit that changes nothing queues nothing; the 'will sync' notice goes after the sync; a contact's last visit counts offline visits; one hour is '1 hour'"
+    )
+    func badInputDevice() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            try await lab.api.lab(lab.world.organizer).setTenantSettings(TenantSettings(offlineUnlockHours: 1))
+            let (phone, app) = try await setUp.phone("bad-input", biometricUnlock: true)
+            let now = phone.clock.now
+            let zone = app.ports.timeZone
+            let tomorrow = ActivityDate.day(of: now.addingTimeInterval(86_400), in: zone)
+            let later = ActivityDate.day(of: now.addingTimeInterval(2 * 86_400), in: zone)
+            // After tomorrow: refused, nothing queued. Tomorrow is within the day of tolerance.
+            app.update { $0.online = false }
+            for (day, refused) in [(later, true), ("2086-11-24", true), (tomorrow, false)] {
+                await app.registerActivity(
+                    contact: setUp.ingrid.id, type: .visit, date: day, durationMinutes: 30, notes: day)
+                #expect((app.refusal?.contains("in the future") == true) == refused, "\(day): \(app.refusal ?? "-")")
+            }
+            #expect(app.pendingCount == 1)
+            // The last visit on the contact list counts the visit recorded offline.
+            app.showContacts()
+            let row = try #require(
+                app.tree().elements(UIIdentifier.contactRow).first {
+                    $0.attributes["contactId"] == setUp.ingrid.id.wire
+                })
+            #expect(row.attributes["lastVisit"] == tomorrow, "\(row.text)")
+            // An unknown contact: the module's sentence on the screen.
+            await app.showContact(ContactID.random())
+            #expect(app.tree().element(UIIdentifier.activityError)?.text == "That contact is not among yours.")
+            #expect(app.refusal == "That contact is not among yours.")
+            // The saved notice says it will sync; after the sync it is gone.
+            await setUp.register(app, setUp.per, notes: "Cards")
+            #expect(app.tree().element(UIIdentifier.activitySaved)?.text.contains("will sync") == true)
+            await app.connectivityChanged(online: true)
+            #expect(app.pendingCount == 0)
+            #expect(app.tree().element(UIIdentifier.activitySaved) == nil)
+            // An edit that changes nothing queues nothing.
+            let cards = try #require(try await setUp.serverActivities().first { $0.notes == "Cards" })
+            app.update { $0.online = false }
+            await app.editActivity(cards.id, notes: "Cards")
+            #expect(app.pendingCount == 0)
+            #expect(app.tree().element(UIIdentifier.activitySaved)?.text == "Nothing changed; nothing to sync")
+            // The server refuses a day far ahead itself.
+            let far = try await lab.api.request(
+                .put, "/v1/activities/\(UUID().uuidString.lowercased())", token: setUp.mentor.accessToken,
+                json: ActivityWrite(
+                    content: ActivityContent(
+                        contactId: setUp.ingrid.id, type: .visit, date: "2086-11-24", durationMinutes: 30, notes: ""),
+                    baseVersion: 0))
+            #expect(far.status == 422 && far.errorCode == "invalid_request", "\(far.status)")
+            // The tenant's window of one hour reads "1 hour".
+            phone.online = false
+            phone.clock.advance(by: 2 * 3600)
+            let relaunched = phone.coldLaunch()
+            await relaunched.unlock(with: .biometrics)?.value
+            let message = relaunched.tree().element("native-shell-lock-message")?.text ?? ""
+            #expect(message.contains("more than 1 hour since"), "\(message)")
         }
     }
 

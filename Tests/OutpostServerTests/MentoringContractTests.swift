@@ -113,7 +113,7 @@ struct MentoringContractTests {
             let organizer = api.lab(world.world.organizer)
             let id = ActivityID.random()
             let visit = ActivityContent(
-                contactId: world.contact1.id, type: .visit, date: "2026-11-20", durationMinutes: 45, notes: "Coffee")
+                contactId: world.contact1.id, type: .visit, date: "2026-11-17", durationMinutes: 45, notes: "Coffee")
             let created = try await mentor.putActivity(id, ActivityWrite(content: visit, baseVersion: 0))
             #expect(created.status == 201)
             let first = try OutpostJSON.decode(Activity.self, from: created.body)
@@ -159,7 +159,7 @@ struct MentoringContractTests {
                 .random(),
                 ActivityWrite(
                     content: ActivityContent(
-                        contactId: world.contact2.id, type: .call, date: "2026-11-21", durationMinutes: 10, notes: ""),
+                        contactId: world.contact2.id, type: .call, date: "2026-11-16", durationMinutes: 10, notes: ""),
                     baseVersion: 0))
             #expect(unassigned.status == 404)
             try await organizer.assignContact(world.contact1.id, to: world.mentor2.user.id)

@@ -30,7 +30,7 @@ struct TenantIsolationTests {
             let activity = ActivityID.random()
             let write = ActivityWrite(
                 content: ActivityContent(
-                    contactId: contact.id, type: .visit, date: "2026-11-20", durationMinutes: 30, notes: "tea"),
+                    contactId: contact.id, type: .visit, date: "2026-11-17", durationMinutes: 30, notes: "tea"),
                 baseVersion: 0)
             #expect(try await api.lab(mentor).putActivity(activity, write).status == 201)
             let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
@@ -231,7 +231,7 @@ struct TenantIsolationTests {
                 accessType: .random(), contact: ids.contact, mentor: ids.user, activity: ids.activity,
                 activityWrite: ActivityWrite(
                     content: ActivityContent(
-                        contactId: ids.contact, type: .visit, date: "2026-11-20", durationMinutes: 1, notes: ""),
+                        contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
                     baseVersion: 0)
             ).map { method, path, _, _ in
                 let placeholders = [

@@ -18,6 +18,14 @@ public enum ActivityDate {
     }
 
     /// The day `date` falls on in `timeZone`, as `YYYY-MM-DD`.
+    /// True when `day` lies after the day that follows `now`'s day in `timeZone`: a visit cannot
+    /// have happened then. The day of tolerance keeps a mentor whose phone is a zone ahead (or
+    /// just past midnight) from being refused. The server, which keeps no tenant time zone,
+    /// asks in UTC: the latest zone is UTC+14, within the tolerance.
+    public static func isAfterTomorrow(_ day: String, now: Date, in timeZone: TimeZone) -> Bool {
+        day > Self.day(of: now.addingTimeInterval(86_400), in: timeZone)
+    }
+
     public static func day(of date: Date, in timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

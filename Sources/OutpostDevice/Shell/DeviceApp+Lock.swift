@@ -101,9 +101,10 @@ extension DeviceApp {
             if SessionLock.needsNetwork(record, now: ports.clock.now(), monotonic: ports.monotonic.now()) {
                 // Past the offline window the server must accept the session first.
                 let hours = Int(record.offlineUnlock / 3600)
+                let span = hours == 1 ? "1 hour" : "\(hours) hours"
                 guard let client, ports.online else {
                     relock(
-                        "It has been more than \(hours) hours since Outpost last reached the server. Connect to the internet to unlock; nothing you saved is lost."
+                        "It has been more than \(span) since Outpost last reached the server. Connect to the internet to unlock; nothing you saved is lost."
                     )
                     return nil
                 }
@@ -115,7 +116,7 @@ extension DeviceApp {
                     return nil
                 } catch {
                     relock(
-                        "Outpost could not reach the server to confirm your sign-in (more than \(hours) hours offline). Try again when you're connected; nothing you saved is lost."
+                        "Outpost could not reach the server to confirm your sign-in (more than \(span) offline). Try again when you're connected; nothing you saved is lost."
                     )
                     return nil
                 }

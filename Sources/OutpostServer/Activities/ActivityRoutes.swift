@@ -25,7 +25,7 @@ struct ActivityRoutes {
         try context.require([.organizer, .mentor])
         let id = try HTTPHelpers.uuid("activityId", in: context)
         let body = try await HTTPHelpers.decode(ActivityWrite.self, from: request)
-        try Self.validate(body)
+        try Self.validate(body, now: dependencies.clock.now())
         switch try await dependencies.store.writeActivity(
             id, body, caller: context.caller, now: dependencies.clock.now())
         {
@@ -62,13 +62,17 @@ struct ActivityRoutes {
             status: .conflict)
     }
 
-    static func validate(_ body: ActivityWrite) throws {
+    static func validate(_ body: ActivityWrite, now: Date) throws {
         guard body.baseVersion >= 0 else {
             throw APIError.invalidRequest(
                 "'baseVersion' must be 0 (a new activity) or more.", status: .unprocessableContent)
         }
         guard ActivityDate.isValid(body.date) else {
             throw APIError.invalidRequest("'date' must be a day as YYYY-MM-DD.", status: .unprocessableContent)
+        }
+        guard !ActivityDate.isAfterTomorrow(body.date, now: now, in: .gmt) else {
+            throw APIError.invalidRequest(
+                "'date' is in the future; an activity is recorded once it happened.", status: .unprocessableContent)
         }
         guard (1...1440).contains(body.durationMinutes) else {
             throw APIError.invalidRequest(

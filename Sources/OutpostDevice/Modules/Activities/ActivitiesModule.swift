@@ -28,7 +28,13 @@ final class ActivitiesModule: DeviceModule {
     }
 
     var outboxHandlers: [any OutboxEntryHandler] {
-        [ActivityOutbox(store: store) { [weak self] id in self?.state.synced.insert(id) }]
+        [
+            ActivityOutbox(store: store) { [weak self] id in
+                self?.state.synced.insert(id)
+                // "…it will sync when you're online" is no longer true once it has.
+                self?.state.saved = nil
+            }
+        ]
     }
 
     func isHome(for user: UserInfo) -> Bool { user.role == .mentor }
@@ -55,6 +61,17 @@ final class ActivitiesModule: DeviceModule {
 
     func reload() {
         contacts = (try? store.contacts()) ?? []
+        // A contact's last visit counts what was recorded on this device and not yet synced
+        // (the server's date knows only what it has).
+        var latest: [ContactID: String] = [:]
+        for activity in (try? store.activities()) ?? [] where !activity.deleted {
+            latest[activity.content.contactId] = max(latest[activity.content.contactId] ?? "", activity.content.date)
+        }
+        for index in contacts.indices {
+            if let local = latest[contacts[index].id], local > (contacts[index].lastVisit ?? "") {
+                contacts[index].lastVisit = local
+            }
+        }
         let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let queued = (try? store.activitiesWithQueuedWrites()) ?? []
         let local = (try? store.activities()) ?? []
@@ -100,7 +117,7 @@ final class ActivitiesModule: DeviceModule {
         case .activities:
             return (activitiesScreen.identifier, activitiesScreen.elements())
         case .contacts:
-            let screen = ContactsScreen(contacts: contacts)
+            let screen = ContactsScreen(contacts: contacts, error: state.error)
             return (screen.identifier, screen.elements())
         case .contact:
             guard let id = state.contactId, let contact = contacts.first(where: { $0.id == id }) else {
@@ -201,7 +218,12 @@ final class ActivitiesModule: DeviceModule {
             refuse("That activity is not on this device.")
             return false
         }
+        let before = activity.content
         change(&activity.content)
+        guard activity.content != before else {
+            state.saved = "Nothing changed; nothing to sync"
+            return false
+        }
         guard validate(activity.content) else { return false }
         activity.contactName = contacts.first { $0.id == activity.content.contactId }?.name ?? activity.contactName
         let request = ActivityOutboxRequest(
@@ -305,6 +327,8 @@ final class ActivitiesModule: DeviceModule {
             refuse("Choose one of your contacts.")
         } else if !ActivityDate.isValid(content.date) {
             refuse("The date must be a day like 2026-11-24.")
+        } else if ActivityDate.isAfterTomorrow(content.date, now: shell.ports.clock.now(), in: shell.ports.timeZone) {
+            refuse("The date is in the future; record an activity once it has happened.")
         } else if !(1...1440).contains(content.durationMinutes) {
             refuse("The duration must be between 1 and 1440 minutes.")
         } else if content.notes.count > 4000 {

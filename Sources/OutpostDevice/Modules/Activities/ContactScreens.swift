@@ -5,11 +5,14 @@ import OutpostProtocol
 /// The mentor's contacts, from the device's cache (non-sensitive fields only).
 struct ContactsScreen: ScreenModel {
     var contacts: [Contact]
+    /// Why the last action was refused (a contact that is not the mentor's), above the list.
+    var error: String?
 
     var identifier: String { UIIdentifier.contactsScreen }
 
     func elements() -> [UIElement] {
         ActivitiesTabs.elements
+            + (error.map { [UIElement(UIIdentifier.activityError, $0)] } ?? [])
             + contacts.map { contact in
                 UIElement(
                     UIIdentifier.contactRow,
