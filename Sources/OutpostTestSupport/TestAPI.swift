@@ -187,10 +187,10 @@ public struct Session: Sendable {
 public func withServer<T: Sendable>(
     location: ServerConfiguration.StoreLocation,
     live: Bool = false,
+    clock: ManualClock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000)),
     configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (TestAPI) async throws -> T
 ) async throws -> T {
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
     var configuration = ServerConfiguration(
         store: location, port: 0, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
     configure(&configuration)

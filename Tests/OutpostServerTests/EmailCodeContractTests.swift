@@ -124,6 +124,32 @@ struct EmailCodeContractTests {
         }
     }
 
+    @Test(
+        "signin-no-enumeration: a wrong code is one answer (401 invalid_code, the same body) whether the e-mail has an account or not, and probes of unknown e-mails count like failed sign-ins until 429",
+        arguments: StoreKind.allCases)
+    func noEnumeration(kind: StoreKind) async throws {
+        try await Self.withMailServer(kind) { api, sink in
+            #expect(try await Self.requestCode(api, "known@care.test", .register) == 202)
+            let code = try await sink.code(for: "known@care.test")
+            #expect(
+                try await Self.signIn(api, "known@care.test", code, name: "Known", consent: "2026-01").status == 200)
+            let wrong = code == "000000" ? "111111" : "000000"
+            let known = try await Self.signIn(api, "known@care.test", wrong)
+            let unknown = try await Self.signIn(api, "nobody@care.test", wrong)
+            #expect(known.status == 401 && known.errorCode == "invalid_code")
+            #expect(unknown.status == known.status && unknown.body == known.body, "\(unknown.status) \(unknown.text)")
+            // Probes of unknown e-mails from one address: counted, then refused (the limit is 20
+            // failures an address; two are spent above).
+            var statuses: [Int] = []
+            for index in 0..<30 {
+                statuses.append(try await Self.signIn(api, "probe\(index)@care.test", wrong).status)
+            }
+            #expect(!statuses.contains(422), "\(statuses)")
+            let firstLimited = try #require(statuses.firstIndex(of: 429), "\(statuses)")
+            #expect(firstLimited <= 18 && statuses[..<firstLimited].allSatisfy { $0 == 401 }, "\(statuses)")
+        }
+    }
+
     @Test("email-code-no-relay: without an SMTP relay the route says so; a relay that is down loses no code silently")
     func noRelay() async throws {
         try await withTestServer(.sqlite) { api in

@@ -89,7 +89,8 @@ public enum OutpostServer {
         let authenticated = router.group("v1")
             .add(
                 middleware: AuthenticatorMiddleware(
-                    tokens: { try await dependencies.accessTokens() }, clock: dependencies.clock)
+                    tokens: { try await dependencies.accessTokens() }, revoked: dependencies.revokedSessions,
+                    clock: dependencies.clock)
             )
             .group(context: AuthenticatedContext.self)
         EventRoutes(dependencies: dependencies).register(on: authenticated)

@@ -14,6 +14,8 @@ public final class ServerDependencies: Sendable {
     /// The key ring that wraps tenants' data keys (``ServerConfiguration/keyEncryptionKeys``).
     let keyEncryptionKeys: KeyEncryptionKeys
     private let tokenCache = TokenCache()
+    /// The sign-ins that ended, as this instance last read them (refreshed every second).
+    let revokedSessions: RevokedSessions
 
     public init(
         configuration: ServerConfiguration, store: Store, metrics: ServerMetrics = ServerMetrics(), logger: Logger
@@ -24,6 +26,7 @@ public final class ServerDependencies: Sendable {
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.logger = logger
         self.keyEncryptionKeys = configuration.keyEncryptionKeys ?? .generate(id: "process")
+        self.revokedSessions = RevokedSessions(store: store, tokenLifetime: configuration.accessTokenLifetime)
     }
 
     var clock: WallClock { configuration.clock }

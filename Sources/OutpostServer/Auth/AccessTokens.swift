@@ -4,16 +4,18 @@ import OutpostCore
 import OutpostProtocol
 
 /// Short-lived access tokens: `v1.<payload>.<mac>`, where the payload names the user, tenant,
-/// role and expiry, and the MAC is HMAC-SHA256 under a secret every server instance shares
-/// (kept in the database). Verification needs no database access.
+/// role, expiry and the sign-in (refresh-token family) it belongs to, and the MAC is HMAC-SHA256
+/// under a secret every server instance shares (kept in the database). Verification needs no
+/// database access; whether the sign-in has ended is ``RevokedSessions``'s (from memory).
 struct AccessTokens: Sendable {
     let key: SymmetricKey
     let lifetime: TimeInterval
 
     func issue(for caller: Caller, now: Date) -> String {
         let expiry = (now + lifetime).millisecondsSince1970
-        let payload =
+        var payload =
             "\(caller.userId.lowercasedString)|\(caller.tenantId.lowercasedString)|\(caller.role.rawValue)|\(expiry)"
+        if let session = caller.session { payload += "|\(session.lowercasedString)" }
         let signed = "v1." + Base64URL.encode(Array(payload.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Array(signed.utf8), using: key)
         return signed + "." + Base64URL.encode(mac)
@@ -39,12 +41,17 @@ struct AccessTokens: Sendable {
             let payload = String(validating: payloadBytes, as: UTF8.self)
         else { return nil }
         let fields = payload.split(separator: "|")
-        guard fields.count == 4, let userId = UUID(wire: String(fields[0])),
+        guard fields.count == 4 || fields.count == 5, let userId = UUID(wire: String(fields[0])),
             let tenantId = UUID(wire: String(fields[1])),
             let role = UserRole(rawValue: String(fields[2])), let expiry = Int64(fields[3]),
             now.millisecondsSince1970 < expiry
         else { return nil }
-        return Caller(userId: userId, tenantId: tenantId, role: role)
+        var session: UUID?
+        if fields.count == 5 {
+            guard let family = UUID(wire: String(fields[4])) else { return nil }
+            session = family
+        }
+        return Caller(userId: userId, tenantId: tenantId, role: role, session: session)
     }
 }
 

@@ -63,10 +63,11 @@ struct AuthRoutes {
     /// A new sign-in of `user` on `deviceId`: a refresh-token family and the token pair.
     func startSession(for user: UserRecord, deviceId: String, now: Date) async throws -> Response {
         let refreshToken = RefreshTokens.make()
+        let family = UUID()
         try await dependencies.store.insertRefreshToken(
-            hash: RefreshTokens.hash(refreshToken), familyId: UUID(), userId: user.id, deviceId: deviceId,
+            hash: RefreshTokens.hash(refreshToken), familyId: family, userId: user.id, deviceId: deviceId,
             issuedAt: now, expiresAt: now + dependencies.configuration.refreshTokenLifetime)
-        return try await tokenPair(for: user, refreshToken: refreshToken, now: now)
+        return try await tokenPair(for: user, refreshToken: refreshToken, family: family, now: now)
     }
 
     @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -78,9 +79,9 @@ struct AuthRoutes {
             lifetime: dependencies.configuration.refreshTokenLifetime,
             graceWindow: dependencies.configuration.refreshGraceWindow)
         switch outcome {
-        case .rotated(let userId, _, _), .replayed(let userId, _, _):
+        case .rotated(let userId, let family, _), .replayed(let userId, let family, _):
             guard let user = try await dependencies.store.user(id: userId) else { throw APIError.unauthorized }
-            return try await tokenPair(for: user, refreshToken: successor, now: now)
+            return try await tokenPair(for: user, refreshToken: successor, family: family, now: now)
         case .reused:
             dependencies.logger.warning("refresh token reused; its family is revoked")
             throw APIError(
@@ -96,11 +97,13 @@ struct AuthRoutes {
         let body = try await HTTPHelpers.decode(RefreshRequest.self, from: request)
         try await dependencies.store.revokeFamily(
             ofTokenHash: RefreshTokens.hash(body.refreshToken), now: dependencies.clock.now())
+        await dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
     }
 
-    private func tokenPair(for user: UserRecord, refreshToken: String, now: Date) async throws -> Response {
-        let caller = Caller(userId: user.id, tenantId: user.tenantId, role: user.role)
+    private func tokenPair(for user: UserRecord, refreshToken: String, family: UUID, now: Date) async throws -> Response
+    {
+        let caller = Caller(userId: user.id, tenantId: user.tenantId, role: user.role, session: family)
         let access = try await dependencies.accessTokens().issue(for: caller, now: now)
         return try HTTPHelpers.json(
             TokenPair(

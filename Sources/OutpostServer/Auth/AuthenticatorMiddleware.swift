@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 import OutpostCore
 
-/// Reads `Authorization: Bearer <accessToken>`; without a valid one the request ends in 401.
+/// Reads `Authorization: Bearer <accessToken>`; without a valid one, or when its sign-in has
+/// ended (signed out, password changed, user removed), the request ends in 401.
 struct AuthenticatorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: @Sendable () async throws -> AccessTokens
+    let revoked: RevokedSessions
     let clock: WallClock
 
     func handle(
@@ -15,7 +17,11 @@ struct AuthenticatorMiddleware: RouterMiddleware {
             throw APIError.unauthorized
         }
         let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        guard let caller = try await tokens().verify(token, now: clock.now()) else { throw APIError.unauthorized }
+        let now = clock.now()
+        guard let caller = try await tokens().verify(token, now: now) else { throw APIError.unauthorized }
+        if let session = caller.session, try await revoked.isRevoked(family: session, now: now) {
+            throw APIError(.unauthorized, .unauthorized, "This sign-in has ended; sign in again.")
+        }
         var context = context
         context.caller = caller
         return try await next(request, context)

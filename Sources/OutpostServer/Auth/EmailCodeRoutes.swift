@@ -94,13 +94,24 @@ struct EmailCodeRoutes {
         let (attempt, emailSubject) = try await AuthRoutes(dependencies: dependencies).reserveAttempt(
             email: email, request, context, now: now, refusal: "Too many wrong codes")
         let existing = try await store.user(email: email)
+        let code = body.code.trimmingCharacters(in: .whitespaces)
+        let wrongCode = APIError(.unauthorized, .invalidCode, "That code is wrong, used or expired; ask for a new one.")
+        /// The code is checked (and, when `consume`, used up); a wrong code is one answer whether
+        /// or not the e-mail has an account, and its attempt stays counted (issue 32, item 14).
+        func check(consume: Bool) async throws -> Bool {
+            guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else { return false }
+            return try await store.useEmailCode(
+                email: email, hash: try await store.emailCodeHash(email: email, code: code), now: now, consume: consume)
+                == .valid
+        }
         let registration: (name: String, consent: String)?
         if existing == nil {
-            // Checked before the code is used up, so a forgotten name does not cost the code.
             guard let name = body.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
                 let consent = body.consentVersion?.trimmingCharacters(in: .whitespaces), !consent.isEmpty
             else {
-                try await store.releaseSignInAttempt(attempt, clearing: nil)
+                // Only the holder of a valid code learns there is no account (the mail said so);
+                // the code is not used up, so a forgotten name does not cost it.
+                guard try await check(consume: false) else { throw wrongCode }
                 throw APIError.invalidRequest(
                     "No account has this e-mail: to create one, give 'name' and the 'consentVersion' accepted.",
                     status: .unprocessableContent)
@@ -109,14 +120,7 @@ struct EmailCodeRoutes {
         } else {
             registration = nil
         }
-        let code = body.code.trimmingCharacters(in: .whitespaces)
-        guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber),
-            try await store.useEmailCode(
-                email: email, hash: try await store.emailCodeHash(email: email, code: code), now: now)
-                == .valid
-        else {
-            throw APIError(.unauthorized, .invalidCode, "That code is wrong, used or expired; ask for a new one.")
-        }
+        guard try await check(consume: true) else { throw wrongCode }
         var user = existing
         if let registration {
             // Nobody knows this password: the account signs in with codes.

@@ -46,7 +46,8 @@ extension Store {
     /// Checks a code against the e-mail's newest live one and, when it matches, uses it up (one
     /// conditional UPDATE, so two simultaneous presentations cannot both succeed). A wrong code
     /// counts against the live one, which is burned after ``emailCodeAttempts`` tries.
-    func useEmailCode(email: String, hash: [UInt8], now: Date) async throws -> EmailCodeCheck {
+    /// Checks a code and, when `consume`, uses it up; a wrong one counts against the code either way.
+    func useEmailCode(email: String, hash: [UInt8], now: Date, consume: Bool = true) async throws -> EmailCodeCheck {
         try await database.transaction { connection in
             let email = Self.normalizedEmail(email)
             guard
@@ -63,6 +64,7 @@ extension Store {
                 try await connection.execute("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ?", [.int(id)])
                 return .invalid
             }
+            guard consume else { return .valid }
             let used = try await connection.queryOne(
                 "UPDATE email_codes SET used_at = ? WHERE id = ? AND used_at IS NULL RETURNING id",
                 [.date(now), .int(id)])

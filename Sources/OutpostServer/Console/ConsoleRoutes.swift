@@ -399,7 +399,7 @@ struct ConsoleRoutes: Sendable {
             let payload = String(validating: bytes, as: UTF8.self)
         else { return nil }
         let fields = payload.split(separator: "|").map(String.init)
-        return fields.count == 4 ? fields : nil
+        return fields.count >= 4 ? fields : nil
     }
 
     func csrf() async throws -> ConsoleCSRF { ConsoleCSRF(secret: try await dependencies.accessTokens().key) }

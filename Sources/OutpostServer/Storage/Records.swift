@@ -7,11 +7,16 @@ public struct Caller: Sendable, Hashable {
     public var userId: UUID
     public var tenantId: UUID
     public var role: UserRole
+    /// The sign-in the access token belongs to (its refresh-token family): when it ends, the
+    /// token is refused at once (``RevokedSessions``). Nil only for tokens issued before tokens
+    /// named it.
+    public var session: UUID?
 
-    public init(userId: UUID, tenantId: UUID, role: UserRole) {
+    public init(userId: UUID, tenantId: UUID, role: UserRole, session: UUID? = nil) {
         self.userId = userId
         self.tenantId = tenantId
         self.role = role
+        self.session = session
     }
 }
 

@@ -5,7 +5,13 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7]
+
+    /// Ended sign-ins are read by when they ended, every second on every instance
+    /// (``RevokedSessions``).
+    static let v7 = Migration(version: 7, name: "revoked sign-ins by time") { _ in
+        ["CREATE INDEX refresh_tokens_revoked ON refresh_tokens (revoked_at)"]
+    }
 
     /// An import looks up a chunk's e-mails case-insensitively; the organizer's list of refused
     /// attempts reads a tenant's rows that belong to no visible event (`seq` 0).
