@@ -61,6 +61,11 @@ struct ServeCommand: AsyncParsableCommand {
             "A reverse proxy's IP address whose X-Forwarded-For names the client (repeatable).", valueName: "ip"))
     var trustedProxies: [String] = []
 
+    @Flag(
+        name: .customLong("secure-cookies"),
+        help: "Mark the console's cookies Secure always (behind a TLS proxy; also when it sends X-Forwarded-Proto).")
+    var secureCookies = false
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds an idle client connection stays open.")
     var idleTimeout: Double = 60
 
@@ -127,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "outpost")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             store: store.location, host: host, port: port, dedupeWindow: dedupeWindow, bcryptCost: bcryptCost,
             accessTokenLifetime: accessTTL, refreshGraceWindow: refreshGrace, metricsLoopbackOnly: !metricsPublic,
             postgresPoolSize: postgresPool,
@@ -136,6 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
             importRowLimit: importRows,
             keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location),
             smtpRelay: smtpRelay.flatMap(SMTPClient.init(relay:)), mailFrom: mailFrom)
+        configuration.secureCookies = secureCookies
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

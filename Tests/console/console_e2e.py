@@ -182,6 +182,7 @@ def run(driver, wait):
     csv.write("Ada Lovelace,ada@example.org,General,\r\n")
     csv.write("Nobody,nobody@example.org,Backstage,\r\n")
     csv.write(f"{HOSTILE},mallory@example.org,VIP,<script>alert(2)</script>\r\n")
+    csv.write("Émile Zola,emile@example.org,General,\r\n")
     for index in range(60):
         csv.write(f"Guest {index:03d},guest{index}@example.org,General,\r\n")
     csv.close()
@@ -191,7 +192,7 @@ def run(driver, wait):
     driver.find_element(By.ID, "upload").click()
     summary = wait.until(ready.visibility_of_element_located((By.ID, "import-summary")))
     wait.until(lambda _: "imported" in summary.text)
-    check("the report counts the import", summary.text.startswith("62 imported"), summary.text)
+    check("the report counts the import", summary.text.startswith("63 imported"), summary.text)
     rows = driver.find_elements(By.CSS_SELECTOR, "#import-errors tbody tr")
     check("the bad row is reported by its line", len(rows) == 1 and rows[0].text.startswith("3 "),
           "|".join(row.text for row in rows))
@@ -205,26 +206,38 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.LINK_TEXT, "Winter Gala"))
     follow(driver, wait, driver.find_element(By.ID, "guests-link"))
     wait.until(ready.presence_of_element_located((By.ID, "guests")))
-    check("the guest list counts 62", driver.find_element(By.ID, "guest-count").text == "62 guest(s)",
+    check("the guest list counts 63", driver.find_element(By.ID, "guest-count").text == "63 guest(s)",
           driver.find_element(By.ID, "guest-count").text)
     names = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")]
     check("a hostile name is shown as text", HOSTILE in names, str(names[:3]))
     check("no image element came of it", not driver.find_elements(By.CSS_SELECTOR, "#guests img"))
     check("no dialog opened", no_dialog(driver))
     check("50 a page", len(names) == 50, str(len(names)))
+    # Sorted as people read names (issue 32, item 16): É beside E, not after Z.
+    check("Émile sorts after Ada, before the Guests", "Émile Zola" in names
+          and names.index("Émile Zola") == names.index("Ada Lovelace") + 1, str(names[:4]))
     follow(driver, wait, driver.find_element(By.ID, "next-page"))
     wait.until(ready.presence_of_element_located((By.ID, "first-page")))
-    check("the next page has the rest", len(driver.find_elements(By.CSS_SELECTOR, "td.guest-name")) == 12)
+    check("the next page has the rest", len(driver.find_elements(By.CSS_SELECTOR, "td.guest-name")) == 13)
     search = driver.find_element(By.ID, "q")
     search.clear()
     search.send_keys("lovelace")
     follow(driver, wait, driver.find_element(By.ID, "filter"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "1 guest(s)"))
     check("search by name", [c.text for c in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")] == ["Ada Lovelace"])
+    # A full name: the form sends "Guest+007", and + is a space (issue 32, item 16).
+    for typed, found in [("Guest 007", "Guest 007"), ("émile", "Émile Zola"), ("EMILE ZOLA", "Émile Zola")]:
+        search = driver.find_element(By.ID, "q")
+        search.clear()
+        search.send_keys(typed)
+        follow(driver, wait, driver.find_element(By.ID, "filter"))
+        wait.until(ready.presence_of_element_located((By.ID, "guest-count")))
+        shown = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")]
+        check(f"search for '{typed}' finds {found}", shown == [found], str(shown))
     search = driver.find_element(By.ID, "q")
     search.clear()
     follow(driver, wait, driver.find_element(By.ID, "filter"))
-    wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "62 guest(s)"))
+    wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "63 guest(s)"))
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-guests.png"))
     check("still no dialog", no_dialog(driver))
@@ -245,7 +258,7 @@ def run(driver, wait):
         file.write(pdf)
     info = subprocess.run(["pdfinfo", path], capture_output=True, text=True).stdout
     pages = next((line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")), "?")
-    check("a page per guest", pages == "62", pages)
+    check("a page per guest", pages == "63", pages)
     text = subprocess.run(["pdftotext", "-f", "1", "-l", "1", path, "-"], capture_output=True, text=True).stdout
     check("the hostile name is printed as text", HOSTILE in text, text[:120])
     subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", path, os.path.join(folder, "page")],
@@ -262,7 +275,7 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "dashboard-link"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "live-state"), "Live"))
     total = driver.find_element(By.ID, "total").text
-    check("the dashboard counts nobody in yet", total == "0 of 62 checked in", total)
+    check("the dashboard counts nobody in yet", total == "0 of 63 checked in", total)
     driver.execute_script("document.body.dataset.marker = 'the same page';")
     home = tempfile.mkdtemp()
     event_id = event_url.rstrip("/").split("/")[-1]
@@ -282,7 +295,7 @@ def run(driver, wait):
           "Dora Door" in driver.find_element(By.ID, "devices").text)
     scanned_in = device("scan", "--image", image) and device("confirm")
     check("the device scans the printed ticket and checks the guest in", scanned_in)
-    wait.until(ready.text_to_be_present_in_element((By.ID, "total"), "1 of 62 checked in"))
+    wait.until(ready.text_to_be_present_in_element((By.ID, "total"), "1 of 63 checked in"))
     marker = driver.execute_script("return document.body.dataset.marker")
     check("the count changed without a reload", marker == "the same page", str(marker))
     recent = driver.find_elements(By.CSS_SELECTOR, "#recent tbody tr")

@@ -52,6 +52,10 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// Peers whose `X-Forwarded-For` names the client (reverse proxies), by exact IP address.
     public var trustedProxies: Set<String>
+    /// The console's cookies are always `Secure` (a TLS proxy the server cannot see is in front);
+    /// without it they are when the server serves TLS or a trusted proxy says the request came
+    /// over HTTPS (`X-Forwarded-Proto: https`).
+    public var secureCookies = false
     /// An open connection with no request in progress is closed after this many seconds.
     public var idleTimeout: TimeInterval
     /// Most client connections open at once; past it new connections wait to be accepted.

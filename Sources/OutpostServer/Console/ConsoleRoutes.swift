@@ -25,7 +25,11 @@ struct ConsoleRoutes: Sendable {
     }
 
     func register(on router: Router<AppRequestContext>) {
-        let group = router.group("admin").add(middleware: ConsoleHeaders())
+        let configuration = dependencies.configuration
+        let group = router.group("admin").add(
+            middleware: ConsoleHeaders { request, context in
+                ConsoleHeaders.isSecure(request, context, configuration: configuration)
+            })
         group.get("", use: home)
         group.get("signin", use: signInPage)
         group.post("signin", use: signIn)
@@ -314,7 +318,7 @@ struct ConsoleRoutes: Sendable {
             return try await self.page(
                 "guests", title: "Guests · \(detail.event.name)",
                 [
-                    "event": ["id": id, "name": detail.event.name], "q": parameters.get("q") ?? "",
+                    "event": ["id": id, "name": detail.event.name], "q": request.formQuery("q") ?? "",
                     "total": page.total,
                     "accessTypes": detail.accessTypes.map {
                         ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
@@ -613,7 +617,7 @@ struct ConsoleRoutes: Sendable {
     /// The request's query parameters among `names` that are given and not empty, in that order
     /// (an empty filter field of a page's form means "any"; the API refuses empty values).
     static func given(_ request: Request, _ names: [String]) -> [(String, String)] {
-        names.compactMap { name in request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
+        names.compactMap { name in request.formQuery(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
     }
 
     static func queryString(_ pairs: [(String, String)]) -> String {

@@ -23,7 +23,10 @@ struct GuestRoutes {
         let parameters = request.uri.queryParameters
         // A filter given must be valid (an empty one too: leave it out); only the search may be blank.
         func given(_ name: String) -> String? { parameters.get(name) }
-        let query = given("q").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        // `q` as forms send it: `+` is a space (a full name searched as typed).
+        let query = request.formQuery("q").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         var filter = GuestFilter(query: query, status: given("status"), checkIn: given("checkIn"))
         if let query = filter.query, query.count > 200 {
             throw APIError.invalidRequest("'q' is at most 200 characters.")

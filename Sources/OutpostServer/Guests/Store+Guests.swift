@@ -62,12 +62,14 @@ extension Store {
         for _ in 0..<5 {
             let inserted = try await connection.queryOne(
                 """
-                INSERT INTO guests (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+                INSERT INTO guests
+                    (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key)
+                VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """,
                 [
                     .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
                     .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(.now),
+                    .text(GuestNameKey.of(guest.name)),
                 ])
             if inserted != nil { return id }
         }
@@ -75,7 +77,7 @@ extension Store {
     }
 
     /// Guests one import transaction may write: its e-mail lookup binds one value per guest and
-    /// its insert nine, within every dialect's bind limit (SQLite's 32,766; PostgreSQL's 65,535).
+    /// its insert ten, within every dialect's bind limit (SQLite's 32,766; PostgreSQL's 65,535).
     static let maxImportChunk = 500
 
     /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
@@ -92,13 +94,14 @@ extension Store {
             ids[id] = (guest, seq)
             binds += [
                 .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
-                .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now),
+                .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now), .text(GuestNameKey.of(guest.name)),
             ]
         }
-        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)", count: guests.count)
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?)", count: guests.count)
         let inserted = try await connection.query(
             """
-            INSERT INTO guests (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at)
+            INSERT INTO guests
+                (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key)
             VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
             """,
             binds)
@@ -121,7 +124,10 @@ extension Store {
             var assignments: [String] = []
             var binds: [SQLValue] = []
             if let status = update.status { assignments.append("status = ?"); binds.append(.text(status.rawValue)) }
-            if let name = update.name { assignments.append("name = ?"); binds.append(.text(name)) }
+            if let name = update.name {
+                assignments.append("name = ?, name_key = ?")
+                binds += [.text(name), .text(GuestNameKey.of(name))]
+            }
             if let email = update.email { assignments.append("email = ?"); binds.append(.text(email)) }
             if let notes = update.notes { assignments.append("notes = ?"); binds.append(.text(notes)) }
             if let accessType = update.accessTypeId {
@@ -178,10 +184,11 @@ extension Store {
         var conditions = ["g.event_id = ?"]
         var binds: [SQLValue] = [.uuid(event.id)]
         if let query = filter.query {
+            let folded = "%" + Self.likeEscaped(GuestNameKey.of(query)) + "%"
             let pattern = "%" + Self.likeEscaped(query.lowercased()) + "%"
             conditions.append(
-                "(lower(g.name) LIKE ? ESCAPE '\\' OR lower(g.email) LIKE ? ESCAPE '\\' OR g.code = ?)")
-            binds += [.text(pattern), .text(pattern), .text(query.uppercased())]
+                "(g.name_key LIKE ? ESCAPE '\\' OR lower(g.email) LIKE ? ESCAPE '\\' OR g.code = ?)")
+            binds += [.text(folded), .text(pattern), .text(query.uppercased())]
         }
         if let accessType = filter.accessTypeId {
             conditions.append("g.access_type_id = ?")
@@ -200,16 +207,18 @@ extension Store {
         return try await database.read { connection in
             var page = matching
             var pageBinds = binds
+            // By the folded name (``GuestNameKey``): "anna zed", "Émile", "Zoe Adams".
             if let cursor {
-                page += " AND (g.name > ? OR (g.name = ? AND g.id > ?))"
+                page += " AND (g.name_key > ? OR (g.name_key = ? AND g.id > ?))"
                 pageBinds += [.text(cursor.name), .text(cursor.name), .text(cursor.guestId)]
             }
             let rows = try await connection.query(
-                "SELECT \(Self.guestColumns) FROM \(Self.guestJoin) WHERE \(page) ORDER BY g.name, g.id LIMIT ?",
+                "SELECT \(Self.guestColumns) FROM \(Self.guestJoin) WHERE \(page) ORDER BY g.name_key, g.id LIMIT ?",
                 pageBinds + [.int(Int64(limit + 1))])
             let guests = try rows.prefix(limit).map(Self.guest(from:))
             let next =
-                rows.count > limit ? guests.last.map { GuestListCursor(name: $0.name, guestId: $0.id.wire) } : nil
+                rows.count > limit
+                ? guests.last.map { GuestListCursor(name: GuestNameKey.of($0.name), guestId: $0.id.wire) } : nil
             let total = try await connection.queryOne(
                 "SELECT COUNT(*) AS total FROM \(Self.guestJoin) WHERE \(matching)", binds)
             return GuestPage(guests: guests, next: next?.token, total: Int(try total?.int("total") ?? 0))

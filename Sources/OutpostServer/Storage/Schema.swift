@@ -5,7 +5,16 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
+
+    /// The guest list searches and sorts by the folded name (``GuestNameKey``), filled by
+    /// ``Store/fillGuestNameKeys()`` for rows from before.
+    static let v8 = Migration(version: 8, name: "guest names folded for search and order") { _ in
+        [
+            "ALTER TABLE guests ADD COLUMN name_key TEXT",
+            "CREATE INDEX guests_by_name_key ON guests (event_id, name_key, id)",
+        ]
+    }
 
     /// Ended sign-ins are read by when they ended, every second on every instance
     /// (``RevokedSessions``).

@@ -19,6 +19,25 @@ public final class Store: Sendable {
     /// Brings the schema up to date.
     public func migrate() async throws {
         try await Migrator.migrate(database)
+        try await fillGuestNameKeys()
+    }
+
+    /// Guests written before names had their folded key (migration v8) get it, in batches; a
+    /// no-op once every row has one.
+    func fillGuestNameKeys() async throws {
+        while true {
+            let rows = try await database.read { connection in
+                try await connection.query("SELECT id, name FROM guests WHERE name_key IS NULL LIMIT 1000", [])
+            }
+            guard !rows.isEmpty else { return }
+            try await database.transaction { connection in
+                for row in rows {
+                    try await connection.execute(
+                        "UPDATE guests SET name_key = ? WHERE id = ?",
+                        [.text(GuestNameKey.of(try row.text("name"))), .text(try row.text("id"))])
+                }
+            }
+        }
     }
 
     /// Bumps the event's change counter by `count` and returns the new value; rows written in
