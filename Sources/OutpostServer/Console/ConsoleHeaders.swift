@@ -41,7 +41,9 @@ struct ConsoleHeaders: RouterMiddleware {
         let cookies = response.headers[values: .setCookie]
         if !cookies.isEmpty, secure(request, context) {
             response.headers[values: .setCookie] = cookies.map { cookie in
-                let attributes = cookie.lowercased().split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                let attributes = cookie.lowercased().split(separator: ";").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
                 return attributes.contains("secure") ? cookie : cookie + "; Secure"
             }
         }
