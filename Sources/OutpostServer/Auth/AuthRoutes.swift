@@ -97,7 +97,7 @@ struct AuthRoutes {
         let body = try await HTTPHelpers.decode(RefreshRequest.self, from: request)
         try await dependencies.store.revokeFamily(
             ofTokenHash: RefreshTokens.hash(body.refreshToken), now: dependencies.clock.now())
-        await dependencies.revokedSessions.invalidate()
+        dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
     }
 

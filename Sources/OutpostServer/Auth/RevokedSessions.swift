@@ -12,12 +12,17 @@ import OutpostCore
 /// seconds before the last one (``overlap``), so a revocation committed while a read ran, or
 /// stamped by an instance whose clock is a little behind, is still seen; families revoked longer
 /// ago than an access token lives are forgotten.
-actor RevokedSessions {
+///
+/// A lock, not an actor: the check is on every authenticated request (the check-in path), and an
+/// actor would send every request through one executor; here a request takes the lock for one
+/// dictionary lookup, and only a stale set waits for the one read under way.
+final class RevokedSessions: @unchecked Sendable {
     static let refreshInterval: TimeInterval = 1
     static let overlap: TimeInterval = 5
 
     private let store: Store
     private let tokenLifetime: TimeInterval
+    private let lock = NSLock()
     private var revoked: [UUID: Date] = [:]
     private var readAt: Date?
     private var reading: Task<Void, any Error>?
@@ -29,36 +34,44 @@ actor RevokedSessions {
 
     /// True when `family`'s sign-in ended; read again from the store first when the set is stale.
     func isRevoked(family: UUID, now: Date) async throws -> Bool {
-        if readAt.map({ now.timeIntervalSince($0) >= Self.refreshInterval || now < $0 }) ?? true {
-            try await refresh(now: now)
+        let (fresh, found) = lock.withLock { () -> (Bool, Bool) in
+            let fresh = readAt.map { now.timeIntervalSince($0) < Self.refreshInterval && now >= $0 } ?? false
+            return (fresh, revoked[family] != nil)
         }
-        return revoked[family] != nil
+        if fresh { return found }
+        try await refresh(now: now)
+        return lock.withLock { revoked[family] != nil }
     }
 
     /// This instance just ended a sign-in: the next check reads the store again, so here the
     /// change holds at once (the other instances learn it within ``refreshInterval``).
-    func invalidate() { readAt = nil }
+    func invalidate() { lock.withLock { readAt = nil } }
 
     /// One read at a time: concurrent requests wait for the read under way.
     private func refresh(now: Date) async throws {
-        if let reading { return try await reading.value }
-        let since = max(
-            (readAt ?? .distantPast).addingTimeInterval(-Self.overlap),
-            now.addingTimeInterval(-tokenLifetime - Self.overlap))
-        let task = Task { [store] in
-            let found = try await store.familiesRevoked(since: since)
-            self.merge(found, now: now)
+        let task = lock.withLock { () -> Task<Void, any Error> in
+            if let reading { return reading }
+            let since = max(
+                (readAt ?? .distantPast).addingTimeInterval(-Self.overlap),
+                now.addingTimeInterval(-tokenLifetime - Self.overlap))
+            let task = Task { [store] in
+                let found = try await store.familiesRevoked(since: since)
+                self.merge(found, now: now)
+            }
+            reading = task
+            return task
         }
-        reading = task
-        defer { reading = nil }
+        defer { lock.withLock { if reading == task { reading = nil } } }
         try await task.value
     }
 
     private func merge(_ found: [(family: UUID, at: Date)], now: Date) {
-        for (family, at) in found { revoked[family] = at }
-        let horizon = now.addingTimeInterval(-tokenLifetime - Self.overlap)
-        revoked = revoked.filter { $0.value >= horizon }
-        readAt = now
+        lock.withLock {
+            for (family, at) in found { revoked[family] = at }
+            let horizon = now.addingTimeInterval(-tokenLifetime - Self.overlap)
+            revoked = revoked.filter { $0.value >= horizon }
+            readAt = now
+        }
     }
 }
 

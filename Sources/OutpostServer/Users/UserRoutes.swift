@@ -33,7 +33,7 @@ struct UserRoutes {
             try await dependencies.store.removeUser(
                 id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
         else { throw APIError.notFound }
-        await dependencies.revokedSessions.invalidate()
+        dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
     }
 
@@ -49,7 +49,7 @@ struct UserRoutes {
             try await dependencies.store.resetPassword(
                 id, tenantId: context.caller.tenantId, passwordHash: hash, now: dependencies.clock.now())
         else { throw APIError.notFound }
-        await dependencies.revokedSessions.invalidate()
+        dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
     }
 
