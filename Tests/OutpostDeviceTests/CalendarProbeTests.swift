@@ -192,8 +192,8 @@ struct CalendarProbeTests {
             let rows = csv.split(separator: "\r\n").dropFirst().map(String.init)
             #expect(
                 rows == [
-                    "2026-11-16,Monday,22:00,00:00,2:00,Manual,completed",
-                    "2026-11-17,Tuesday,00:00,06:00,6:00,Manual,completed",
+                    "2026-11-16,Monday,22:00,00:00,2:00,Manual,completed,Care home Nord",
+                    "2026-11-17,Tuesday,00:00,06:00,6:00,Manual,completed,Care home Nord",
                 ])
             lab.api.clock.set(phone.clock.now)
             await phone.confirm("2026-11-16")
@@ -284,7 +284,7 @@ struct CalendarProbeTests {
             #expect(
                 phone.app.tree().elements(UIIdentifier.calendarTracked).first?.attributes["minutes"] == "450")
             let rows = phone.app.trackingCSV().split(separator: "\r\n").dropFirst().map(String.init)
-            #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed"])
+            #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed,Care home Nord"])
             lab.api.clock.set(phone.clock.now)
             await phone.confirm("2026-11-17")
             let days = try await DaySubmissionProbeTests.serverDays(lab, phone.email)

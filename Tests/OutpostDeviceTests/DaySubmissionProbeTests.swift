@@ -92,6 +92,30 @@ struct DaySubmissionProbeTests {
         }
     }
 
+    /// Every view reads the day's standing from one place (``ConfirmedDay/standing``): the
+    /// history's status and words, and ✓ in the week and the month exactly when it counts.
+    @MainActor
+    static func expectOneTruth(
+        _ phone: WorkerPhone, _ date: String, _ standing: String, history: String, checked: Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let row = day(phone, date)
+        #expect(row?.attributes["status"] == standing, sourceLocation: sourceLocation)
+        #expect(row?.text.contains(history) == true, "\(row?.text ?? "-")", sourceLocation: sourceLocation)
+        let confirmed = checked
+        phone.app.showWeek(of: date)
+        let week = phone.app.tree().elements(UIIdentifier.calendarDay).first { $0.attributes["date"] == date }
+        #expect(
+            (week?.attributes["status"] == "confirmed") == confirmed, "\(week?.attributes ?? [:])",
+            sourceLocation: sourceLocation)
+        phone.app.showMonth(String(date.prefix(7)))
+        let cell = phone.app.tree().elements(UIIdentifier.calendarMonthCell).first { $0.attributes["date"] == date }
+        #expect(
+            (cell?.attributes["status"] == "confirmed") == confirmed, "\(cell?.attributes ?? [:])",
+            sourceLocation: sourceLocation)
+        phone.app.showTrackingHistory(range: .all)
+    }
+
     @Test(
         "track-day-second-confirm-409: the same day confirmed on a second phone is refused with 409 and the phone shows why"
     )
@@ -114,9 +138,12 @@ struct DaySubmissionProbeTests {
             #expect(refused.status == .refused && refused.code == "day_already_submitted" && refused.locked)
             #expect(second.app.pendingCount == 0, "the answer is kept on the day; the entry is done")
             #expect(second.app.tree().element(UIIdentifier.trackError)?.text.contains("was not submitted") == true)
-            #expect(Self.day(second, date)?.attributes["status"] == "refused")
             let answer = second.app.tree().elements(UIIdentifier.trackDayAnswer).first { $0.attributes["date"] == date }
             #expect(answer?.text.contains("already submitted") == true)
+            // track-day-one-truth (issue 32, item 4): the history, the week and the month agree:
+            // the day stands at the employer, from the other phone.
+            Self.expectOneTruth(
+                second, date, "submitted_elsewhere", history: "✓ submitted from another phone", checked: true)
             // The day and its sessions stay on the phone; the server keeps the first submission.
             #expect(second.app.trackedSessions.count == 1)
             let days = try await Self.serverDays(lab, first.email)
@@ -176,8 +203,12 @@ struct DaySubmissionProbeTests {
             await phone.confirm(date)
             let day = try #require(phone.app.confirmedDays[date])
             #expect(day.status == .refused && day.code == "week_finalised" && day.locked)
-            #expect(day.message?.contains("finalised by your employer") == true)
+            #expect(day.message?.contains("Your employer finalised the week") == true)
+            #expect(day.message?.contains("ask them to add") == false, "no route lets the employer add a day")
             #expect(!phone.app.tree().contains(UIIdentifier.trackDaySubmit))
+            // track-day-one-truth: the day is not at the employer, and no view shows it with ✓.
+            Self.expectOneTruth(
+                phone, date, "week_closed", history: "not submitted: your employer closed the week", checked: false)
         }
     }
 }

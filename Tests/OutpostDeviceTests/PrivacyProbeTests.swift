@@ -42,6 +42,13 @@ struct PrivacyProbeTests {
                     == Set(phone.app.trackedSessions.map { $0.id.uuidString.lowercased() }))
             let days = try #require(track["confirmedDays"] as? [[String: Any]])
             #expect(days.map { $0["day"] as? String } == [date])
+            // track-export-one-time-format (issue 32, item 6): every time in the device's half is
+            // RFC 3339 text, as in the server's half; no epoch milliseconds.
+            for session in sessions {
+                let clockIn = try #require(session["clockIn"] as? String, "\(session)")
+                #expect(OutpostJSON.parse(clockIn) != nil, "\(clockIn)")
+            }
+            for day in days { #expect((day["confirmedAt"] as? String).flatMap(OutpostJSON.parse) != nil, "\(day)") }
             let events = try #require(track["events"] as? [[String: Any]])
             let owner = try #require(phone.app.trackingModule?.owner)
             #expect(events.count == (try phone.app.store?.trackingEvents(owner: owner).count ?? -1))

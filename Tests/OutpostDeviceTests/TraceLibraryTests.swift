@@ -109,11 +109,29 @@ struct TraceLibraryTests {
         let broken: [(String, String)] = [
             ("<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>", "Point 1 has no valid lat"),
             ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"1\"></trkpt></trkseg></trk></gpx>", "no <time>"),
-            ("<gpx><trk>", "not well-formed"),
+            ("<gpx><trk>", "GPX ends early: after line 1"),
             ("<kml></kml>", "not GPX"),
             ("time,latitude\n2026-11-16T08:00:00Z,52\n", "Line 2"),
             ("", "no positions"),
         ]
+        // track-export-gpx-errors (issue 32, item 6): a .gpx file that is not XML is a GPX error;
+        // one cut short names its last line, a position that exists.
+        do {
+            _ = try TraceFile.fixes(Data(csv.utf8), fileName: "day.gpx")
+            Issue.record("a CSV named .gpx was read")
+        } catch let error as TraceFileError {
+            #expect(error.description.contains("not GPX"), "\(error)")
+        }
+        let cut = String(gpx.prefix(gpx.count - 30))
+        let lines = cut.trimmingCharacters(in: .whitespacesAndNewlines).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        do {
+            _ = try TraceFile.fixes(Data(cut.utf8), fileName: "day.gpx")
+            Issue.record("a truncated GPX was read")
+        } catch let error as TraceFileError {
+            let named = error.description.firstMatch(of: /line (\d+)/).flatMap { Int($0.1) }
+            #expect(named.map { (1...lines.count).contains($0) } == true, "\(error) (\(lines.count) lines)")
+        }
         for (text, message) in broken {
             #expect(throws: TraceFileError.self) { try TraceFile.fixes(Data(text.utf8)) }
             do {

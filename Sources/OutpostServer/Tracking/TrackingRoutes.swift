@@ -41,7 +41,8 @@ struct TrackingRoutes {
             return try HTTPHelpers.json(
                 DaySubmissionConflict(
                     code: .weekFinalised,
-                    message: "The week \(week.week) was finalised by your employer; ask them to add \(date).",
+                    message:
+                        "Your employer finalised the week \(week.week), so \(date) cannot be submitted any more; tell them its hours (they stay on your phone and in your data export).",
                     current: nil, finalisedWeek: week),
                 status: .conflict)
         case .noAccount: throw APIError.unauthorized

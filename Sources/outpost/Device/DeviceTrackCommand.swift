@@ -60,7 +60,9 @@ struct DeviceTrackHistoryCommand: AsyncParsableCommand {
 struct DeviceTrackExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "The work history as CSV: Date, Day, Clock In, Clock Out, Duration, Method, Status (formula-safe).")
+        abstract:
+            "The work history as CSV: Date, Day, Clock In, Clock Out, Duration, Method, Status, Location (formula-safe)."
+    )
     @OptionGroup var device: DeviceOptions
     @Option(help: "week, month or all.") var range: TrackingRange = .all
     @Option(help: "Only this location.") var location: LocationID?

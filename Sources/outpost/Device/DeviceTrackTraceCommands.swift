@@ -80,7 +80,7 @@ struct DeviceTrackReplayCommand: AsyncParsableCommand {
         }
         let fixes: [TraceFix]
         do {
-            fixes = try TraceFile.fixes(data)
+            fixes = try TraceFile.fixes(data, fileName: file)
         } catch let error as TraceFileError {
             throw CleanFailure("\(file): \(error.description)")
         }

@@ -32,6 +32,35 @@ public struct ConfirmedDay: Codable, Sendable, Hashable {
     /// True while the day is locked: confirmed, and not refused for a reason a new submission
     /// could mend (a clock that was wrong, say).
     public var locked: Bool { status != .refused || code.map(Self.settledCodes.contains) ?? false }
+
+    /// Where the day stands, the one answer every view gives (issue 32, item 4: a day another
+    /// phone had submitted read "not submitted" in the history and "confirmed ✓" in the week).
+    public enum Standing: String, Sendable, Hashable {
+        /// Confirmed here, waiting in the outbox.
+        case waiting = "queued"
+        /// The server stored this phone's submission.
+        case submitted
+        /// The server already had the day from another of the worker's phones: it stands there.
+        case submittedElsewhere = "submitted_elsewhere"
+        /// The employer finalised the week before the day arrived: it is not at the employer.
+        case weekClosed = "week_closed"
+        /// Refused for a reason a new submission can mend.
+        case retry
+    }
+
+    public var standing: Standing {
+        switch (status, code) {
+        case (.queued, _): .waiting
+        case (.submitted, _): .submitted
+        case (.refused, APIErrorCode.dayAlreadySubmitted.rawValue?): .submittedElsewhere
+        case (.refused, APIErrorCode.weekFinalised.rawValue?): .weekClosed
+        case (.refused, _): .retry
+        }
+    }
+
+    /// Whether the week, the month, the dashboard and the history show the day with ✓: its hours
+    /// are at the employer, or on their way there.
+    public var countsAsConfirmed: Bool { [.waiting, .submitted, .submittedElsewhere].contains(standing) }
 }
 
 /// A day submission as the outbox keeps it: the day and the body sent for it.

@@ -150,15 +150,19 @@ struct TrackingCopy {
     var manual: String { t(" · manual", " · manuell") }
     var short: String { t(" · short, please review", " · kurz, bitte prüfen") }
 
+    /// A day's standing in words (``ConfirmedDay/standing``): ✓ exactly where the week and the
+    /// month show ✓.
     func dayStatus(_ confirmation: ConfirmedDay?) -> String {
         guard let confirmation else { return "" }
-        switch confirmation.status {
-        case .queued: return t(" · ✓ confirmed, waiting to send", " · ✓ bestätigt, wartet auf Senden")
+        switch confirmation.standing {
+        case .waiting: return t(" · ✓ confirmed, waiting to send", " · ✓ bestätigt, wartet auf Senden")
         case .submitted: return t(" · ✓ submitted", " · ✓ eingereicht")
-        case .refused:
-            return confirmation.locked
-                ? t(" · not submitted", " · nicht eingereicht")
-                : t(" · not submitted, submit again", " · nicht eingereicht, erneut einreichen")
+        case .submittedElsewhere:
+            return t(" · ✓ submitted from another phone", " · ✓ von einem anderen Telefon eingereicht")
+        case .weekClosed:
+            return t(
+                " · not submitted: your employer closed the week", " · nicht eingereicht: die Woche ist abgeschlossen")
+        case .retry: return t(" · not submitted, submit again", " · nicht eingereicht, erneut einreichen")
         }
     }
 

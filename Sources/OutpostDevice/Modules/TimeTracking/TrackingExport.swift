@@ -28,11 +28,12 @@ public enum TrackingRange: String, Codable, Sendable, CaseIterable {
 
 /// The work history as CSV (issue 12 item 7): one row per session and day, the day's part of
 /// a session that crosses midnight (as the week, the month and the submission count it, from
-/// ``WorkHours``).
+/// ``WorkHours``). The last column names the location (issue 32, item 6: an export of every
+/// location could not tell them apart); it is last so the columns before keep their places.
 enum TrackingExport {
-    static let header = ["Date", "Day", "Clock In", "Clock Out", "Duration", "Method", "Status"]
+    static let header = ["Date", "Day", "Clock In", "Clock Out", "Duration", "Method", "Status", "Location"]
 
-    static func csv(_ sessions: [TrackedSession], timeZone: TimeZone) -> String {
+    static func csv(_ sessions: [TrackedSession], timeZone: TimeZone, names: [LocationID: String]) -> String {
         let dayName = DateFormatter()
         dayName.locale = Locale(identifier: "en_US_POSIX")
         dayName.timeZone = timeZone
@@ -41,11 +42,12 @@ enum TrackingExport {
         let rows = sessions.flatMap { session -> [[String]] in
             let method = session.method == .manual ? "Manual" : "Automatic"
             let status = session.state.rawValue + (session.short ? " (short)" : "")
+            let location = names[session.location] ?? "a removed location"
             guard let clockOut = session.clockOut else {
                 return [
                     [
                         TimeFormatting.day(session.clockIn, zone), dayName.string(from: session.clockIn),
-                        TimeFormatting.time(session.clockIn, zone), "", "", method, status,
+                        TimeFormatting.time(session.clockIn, zone), "", "", method, status, location,
                     ]
                 ]
             }
@@ -55,7 +57,7 @@ enum TrackingExport {
                 return [
                     part.day, dayName.string(from: part.start), TimeFormatting.time(part.start, zone),
                     TimeFormatting.time(part.end, zone), String(format: "%d:%02d", minutes / 60, minutes % 60), method,
-                    status,
+                    status, location,
                 ]
             }
         }

@@ -291,7 +291,9 @@ final class TrackingModule: DeviceModule {
     }
 
     func exportRecords(of user: UserID) throws -> Data? {
-        try JSONEncoder.outpostDevice.encode(try store.trackingRecords(owner: user))
+        // Every time one way, as the server's half of the export writes it: RFC 3339 in UTC with
+        // milliseconds (issue 32, item 6: this half wrote epoch milliseconds).
+        try OutpostJSON.makeEncoder().encode(try store.trackingRecords(owner: user))
     }
 
     func erase(user: UserID) throws {
@@ -337,7 +339,10 @@ final class TrackingModule: DeviceModule {
         let now = shell.ports.clock.now()
         let sessions = ((try? store.sessions(owner: owner, in: range.interval(containing: now, in: timeZone))) ?? [])
             .filter { location == nil || $0.location == location }
-        return TrackingExport.csv(sessions, timeZone: timeZone)
+        let names = Dictionary(
+            ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) },
+            uniquingKeysWith: { first, _ in first })
+        return TrackingExport.csv(sessions, timeZone: timeZone, names: names)
     }
 
     func addLocation(name: String, center: GeoPoint, radius: Double) {
@@ -565,7 +570,8 @@ final class TrackingModule: DeviceModule {
         let sessions = try store.sessions(owner: owner, in: start.addingTimeInterval(-2 * 86_400)..<end)
         let days = WorkHours.days(
             from: first, to: last, sessions: sessions.map { $0.span(now: now) }, planned: plan.shifts.map(\.planned),
-            absences: plan.absences.map(\.mark), confirmed: Set(confirmed.values.filter(\.locked).map(\.day)),
+            absences: plan.absences.map(\.mark),
+            confirmed: Set(confirmed.values.filter(\.countsAsConfirmed).map(\.day)),
             in: zone)
         return (days, sessions)
     }

@@ -142,7 +142,7 @@ struct TrackingHistoryScreen: ScreenModel {
             elements.append(UIElement(UIIdentifier.trackReviewHint, copy.reviewHint))
         }
         for day in days {
-            let status = day.confirmation.map { $0.locked ? $0.status.rawValue : "retry" } ?? "unconfirmed"
+            let status = day.confirmation?.standing.rawValue ?? "unconfirmed"
             elements.append(
                 UIElement(
                     UIIdentifier.trackHistoryDay,

@@ -16,17 +16,31 @@ public struct TraceFileError: Error, CustomStringConvertible, Equatable {
 public enum TraceFile {
     public static let namespace = "https://outpost.invalid/gpx/1"
 
-    /// Reads the fixes of a GPX or CSV document (told apart by their first bytes).
-    public static func fixes(_ data: Data) throws -> [TraceFix] {
+    /// Reads the fixes of a GPX or CSV document: a `.gpx` or `.csv` file by its name (a `.gpx`
+    /// that is not XML is a GPX error, not a CSV one), anything else by its first bytes.
+    public static func fixes(_ data: Data, fileName: String? = nil) throws -> [TraceFix] {
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let fixes = text.hasPrefix("<") ? try gpx(text) : try csv(data)
+        let named = fileName.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }
+        let isGPX = named == "gpx" || (named != "csv" && text.hasPrefix("<"))
+        let fixes = isGPX ? try gpx(text) : try csv(data)
         guard !fixes.isEmpty else { throw TraceFileError("The file holds no positions.") }
         return fixes.sorted { $0.time < $1.time }
     }
 
     static func gpx(_ text: String) throws -> [TraceFix] {
+        guard text.hasPrefix("<") else {
+            throw TraceFileError("This is not GPX: a GPX file is XML and starts with '<'.")
+        }
         let document = XMLHash.config { $0.detectParsingErrors = true }.parse(text)
         if case .parsingError(let error) = document {
+            // A file that ends early is reported at its last line, not past it.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard error.line >= 1, error.line <= lines.count else {
+                let last = lines.last.map(String.init) ?? ""
+                throw TraceFileError(
+                    "This GPX ends early: after line \(lines.count), column \(last.count + 1), an element is not closed."
+                )
+            }
             throw TraceFileError("This is not well-formed XML (line \(error.line), column \(error.column)).")
         }
         guard document["gpx"].element != nil else { throw TraceFileError("This XML is not GPX (no <gpx> root).") }
