@@ -150,6 +150,38 @@ struct EmailCodeContractTests {
         }
     }
 
+    @Test(
+        "email-stored-normalised: accounts stored before addresses were normalised take the normal form at start (a look-alike that another account already has is left as it is)",
+        arguments: StoreKind.allCases)
+    func storedAddresses(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let kelvin = try await api.createUser(world.organizer, email: "kf73@example.org", role: .worker, name: "K")
+            let wide = try await api.createUser(world.organizer, email: "wide@example.org", role: .worker, name: "W")
+            _ = try await api.createUser(world.organizer, email: "taken@example.org", role: .worker, name: "T")
+            let twin = try await api.createUser(world.organizer, email: "twin@example.org", role: .worker, name: "2")
+            // As an older server stored them: the Kelvin sign, fullwidth letters, a twin of another.
+            let legacy: [(UserID, String)] = [
+                (kelvin.user.id, "\u{212A}f73@example.org"), (wide.user.id, "ｗｉｄｅ@example.org"),
+                (twin.user.id, "ｔａｋｅｎ@example.org"),
+            ]
+            try await api.store.database.transaction { connection in
+                for (id, email) in legacy {
+                    try await connection.execute(
+                        "UPDATE users SET email = ? WHERE id = ?", [.text(email), .text(id.wire)])
+                }
+            }
+            let left = try await api.store.normalizeStoredEmails()
+            #expect(left == ["ｔａｋｅｎ@example.org"])
+            #expect(try await api.store.user(email: "kf73@example.org")?.id == kelvin.user.id.uuid)
+            #expect(try await api.store.user(email: "wide@example.org")?.id == wide.user.id.uuid)
+            let signedIn = try await api.signIn(email: "kf73@example.org", password: "staff-password")
+            #expect(signedIn.user.id == kelvin.user.id)
+            // Run again: nothing more to do.
+            #expect(try await api.store.normalizeStoredEmails() == ["ｔａｋｅｎ@example.org"])
+        }
+    }
+
     @Test("email-code-no-relay: without an SMTP relay the route says so; a relay that is down loses no code silently")
     func noRelay() async throws {
         try await withTestServer(.sqlite) { api in

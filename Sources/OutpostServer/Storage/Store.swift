@@ -20,6 +20,37 @@ public final class Store: Sendable {
     public func migrate() async throws {
         try await Migrator.migrate(database)
         try await fillGuestNameKeys()
+        try await normalizeStoredEmails()
+    }
+
+    /// Accounts stored before e-mail addresses were normalised one way (issue 32, item 13: NFKC
+    /// and lower case, ``normalizedEmail(_:)``) take their normal form, so sign-in and codes find
+    /// them. Only a non-ASCII address can differ. One whose normal form another account already
+    /// has is left as it is: merging accounts is an organizer's decision. Returns the addresses
+    /// left so.
+    @discardableResult
+    func normalizeStoredEmails() async throws -> [String] {
+        let rows = try await database.read { connection in
+            try await connection.query("SELECT id, email FROM users", [])
+        }
+        var taken = Set(try rows.map { try $0.text("email") })
+        var left: [String] = []
+        for row in rows {
+            let email = try row.text("email")
+            guard !email.allSatisfy(\.isASCII) else { continue }
+            let normal = Self.normalizedEmail(email)
+            guard normal != email else { continue }
+            guard !taken.contains(normal) else {
+                left.append(email)
+                continue
+            }
+            try await database.transaction { connection in
+                try await connection.execute(
+                    "UPDATE users SET email = ? WHERE id = ?", [.text(normal), .text(try row.text("id"))])
+            }
+            taken.insert(normal)
+        }
+        return left
     }
 
     /// Guests written before names had their folded key (migration v8) get it, in batches; a
