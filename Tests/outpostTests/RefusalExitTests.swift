@@ -14,17 +14,7 @@ struct RefusalExitTests {
     func refusals() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        try await server.createWorker()
-        let home = try CLI.temporaryDirectory() + "/device"
-        let device = DeviceHome(home)
-        try device([
-            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
-            "worker-password",
-        ])
-        let added = try device([
-            "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
-        ])
-        let location = try #require(added.attribute("track-location-row", "locationId"))
+        let (device, location) = try await DeviceHome.worker(on: server)
         let unknown = "00000000-0000-4000-8000-000000000001"
 
         // An unknown location id: refused, and the tree still shows where the worker is.
@@ -65,7 +55,7 @@ struct RefusalExitTests {
         #expect(signOut.refusal?.hasPrefix("Not signed out: 1 ") == true, "\(signOut.refusal ?? "")")
         try device(["signout", "--keep"])
         // Signed out, the privacy export has nothing to give: refused too.
-        let export = try CLI.run(["device", "privacy", "export", "--home", home, "--json"])
+        let export = try CLI.run(["device", "privacy", "export", "--home", device.path, "--json"])
         #expect(export.status == 3 && export.stderr.contains("refused: Nothing to export"), "\(export.stderr)")
     }
 

@@ -20,6 +20,27 @@ struct DeviceHome {
     }
 }
 
+extension DeviceHome {
+    /// A fresh device home signed in as the worker of ``RunningServer/createWorker()`` (created
+    /// here), with one work location added; the home and the location's id.
+    static func worker(
+        on server: RunningServer, location name: String = "Care home Nord", latitude: String = "52.52",
+        longitude: String = "13.405"
+    ) async throws -> (DeviceHome, location: String) {
+        try await server.createWorker()
+        let device = DeviceHome(try CLI.temporaryDirectory() + "/device")
+        let signedIn = try device([
+            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
+            "worker-password",
+        ])
+        #expect(signedIn.screen == "track-status-screen")
+        let added = try device([
+            "track", "location", "add", "--name", name, "--latitude", latitude, "--longitude", longitude,
+        ])
+        return (device, try #require(added.attribute("track-location-row", "locationId")))
+    }
+}
+
 extension RunningServer {
     /// An organizer (as `organizerSetUp`) and the worker wanda@acme.test / worker-password.
     func createWorker() async throws {
@@ -393,23 +414,14 @@ struct TrackingEndToEndTests {
     func strictInput() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        try await server.createWorker()
-        let home = try CLI.temporaryDirectory() + "/device"
-        let device = DeviceHome(home)
-        try device([
-            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
-            "worker-password",
-        ])
-        let added = try device([
-            "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
-        ])
-        let location = try #require(added.attribute("track-location-row", "locationId"))
+        let (device, location) = try await DeviceHome.worker(on: server)
         for (from, to) in [
             ("2026-02-30T08:00:00Z", "2026-02-30T12:00:00Z"), ("2026-11-02T25:00:00Z", "2026-11-02T26:00:00Z"),
             ("2026-11-02T08:00:00Z", "2026-11-31T12:00:00Z"),
         ] {
             let bad = try CLI.run([
-                "device", "track", "session", "add", "--home", home, "--location", location, "--from", from, "--to", to,
+                "device", "track", "session", "add", "--home", device.path, "--location", location, "--from", from,
+                "--to", to,
             ])
             #expect(bad.status == 2 && bad.stderr.contains("--from and --to"), "\(from) \(to): \(bad.stderr)")
         }
@@ -455,17 +467,9 @@ struct TrackingDemoSandboxTests {
     func sandbox() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        try await server.createWorker()
+        let (device, location) = try await DeviceHome.worker(
+            on: server, location: "Haus Linde", latitude: "52.53", longitude: "13.41")
         let directory = try CLI.temporaryDirectory()
-        let device = DeviceHome(directory + "/phone")
-        try device([
-            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
-            "worker-password",
-        ])
-        let added = try device([
-            "track", "location", "add", "--name", "Haus Linde", "--latitude", "52.53", "--longitude", "13.41",
-        ])
-        let location = try #require(added.attribute("track-location-row", "locationId"))
         try device([
             "track", "session", "add", "--location", location, "--from", "2026-10-05T08:00:00Z", "--to",
             "2026-10-05T12:00:00Z",
@@ -490,7 +494,7 @@ struct TrackingDemoSandboxTests {
         try device(["track", "confirm", "2026-10-30"])
         #expect(try device(["track", "confirm", "--continue"]).pending == 0)
         // While the demo is shown, the CSV and the privacy export are the worker's own hours.
-        let csv = try CLI.run(["device", "track", "export", "--home", directory + "/phone"])
+        let csv = try CLI.run(["device", "track", "export", "--home", device.path])
         #expect(csv.status == 0)
         let rows = csv.stdout.split(whereSeparator: \.isNewline)
         #expect(rows.count == 2, "the header and the one real session: \(rows.count) lines")

@@ -192,9 +192,6 @@ public final class DeviceApp {
         return ports.platform.isBelow(minIOS: policy.minIOS, minAndroidAPI: policy.minAndroidAPI)
     }
 
-    /// Staff actions are refused: kiosk mode holds the device, or an upgrade is required.
-    var refusesStaffActions: Bool { isHeld || upgradeRequired || isLocked }
-
     /// Fetches the server's client policy (no sign-in needed) and caches it; false when the
     /// server could not be asked.
     @discardableResult
