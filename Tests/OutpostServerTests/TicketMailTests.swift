@@ -26,7 +26,13 @@ struct TicketMailTests {
     func emailTickets(kind: StoreKind) async throws {
         let sink = try await SMTPSink.startForTest()
         defer { sink.stop() }
-        try await withTestServer(kind, configure: { $0.smtpRelay = SMTPClient(relay: sink.relay) }) { api in
+        try await withTestServer(
+            kind,
+            configure: {
+                $0.smtpRelay = SMTPClient(relay: sink.relay)
+                $0.mailQueuePoll = nil
+            }
+        ) { api in
             let world = try await World.make(api)
             let id = world.event.id.wire
             let hostile = try await api.createGuest(
@@ -39,8 +45,13 @@ struct TicketMailTests {
             #expect(event.text.contains("id=\"mail-tickets\""))
             let sent = try await browser.post("/admin/events/\(id)/ticket-mails", [])
             #expect(
-                sent.headers[.location] == "/admin/events/\(id)/ticket-mails?done=mailed&sent=3&failed=0",
+                sent.headers[.location] == "/admin/events/\(id)/ticket-mails?done=mailed&queued=3&failed=0",
                 "\(sent.text)")
+            // Queued, not sent: the answer came before any mail went.
+            #expect(sink.messages().isEmpty)
+            let queued = try await browser.get("/admin/events/\(id)/ticket-mails")
+            #expect(queued.text.contains("0 sent, 3 waiting, 0 not sent"), "\(queued.text)")
+            #expect(await api.sendQueuedMail() == MailQueue.Pass(sent: 3))
             let mails = sink.messages()
             #expect(Set(mails.map(\.to)) == Set([world.guests[0].email, world.guests[1].email, hostile.email]))
             let toHostile = try #require(mails.first { $0.to == hostile.email })
@@ -51,25 +62,30 @@ struct TicketMailTests {
             let pdf = try #require(Self.attachment(toHostile))
             #expect(pdf.starts(with: Array("%PDF-".utf8)) && pdf.count > 1_000)
             // The status page; sending again skips those already sent.
-            let status = try await browser.get("/admin/events/\(id)/ticket-mails?done=mailed&sent=3&failed=0")
-            #expect(status.text.contains("3 sent, 0 not sent") && status.text.contains("3 ticket(s) sent"))
+            let status = try await browser.get("/admin/events/\(id)/ticket-mails?done=mailed&queued=3&failed=0")
+            #expect(status.text.contains("3 sent, 0 waiting, 0 not sent") && status.text.contains("3 ticket(s) queued"))
             #expect(status.text.contains("&lt;img src=x onerror=alert(1)&gt;") && !status.text.contains("<img src=x"))
             let again: TicketMailReport = try await api.request(
                 .post, "/v1/events/\(id)/ticket-mails", token: world.organizer.accessToken, json: TicketMailRequest()
             ).decode()
-            #expect(again.sent == 0 && again.skipped == 3 && sink.messages().count == 3)
-            // The relay goes away: the resend fails, with its reason, and counts as a try.
+            #expect(again.queued == 0 && again.skipped == 3)
+            #expect(await api.sendQueuedMail() == MailQueue.Pass() && sink.messages().count == 3)
+            // The relay goes away: the resend waits in the queue with the reason, counted as a try.
             sink.stop()
             let resend = try await browser.post(
                 "/admin/events/\(id)/ticket-mails/\(world.guests[0].id.wire)/resend", [])
             #expect(resend.headers[.location] == "/admin/events/\(id)/ticket-mails?done=resent")
+            #expect(await api.sendQueuedMail() == MailQueue.Pass(deferred: 1))
             let list: TicketMailList = try await api.request(
                 .get, "/v1/events/\(id)/ticket-mails", token: world.support.accessToken
             ).decode()
             let first = try #require(list.deliveries.first { $0.guestId == world.guests[0].id })
-            #expect(first.state == .failed && first.attempts == 2 && first.error?.contains("SMTP relay") == true)
+            #expect(first.state == .queued && first.attempts == 2 && first.error?.contains("SMTP relay") == true)
+            #expect(first.nextAttemptAt == api.clock.now.addingTimeInterval(MailRetryPolicy.delay(afterAttempt: 1)))
             let page = try await browser.get("/admin/events/\(id)/ticket-mails")
-            #expect(page.text.contains("2 sent, 1 not sent") && page.text.contains("could not be reached"))
+            #expect(
+                page.text.contains("2 sent, 1 waiting, 0 not sent") && page.text.contains("could not be reached")
+                    && page.text.contains("waiting (next try"), "\(page.text)")
             // Staff may not send; a cancelled guest asked for by id is skipped.
             #expect(
                 try await api.request(
@@ -79,7 +95,7 @@ struct TicketMailTests {
                 .post, "/v1/events/\(id)/ticket-mails", token: world.organizer.accessToken,
                 json: TicketMailRequest(guestIds: [world.guests[2].id])
             ).decode()
-            #expect(cancelled.sent == 0 && cancelled.failed == 0 && cancelled.skipped == 1)
+            #expect(cancelled.queued == 0 && cancelled.failed == 0 && cancelled.skipped == 1)
         }
     }
 

@@ -87,7 +87,12 @@ struct DemoTests {
                     "--email", "nora@care.test", "--request-code", "--register",
                 ])
             #expect(asked.status == 0, "\(asked.stderr)")
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: mail)) ?? []
+            // The server queues the mail and answers; its sender delivers right after.
+            var files: [String] = []
+            for _ in 0..<600 where files.isEmpty {
+                files = (try? FileManager.default.contentsOfDirectory(atPath: mail)) ?? []
+                if files.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+            }
             #expect(files.count == 1, "the mail in \(mail)")
             let message = files.first.flatMap { FileManager.default.contents(atPath: mail + "/" + $0) } ?? Data()
             let body = String(decoding: message, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")

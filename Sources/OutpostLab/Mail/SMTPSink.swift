@@ -33,10 +33,15 @@ package final class SMTPSink: @unchecked Sendable {
     package static let skipMessage =
         "SMTP case skipped: OUTPOST_TEST_SMTP_PYTHON is not set; scripts/test installs aiosmtpd and sets it."
 
-    /// Starts a sink on a free loopback port and waits until it accepts connections; its mail
-    /// goes to `directory` (kept), or to a temporary one deleted at `stop()`.
-    package static func start(python: String, directory kept: URL? = nil) async throws -> SMTPSink {
-        let port = try ServerHandle.freePort()
+    /// Starts a sink on `port` (a free loopback port when nil: a relay that comes back is a
+    /// sink started on the port a server was given) and waits until it accepts connections; its
+    /// mail goes to `directory` (kept), or to a temporary one deleted at `stop()`.
+    package static func start(
+        python: String, port chosen: Int? = nil, directory kept: URL? = nil
+    ) async throws
+        -> SMTPSink
+    {
+        let port = try chosen ?? ServerHandle.freePort()
         let directory =
             kept
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("outpost-mail-\(UUID().uuidString)")
@@ -124,8 +129,10 @@ package final class SMTPSink: @unchecked Sendable {
 
     /// The code in the newest message to `email`, waiting briefly for the relay to store it.
     /// The code of the first mail to `email` after the first `count` (waits for it to arrive).
+    /// The first line of the mail to `email` after the first `count` (waits up to 15 s: the
+    /// server's mail queue sends after answering, and retries a relay that was down after 2 s).
     package func code(for email: String, after count: Int) async throws -> String {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             let mails = messages().filter { $0.to.contains(email) }
             if mails.count > count { return mails[count].firstLine }
             try await Task.sleep(for: .milliseconds(25))
@@ -133,8 +140,9 @@ package final class SMTPSink: @unchecked Sendable {
         throw CleanFailure("no new mail to \(email) arrived")
     }
 
+    /// The first line of the newest mail to `email` (waits up to 15 s, as above).
     package func code(for email: String) async throws -> String {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             if let message = messages().last(where: { $0.to.contains(email) }) { return message.firstLine }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -13,8 +13,10 @@ public struct TicketMailRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// Where a guest's ticket mail stands: the relay took it, or it did not (and why).
+/// Where a guest's ticket mail stands: waiting in the server's mail queue (being tried, or
+/// waiting to be tried again after the relay did not take it), taken by the relay, or given up.
 public enum TicketMailState: String, Codable, Sendable, Hashable, CaseIterable {
+    case queued
     case sent
     case failed
 }
@@ -26,13 +28,16 @@ public struct TicketMailDelivery: Codable, Sendable, Hashable {
     public var state: TicketMailState
     /// How many times it was tried, resends included.
     public var attempts: Int
-    /// The relay's or the connection's words when it failed.
+    /// The relay's or the connection's words when the last try failed.
     public var error: String?
+    /// When it was queued, sent or given up.
     public var at: Date
+    /// When a queued mail is tried next.
+    public var nextAttemptAt: Date?
 
     public init(
         guestId: GuestID, guestName: String, email: String, state: TicketMailState, attempts: Int, error: String?,
-        at: Date
+        at: Date, nextAttemptAt: Date? = nil
     ) {
         self.guestId = guestId
         self.guestName = guestName
@@ -41,19 +46,23 @@ public struct TicketMailDelivery: Codable, Sendable, Hashable {
         self.attempts = attempts
         self.error = error
         self.at = at
+        self.nextAttemptAt = nextAttemptAt
     }
 }
 
-/// What one request sent: counts, and the deliveries it made (by name).
+/// What one request queued: counts, and the deliveries (by name). The server's mail queue sends
+/// them after the answer; `GET …/ticket-mails` shows how each went.
 public struct TicketMailReport: Codable, Sendable, Hashable {
-    public var sent: Int
+    /// Mails handed to the queue (a resend of a mail still waiting makes it due now instead).
+    public var queued: Int
+    /// Mails that could not be made at all (an address the mail format cannot carry).
     public var failed: Int
-    /// Guests left out: already sent (without `resend`), or not confirmed.
+    /// Guests left out: already sent or waiting (without `resend`), or not confirmed.
     public var skipped: Int
     public var deliveries: [TicketMailDelivery]
 
-    public init(sent: Int, failed: Int, skipped: Int, deliveries: [TicketMailDelivery]) {
-        self.sent = sent
+    public init(queued: Int, failed: Int, skipped: Int, deliveries: [TicketMailDelivery]) {
+        self.queued = queued
         self.failed = failed
         self.skipped = skipped
         self.deliveries = deliveries

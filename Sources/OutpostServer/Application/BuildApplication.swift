@@ -48,11 +48,14 @@ public enum OutpostServer {
                 availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
             services: parts.services + [
                 IdempotencyRetentionService(store: parts.store, clock: configuration.clock, logger: logger)
-            ],
+            ]
+                + (configuration.mailQueuePoll.map { [MailQueueService(queue: dependencies.mailQueue, interval: $0)] }
+                    ?? []),
             logger: logger)
         app.beforeServerStarts {
             try await parts.store.migrate()
             logger.info("storage ready", metadata: ["store": "\(parts.store.database.dialect.rawValue)"])
+            dependencies.mailQueue.markReady()
         }
         return app
     }

@@ -66,8 +66,13 @@ public struct ServerConfiguration: Sendable {
     /// Every instance on one database needs the same ring; nil makes a fresh one-key ring for
     /// this process (tests and in-memory stores only: what it wraps is unreadable after a restart).
     public var keyEncryptionKeys: KeyEncryptionKeys?
-    /// Where sign-in codes are mailed (an SMTP relay); nil: the server sends no mail.
+    /// The SMTP relay the mail queue sends through (sign-in codes, tickets); nil: the server
+    /// sends no mail.
     public var smtpRelay: SMTPClient?
+    /// How often this instance's mail sender looks for retries that fell due (a queued mail
+    /// wakes it at once); nil: this instance queues mail but leaves the sending to others (and
+    /// tests drive a ``MailQueue`` themselves).
+    public var mailQueuePoll: Duration? = .seconds(2)
     /// The From of the server's mail.
     public var mailFrom: String
     /// How long one door-dashboard stream (server-sent events) stays open before the browser

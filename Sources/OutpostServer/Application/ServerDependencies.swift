@@ -16,6 +16,8 @@ public final class ServerDependencies: Sendable {
     private let tokenCache = TokenCache()
     /// The sign-ins that ended, as this instance last read them (refreshed every second).
     let revokedSessions: RevokedSessions
+    /// The durable mail queue's sender (``MailQueue``).
+    let mailQueue: MailQueue
 
     public init(
         configuration: ServerConfiguration, store: Store, metrics: ServerMetrics = ServerMetrics(), logger: Logger
@@ -27,6 +29,7 @@ public final class ServerDependencies: Sendable {
         self.logger = logger
         self.keyEncryptionKeys = configuration.keyEncryptionKeys ?? .generate(id: "process")
         self.revokedSessions = RevokedSessions(store: store, tokenLifetime: configuration.accessTokenLifetime)
+        self.mailQueue = MailQueue.make(store: store, configuration: configuration, logger: logger, metrics: metrics)
     }
 
     var clock: WallClock { configuration.clock }

@@ -5,8 +5,8 @@ import OutpostCore
 import OutpostProtocol
 
 /// Passwordless sign-in and registration (seed 003's "Log In" and "Create Account"):
-/// `POST /v1/auth/email-code` mails a six-digit code (ten minutes, single use, stored as an
-/// HMAC); `POST /v1/auth/email-signin` trades it for a token pair, creating the account when
+/// `POST /v1/auth/email-code` queues a six-digit code's mail (ten minutes, single use, stored as
+/// an HMAC; ``EmailCodeMail``); `POST /v1/auth/email-signin` trades it for a token pair, creating the account when
 /// the e-mail has none and the person gave a name and their consent. Rate limited per e-mail
 /// and per address, like password sign-in.
 struct EmailCodeRoutes {
@@ -24,7 +24,7 @@ struct EmailCodeRoutes {
     @Sendable func sendCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await HTTPHelpers.decode(EmailCodeRequest.self, from: request)
         let email = try UserRoutes.validEmail(body.email)
-        guard let mailer = dependencies.configuration.smtpRelay else {
+        guard dependencies.configuration.smtpRelay != nil else {
             throw APIError(
                 .serviceUnavailable, .mailUnavailable,
                 "This server cannot send e-mail (no SMTP relay is configured); sign in with a password.")
@@ -39,32 +39,16 @@ struct EmailCodeRoutes {
                 ("code-addr:" + address, Self.codesPerAddressPerHour),
             ], now: now, window: 3600
         ).attempt(now: now, refusal: "Too many codes asked for")
-        let account = try await dependencies.store.user(email: email)
-        let exists = account != nil
-        if !exists, body.purpose == .signin {
-            // No account: nothing is sent, and the answer is the same (no account enumeration).
-            return Response(status: .accepted)
-        }
-        let code = Self.newCode()
-        let id = try await dependencies.store.storeEmailCode(
-            email: email, hash: try await dependencies.store.emailCodeHash(email: email, code: code), now: now,
-            lifetime: Self.codeLifetime)
-        // The code goes only to the address stored on the account (or, for a new account, the
-        // address it will have), never to the form typed: a look-alike that folds to a worker's
-        // address must not receive that worker's code.
-        let message = MailMessage(
-            from: configuration.mailFrom, to: account?.email ?? Store.normalizedEmail(email),
-            subject: exists ? "Your Outpost sign-in code" : "Your Outpost code to create your account",
-            body: Self.body(code: code, existing: exists))
-        do {
-            try await mailer.send(message, now: now)
-        } catch {
-            try? await dependencies.store.dropEmailCode(id: id)
-            dependencies.logger.warning("a sign-in code could not be mailed", metadata: ["error": "\(error)"])
-            throw APIError(
-                .serviceUnavailable, .mailUnavailable, "The code could not be sent just now; try again in a minute.",
-                headers: [.retryAfter: "60"])
-        }
+        // The request is queued as it is, whether or not the e-mail has an account, and answered:
+        // the mail queue's sender makes the code and its mail (``EmailCodeMail``), or nothing for
+        // a sign-in to an unknown e-mail. The answer and its timing are the same either way, and
+        // a relay that is down delays the mail instead of losing it.
+        try await dependencies.store.queueCodeRequest(
+            OutgoingMail(
+                request: body.purpose == .signin ? .signInCode : .registrationCode, from: configuration.mailFrom,
+                to: Store.normalizedEmail(email), expiresAt: now + Self.codeLifetime),
+            now: now)
+        dependencies.mailQueue.nudge()
         return Response(status: .accepted)
     }
 

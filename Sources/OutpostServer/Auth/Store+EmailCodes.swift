@@ -22,24 +22,29 @@ extension Store {
         return Array(hmac.finalize())
     }
 
-    /// Stores a new code for `email` (valid `lifetime`); earlier unused codes of the e-mail stop
+    /// Queues a code asked for (``EmailCodeMail`` makes it when the sender takes it).
+    func queueCodeRequest(_ request: OutgoingMail, now: Date) async throws {
+        try await database.transaction { connection in
+            _ = try await Self.enqueueMail(connection, request, now: now)
+        }
+    }
+
+    /// Stores a new code for `email` (valid `lifetime`) and, in the same transaction, makes the
+    /// queued request `mailId` the mail that carries it; earlier unused codes of the e-mail stop
     /// working, so only the newest mail counts.
-    func storeEmailCode(email: String, hash: [UInt8], now: Date, lifetime: TimeInterval) async throws -> Int64 {
+    func storeEmailCode(
+        email: String, hash: [UInt8], now: Date, lifetime: TimeInterval, mailId: Int64, to: String, rendered: String
+    ) async throws {
         try await database.transaction { connection in
             let email = Self.normalizedEmail(email)
             try await connection.execute(
                 "UPDATE email_codes SET used_at = ? WHERE email = ? AND used_at IS NULL", [.date(now), .text(email)])
-            let row = try await connection.queryOne(
-                "INSERT INTO email_codes (email, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?) RETURNING id",
+            try await connection.execute(
+                "INSERT INTO email_codes (email, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 [.text(email), .blob(hash), .date(now), .date(now + lifetime)])
-            return try row?.int("id") ?? 0
-        }
-    }
-
-    /// Forgets a code whose mail could not be sent.
-    func dropEmailCode(id: Int64) async throws {
-        try await database.transaction { connection in
-            try await connection.execute("DELETE FROM email_codes WHERE id = ?", [.int(id)])
+            try await connection.execute(
+                "UPDATE mail_queue SET rcpt_to = ?, message = ?, expires_at = ? WHERE id = ?",
+                [.text(to), .text(rendered), .date(now + lifetime), .int(mailId)])
         }
     }
 

@@ -28,15 +28,26 @@ extension ConsoleRoutes {
                 [
                     "event": ["id": id, "name": detail.event.name], "canEdit": Self.role(session) == .organizer,
                     "sent": deliveries.filter { $0.state == .sent }.count,
+                    "waiting": deliveries.filter { $0.state == .queued }.count,
                     "failed": deliveries.filter { $0.state == .failed }.count,
                     "deliveries": deliveries.map {
                         [
                             "guestId": $0.guestId.wire, "guest": $0.guestName, "email": $0.email,
-                            "state": $0.state == .sent ? "sent" : "not sent", "attempts": $0.attempts,
+                            "state": Self.mailState($0, clock), "attempts": $0.attempts,
                             "at": clock.string($0.at), "error": $0.error ?? "",
                         ]
                     },
                 ], session: session, notice: Self.flash(request))
+        }
+    }
+
+    /// A delivery's status in words: sent, not sent, or waiting (and when it is tried next).
+    static func mailState(_ delivery: TicketMailDelivery, _ clock: WallClockFormat) -> String {
+        switch delivery.state {
+        case .sent: "sent"
+        case .failed: "not sent"
+        case .queued:
+            delivery.nextAttemptAt.map { "waiting (next try \(clock.string($0)))" } ?? "waiting"
         }
     }
 
@@ -48,7 +59,8 @@ extension ConsoleRoutes {
             guard answer.status == .ok, let report = try? answer.decode(TicketMailReport.self) else {
                 return .refused(answer, back: "/admin/events/\(id)")
             }
-            return .redirect("/admin/events/\(id)/ticket-mails?done=mailed&sent=\(report.sent)&failed=\(report.failed)")
+            return .redirect(
+                "/admin/events/\(id)/ticket-mails?done=mailed&queued=\(report.queued)&failed=\(report.failed)")
         }
     }
 

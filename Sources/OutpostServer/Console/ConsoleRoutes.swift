@@ -568,8 +568,8 @@ struct ConsoleRoutes: Sendable {
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "guest": "The guest was saved."
         case "mailed":
-            "\(request.uri.queryParameters.get("sent") ?? "0") ticket(s) sent, \(request.uri.queryParameters.get("failed") ?? "0") not sent."
-        case "resent": "Sent again; the status below is the relay's answer."
+            "\(request.uri.queryParameters.get("queued") ?? "0") ticket(s) queued, \(request.uri.queryParameters.get("failed") ?? "0") could not be made; the list below shows each one as it goes."
+        case "resent": "Queued again; the status below shows when the relay takes it."
         case "cancelled": "The registration was cancelled; the doors refuse the ticket from their next sync."
         default: nil
         }

@@ -324,7 +324,7 @@ enum ConsoleTemplates {
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
-        <p class="count" id="mail-summary">{{sent}} sent, {{failed}} not sent</p>
+        <p class="count" id="mail-summary">{{sent}} sent, {{waiting}} waiting, {{failed}} not sent</p>
         <table class="list" id="ticket-mails">
         <thead><tr><th>Guest</th><th>E-mail</th><th>Status</th><th>Tries</th><th>Last try</th><th>Why not</th><th></th></tr></thead>
         <tbody>

@@ -38,9 +38,18 @@ public struct SMTPClient: Sendable {
 
     /// Sends `message`; returns once the relay has accepted it (250 after the data).
     public func send(_ message: MailMessage, now: Date = Date()) async throws {
-        let data = try message.rendered(date: now, messageID: "\(UUID().uuidString.lowercased())@\(heloName)")
+        try await send(
+            rendered: try message.rendered(date: now, messageID: newMessageID()), from: message.from, to: message.to)
+    }
+
+    /// A Message-ID for a mail this server sends.
+    public func newMessageID() -> String { "\(UUID().uuidString.lowercased())@\(heloName)" }
+
+    /// Sends a message already rendered (``MailMessage/rendered(date:messageID:)``) from and to
+    /// the envelope addresses given: what the mail queue stored.
+    public func send(rendered data: String, from: String, to: String) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.converse(message, data: data) }
+            group.addTask { try await self.converse(from: from, to: to, data: data) }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 throw MailError.timedOut
@@ -50,7 +59,7 @@ public struct SMTPClient: Sendable {
         }
     }
 
-    private func converse(_ message: MailMessage, data: String) async throws {
+    private func converse(from: String, to: String, data: String) async throws {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -86,9 +95,9 @@ public struct SMTPClient: Sendable {
             try await expect(220)
             try await say("EHLO \(heloName)")
             try await expect(250)
-            try await say("MAIL FROM:<\(Self.address(message.from))>")
+            try await say("MAIL FROM:<\(Self.address(from))>")
             try await expect(250)
-            try await say("RCPT TO:<\(Self.address(message.to))>")
+            try await say("RCPT TO:<\(Self.address(to))>")
             try await expect(250)
             try await say("DATA")
             try await expect(354)

@@ -37,7 +37,22 @@ public final class ServerMetrics: Sendable {
             helpText: "HTTP requests being handled now (a draining server waits for these).")
     }
 
+    static var mailQueueDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "mail_queue", unitName: "",
+            helpText:
+                "Mails in the durable mail queue by state (queued = waiting to be sent or tried again), as this instance last counted them."
+        )
+    }
+
     public init() {}
+
+    /// Sets the mail queue's counts by state (every state, so one that emptied shows 0).
+    func setMailQueue(_ counts: [String: Int]) {
+        for (state, count) in counts {
+            registry.makeGauge(descriptor: Self.mailQueueDescriptor, labels: [("state", state)]).set(Int64(count))
+        }
+    }
 
     func requestStarted() { registry.makeGauge(descriptor: Self.inFlightDescriptor).increment() }
 

@@ -5,7 +5,36 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+
+    /// The durable mail queue (``MailQueue``): every mail the server sends waits here, rendered,
+    /// until the relay takes it; `next_attempt_at` is when it is due (a claim pushes it past the
+    /// send, so a server killed mid-send leaves it due again). A queued row with an empty
+    /// `message` is a sign-in code asked for, which the sender makes into a mail (or drops, for
+    /// an e-mail no account has). `message` is emptied once the mail is settled, so a code is
+    /// not kept after it went. A ticket mail names its queued mail.
+    static let v9 = Migration(version: 9, name: "durable mail queue") { dialect in
+        let serial = dialect == .postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT"
+        return [
+            """
+            CREATE TABLE mail_queue (
+                id \(serial),
+                purpose TEXT NOT NULL,
+                mail_from TEXT NOT NULL,
+                rcpt_to TEXT NOT NULL,
+                message TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'sent', 'failed', 'expired', 'dropped')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL,
+                expires_at BIGINT,
+                last_error TEXT,
+                created_at BIGINT NOT NULL,
+                settled_at BIGINT)
+            """,
+            "CREATE INDEX mail_queue_due ON mail_queue (state, next_attempt_at)",
+            "ALTER TABLE ticket_mails ADD COLUMN mail_id BIGINT",
+        ]
+    }
 
     /// The guest list searches and sorts by the folded name (``GuestNameKey``), filled by
     /// ``Store/fillGuestNameKeys()`` for rows from before.

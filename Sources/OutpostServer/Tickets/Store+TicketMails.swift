@@ -3,39 +3,80 @@ import OutpostCore
 import OutpostProtocol
 
 extension Store {
-    /// Records a ticket mail's outcome for a guest (one row per guest; each try counts).
-    func recordTicketMail(
-        eventId: UUID, guestId: UUID, email: String, state: TicketMailState, error: String?, at: Date
-    ) async throws {
+    /// Queues a guest's ticket mail and records it as theirs, in one transaction (one row per
+    /// guest; the tries of the mail it replaces are carried into its count).
+    func queueTicketMail(eventId: UUID, guestId: UUID, email: String, mail: OutgoingMail, now: Date) async throws {
         try await database.transaction { connection in
+            let mailId = try await Self.enqueueMail(connection, mail, now: now)
             try await connection.execute(
                 """
-                INSERT INTO ticket_mails (event_id, guest_id, email, status, attempts, error, updated_at)
-                VALUES (?, ?, ?, ?, 1, ?, ?)
+                INSERT INTO ticket_mails (event_id, guest_id, email, status, attempts, error, updated_at, mail_id)
+                VALUES (?, ?, ?, 'queued', 0, NULL, ?, ?)
                 ON CONFLICT (event_id, guest_id) DO UPDATE
-                SET email = excluded.email, status = excluded.status, attempts = ticket_mails.attempts + 1,
-                    error = excluded.error, updated_at = excluded.updated_at
+                SET email = excluded.email, status = excluded.status,
+                    attempts = ticket_mails.attempts
+                        + COALESCE((SELECT q.attempts FROM mail_queue q WHERE q.id = ticket_mails.mail_id), 0),
+                    error = NULL, updated_at = excluded.updated_at, mail_id = excluded.mail_id
                 """,
-                [.uuid(eventId), .uuid(guestId), .text(email), .text(state.rawValue), .optionalText(error), .date(at)])
+                [.uuid(eventId), .uuid(guestId), .text(email), .date(now), .int(mailId)])
         }
     }
 
-    /// Every guest's last ticket mail of the event, by the guest's name.
-    func ticketMails(eventId: UUID) async throws -> [TicketMailDelivery] {
+    /// Records a ticket mail that could not be made (so never queued), with why.
+    func recordUnsendableTicketMail(eventId: UUID, guestId: UUID, email: String, error: String, at: Date) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                """
+                INSERT INTO ticket_mails (event_id, guest_id, email, status, attempts, error, updated_at, mail_id)
+                VALUES (?, ?, ?, 'failed', 0, ?, ?, NULL)
+                ON CONFLICT (event_id, guest_id) DO UPDATE
+                SET email = excluded.email, status = excluded.status,
+                    attempts = ticket_mails.attempts
+                        + COALESCE((SELECT q.attempts FROM mail_queue q WHERE q.id = ticket_mails.mail_id), 0),
+                    error = excluded.error, updated_at = excluded.updated_at, mail_id = NULL
+                """,
+                [.uuid(eventId), .uuid(guestId), .text(email), .text(error), .date(at)])
+        }
+    }
+
+    /// Every guest's last ticket mail of the event, by the guest's name, with where its queued
+    /// mail stands now; and the queued mail's id for those still waiting.
+    func ticketMails(eventId: UUID) async throws -> [(delivery: TicketMailDelivery, waitingMail: Int64?)] {
         try await database.read { connection in
             try await connection.query(
                 """
-                SELECT m.guest_id, g.name, m.email, m.status, m.attempts, m.error, m.updated_at
+                SELECT m.guest_id, g.name, m.email, m.status, m.attempts, m.error, m.updated_at, m.mail_id,
+                    q.state AS mail_state, q.attempts AS mail_attempts, q.last_error, q.next_attempt_at,
+                    q.settled_at
                 FROM ticket_mails m JOIN guests g ON g.id = m.guest_id
+                LEFT JOIN mail_queue q ON q.id = m.mail_id
                 WHERE m.event_id = ? ORDER BY g.name, g.id
                 """,
                 [.uuid(eventId)]
-            ).map {
-                TicketMailDelivery(
-                    guestId: try $0.id("guest_id"), guestName: try $0.text("name"), email: try $0.text("email"),
-                    state: try $0.enumeration("status", as: TicketMailState.self),
-                    attempts: Int(try $0.int("attempts")),
-                    error: try $0.optionalText("error"), at: try $0.date("updated_at"))
+            ).map { row in
+                var delivery = TicketMailDelivery(
+                    guestId: try row.id("guest_id"), guestName: try row.text("name"), email: try row.text("email"),
+                    state: try row.enumeration("status", as: TicketMailState.self),
+                    attempts: Int(try row.int("attempts")),
+                    error: try row.optionalText("error"), at: try row.date("updated_at"))
+                var waiting: Int64?
+                if let state = try row.optionalText("mail_state").flatMap(MailQueueState.init(rawValue:)) {
+                    delivery.attempts += Int(try row.optionalInt("mail_attempts") ?? 0)
+                    delivery.error = try row.optionalText("last_error")
+                    switch state {
+                    case .queued:
+                        delivery.state = .queued
+                        delivery.nextAttemptAt = try row.optionalDate("next_attempt_at")
+                        waiting = try row.optionalInt("mail_id")
+                    case .sent:
+                        delivery.state = .sent
+                        delivery.error = nil
+                    case .failed, .expired, .dropped:
+                        delivery.state = .failed
+                    }
+                    delivery.at = try row.optionalDate("settled_at") ?? delivery.at
+                }
+                return (delivery, waiting)
             }
         }
     }

@@ -5,10 +5,11 @@ import OutpostCore
 import OutpostDrawing
 import OutpostProtocol
 
-/// Tickets by e-mail (issue 16): `POST /v1/events/{eventId}/ticket-mails` sends each chosen
-/// guest their ticket (a plain-text mail with the code, and the ticket page as a PDF to show at
-/// the door) through the operator's SMTP relay, one mail at a time, and records each outcome;
-/// `GET …/ticket-mails` lists every guest's last outcome, so a failed one can be sent again.
+/// Tickets by e-mail (issue 16): `POST /v1/events/{eventId}/ticket-mails` queues each chosen
+/// guest's ticket (a plain-text mail with the code, and the ticket page as a PDF to show at the
+/// door) in the durable mail queue and answers; the queue sends them through the operator's SMTP
+/// relay, trying again while it is down (``MailQueue``). `GET …/ticket-mails` lists where every
+/// guest's last mail stands, so a failed one can be sent again.
 struct TicketMailRoutes {
     let dependencies: ServerDependencies
 
@@ -24,7 +25,7 @@ struct TicketMailRoutes {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(context, dependencies)
         return try HTTPHelpers.json(
-            TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id)))
+            TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id).map(\.delivery)))
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -64,8 +65,12 @@ struct TicketMailRoutes {
                 cursor = page.next.flatMap(GuestListCursor.init(token:))
             } while cursor != nil
         }
-        let already = Set(try await store.ticketMails(eventId: event.id).filter { $0.state == .sent }.map(\.guestId))
-        // A named guest is sent again when asked by id; "everyone" skips those already sent.
+        let previous = try await store.ticketMails(eventId: event.id)
+        let waiting = Dictionary(
+            previous.compactMap { row in row.waitingMail.map { (row.delivery.guestId, $0) } },
+            uniquingKeysWith: { a, _ in a })
+        let already = Set(previous.filter { $0.delivery.state != .failed }.map(\.delivery.guestId))
+        // A named guest is sent again when asked by id; "everyone" skips those sent or waiting.
         let chosen = candidates.filter {
             $0.status == .confirmed && (resend || body.guestIds != nil || !already.contains($0.id))
         }
@@ -74,13 +79,16 @@ struct TicketMailRoutes {
         let now = dependencies.clock.now()
         let key = try await store.signingKey(eventId: event.id, now: now)
         let signing = try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey)
-        var deliveries: [TicketMailDelivery] = []
+        var failed = 0
         for guest in chosen {
-            let text = try TicketRoutes.ticketText(
-                event: event, guestId: guest.id.uuid, key: key, signing: signing, now: now)
-            var state = TicketMailState.sent
-            var failure: String?
+            if let mailId = waiting[guest.id] {
+                // Still waiting in the queue: asked again, it is tried now rather than mailed twice.
+                try await store.retryMailNow(id: mailId, now: now)
+                continue
+            }
             do {
+                let text = try TicketRoutes.ticketText(
+                    event: event, guestId: guest.id.uuid, key: key, signing: signing, now: now)
                 guard
                     let page = TicketSheet.page(
                         event: event.info,
@@ -90,30 +98,29 @@ struct TicketMailRoutes {
                 let message = TicketMail.message(
                     event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
                     pdf: Array(try CairoCanvas.pdf([page])))
-                try await relay.send(message, now: now)
-            } catch {
-                state = .failed
-                failure = "\(error)"
+                try await store.queueTicketMail(
+                    eventId: event.id, guestId: guest.id.uuid, email: guest.email,
+                    mail: try OutgoingMail(
+                        purpose: .ticket, message: message, messageID: relay.newMessageID(), now: now),
+                    now: now)
+            } catch let error as MailError {
+                failed += 1
+                try await store.recordUnsendableTicketMail(
+                    eventId: event.id, guestId: guest.id.uuid, email: guest.email, error: "\(error)", at: now)
                 dependencies.logger.warning(
-                    "ticket mail not sent",
+                    "ticket mail not made",
                     metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])
             }
-            try await store.recordTicketMail(
-                eventId: event.id, guestId: guest.id.uuid, email: guest.email, state: state, error: failure, at: now)
-            deliveries.append(
-                TicketMailDelivery(
-                    guestId: guest.id, guestName: guest.name, email: guest.email, state: state, attempts: 0,
-                    error: failure, at: now))
         }
-        let recorded = Dictionary(
-            try await store.ticketMails(eventId: event.id).map { ($0.guestId, $0.attempts) },
-            uniquingKeysWith: { a, _ in a })
-        for index in deliveries.indices { deliveries[index].attempts = recorded[deliveries[index].guestId] ?? 1 }
+        dependencies.mailQueue.nudge()
+        let chosenIds = Set(chosen.map(\.id))
+        let deliveries = try await store.ticketMails(eventId: event.id).map(\.delivery).filter {
+            chosenIds.contains($0.guestId)
+        }
         return try HTTPHelpers.json(
             TicketMailReport(
-                sent: deliveries.filter { $0.state == .sent }.count,
-                failed: deliveries.filter { $0.state == .failed }.count,
-                skipped: candidates.count - chosen.count, deliveries: deliveries))
+                queued: chosen.count - failed, failed: failed, skipped: candidates.count - chosen.count,
+                deliveries: deliveries))
     }
 }
 
