@@ -130,6 +130,54 @@ struct TrackingContractTests {
     }
 
     @Test(
+        "track-corrections-server: a day's tracked and corrected minutes, each session's corrections and its deleted sessions are stored and read back as sent; a deleted session without its deletion or minutes beyond the day are refused",
+        arguments: StoreKind.allCases)
+    func corrections(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let worker = try await api.createUser(world.organizer, email: "wanda@acme.test", role: .worker, name: "W")
+            var body = Self.submission(minutes: 450)
+            let start = body.sessions[0].clockIn
+            let tracked = SessionTimes(clockIn: start, clockOut: start.addingTimeInterval(8 * 3600))
+            let correctedAt = start.addingTimeInterval(9 * 3600)
+            body.sessions[0].asTracked = tracked
+            body.sessions[0].corrections = [
+                SessionCorrection(
+                    by: worker.user.id, at: correctedAt, before: tracked,
+                    after: SessionTimes(clockIn: start, clockOut: body.sessions[0].clockOut))
+            ]
+            let deletedTimes = SessionTimes(
+                clockIn: start.addingTimeInterval(9 * 3600), clockOut: start.addingTimeInterval(10 * 3600))
+            body.deletedSessions = [
+                SubmittedSession(
+                    id: UUID(), location: "Haus Linde", clockIn: deletedTimes.clockIn, clockOut: deletedTimes.clockOut,
+                    method: "manual", short: false,
+                    corrections: [
+                        SessionCorrection(by: worker.user.id, at: correctedAt, before: deletedTimes, after: nil)
+                    ])
+            ]
+            body.asTrackedMinutes = 540
+            // Refused first: minutes beyond the day, and a deleted session whose last change is not its deletion.
+            var beyond = body
+            beyond.asTrackedMinutes = 24 * 60 + 1
+            #expect(try await Self.submit(api, worker, beyond).status == 422)
+            var undeleted = body
+            undeleted.deletedSessions?[0].corrections?[0].after = deletedTimes
+            let refused = try await Self.submit(api, worker, undeleted)
+            #expect(refused.status == 422 && refused.text.contains("deletion"), "\(refused.text)")
+            let stored = try await Self.submit(api, worker, body)
+            #expect(stored.status == 201, "\(stored.text)")
+            let list: DaySubmissionList = try await api.request(
+                .get, "/v1/tracking/users/\(worker.user.id)/days", token: world.organizer.accessToken
+            ).decode()
+            let day = try #require(list.days.first)
+            #expect(day.trackedMinutes == 450 && day.asTrackedMinutes == 540)
+            #expect(day.sessions == body.sessions && day.deletedSessions == body.deletedSessions)
+            #expect(day.sessions[0].method == "geofence_auto", "the geofence's session stays one, corrected beside")
+        }
+    }
+
+    @Test(
         "track-day-validation: a day not over, sessions of another day, a bad zone and non-workers are refused",
         arguments: StoreKind.allCases)
     func validation(kind: StoreKind) async throws {

@@ -14,10 +14,15 @@ public struct SubmittedSession: Codable, Sendable, Hashable {
     public var short: Bool
     /// The break the worker gave the session (absent: none).
     public var breakMinutes: Int?
+    /// The times as tracked (by the geofence or as first entered), when the worker corrected
+    /// them; absent when they are as tracked.
+    public var asTracked: SessionTimes?
+    /// Each correction of the session, oldest first (absent: none).
+    public var corrections: [SessionCorrection]?
 
     public init(
         id: UUID, location: String, clockIn: Date, clockOut: Date, method: String, short: Bool,
-        breakMinutes: Int? = nil
+        breakMinutes: Int? = nil, asTracked: SessionTimes? = nil, corrections: [SessionCorrection]? = nil
     ) {
         self.id = id
         self.location = location
@@ -26,6 +31,35 @@ public struct SubmittedSession: Codable, Sendable, Hashable {
         self.method = method
         self.short = short
         self.breakMinutes = breakMinutes
+        self.asTracked = asTracked
+        self.corrections = corrections
+    }
+}
+
+/// A session's start and end.
+public struct SessionTimes: Codable, Sendable, Hashable {
+    public var clockIn: Date
+    public var clockOut: Date
+
+    public init(clockIn: Date, clockOut: Date) {
+        self.clockIn = clockIn
+        self.clockOut = clockOut
+    }
+}
+
+/// One correction of a session (seed 003's `UPDATE_TRACKING_START`/`END`, and deleting it):
+/// who changed it, when, and its times before and after (no times after: deleted).
+public struct SessionCorrection: Codable, Sendable, Hashable {
+    public var by: UserID
+    public var at: Date
+    public var before: SessionTimes
+    public var after: SessionTimes?
+
+    public init(by: UserID, at: Date, before: SessionTimes, after: SessionTimes?) {
+        self.by = by
+        self.at = at
+        self.before = before
+        self.after = after
     }
 }
 
@@ -38,17 +72,26 @@ public struct DaySubmissionRequest: Codable, Sendable, Hashable {
     /// The worker's time zone (an IANA name): the day's bounds.
     public var timeZone: String
     public var sessions: [SubmittedSession]
+    /// The day's minutes as the worker confirms them (after their corrections).
     public var trackedMinutes: Int
     public var confirmedAt: Date
+    /// The day's minutes as tracked, before the worker's corrections; absent when nothing of
+    /// the day was corrected.
+    public var asTrackedMinutes: Int?
+    /// Sessions of the day the worker deleted, with their times as tracked and the deletion.
+    public var deletedSessions: [SubmittedSession]?
 
     public init(
-        submissionId: UUID, timeZone: String, sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date
+        submissionId: UUID, timeZone: String, sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date,
+        asTrackedMinutes: Int? = nil, deletedSessions: [SubmittedSession]? = nil
     ) {
         self.submissionId = submissionId
         self.timeZone = timeZone
         self.sessions = sessions
         self.trackedMinutes = trackedMinutes
         self.confirmedAt = confirmedAt
+        self.asTrackedMinutes = asTrackedMinutes
+        self.deletedSessions = deletedSessions
     }
 }
 
@@ -61,14 +104,22 @@ public struct DaySubmission: Codable, Sendable, Hashable {
     public var submissionId: UUID
     public var timeZone: String
     public var sessions: [SubmittedSession]
+    /// The day's minutes as the worker confirmed them (after their corrections).
     public var trackedMinutes: Int
     public var confirmedAt: Date
     public var submittedAt: Date
+    /// The day's minutes as tracked, before the worker's corrections (absent: none).
+    public var asTrackedMinutes: Int?
+    /// Sessions of the day the worker deleted before submitting it.
+    public var deletedSessions: [SubmittedSession]?
 
     public init(
         userId: UserID, date: String, week: String, submissionId: UUID, timeZone: String,
-        sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date, submittedAt: Date
+        sessions: [SubmittedSession], trackedMinutes: Int, confirmedAt: Date, submittedAt: Date,
+        asTrackedMinutes: Int? = nil, deletedSessions: [SubmittedSession]? = nil
     ) {
+        self.asTrackedMinutes = asTrackedMinutes
+        self.deletedSessions = deletedSessions
         self.userId = userId
         self.date = date
         self.week = week

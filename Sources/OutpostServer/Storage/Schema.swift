@@ -5,7 +5,16 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
+
+    /// A submitted day keeps its minutes as tracked beside the corrected ones, and the sessions
+    /// the worker deleted (seed 003's corrections; each session's corrections are in `sessions`).
+    static let v10 = Migration(version: 10, name: "day submissions keep their corrections") { _ in
+        [
+            "ALTER TABLE day_submissions ADD COLUMN as_tracked_minutes BIGINT",
+            "ALTER TABLE day_submissions ADD COLUMN deleted_sessions TEXT",
+        ]
+    }
 
     /// The durable mail queue (``MailQueue``): every mail the server sends waits here, rendered,
     /// until the relay takes it; `next_attempt_at` is when it is due (a claim pushes it past the

@@ -17,7 +17,10 @@ enum DaySubmissionOutcome: Sendable, Equatable {
 
 extension Store {
     static let daySubmissionColumns =
-        "user_id, on_date, week, submission_id, time_zone, sessions, tracked_minutes, confirmed_at, submitted_at"
+        """
+        user_id, on_date, week, submission_id, time_zone, sessions, tracked_minutes, confirmed_at, submitted_at,
+        as_tracked_minutes, deleted_sessions
+        """
 
     static func daySubmission(from row: SQLRow) throws -> DaySubmission {
         DaySubmission(
@@ -25,7 +28,11 @@ extension Store {
             submissionId: try row.uuid("submission_id"), timeZone: try row.text("time_zone"),
             sessions: try OutpostJSON.decode([SubmittedSession].self, from: Data(try row.text("sessions").utf8)),
             trackedMinutes: Int(try row.int("tracked_minutes")), confirmedAt: try row.date("confirmed_at"),
-            submittedAt: try row.date("submitted_at"))
+            submittedAt: try row.date("submitted_at"),
+            asTrackedMinutes: try row.optionalInt("as_tracked_minutes").map(Int.init),
+            deletedSessions: try row.optionalText("deleted_sessions").map {
+                try OutpostJSON.decode([SubmittedSession].self, from: Data($0.utf8))
+            })
     }
 
     static func finalisedWeek(from row: SQLRow) throws -> FinalisedWeek {
@@ -54,16 +61,18 @@ extension Store {
                 return .weekFinalised(finalised)
             }
             let sessions = String(decoding: try OutpostJSON.encode(body.sessions), as: UTF8.self)
+            let deleted = try body.deletedSessions.map { String(decoding: try OutpostJSON.encode($0), as: UTF8.self) }
             let inserted = try await connection.queryOne(
                 """
                 INSERT INTO day_submissions (user_id, tenant_id, on_date, week, submission_id, time_zone, sessions,
-                    tracked_minutes, confirmed_at, submitted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING \(Self.daySubmissionColumns)
+                    tracked_minutes, confirmed_at, submitted_at, as_tracked_minutes, deleted_sessions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                RETURNING \(Self.daySubmissionColumns)
                 """,
                 [
                     .uuid(caller.userId), .uuid(caller.tenantId), .text(date), .text(week), .uuid(body.submissionId),
                     .text(body.timeZone), .text(sessions), .int(Int64(body.trackedMinutes)), .date(body.confirmedAt),
-                    .date(now),
+                    .date(now), body.asTrackedMinutes.map { .int(Int64($0)) } ?? .null, .optionalText(deleted),
                 ])
             if let inserted { return .stored(try Self.daySubmission(from: inserted)) }
             // Another instance stored this day between the read and the insert.

@@ -10,6 +10,8 @@ import OutpostProtocol
 struct TrackingRoutes {
     let dependencies: ServerDependencies
 
+    /// A session carries at most this many corrections.
+    static let correctionLimit = 100
     /// A day holds at most this many sessions (the seed's app makes a handful).
     static let sessionLimit = 200
 
@@ -99,6 +101,27 @@ struct TrackingRoutes {
             throw APIError.invalidRequest(
                 "A day holds at most \(sessionLimit) sessions.", status: .unprocessableContent)
         }
+        guard (body.deletedSessions?.count ?? 0) <= sessionLimit else {
+            throw APIError.invalidRequest(
+                "A day holds at most \(sessionLimit) deleted sessions.", status: .unprocessableContent)
+        }
+        for session in body.sessions + (body.deletedSessions ?? []) {
+            guard (session.corrections?.count ?? 0) <= correctionLimit,
+                session.corrections?.allSatisfy({ $0.at <= now.addingTimeInterval(5 * 60) }) ?? true
+            else {
+                throw APIError.invalidRequest(
+                    "A session holds at most \(correctionLimit) corrections, none made in the future.",
+                    status: .unprocessableContent)
+            }
+        }
+        // A deleted session is known by its times as tracked, and must have been deleted.
+        for session in body.deletedSessions ?? [] {
+            guard let last = session.corrections?.last, last.after == nil else {
+                throw APIError.invalidRequest(
+                    "A deleted session's last correction is its deletion (no times after it).",
+                    status: .unprocessableContent)
+            }
+        }
         for session in body.sessions {
             guard session.clockIn < day.upperBound,
                 session.clockOut > day.lowerBound || session.clockIn == session.clockOut,
@@ -114,6 +137,10 @@ struct TrackingRoutes {
         guard (0...length).contains(body.trackedMinutes) else {
             throw APIError.invalidRequest(
                 "'trackedMinutes' must be between 0 and the day's \(length) minutes.", status: .unprocessableContent)
+        }
+        if let asTracked = body.asTrackedMinutes, !(0...length).contains(asTracked) {
+            throw APIError.invalidRequest(
+                "'asTrackedMinutes' must be between 0 and the day's \(length) minutes.", status: .unprocessableContent)
         }
     }
 }

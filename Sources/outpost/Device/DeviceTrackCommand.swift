@@ -162,8 +162,62 @@ struct DeviceTrackClockOutCommand: AsyncParsableCommand {
 /// `track session add --location ID --from T --to T`.
 struct DeviceTrackSessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "session", abstract: "Sessions entered by hand, and breaks.",
-        subcommands: [DeviceTrackSessionAddCommand.self, DeviceTrackSessionBreakCommand.self])
+        commandName: "session", abstract: "Sessions entered by hand, corrections, and breaks.",
+        subcommands: [
+            DeviceTrackSessionAddCommand.self, DeviceTrackSessionEditCommand.self,
+            DeviceTrackSessionDeleteCommand.self, DeviceTrackSessionBreakCommand.self,
+        ])
+}
+
+/// `track session edit SESSION_ID [--from T] [--to T]`: seed 003's drag handles.
+struct DeviceTrackSessionEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Correct a session's start or end (not on a confirmed day); its times as tracked are kept.",
+        discussion: """
+            A session still open (you forgot to clock out, the phone died at work) is clocked out \
+            and ends at --to. The correction, with the times before it, goes with the day's \
+            submission and is in the data export.
+            """)
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
+    @Option(help: "The new start, RFC 3339 (2026-11-24T08:00:00Z).") var from: String?
+    @Option(help: "The new end, RFC 3339.") var to: String?
+
+    func validate() throws {
+        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
+        guard from != nil || to != nil else { throw ValidationError("Give --from, --to or both.") }
+        for text in [from, to].compactMap({ $0 }) where OutpostDateArgument.parse(text) == nil {
+            throw ValidationError("--from and --to are times like 2026-11-24T08:00:00Z.")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in
+            app.correctSession(
+                UUID(uuidString: id)!, start: from.flatMap(OutpostDateArgument.parse),
+                end: to.flatMap(OutpostDateArgument.parse))
+        }
+    }
+}
+
+/// `track session delete SESSION_ID`.
+struct DeviceTrackSessionDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract:
+            "Delete a finished session (not on a confirmed day); it stays in the export and the day's submission as deleted."
+    )
+    @OptionGroup var device: DeviceOptions
+    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
+
+    func validate() throws {
+        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
+    }
+
+    @MainActor
+    func run() async throws { try await device.perform { app in app.deleteSession(UUID(uuidString: id)!) } }
 }
 
 struct DeviceTrackSessionAddCommand: AsyncParsableCommand {

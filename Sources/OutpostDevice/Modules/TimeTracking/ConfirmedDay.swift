@@ -133,6 +133,9 @@ extension DeviceStore {
                     owner.wire, interval.upperBound.millisecondsSince1970, interval.lowerBound.millisecondsSince1970,
                 ]
             ).map(Self.session)
+            // The worker's corrections: each session's own, and the sessions deleted that
+            // touched the day (as tracked, or when deleted).
+            let history = Dictionary(grouping: try Self.sessionCorrections(db, owner: owner), by: \.sessionId)
             let submitted = try sessions.map { session -> SubmittedSession in
                 guard let clockOut = session.clockOut else {
                     throw TrackingError.daySessionOpen(day)
@@ -140,12 +143,52 @@ extension DeviceStore {
                 return SubmittedSession(
                     id: session.id, location: names[session.location] ?? "a removed location",
                     clockIn: session.clockIn, clockOut: clockOut, method: session.method.rawValue, short: session.short,
-                    breakMinutes: session.breakMinutes)
+                    breakMinutes: session.breakMinutes,
+                    asTracked: session.trackedClockIn.map {
+                        SessionTimes(clockIn: $0, clockOut: session.trackedClockOut ?? clockOut)
+                    }, corrections: history[session.id]?.map(\.correction))
+            }
+            let deleted = history.values.compactMap { records -> [SessionCorrectionRecord]? in
+                guard let first = records.first, let last = records.last, last.correction.after == nil else {
+                    return nil
+                }
+                let touches = [first.correction.before, last.correction.before].contains {
+                    $0.clockIn < interval.upperBound && $0.clockOut > interval.lowerBound
+                }
+                return touches ? records : nil
+            }.sorted { $0[0].correction.before.clockIn < $1[0].correction.before.clockIn }
+            let deletedSessions = deleted.map { records in
+                let (first, last) = (records[0], records[records.count - 1])
+                return SubmittedSession(
+                    id: last.sessionId, location: names[last.location] ?? "a removed location",
+                    clockIn: last.correction.before.clockIn, clockOut: last.correction.before.clockOut,
+                    method: last.method.rawValue, short: last.short, breakMinutes: last.breakMinutes,
+                    asTracked: records.count > 1 ? first.correction.before : nil,
+                    corrections: records.map(\.correction))
             }
             let hours = WorkHours.days(
                 from: day, to: day,
                 sessions: sessions.map { $0.span(now: now) },
                 in: timeZone)
+            // The day as tracked, before the worker's corrections: each session at its tracked
+            // times, the deleted ones too.
+            let corrected = submitted.contains { $0.corrections != nil } || !deletedSessions.isEmpty
+            let asTracked =
+                corrected
+                ? WorkHours.days(
+                    from: day, to: day,
+                    sessions: sessions.map {
+                        TrackedSpan(
+                            start: $0.trackedClockIn ?? $0.clockIn, end: $0.trackedClockOut ?? $0.clockOut ?? now,
+                            breakMinutes: $0.breakMinutes, short: $0.short)
+                    }
+                        + deleted.map {
+                            TrackedSpan(
+                                start: $0[0].correction.before.clockIn, end: $0[0].correction.before.clockOut,
+                                breakMinutes: $0[0].breakMinutes, short: $0[0].short)
+                        },
+                    in: timeZone
+                ).first?.trackedMinutes ?? 0 : nil
             // A sandbox's day (the demo month) is confirmed where it is, as if sent: nothing of
             // it is ever queued.
             let sandbox = SandboxOwner.contains(owner)
@@ -154,7 +197,8 @@ extension DeviceStore {
                 status: sandbox ? .submitted : .queued, submittedAt: sandbox ? now : nil)
             let body = DaySubmissionRequest(
                 submissionId: confirmed.submissionId, timeZone: timeZone.identifier, sessions: submitted,
-                trackedMinutes: hours.first?.trackedMinutes ?? 0, confirmedAt: now)
+                trackedMinutes: hours.first?.trackedMinutes ?? 0, confirmedAt: now, asTrackedMinutes: asTracked,
+                deletedSessions: deletedSessions.isEmpty ? nil : deletedSessions)
             try db.execute(
                 sql: """
                     INSERT INTO track_days (owner, day, time_zone, submission_id, confirmed_at, status, submitted_at)

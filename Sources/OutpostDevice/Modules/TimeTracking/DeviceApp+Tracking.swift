@@ -84,6 +84,19 @@ extension DeviceApp {
         performAsStaff { trackingModule?.addManualSession(at: location, from: start, to: end) }
     }
 
+    /// Corrects a session's start or end (nil keeps it); an open session given an end is
+    /// clocked out first. Refused on a confirmed day.
+    public func correctSession(_ id: UUID, start: Date?, end: Date?) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.correctSession(id, start: start, end: end) }
+    }
+
+    /// Deletes a finished session (kept as a correction in the export and the submission).
+    public func deleteSession(_ id: UUID) {
+        showModule(named: TrackingModule.name)
+        performAsStaff { trackingModule?.deleteSession(id) }
+    }
+
     /// Gives a finished session a break in minutes (seed 003's tracking break).
     public func setSessionBreak(_ id: UUID, minutes: Int) {
         showModule(named: TrackingModule.name)

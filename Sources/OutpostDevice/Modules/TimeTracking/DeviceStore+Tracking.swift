@@ -96,6 +96,33 @@ extension DeviceStore {
             try db.execute(
                 sql: "ALTER TABLE track_accounts ADD COLUMN submit_explained INTEGER NOT NULL DEFAULT 0")
         },
+        DeviceMigration("v8 corrections") { db, _ in
+            // Seed 003's corrections: a session keeps its times as tracked once the worker
+            // changes them, and every change (a deletion too) is a row of who, when, before and
+            // after; a deleted session lives on in its deletion row.
+            try db.execute(
+                sql: """
+                    ALTER TABLE track_sessions ADD COLUMN tracked_clock_in INTEGER;
+                    ALTER TABLE track_sessions ADD COLUMN tracked_clock_out INTEGER;
+                    CREATE TABLE track_corrections (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        owner TEXT NOT NULL,
+                        session_id TEXT NOT NULL,
+                        location_id TEXT NOT NULL,
+                        method TEXT NOT NULL,
+                        short INTEGER NOT NULL DEFAULT 0,
+                        break_minutes INTEGER NOT NULL DEFAULT 0,
+                        before_in INTEGER NOT NULL,
+                        before_out INTEGER NOT NULL,
+                        after_in INTEGER,
+                        after_out INTEGER,
+                        by TEXT NOT NULL,
+                        at INTEGER NOT NULL,
+                        CHECK ((after_in IS NULL) = (after_out IS NULL)),
+                        CHECK (after_out IS NULL OR after_out > after_in));
+                    CREATE INDEX track_corrections_owner ON track_corrections (owner, session_id, id);
+                    """)
+        },
     ]
 
     // MARK: Locations
@@ -149,8 +176,10 @@ extension DeviceStore {
 
     // MARK: Sessions
 
-    static let sessionColumns =
-        "id, location_id, clock_in, clock_out, state, method, pending_exit_at, checkin_accuracy, exit_accuracy, short, break_minutes"
+    static let sessionColumns = """
+        id, location_id, clock_in, clock_out, state, method, pending_exit_at, checkin_accuracy, exit_accuracy, short,
+        break_minutes, tracked_clock_in, tracked_clock_out
+        """
 
     static func session(_ row: Row) throws -> TrackedSession {
         guard let id = UUID(uuidString: row["id"]), let location = LocationID(wire: row["location_id"]),
@@ -162,7 +191,9 @@ extension DeviceStore {
             clockOut: (row["clock_out"] as Int64?).map(Date.init(millisecondsSince1970:)), state: state, method: method,
             pendingExitAt: (row["pending_exit_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
             checkInAccuracy: row["checkin_accuracy"], exitAccuracy: row["exit_accuracy"], short: row["short"],
-            breakMinutes: row["break_minutes"])
+            breakMinutes: row["break_minutes"],
+            trackedClockIn: (row["tracked_clock_in"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            trackedClockOut: (row["tracked_clock_out"] as Int64?).map(Date.init(millisecondsSince1970:)))
     }
 
     /// The owner's sessions that began in `range` (all when nil), oldest first.

@@ -38,6 +38,9 @@ enum TrackingMessage: Codable, Sendable, Hashable {
     case locationSaved(String)
     case locationRemoved(String)
     case sessionAdded
+    case sessionCorrected
+    case sessionDeleted
+    case nothingChanged
     case dayConfirmed(String)
     case daySubmitted(String)
     /// The day, and the server's words (the server speaks English).
@@ -148,6 +151,9 @@ struct TrackingCopy {
         t("A submitted day cannot be changed.", "Ein eingereichter Tag kann nicht mehr geändert werden.")
     }
     var manual: String { t(" · manual", " · manuell") }
+    func corrected(tracked: String) -> String {
+        t(" · corrected (tracked \(tracked))", " · korrigiert (erfasst \(tracked))")
+    }
     var short: String { t(" · short, please review", " · kurz, bitte prüfen") }
 
     /// A day's standing in words (``ConfirmedDay/standing``): ✓ exactly where the week and the
@@ -315,6 +321,15 @@ struct TrackingCopy {
                 "\(name) removed; its past sessions are kept.",
                 "\(name) entfernt; die bisherigen Zeiten bleiben erhalten.")
         case .sessionAdded: t("Session added.", "Zeit hinzugefügt.")
+        case .sessionCorrected:
+            t(
+                "Session corrected; its times as tracked are kept and go with the day.",
+                "Zeit korrigiert; die erfassten Zeiten bleiben erhalten und gehen mit dem Tag mit.")
+        case .sessionDeleted:
+            t(
+                "Session deleted; it stays in your data export and goes with the day as deleted.",
+                "Zeit gelöscht; sie bleibt in deinem Datenexport und geht als gelöscht mit dem Tag mit.")
+        case .nothingChanged: t("Nothing changed.", "Nichts geändert.")
         case .dayConfirmed(let day):
             t(
                 "\(day) confirmed. It is locked now and is sent as soon as you are online.",

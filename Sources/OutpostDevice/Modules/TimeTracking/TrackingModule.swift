@@ -451,6 +451,58 @@ final class TrackingModule: DeviceModule {
         }
     }
 
+    /// Corrects a session's start or end (nil keeps it; seed 003's drag handles). An open
+    /// session given an end is clocked out first (the forgotten clock-out: the phone died at
+    /// work), so the geofence engine knows the worker left; then its end is corrected.
+    func correctSession(_ id: UUID, start: Date?, end: Date?) {
+        clearTransient()
+        state.screen = .history
+        do {
+            guard let owner else { return fail(.signedOut) }
+            guard let session = try store.session(id, owner: owner) else { return fail(.noSuchSession) }
+            let now = shell.ports.clock.now()
+            if session.clockOut == nil {
+                let name = locations(id: session.location, of: owner)?.name ?? copy.removedLocation
+                guard let end else { return fail(.openSession(name)) }
+                guard end > (start ?? session.clockIn) else { return fail(.endBeforeStart) }
+                guard end <= now else { return fail(.endInFuture) }
+                _ = feed(.manualClockOut(session.location), at: now, for: owner)
+            }
+            let zone = shell.ports.timeZone
+            let changed = try store.correctSession(
+                id, start: start, end: end, now: now, by: owner, owner: owner,
+                days: { WorkHours.split(TrackedSpan(start: $0, end: $1), in: zone).map(\.day) })
+            state.notice = changed ? .sessionCorrected : .nothingChanged
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.failed("could not correct the session: \(error)"))
+        }
+    }
+
+    /// Deletes a finished session on a day not confirmed (kept as a correction: the export and
+    /// the day's submission still show it).
+    func deleteSession(_ id: UUID) {
+        clearTransient()
+        state.screen = .history
+        do {
+            guard let owner else { return fail(.signedOut) }
+            guard let session = try store.session(id, owner: owner) else { return fail(.noSuchSession) }
+            guard session.clockOut != nil else {
+                return fail(.openSession(locations(id: session.location, of: owner)?.name ?? copy.removedLocation))
+            }
+            let zone = shell.ports.timeZone
+            try store.deleteSession(
+                id, now: shell.ports.clock.now(), by: owner, owner: owner,
+                days: { WorkHours.split(TrackedSpan(start: $0, end: $1), in: zone).map(\.day) })
+            state.notice = .sessionDeleted
+        } catch let error as TrackingError {
+            fail(error)
+        } catch {
+            fail(.failed("could not delete the session: \(error)"))
+        }
+    }
+
     /// Gives a finished session a break (shared out over its days in proportion).
     func setBreak(_ id: UUID, minutes: Int) {
         clearTransient()

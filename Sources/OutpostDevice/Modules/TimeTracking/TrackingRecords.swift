@@ -19,6 +19,8 @@ struct TrackingRecords: Codable, Sendable {
 
     var locations: [WorkLocation]
     var sessions: [TrackedSession]
+    /// Every correction of a session (deletions too: a deleted session lives on here).
+    var corrections: [SessionCorrectionRecord]
     var confirmedDays: [ConfirmedDay]
     var events: [Event]
     /// What the import of the previous app's store did, when this worker took its hours.
@@ -47,6 +49,7 @@ extension DeviceStore {
         }
         return TrackingRecords(
             locations: try locations(owner: owner), sessions: try sessions(owner: owner),
+            corrections: try sessionCorrections(owner: owner),
             confirmedDays: try confirmedDays(owner: owner).values.sorted { $0.day < $1.day }, events: events,
             imports: try legacyImports(owner: owner), plan: try plan(owner: owner))
     }
@@ -57,7 +60,7 @@ extension DeviceStore {
         try queue.write { db in
             for table in [
                 "track_locations", "track_sessions", "track_days", "track_engines", "track_verifications",
-                "track_events", "track_imports", "track_plans", "track_accounts",
+                "track_events", "track_imports", "track_plans", "track_accounts", "track_corrections",
             ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE owner = ?", arguments: [owner.wire])
             }

@@ -164,16 +164,23 @@ struct TrackingHistoryScreen: ScreenModel {
                     + (session.minutes.map { " · \(copy.duration(minutes: $0))" } ?? "")
                 if session.breakMinutes > 0 { text += " · " + copy.breakMinutes(session.breakMinutes) }
                 if session.method == .manual { text += copy.manual }
+                var attributes = [
+                    "sessionId": session.id.uuidString.lowercased(), "locationId": session.location.wire,
+                    "state": session.state.rawValue, "method": session.method.rawValue,
+                    "short": String(session.short), "minutes": session.minutes.map(String.init) ?? "",
+                    "breakMinutes": String(session.breakMinutes), "corrected": String(session.corrected),
+                    "from": OutpostJSON.format(session.clockIn),
+                ]
+                if let clockOut = session.clockOut { attributes["to"] = OutpostJSON.format(clockOut) }
+                if let trackedIn = session.trackedClockIn, let trackedOut = session.trackedClockOut {
+                    text += copy.corrected(
+                        tracked:
+                            "\(TimeFormatting.time(trackedIn, timeZone))–\(TimeFormatting.time(trackedOut, timeZone))")
+                    attributes["trackedFrom"] = OutpostJSON.format(trackedIn)
+                    attributes["trackedTo"] = OutpostJSON.format(trackedOut)
+                }
                 if session.short { text += copy.short }
-                elements.append(
-                    UIElement(
-                        UIIdentifier.trackHistorySession, text,
-                        [
-                            "sessionId": session.id.uuidString.lowercased(), "locationId": session.location.wire,
-                            "state": session.state.rawValue, "method": session.method.rawValue,
-                            "short": String(session.short), "minutes": session.minutes.map(String.init) ?? "",
-                            "breakMinutes": String(session.breakMinutes),
-                        ]))
+                elements.append(UIElement(UIIdentifier.trackHistorySession, text, attributes))
             }
         }
         return elements

@@ -44,6 +44,12 @@ public struct TrackedSession: Codable, Sendable, Hashable {
     public var short: Bool
     /// The break the worker gave the session, in minutes.
     public var breakMinutes: Int = 0
+    /// The times as tracked, when the worker corrected them (nil: as tracked).
+    public var trackedClockIn: Date?
+    public var trackedClockOut: Date?
+
+    /// Whether the worker changed its start or end.
+    public var corrected: Bool { trackedClockIn != nil }
 
     public var minutes: Int? { clockOut.map { Int($0.timeIntervalSince(clockIn) / 60) } }
 
