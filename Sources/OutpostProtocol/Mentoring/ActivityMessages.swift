@@ -91,14 +91,18 @@ public struct ActivityWrite: Codable, Sendable, Hashable {
 }
 
 /// `GET /v1/activities`: a mentor's own activities (an organizer's: the tenant's), newest day
-/// first, deleted ones included (so a device learns of deletions).
+/// first, deleted ones included (so a device learns of deletions); filtered and paged when
+/// asked (`mentor`, `contact`, `from`, `to`, `limit`, `after`).
 public struct ActivityList: Codable, Sendable, Hashable {
     public var activities: [Activity]
     public var serverTime: Date
+    /// With `limit`: the `after` of the next page, absent on the last.
+    public var next: String?
 
-    public init(activities: [Activity], serverTime: Date) {
+    public init(activities: [Activity], serverTime: Date, next: String? = nil) {
         self.activities = activities
         self.serverTime = serverTime
+        self.next = next
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import OutpostCore
 import OutpostProtocol
@@ -15,10 +16,44 @@ struct ActivityRoutes {
         group.delete("activities/{activityId}", use: delete)
     }
 
+    /// Filters (`mentor`, `contact`, `from`, `to`), cursor pages (`limit`, `after`: the answer's
+    /// `next`), and `format=csv` for a funder's report (live activities only, no notes, no
+    /// contact names: day, activity, minutes, mentor, contact id, area).
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let activities = try await dependencies.store.activities(visibleTo: context.caller)
-        return try HTTPHelpers.json(ActivityList(activities: activities, serverTime: dependencies.clock.now()))
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters {
+            guard parameters[String(name)] == nil else {
+                throw APIError.invalidRequest("The query parameter '\(name)' is given twice.")
+            }
+            parameters[String(name)] = String(value)
+        }
+        let query: ActivityQuery
+        switch ActivityQuery.parse(parameters) {
+        case .success(let parsed): query = parsed
+        case .failure(let error): throw APIError.invalidRequest(error.sentence)
+        }
+        let store = dependencies.store
+        let page = try await store.activities(visibleTo: context.caller, query: query, live: query.csv)
+        guard query.csv else {
+            return try HTTPHelpers.json(
+                ActivityList(activities: page.activities, serverTime: dependencies.clock.now(), next: page.next?.token))
+        }
+        let names = try await store.userNames(tenantId: context.caller.tenantId)
+        let areas = try await store.contactAreas(tenantId: context.caller.tenantId)
+        let csv = CSVWriter.document(
+            header: ["Date", "Activity", "Minutes", "Mentor", "Contact", "Area"],
+            rows: page.activities.map {
+                [
+                    $0.date, $0.type.rawValue, String($0.durationMinutes), names[$0.mentorId] ?? "",
+                    $0.contactId.wire, areas[$0.contactId] ?? "",
+                ]
+            })
+        var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: csv)))
+        response.headers[.contentType] = "text/csv; charset=utf-8"
+        response.headers[.contentDisposition] = "attachment; filename=\"activities.csv\""
+        if let next = page.next { response.headers[HTTPField.Name("Link")!] = "<?after=\(next.token)>; rel=\"next\"" }
+        return response
     }
 
     @Sendable func write(_ request: Request, context: AuthenticatedContext) async throws -> Response {

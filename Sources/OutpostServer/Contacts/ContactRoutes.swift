@@ -13,6 +13,9 @@ struct ContactRoutes {
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.get("contacts", use: list)
         group.post("contacts", use: create)
+        group.get("contacts/changes", use: changes)
+        group.patch("contacts/{contactId}", use: update)
+        group.delete("contacts/{contactId}", use: erase)
         group.post("contacts/{contactId}/reveal", use: reveal)
         group.get("contacts/{contactId}/reveals", use: reveals)
         group.put("contacts/{contactId}/mentors/{userId}", use: assign)
@@ -40,6 +43,45 @@ struct ContactRoutes {
             tenantId: context.caller.tenantId, request: body, keys: dependencies.keyEncryptionKeys,
             now: dependencies.clock.now())
         return try HTTPHelpers.json(contact, status: .created)
+    }
+
+    /// A coordinator edits a contact's details (the sensitive ones stay sealed); audited.
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try HTTPHelpers.uuid("contactId", in: context)
+        var body = try await HTTPHelpers.decode(UpdateContactRequest.self, from: request)
+        if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
+        body.area = body.area?.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (field, value) in [("address", body.address), ("phone", body.phone), ("healthNotes", body.healthNotes)] {
+            guard (value?.count ?? 0) <= 4000 else {
+                throw APIError.invalidRequest(
+                    "'\(field)' must be at most 4000 characters.", status: .unprocessableContent)
+            }
+        }
+        guard
+            let contact = try await dependencies.store.updateContact(
+                id, body, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        return try HTTPHelpers.json(contact)
+    }
+
+    /// A coordinator erases a contact (the right to erasure): its personal data goes, its
+    /// activities stay as counts; audited.
+    @Sendable func erase(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try HTTPHelpers.uuid("contactId", in: context)
+        guard
+            try await dependencies.store.eraseContact(
+                id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
+                != nil
+        else { throw APIError.notFound }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func changes(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        return try HTTPHelpers.json(
+            ContactChangeList(changes: try await dependencies.store.contactChanges(tenantId: context.caller.tenantId)))
     }
 
     /// The sensitive fields, decrypted for this answer only: audited, never cached on the way.

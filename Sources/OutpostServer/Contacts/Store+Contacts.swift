@@ -5,9 +5,10 @@ import OutpostProtocol
 
 extension Store {
     /// The condition "the caller may see this contact", with its three binds: organizers
-    /// (coordinators) see every contact of their tenant, anyone else only those assigned to them.
+    /// (coordinators) see every contact of their tenant, anyone else only those assigned to
+    /// them; an erased contact nobody.
     static let contactVisible =
-        "c.tenant_id = ? AND (? = 'organizer' OR EXISTS (SELECT 1 FROM contact_mentors m WHERE m.contact_id = c.id AND m.user_id = ?))"
+        "c.tenant_id = ? AND c.erased_at IS NULL AND (? = 'organizer' OR EXISTS (SELECT 1 FROM contact_mentors m WHERE m.contact_id = c.id AND m.user_id = ?))"
 
     static func contactBinds(_ caller: Caller) -> [SQLValue] {
         [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]

@@ -5,7 +5,30 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
+
+    /// Contacts' data rights (seed 004): an erased contact keeps its row (its activities name
+    /// it) without its personal data; every edit and erasure is a row of who, which fields and
+    /// when; activities are read by day for filters and pages.
+    static let v11 = Migration(version: 11, name: "contact edits and erasure, activity pages") { dialect in
+        let serial = dialect == .postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT"
+        return [
+            "ALTER TABLE contacts ADD COLUMN erased_at BIGINT",
+            """
+            CREATE TABLE contact_changes (
+                id \(serial),
+                tenant_id TEXT NOT NULL,
+                contact_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                action TEXT NOT NULL CHECK (action IN ('edited', 'erased')),
+                fields TEXT NOT NULL,
+                activities BIGINT,
+                at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX contact_changes_tenant ON contact_changes (tenant_id, id)",
+            "CREATE INDEX activities_by_day ON activities (tenant_id, on_date, id)",
+        ]
+    }
 
     /// A submitted day keeps its minutes as tracked beside the corrected ones, and the sessions
     /// the worker deleted (seed 003's corrections; each session's corrections are in `sessions`).
