@@ -22,6 +22,10 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case busy
     case payloadTooLarge
     case internalError
+    /// 401: the account was removed by its organizer (its sign-ins ended with it).
+    case accountRemoved
+    /// 409: the user's devices last reported entries not yet sent (removal needs `confirm=unsent`).
+    case unsentWork
     case unknown(String)
 
     public static let known: [APIErrorCode] = [
@@ -29,7 +33,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised,
         .invalidCode, .mailUnavailable,
         .weakPasscode, .rateLimited, .busy,
-        .payloadTooLarge, .internalError,
+        .payloadTooLarge, .internalError, .accountRemoved, .unsentWork,
     ]
 
     public init(_ code: String) {
@@ -59,6 +63,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .busy: "busy"
         case .payloadTooLarge: "payload_too_large"
         case .internalError: "internal_error"
+        case .accountRemoved: "account_removed"
+        case .unsentWork: "unsent_work"
         case .unknown(let code): code
         }
     }
@@ -76,7 +82,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
             .payloadTooLarge:
             true
         case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
-            .internalError, .unknown:
+            .internalError, .accountRemoved, .unsentWork, .unknown:
             false
         }
     }

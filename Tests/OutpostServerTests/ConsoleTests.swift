@@ -329,6 +329,35 @@ struct ConsoleTests {
     }
 
     @Test(
+        "console-remove-user-unsent: removing a user whose device reported unsent entries shows how many and asks first; 'remove anyway' removes",
+        arguments: StoreKind.allCases)
+    func removeUserWithUnsentWork(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let mentor = try await api.createUser(world.organizer, email: "mia@acme.test", role: .mentor, name: "Mia")
+            #expect(
+                try await api.request(
+                    .put, "/v1/me/devices/phone-1", token: mentor.accessToken, json: DeviceReport(pending: 2)
+                ).status == 204)
+            let browser = try await Self.signedIn(api)
+            try await browser.get("/admin/staff")
+            let asked = try await browser.post("/admin/staff/\(mentor.user.id.wire)/remove", [])
+            #expect(asked.status == 409, "\(asked.text)")
+            #expect(
+                asked.text.contains("Mia&#39;s devices last reported 2 entries not yet sent")
+                    || asked.text.contains("Mia's devices last reported 2 entries not yet sent"), "\(asked.text)")
+            #expect(asked.text.contains("id=\"confirm-anyway\""))
+            let users: UserList = try await api.request(.get, "/v1/users", token: world.organizer.accessToken).decode()
+            #expect(users.users.contains { $0.id == mentor.user.id }, "not removed yet")
+            let removed = try await browser.post(
+                "/admin/staff/\(mentor.user.id.wire)/remove", [("confirm", "unsent")])
+            #expect(removed.headers[.location] == "/admin/staff?done=removed")
+            let after: UserList = try await api.request(.get, "/v1/users", token: world.organizer.accessToken).decode()
+            #expect(!after.users.contains { $0.id == mentor.user.id })
+        }
+    }
+
+    @Test(
         "console-tickets-pdf: the tickets of the confirmed guests as one PDF, a page each, as an attachment; a cancelled guest has none; staff may not print them",
         arguments: StoreKind.allCases)
     func ticketsPDF(kind: StoreKind) async throws {

@@ -28,25 +28,39 @@ extension DeviceApp {
     /// Everything of the signed-in user as one JSON document: `device` (each module's records
     /// on this phone) and `server` (`GET /v1/me/export`; null with `serverNote` when offline).
     public func exportMyData() async -> Data? {
-        guard let current = session, refuseStaffActionIfHeld() else { return nil }
+        // Signed out, the export is of a removed account's kept entries (the server said it was
+        // removed): this device's records only, the server having none to give.
+        guard let user = session?.user ?? state.removedAccount, refuseStaffActionIfHeld() else { return nil }
+        let removed = session == nil
         showPrivacy()
         var document: [String: Any] = [
             "exportedAt": OutpostJSON.format(ports.clock.now()),
             "user": [
-                "id": current.user.id.wire, "email": current.user.email, "name": current.user.name,
-                "role": current.user.role.rawValue,
+                "id": user.id.wire, "email": user.email, "name": user.name, "role": user.role.rawValue,
             ],
             "consentVersion": consentVersion ?? NSNull(),
+            // What was never sent, in words (the records below hold it whole).
+            "unsent": modules.flatMap { $0.unsent(owner: user.id) },
         ]
         var device: [String: Any] = [:]
         for module in modules {
-            if let data = try? module.exportRecords(of: current.user.id),
+            if let data = try? module.exportRecords(of: user.id),
                 let object = try? JSONSerialization.jsonObject(with: data)
             {
                 device[type(of: module).name] = object
             }
         }
         document["device"] = device
+        // Every entry this device still holds for the user, as it would be sent.
+        document["outbox"] = (try? store?.unsentEntriesForExport(owner: user.id)) ?? []
+        if removed {
+            document["server"] = NSNull()
+            document["serverNote"] =
+                "Your account was removed by your organizer: the server no longer accepts these entries, and keeps no copy to export. This file is what this device kept."
+            let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+            perform { state.privacyMessage = "Exported what this device kept of your removed account." }
+            return data
+        }
         do {
             guard ports.online else { throw APIClientError.transport(.offline) }
             let response = try await authorized(TransportRequest(method: "GET", path: "/v1/me/export"))

@@ -531,8 +531,27 @@ public final class DeviceApp {
         if !upgradeRequired {
             await pullFeeds()
             await pullAccountFeeds()
+            await reportUnsent()
         }
         commit()
+    }
+
+    /// Tells the server how many entries of the signed-in mentor or worker this device has not
+    /// sent (an organizer sees it before removing the user); door devices report per event.
+    func reportUnsent() async {
+        guard let user = session?.user, user.role == .mentor || user.role == .worker, ports.online,
+            let body = try? OutpostJSON.encode(DeviceReport(pending: pendingCount))
+        else { return }
+        let device = deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+        do {
+            _ = try await authorized(
+                TransportRequest(
+                    method: "PUT", path: "/v1/me/devices/\(device ?? "unknown-device")",
+                    headers: ["Content-Type": "application/json"], body: body))
+        } catch {
+            // The next sync reports again; an ended session was handled by the replay.
+            if case APIClientError.sessionEnded = error { handle(error) }
+        }
     }
 
     /// After a module queued an entry (`queued`): sends it at once when online.
@@ -550,18 +569,31 @@ public final class DeviceApp {
         let outcome = await replayer.replay(
             force: force, session: sessionKeeper, client: client, online: ports.online, now: { clock.now() },
             seed: UInt64(ports.random(0...1) * Double(UInt64(1) << 53)))
-        if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: nil)) }
+        if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: outcome.sessionEndedCode)) }
     }
 
     /// Only a definite refusal of the refresh token ends the session; pending data stays.
     func handle(_ error: any Error) {
-        if case APIClientError.sessionEnded = error {
+        if case APIClientError.sessionEnded(let code) = error {
+            let user = session?.user
+            let kept = pendingCount
+            let waiting = "\(kept) \(pendingNoun.for(kept))"
             sessionKeeper.end()
             state.screen = .signIn
-            let kept = pendingCount
-            state.signInError =
-                "Your sign-in has ended (the account was removed, its password changed, or it signed in elsewhere); sign in again."
-                + (kept > 0 ? " \(kept) saved \(kept == 1 ? "entry is" : "entries are") kept on this device." : "")
+            if code == APIErrorCode.accountRemoved.rawValue, let user {
+                // The true reason, and where the work is: the server takes nothing from a
+                // removed account, so the entries stay here and in the privacy export.
+                state.removedAccount = user
+                state.signInError =
+                    "Your account was removed by your organizer."
+                    + (kept > 0
+                        ? " \(waiting) could not be sent and the server no longer accepts them; they stay on this device, and Export My Data writes them out."
+                        : "")
+            } else {
+                state.signInError =
+                    "Your sign-in has ended (the account was removed, its password changed, or it signed in elsewhere); sign in again."
+                    + (kept > 0 ? " \(kept) saved \(kept == 1 ? "entry is" : "entries are") kept on this device." : "")
+            }
         }
     }
 

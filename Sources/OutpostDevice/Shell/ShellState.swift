@@ -31,6 +31,9 @@ struct ShellState: Codable, Sendable {
     var eventId: EventID?
     var eventRange: String = "all"
     var signInError: String?
+    /// The user whose account the server said was removed: their kept entries can still be
+    /// exported (``DeviceApp/exportMyData()``), signed out.
+    var removedAccount: UserInfo?
     /// What the sign-in screen says that is not an error ("a code is on its way").
     var signInNotice: String?
     /// A message on the sign-out warning, or a failure to save shown on the event shell.

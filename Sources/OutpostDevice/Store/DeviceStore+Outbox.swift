@@ -282,3 +282,27 @@ extension DeviceStore {
         }
     }
 }
+
+extension DeviceStore {
+    /// The owner's outbox entries not yet answered (pending, refused or set aside), oldest first,
+    /// each with its request as it would be sent: what a privacy export carries of the work
+    /// this device holds for them. A row that cannot be unsealed is named, without its request.
+    func unsentEntriesForExport(owner: UserID) throws -> [[String: Any]] {
+        try outboxRows().filter { $0.owner == owner }.map { row in
+            var entry: [String: Any] = [
+                "kind": row.kind.rawValue, "state": row.state.rawValue, "attempts": row.attempts,
+                "idempotencyKey": row.idempotencyKey,
+            ]
+            if let error = row.lastError { entry["lastError"] = error }
+            if let plain = try? sealer.open(row.sealedRequest),
+                let request = try? JSONSerialization.jsonObject(with: plain)
+            {
+                entry["request"] = request
+            } else {
+                entry["request"] = NSNull()
+                entry["note"] = "This entry could not be read (damaged)."
+            }
+            return entry
+        }
+    }
+}

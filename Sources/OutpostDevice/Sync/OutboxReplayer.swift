@@ -74,6 +74,8 @@ final class OutboxReplayer {
         var quarantined = 0
         /// The server ended the session (its refresh token was refused).
         var sessionEnded = false
+        /// The server's code when it did (`account_removed`: the user was removed).
+        var sessionEndedCode: String?
         /// Requests that carried several entries.
         var batches = 0
     }
@@ -229,7 +231,8 @@ final class OutboxReplayer {
                             )
                             continue
                         }
-                    case .failure(APIClientError.sessionEnded):
+                    case .failure(APIClientError.sessionEnded(let code)):
+                        outcome.sessionEndedCode = code ?? outcome.sessionEndedCode
                         actions += machine.handle(.authFailed(id), now: now())
                         continue
                     case .failure:
@@ -243,7 +246,8 @@ final class OutboxReplayer {
                     let response = try await batch == nil ? sent.get() : session.authorized(request, client: client)
                     answers[id] = response
                     event = ServerAnswer.outboxEvent(for: id, response: response, accepts: handler.accepts)
-                } catch APIClientError.sessionEnded {
+                } catch APIClientError.sessionEnded(let code) {
+                    outcome.sessionEndedCode = code ?? outcome.sessionEndedCode
                     event = .authFailed(id)
                 } catch {
                     event = .transportFailed(id, reason: "\(error)")

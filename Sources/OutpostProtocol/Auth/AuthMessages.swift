@@ -131,3 +131,32 @@ public struct UserList: Codable, Sendable, Hashable {
     public var users: [UserInfo]
     public init(users: [UserInfo]) { self.users = users }
 }
+
+/// The 409 `unsent_work` of `DELETE /v1/users/{id}`: what the user's devices last reported not
+/// sent. Removing the user anyway (`?confirm=unsent`) leaves those entries on the devices (they
+/// show why, and their privacy export holds them); the server no longer accepts them.
+public struct UnsentWork: Codable, Sendable, Hashable {
+    public struct Device: Codable, Sendable, Hashable {
+        public var deviceId: String
+        public var pending: Int
+        public var reportedAt: Date
+
+        public init(deviceId: String, pending: Int, reportedAt: Date) {
+            self.deviceId = deviceId
+            self.pending = pending
+            self.reportedAt = reportedAt
+        }
+    }
+
+    public var error: String
+    public var message: String
+    public var unsent: Int
+    public var devices: [Device]
+
+    public init(message: String, devices: [Device]) {
+        error = APIErrorCode.unsentWork.rawValue
+        self.message = message
+        self.unsent = devices.map(\.pending).reduce(0, +)
+        self.devices = devices
+    }
+}

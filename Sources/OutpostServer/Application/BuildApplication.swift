@@ -93,7 +93,7 @@ public enum OutpostServer {
             .add(
                 middleware: AuthenticatorMiddleware(
                     tokens: { try await dependencies.accessTokens() }, revoked: dependencies.revokedSessions,
-                    clock: dependencies.clock)
+                    store: dependencies.store, clock: dependencies.clock)
             )
             .group(context: AuthenticatedContext.self)
         EventRoutes(dependencies: dependencies).register(on: authenticated)

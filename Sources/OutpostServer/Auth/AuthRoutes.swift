@@ -88,6 +88,9 @@ struct AuthRoutes {
                 .unauthorized, .tokenReused,
                 "This sign-in was ended because its refresh token was used twice; sign in again.")
         case .invalid:
+            if try await dependencies.store.refreshTokenOfRemovedUser(hash: RefreshTokens.hash(body.refreshToken)) {
+                throw APIError.accountRemoved
+            }
             throw APIError(
                 .unauthorized, .unauthorized, "The refresh token is unknown, expired or revoked; sign in again.")
         }

@@ -8,6 +8,7 @@ struct AuthenticatorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: @Sendable () async throws -> AccessTokens
     let revoked: RevokedSessions
+    let store: Store
     let clock: WallClock
 
     func handle(
@@ -20,6 +21,8 @@ struct AuthenticatorMiddleware: RouterMiddleware {
         let now = clock.now()
         guard let caller = try await tokens().verify(token, now: now) else { throw APIError.unauthorized }
         if let session = caller.session, try await revoked.isRevoked(family: session, now: now) {
+            // The device says why it was signed out: a removal is not a sign-in to repeat.
+            if try await store.isRemoved(userId: caller.userId) { throw APIError.accountRemoved }
             throw APIError(.unauthorized, .unauthorized, "This sign-in has ended; sign in again.")
         }
         var context = context

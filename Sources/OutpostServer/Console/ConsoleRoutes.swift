@@ -289,8 +289,15 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func removeUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try Self.userId(context)
-        return try await changing(request, context) { _, _, call in
-            let answer = try await call(.delete, "/v1/users/\(user)", nil)
+        return try await changing(request, context) { _, form, call in
+            // Work the user's devices have not sent is shown first; "remove anyway" confirms.
+            let confirmed = form["confirm"] == "unsent"
+            let answer = try await call(.delete, "/v1/users/\(user)" + (confirmed ? "?confirm=unsent" : ""), nil)
+            if answer.errorCode == APIErrorCode.unsentWork.rawValue {
+                return .confirm(
+                    answer, action: "/admin/staff/\(user)/remove", confirm: "unsent", button: "Remove anyway",
+                    back: "/admin/staff")
+            }
             guard answer.status == .noContent else { return .refused(answer, back: "/admin/staff") }
             return .redirect("/admin/staff?done=removed")
         }
@@ -473,6 +480,8 @@ struct ConsoleRoutes: Sendable {
         case redirect(String)
         /// The API refused: its answer (its status and sentence) and where to go back to.
         case refused(ConsoleAPI.Answer, back: String)
+        /// The API asks for a confirmation: its sentence, and a form posting `confirm` to `action`.
+        case confirm(ConsoleAPI.Answer, action: String, confirm: String, button: String, back: String)
     }
 
     /// A form post: same origin, the session's CSRF token, then `body` with the form's fields.
@@ -495,6 +504,13 @@ struct ConsoleRoutes: Sendable {
                             "back": back,
                         ],
                         session: session, status: .notFound)
+                case .confirm(let answer, let action, let confirm, let button, let back):
+                    return try await page(
+                        "confirm", title: "Not yet",
+                        [
+                            "heading": "Not yet", "sentence": answer.message, "action": action, "confirm": confirm,
+                            "button": button, "back": back,
+                        ], session: session, status: .conflict)
                 case .refused(let answer, let back):
                     return try await page(
                         "problem", title: "Not saved",

@@ -342,12 +342,22 @@ enum ConsoleTemplates {
         <p><a href="{{back}}">Back</a></p>
         """
 
+    static let confirm = """
+        <h1>{{heading}}</h1>
+        <p id="confirm-sentence">{{sentence}}</p>
+        <form method="post" action="{{action}}" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="confirm" value="{{confirm}}">
+        <button type="submit" id="confirm-anyway">{{button}}</button></form>
+        <p><a href="{{back}}">Back</a></p>
+        """
+
     /// Every template, registered by name (`eventFields` is a partial of two pages).
     static func library() throws -> MustacheLibrary {
         var library = MustacheLibrary()
         for (name, text) in [
             ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
             ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
+            ("confirm", confirm),
             ("dashboard", dashboard), ("guest", guest), ("audit", audit),
             ("ticketMails", ticketMails),
         ] {

@@ -43,6 +43,9 @@ public struct APIError: HTTPResponseError, Sendable {
     static let unauthorized = APIError(
         .unauthorized, .unauthorized, "Sign in again: the access token is missing, expired or invalid.")
     static let forbidden = APIError(.forbidden, .forbidden, "Your role does not allow this.")
+    static let accountRemoved = APIError(
+        .unauthorized, .accountRemoved,
+        "Your account was removed by your organizer; it cannot sign in, and the server no longer accepts its entries.")
 
     static func invalidRequest(_ message: String, status: HTTPResponse.Status = .badRequest) -> APIError {
         APIError(status, .invalidRequest, message)

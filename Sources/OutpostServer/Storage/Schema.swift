@@ -5,7 +5,22 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12]
+
+    /// What each device of a user last said it had not sent (mentors' and workers' devices,
+    /// which belong to no event): an organizer sees it before removing the user.
+    static let v12 = Migration(version: 12, name: "devices' unsent entries per user") { _ in
+        [
+            """
+            CREATE TABLE user_device_reports (
+                user_id TEXT NOT NULL REFERENCES users(id),
+                device_id TEXT NOT NULL,
+                pending INTEGER NOT NULL CHECK (pending >= 0),
+                reported_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, device_id))
+            """
+        ]
+    }
 
     /// Contacts' data rights (seed 004): an erased contact keeps its row (its activities name
     /// it) without its personal data; every edit and erasure is a row of who, which fields and

@@ -13,6 +13,7 @@ struct UserRoutes {
         group.get("users", use: list)
         group.post("users", use: create)
         group.delete("users/{userId}", use: remove)
+        group.put("me/devices/{deviceId}", use: reportDevice)
         group.put("users/{userId}/password", use: resetPassword)
     }
 
@@ -29,11 +30,37 @@ struct UserRoutes {
         guard id != context.caller.userId else {
             throw APIError.invalidRequest("You cannot remove yourself.", status: .unprocessableContent)
         }
+        // Work the user's devices have not sent is shown first: removal ends their sign-ins,
+        // and the server takes nothing from a removed account (it stays on the devices).
+        if request.uri.queryParameters.get("confirm") != "unsent",
+            let user = try await dependencies.store.user(id: id, tenantId: context.caller.tenantId),
+            case let devices = try await dependencies.store.unsentWork(userId: id), !devices.isEmpty
+        {
+            let count = devices.map(\.pending).reduce(0, +)
+            return try HTTPHelpers.json(
+                UnsentWork(
+                    message:
+                        "\(user.name)'s devices last reported \(count) \(count == 1 ? "entry" : "entries") not yet sent. After removal the server no longer accepts them (they stay on the devices and in their privacy export); wait for them to sync, or remove anyway with confirm=unsent.",
+                    devices: devices), status: .conflict)
+        }
         guard
             try await dependencies.store.removeUser(
                 id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
+        return Response(status: .noContent)
+    }
+
+    /// `PUT /v1/me/devices/{deviceId}`: a device's report, after a sync, of the entries it has
+    /// not sent for its signed-in user (an organizer sees it before removing the user).
+    @Sendable func reportDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let deviceId = try DashboardRoutes.deviceId(context)
+        let body = try await HTTPHelpers.decode(DeviceReport.self, from: request)
+        guard (0...10_000_000).contains(body.pending) else {
+            throw APIError.invalidRequest("'pending' must be a whole number from 0.", status: .unprocessableContent)
+        }
+        try await dependencies.store.reportUserDevice(
+            userId: context.caller.userId, deviceId: deviceId, pending: body.pending, at: dependencies.clock.now())
         return Response(status: .noContent)
     }
 

@@ -173,6 +173,12 @@ final class ActivitiesModule: DeviceModule {
 
     func discardUnsent(owner: UserID) throws { try store.discardConflicts(owner: owner) }
 
+    /// The mentor's unresolved conflicts, both versions (the activities themselves are the
+    /// server's, in its export; what waits to be sent is in the export's outbox).
+    func exportRecords(of user: UserID) throws -> Data? {
+        try JSONEncoder.outpostDevice.encode(["conflicts": try store.conflicts(owner: user)])
+    }
+
     func erase(user: UserID) throws { try store.discardConflicts(owner: user) }
 
     func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
