@@ -564,7 +564,9 @@ struct ActivityProbeTests {
             await app.connectivityChanged(online: true)
             tree = app.tree()
             #expect(tree.screen == UIIdentifier.signIn)
-            #expect(tree.element(UIIdentifier.signInError)?.text.contains("the account was removed") == true)
+            #expect(
+                tree.element(UIIdentifier.signInError)?.text.hasPrefix("Your account was removed by your organizer.")
+                    == true, "the true reason (issue 32 item 9)")
             #expect(app.pendingCount == 1)
         }
     }

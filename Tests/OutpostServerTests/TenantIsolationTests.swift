@@ -114,6 +114,8 @@ struct TenantIsolationTests {
             (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
             (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
             (.delete, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
+            (.patch, "/v1/contacts/\(contact)", UpdateContactRequest(name: "Taken"), [:]),
+            (.delete, "/v1/contacts/\(contact)", nil, [:]),
             (.put, "/v1/activities/\(activity)", activityWrite, [:]),
             (.delete, "/v1/activities/\(activity)?baseVersion=1", nil, [:]),
             (.get, "/v1/tracking/users/\(user)/days", nil, [:]),
@@ -200,7 +202,7 @@ struct TenantIsolationTests {
         "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
-        "GET /v1/me/export", "DELETE /v1/me",
+        "GET /v1/me/export", "DELETE /v1/me", "GET /v1/contacts/changes", "PUT /v1/me/devices/{deviceId}",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [

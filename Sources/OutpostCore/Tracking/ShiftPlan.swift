@@ -206,9 +206,11 @@ public struct ShiftPlan: Codable, Sendable, Hashable {
     /// An absence on `day`: from a template (its times), or a one-off of `kind` (a sick day);
     /// the whole day unless `start` and `end` are given.
     @discardableResult
+    /// `defaultName` names an absence without a template (the app's word for its kind, in the
+    /// worker's language); without it, "Sick" or "Vacation".
     public mutating func addAbsence(
         on day: String, template: AbsenceTemplateID? = nil, kind: AbsenceMark.Kind = .sick, start: Int? = nil,
-        end: Int? = nil, locked: Set<String>
+        end: Int? = nil, locked: Set<String>, defaultName: String? = nil
     ) throws -> AbsenceInstance {
         guard ActivityDate.isValid(day) else { throw PlanError.invalidTime }
         guard !locked.contains(day) else { throw PlanError.dayLocked(day) }
@@ -221,7 +223,8 @@ public struct ShiftPlan: Codable, Sendable, Hashable {
         try Self.validate(name: "-", start: from, end: to)
         let absence = AbsenceInstance(
             id: .random(), templateId: template, kind: source?.kind ?? kind, day: day, fullDay: from == nil,
-            startMinute: from, endMinute: to, name: source?.name ?? (kind == .sick ? "Sick" : "Vacation"),
+            startMinute: from, endMinute: to,
+            name: source?.name ?? defaultName ?? (kind == .sick ? "Sick" : "Vacation"),
             color: source?.color ?? (kind == .sick ? .rose : .cyan))
         absences.append(absence)
         return absence

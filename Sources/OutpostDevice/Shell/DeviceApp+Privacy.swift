@@ -27,6 +27,29 @@ extension DeviceApp {
 
     /// Everything of the signed-in user as one JSON document: `device` (each module's records
     /// on this phone) and `server` (`GET /v1/me/export`; null with `serverNote` when offline).
+    /// Accepts a new version of the terms (`PUT /v1/me/consent`): needs a connection, so the
+    /// server, and every phone of the user after its next sync, knows it.
+    public func acceptConsent(_ version: String) async {
+        guard let user = session?.user, refuseStaffActionIfHeld() else { return }
+        showPrivacy()
+        let copy = PrivacyCopy(ports.language)
+        let trimmed = version.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 64 else { return perform { refuse(copy.badVersion) } }
+        guard ports.online else { return perform { refuse(copy.consentNeedsConnection) } }
+        do {
+            let response = try await authorized(
+                TransportRequest(
+                    method: "PUT", path: "/v1/me/consent", headers: ["Content-Type": "application/json"],
+                    body: try OutpostJSON.encode(ConsentRecord(version: trimmed))))
+            let record = try APIClient.decode(ConsentRecord.self, response)
+            storeConsent(record, for: user.id)
+            perform { state.privacyMessage = copy.consentAccepted(trimmed) }
+        } catch {
+            handle(error)
+            perform { refuse(copy.consentNotSaved) }
+        }
+    }
+
     public func exportMyData() async -> Data? {
         // Signed out, the export is of a removed account's kept entries (the server said it was
         // removed): this device's records only, the server having none to give.
@@ -39,6 +62,7 @@ extension DeviceApp {
                 "id": user.id.wire, "email": user.email, "name": user.name, "role": user.role.rawValue,
             ],
             "consentVersion": consentVersion ?? NSNull(),
+            "consentAcceptedAt": consent?.acceptedAt.map(OutpostJSON.format) ?? NSNull(),
             // What was never sent, in words (the records below hold it whole).
             "unsent": modules.flatMap { $0.unsent(owner: user.id) },
         ]
@@ -58,7 +82,7 @@ extension DeviceApp {
             document["serverNote"] =
                 "Your account was removed by your organizer: the server no longer accepts these entries, and keeps no copy to export. This file is what this device kept."
             let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
-            perform { state.privacyMessage = "Exported what this device kept of your removed account." }
+            perform { state.privacyMessage = PrivacyCopy(ports.language).exportedRemoved }
             return data
         }
         do {
@@ -75,8 +99,7 @@ extension DeviceApp {
         perform {
             state.privacyMessage =
                 document["server"] is NSNull
-                ? "Exported this device's data; the server's copy needs a connection."
-                : "Exported your data from this device and the server."
+                ? PrivacyCopy(ports.language).exportedDeviceOnly : PrivacyCopy(ports.language).exported
         }
         return data
     }

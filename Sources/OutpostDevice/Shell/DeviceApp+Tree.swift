@@ -60,8 +60,9 @@ extension DeviceApp {
         case .privacy:
             return frame.tree(
                 DataPrivacyScreen(
-                    consentVersion: consentVersion, pending: status.pending, noun: pendingNoun,
-                    warning: state.privacyDeleteWarning, message: state.privacyMessage))
+                    consent: consent, pending: status.pending, noun: pendingNoun,
+                    warning: state.privacyDeleteWarning, message: state.privacyMessage,
+                    copy: PrivacyCopy(ports.language), timeZone: ports.timeZone.identifier))
         case .signOutWarning:
             return frame.tree(
                 SignOutWarningScreen(

@@ -339,11 +339,37 @@ public final class DeviceApp {
             try await client.signIn(
                 email: email, code: code, deviceId: deviceId, name: name, consentVersion: consentVersion)
         }
-        if isSignedIn, let consentVersion { try? store?.setSealedMeta("consent_version", consentVersion) }
+        if isSignedIn, let consentVersion, let user = session?.user.id {
+            storeConsent(ConsentRecord(version: consentVersion, acceptedAt: ports.clock.now()), for: user)
+        }
     }
 
     /// The version of the terms this device's user accepted when registering here.
-    public var consentVersion: String? { try? store?.sealedMeta("consent_version", as: String.self) }
+    public var consentVersion: String? { consent?.version }
+
+    /// The consent the signed-in user (or the removed account whose entries are kept) gave, as
+    /// the server last said (each user's own: two people who share a phone each see theirs).
+    public var consent: ConsentRecord? {
+        guard let user = session?.user.id ?? state.removedAccount?.id else { return nil }
+        return try? store?.sealedMeta("consent:\(user.wire)", as: ConsentRecord.self)
+    }
+
+    func storeConsent(_ record: ConsentRecord, for user: UserID) {
+        try? store?.setSealedMeta("consent:\(user.wire)", record)
+    }
+
+    /// Reads the user's consent from the server (at sign-in and every sync): a second phone
+    /// knows what the first one accepted.
+    func refreshConsent() async {
+        guard let user = session?.user, user.role == .worker || user.role == .mentor, ports.online else { return }
+        do {
+            let record = try APIClient.decode(
+                ConsentRecord.self, try await authorized(TransportRequest(method: "GET", path: "/v1/me/consent")))
+            storeConsent(record, for: user.id)
+        } catch {
+            if case APIClientError.sessionEnded = error { handle(error) }
+        }
+    }
 
     /// One sign-in, whatever proves it: the policy first, then `obtain` the pair, then the
     /// session begins (another user's session ends first, keeping their pending entries).
@@ -491,6 +517,7 @@ public final class DeviceApp {
         } catch {
             handle(error)
         }
+        await refreshConsent()
     }
 
     /// Shows a module's own screen (outside any event): the peer mentor's activities.

@@ -45,10 +45,15 @@ extension Store {
             else { return false }
             let email = try row.text("email")
             let user: [SQLValue] = [.uuid(caller.userId)]
-            for table in ["day_submissions", "finalised_weeks", "refresh_tokens", "event_staff", "contact_mentors"] {
+            for table in [
+                "day_submissions", "finalised_weeks", "refresh_tokens", "event_staff", "contact_mentors",
+                "user_device_reports",
+            ] {
                 try await connection.execute("DELETE FROM \(table) WHERE user_id = ?", user)
             }
             try await connection.execute("DELETE FROM email_codes WHERE email = ?", [.text(email)])
+            // Mail to the address (a code on its way, or a sent one's envelope) goes too.
+            try await connection.execute("DELETE FROM mail_queue WHERE rcpt_to = ?", [.text(email)])
             try await connection.execute(
                 "DELETE FROM signin_failures WHERE subject IN (?, ?)",
                 [.text("email:" + email), .text("code-email:" + email)])

@@ -9,7 +9,8 @@ struct DevicePrivacyCommand: AsyncParsableCommand {
         commandName: "privacy",
         abstract: "Your data: the consent you gave, export everything, withdraw consent and delete the account.",
         subcommands: [
-            DevicePrivacyShowCommand.self, DevicePrivacyExportCommand.self, DevicePrivacyDeleteCommand.self,
+            DevicePrivacyShowCommand.self, DevicePrivacyConsentCommand.self, DevicePrivacyExportCommand.self,
+            DevicePrivacyDeleteCommand.self,
             DevicePrivacyCloseCommand.self,
         ],
         defaultSubcommand: DevicePrivacyShowCommand.self)
@@ -21,6 +22,19 @@ struct DevicePrivacyShowCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws { try await device.perform { app in app.showPrivacy() } }
+}
+
+/// `privacy consent --accept VERSION`: a new version of the terms, accepted on this phone.
+struct DevicePrivacyConsentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consent",
+        abstract: "Accept a new version of the Terms of Service and Privacy Policy (needs a connection).",
+        discussion: "The server keeps it; the user's other phones show it after their next sync.")
+    @OptionGroup var device: DeviceOptions
+    @Option(help: "The version accepted (1 to 64 characters).") var accept: String
+
+    @MainActor
+    func run() async throws { try await device.perform { app in await app.acceptConsent(accept) } }
 }
 
 struct DevicePrivacyExportCommand: AsyncParsableCommand {

@@ -12,7 +12,7 @@ import OutpostProtocol
 struct DaySubmissionOutbox: OutboxEntryHandler {
     let store: DeviceStore
     /// Called with the day and, when refused, the server's words.
-    let onAnswer: @MainActor (_ day: String, _ refusal: String?) -> Void
+    let onAnswer: @MainActor (_ day: String, _ code: String?, _ refusal: String?) -> Void
 
     var kind: OutboxKind { .daySubmission }
     var noun: ShellStatus.Noun { ShellStatus.Noun(one: "day", many: "days") }
@@ -44,6 +44,6 @@ struct DaySubmissionOutbox: OutboxEntryHandler {
             // The day keeps the answer; the entry has nothing left to do.
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row.id.rawValue])
         }
-        return { [onAnswer] in onAnswer(request.day, message) }
+        return { [onAnswer] in onAnswer(request.day, refusal, message) }
     }
 }

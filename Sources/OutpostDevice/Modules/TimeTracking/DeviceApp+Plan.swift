@@ -136,9 +136,11 @@ extension DeviceApp {
         on day: String, template: AbsenceTemplateID? = nil, kind: AbsenceMark.Kind = .sick, startMinute: Int? = nil,
         endMinute: Int? = nil
     ) -> AbsenceID? {
-        planChange(showing: day) { plan, _, locked in
+        let name = TrackingCopy(ports.language).absence(kind)
+        return planChange(showing: day) { plan, _, locked in
             try plan.addAbsence(
-                on: day, template: template, kind: kind, start: startMinute, end: endMinute, locked: locked
+                on: day, template: template, kind: kind, start: startMinute, end: endMinute, locked: locked,
+                defaultName: name
             ).id
         }
     }

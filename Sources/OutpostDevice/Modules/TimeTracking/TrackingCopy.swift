@@ -235,6 +235,29 @@ struct TrackingCopy {
                 "Erfasst \(tracked) von \(duration(minutes: planned)) geplant")
             : t("Tracked \(tracked)", "Erfasst \(tracked)")
     }
+    /// A weekday's full name, Monday first (the CSV's Day column).
+    func weekdayName(_ index: Int) -> String {
+        let english = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        let german = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
+        return (language == .de ? german : english)[max(0, min(6, index))]
+    }
+
+    /// The server's refusal of a day, as the worker reads it: its own words in English; in
+    /// German, the known refusals in German and any other with the server's words quoted.
+    func serverRefusal(code: String?, message: String) -> String {
+        guard language == .de else { return message }
+        switch code {
+        case "day_already_submitted":
+            return
+                "Dieser Tag wurde schon eingereicht, von einem anderen Telefon: Es gilt die Einreichung, die zuerst ankam."
+        case "week_finalised":
+            return
+                "Dein Arbeitgeber hat diese Woche abgeschlossen; der Tag kann nicht mehr eingereicht werden. Fehlen Stunden, sprich mit deinem Arbeitgeber."
+        default:
+            return "Der Server hat den Tag nicht angenommen: „\(message)“"
+        }
+    }
+
     func weekday(_ index: Int) -> String {
         let english = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let german = ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"]

@@ -33,11 +33,21 @@ public enum TrackingRange: String, Codable, Sendable, CaseIterable {
 enum TrackingExport {
     static let header = ["Date", "Day", "Clock In", "Clock Out", "Duration", "Method", "Status", "Location"]
 
-    static func csv(_ sessions: [TrackedSession], timeZone: TimeZone, names: [LocationID: String]) -> String {
-        let dayName = DateFormatter()
-        dayName.locale = Locale(identifier: "en_US_POSIX")
-        dayName.timeZone = timeZone
-        dayName.dateFormat = "EEEE"
+    static func csv(
+        _ sessions: [TrackedSession], timeZone: TimeZone, names: [LocationID: String],
+        copy: TrackingCopy = TrackingCopy(.en)
+    ) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        /// The day's name in the worker's language (Monday is 0).
+        struct DayName {
+            let calendar: Calendar
+            let copy: TrackingCopy
+            func string(from date: Date) -> String {
+                copy.weekdayName((calendar.component(.weekday, from: date) + 5) % 7)
+            }
+        }
+        let dayName = DayName(calendar: calendar, copy: copy)
         let zone = timeZone.identifier
         let rows = sessions.flatMap { session -> [[String]] in
             let method = session.method == .manual ? "Manual" : "Automatic"

@@ -76,7 +76,9 @@ extension TrackingModule {
             changePlan { plan, _, locked in _ = try plan.place(id, on: day, start: nil, locked: locked) }
         case .place(.absence(let id), let day):
             changePlan { plan, _, locked in
-                _ = try plan.addAbsence(on: day, template: id, kind: .sick, start: nil, end: nil, locked: locked)
+                _ = try plan.addAbsence(
+                    on: day, template: id, kind: .sick, start: nil, end: nil, locked: locked,
+                    defaultName: copy.absence(.sick))
             }
         case .logHours(let day):
             state.manualFormDay = day ?? ActivityDate.day(of: shell.ports.clock.now(), in: shell.ports.timeZone)

@@ -89,10 +89,10 @@ final class TrackingModule: DeviceModule {
 
     var outboxHandlers: [any OutboxEntryHandler] {
         [
-            DaySubmissionOutbox(store: store) { [weak self] day, refusal in
+            DaySubmissionOutbox(store: store) { [weak self] day, code, refusal in
                 guard let self else { return }
                 if let refusal {
-                    state.error = .dayNotSubmitted(day, refusal)
+                    state.error = .dayNotSubmitted(day, copy.serverRefusal(code: code, message: refusal))
                 } else {
                     state.notice = .daySubmitted(day)
                 }
@@ -342,7 +342,7 @@ final class TrackingModule: DeviceModule {
         let names = Dictionary(
             ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) },
             uniquingKeysWith: { first, _ in first })
-        return TrackingExport.csv(sessions, timeZone: timeZone, names: names)
+        return TrackingExport.csv(sessions, timeZone: timeZone, names: names, copy: copy)
     }
 
     func addLocation(name: String, center: GeoPoint, radius: Double) {

@@ -149,7 +149,10 @@ struct TrackingHistoryScreen: ScreenModel {
                     "\(day.date) · \(copy.duration(minutes: day.minutes))\(copy.dayStatus(day.confirmation))",
                     ["date": day.date, "minutes": String(day.minutes), "status": status]))
             if let message = day.confirmation?.message {
-                elements.append(UIElement(UIIdentifier.trackDayAnswer, message, ["date": day.date]))
+                elements.append(
+                    UIElement(
+                        UIIdentifier.trackDayAnswer,
+                        copy.serverRefusal(code: day.confirmation?.code, message: message), ["date": day.date]))
             }
             if day.canSubmit {
                 elements.append(

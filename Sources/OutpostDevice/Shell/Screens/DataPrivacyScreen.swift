@@ -1,12 +1,18 @@
+import Foundation
+import OutpostProtocol
+
 /// The user's data rights (seed 003, "DataPrivacyScreen"): the consent they gave, "Export My
 /// Data" (Art. 20), and "Withdraw Consent & Delete Account" (Art. 17), which warns first when
 /// entries are still waiting to be sent.
 struct DataPrivacyScreen: ScreenModel {
-    var consentVersion: String?
+    /// The user's consent, as the server last said.
+    var consent: ConsentRecord?
     var pending: Int
     var noun: ShellStatus.Noun
     var warning: Bool
     var message: String?
+    var copy: PrivacyCopy
+    var timeZone: String
 
     var identifier: String { UIIdentifier.privacyScreen }
 
@@ -14,23 +20,28 @@ struct DataPrivacyScreen: ScreenModel {
         var elements = [
             UIElement(
                 UIIdentifier.privacyConsent,
-                consentVersion.map { "Terms of Service and Privacy Policy accepted (version \($0))" }
-                    ?? "No consent recorded on this device",
-                consentVersion.map { ["version": $0] } ?? [:])
+                consent?.version.map {
+                    copy.consent(version: $0, on: consent?.acceptedAt.map { TimeFormatting.day($0, timeZone) })
+                } ?? copy.noConsent,
+                consent?.version.map { version in
+                    ["version": version].merging(
+                        consent?.acceptedAt.map { ["acceptedAt": OutpostJSON.format($0)] } ?? [:],
+                        uniquingKeysWith: { a, _ in a })
+                } ?? [:])
         ]
         if let message { elements.append(UIElement(UIIdentifier.privacyMessage, message)) }
-        elements.append(UIElement(UIIdentifier.privacyExport, "Export My Data"))
+        elements.append(UIElement(UIIdentifier.privacyExport, copy.export))
         if warning && pending > 0 {
             elements.append(
                 UIElement(
                     UIIdentifier.privacyDeleteWarning,
-                    "\(pending) \(noun.for(pending)) \(pending == 1 ? "is" : "are") still waiting to be sent and will be lost. Delete your account anyway?",
+                    copy.deleteWarning(pending, noun: noun),
                     ["pending": String(pending)]))
         }
         elements.append(
             UIElement(
                 UIIdentifier.privacyDelete,
-                warning && pending > 0 ? "Delete anyway" : "Withdraw Consent & Delete Account",
+                warning && pending > 0 ? copy.deleteAnyway : copy.delete,
                 ["destructive": "true"]))
         return elements
     }
