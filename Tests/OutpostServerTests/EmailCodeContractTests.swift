@@ -16,16 +16,7 @@ struct EmailCodeContractTests {
     static func withMailServer(
         _ kind: StoreKind, perEmail: Int = 5, _ body: @Sendable (TestAPI, SMTPSink) async throws -> Void
     ) async throws {
-        let sink = try await SMTPSink.startForTest()
-        defer { sink.stop() }
-        try await withTestServer(
-            kind,
-            configure: {
-                $0.smtpRelay = SMTPClient(relay: sink.relay)
-                $0.mailQueuePoll = nil
-                $0.signInFailuresPerEmail = perEmail
-            }
-        ) { api in try await body(api, sink) }
+        try await withMailTestServer(kind, configure: { $0.signInFailuresPerEmail = perEmail }, body)
     }
 
     /// Asks for a code, then sends what that queued.

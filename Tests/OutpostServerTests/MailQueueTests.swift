@@ -146,15 +146,7 @@ struct MailQueueTests {
         "mail-queue-one-sender-per-mail: two senders (two instances) draining one queue at once send each mail exactly once",
         arguments: StoreKind.allCases)
     func oneSender(kind: StoreKind) async throws {
-        let sink = try await SMTPSink.startForTest()
-        defer { sink.stop() }
-        try await withTestServer(
-            kind,
-            configure: {
-                $0.smtpRelay = SMTPClient(relay: sink.relay)
-                $0.mailQueuePoll = nil
-            }
-        ) { api in
+        try await withMailTestServer(kind) { api, sink in
             let world = try await World.make(api, guests: 24)
             let report: TicketMailReport = try await api.request(
                 .post, "/v1/events/\(world.event.id.wire)/ticket-mails", token: world.organizer.accessToken,

@@ -24,15 +24,7 @@ struct TicketMailTests {
         "console-email-tickets: the console e-mails each confirmed guest their ticket (the PDF attached, the name as text), once; the status per guest; a relay that is gone is recorded with its reason and a resend tries again",
         arguments: StoreKind.allCases)
     func emailTickets(kind: StoreKind) async throws {
-        let sink = try await SMTPSink.startForTest()
-        defer { sink.stop() }
-        try await withTestServer(
-            kind,
-            configure: {
-                $0.smtpRelay = SMTPClient(relay: sink.relay)
-                $0.mailQueuePoll = nil
-            }
-        ) { api in
+        try await withMailTestServer(kind) { api, sink in
             let world = try await World.make(api)
             let id = world.event.id.wire
             let hostile = try await api.createGuest(

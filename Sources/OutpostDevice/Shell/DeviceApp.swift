@@ -235,6 +235,11 @@ public final class DeviceApp {
 
     public var deviceId: String { (try? store?.deviceId()) ?? "unknown-device" }
 
+    /// The device id as one path segment of a route (`…/devices/{deviceId}`).
+    var deviceIdPathSegment: String {
+        deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? "unknown-device"
+    }
+
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
     public var pendingCount: Int {
@@ -569,11 +574,10 @@ public final class DeviceApp {
         guard let user = session?.user, user.role == .mentor || user.role == .worker, ports.online,
             let body = try? OutpostJSON.encode(DeviceReport(pending: pendingCount))
         else { return }
-        let device = deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
         do {
             _ = try await authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/me/devices/\(device ?? "unknown-device")",
+                    method: "PUT", path: "/v1/me/devices/\(deviceIdPathSegment)",
                     headers: ["Content-Type": "application/json"], body: body))
         } catch {
             // The next sync reports again; an ended session was handled by the replay.

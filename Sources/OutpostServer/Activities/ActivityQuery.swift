@@ -19,11 +19,7 @@ struct ActivityQuery: Sendable, Equatable {
         var id: UUID
 
         /// The opaque text a client passes back.
-        var token: String {
-            Data("\(date)|\(id.lowercasedString)".utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        var token: String { Base64URL.encode(Array("\(date)|\(id.lowercasedString)".utf8)) }
 
         init(date: String, id: UUID) {
             self.date = date
@@ -31,9 +27,7 @@ struct ActivityQuery: Sendable, Equatable {
         }
 
         init?(token: String) {
-            var text = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else {
+            guard let bytes = Base64URL.decode(token), let decoded = String(validating: bytes, as: UTF8.self) else {
                 return nil
             }
             let parts = decoded.split(separator: "|", omittingEmptySubsequences: false).map(String.init)

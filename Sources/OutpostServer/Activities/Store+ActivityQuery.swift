@@ -50,7 +50,8 @@ extension Store {
         return (activities, next)
     }
 
-    /// The names of the tenant's users, by id (the CSV names mentors).
+    /// The names of the tenant's users, by id, removed ones too (the CSV names the mentor of
+    /// every visit; ``users(tenantId:)`` lists only current users).
     func userNames(tenantId: UUID) async throws -> [UserID: String] {
         try await database.read { connection in
             var names: [UserID: String] = [:]

@@ -23,15 +23,21 @@ struct DashboardRoutes {
         return text
     }
 
-    @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await EventRoutes.event(context, dependencies)
-        let deviceId = try Self.deviceId(context)
+    /// A device report's count of entries not sent (``DeviceReport``), checked.
+    static func pending(_ request: Request) async throws -> Int {
         let body = try await HTTPHelpers.decode(DeviceReport.self, from: request)
         guard (0...10_000_000).contains(body.pending) else {
             throw APIError.invalidRequest("'pending' must be a whole number from 0.", status: .unprocessableContent)
         }
+        return body.pending
+    }
+
+    @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await EventRoutes.event(context, dependencies)
+        let deviceId = try Self.deviceId(context)
+        let pending = try await Self.pending(request)
         try await dependencies.store.reportDevice(
-            eventId: event.id, deviceId: deviceId, userId: context.caller.userId, pending: body.pending,
+            eventId: event.id, deviceId: deviceId, userId: context.caller.userId, pending: pending,
             at: dependencies.clock.now())
         return Response(status: .noContent)
     }

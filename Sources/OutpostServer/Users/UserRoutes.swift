@@ -55,12 +55,9 @@ struct UserRoutes {
     /// not sent for its signed-in user (an organizer sees it before removing the user).
     @Sendable func reportDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let deviceId = try DashboardRoutes.deviceId(context)
-        let body = try await HTTPHelpers.decode(DeviceReport.self, from: request)
-        guard (0...10_000_000).contains(body.pending) else {
-            throw APIError.invalidRequest("'pending' must be a whole number from 0.", status: .unprocessableContent)
-        }
+        let pending = try await DashboardRoutes.pending(request)
         try await dependencies.store.reportUserDevice(
-            userId: context.caller.userId, deviceId: deviceId, pending: body.pending, at: dependencies.clock.now())
+            userId: context.caller.userId, deviceId: deviceId, pending: pending, at: dependencies.clock.now())
         return Response(status: .noContent)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostLab
 import OutpostTestSupport
 
 @testable import OutpostServer
@@ -17,4 +18,22 @@ extension TestAPI {
     /// Sends every mail due now (``mailSender()``).
     @discardableResult
     func sendQueuedMail() async -> MailQueue.Pass { await mailSender().sendDue() }
+}
+
+/// An SMTP sink on loopback and a server of `kind` whose relay it is and whose sender the test
+/// drives (``TestAPI/sendQueuedMail()``); `configure` adds to that.
+func withMailTestServer(
+    _ kind: StoreKind, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (TestAPI, SMTPSink) async throws -> Void
+) async throws {
+    let sink = try await SMTPSink.startForTest()
+    defer { sink.stop() }
+    try await withTestServer(
+        kind,
+        configure: {
+            $0.smtpRelay = SMTPClient(relay: sink.relay)
+            $0.mailQueuePoll = nil
+            configure(&$0)
+        }
+    ) { api in try await body(api, sink) }
 }

@@ -68,11 +68,10 @@ final class CheckInModule: DeviceModule {
     /// so the count is what is left; only an ended session is an error here.
     private func reportToDashboard(event: EventInfo) async throws {
         let body = try OutpostJSON.encode(DeviceReport(pending: try store.pendingCheckIns(eventId: event.id)))
-        let device = shell.deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
         do {
             _ = try await shell.authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/events/\(event.id)/devices/\(device ?? "unknown-device")",
+                    method: "PUT", path: "/v1/events/\(event.id)/devices/\(shell.deviceIdPathSegment)",
                     headers: ["Content-Type": "application/json"], body: body))
         } catch APIClientError.sessionEnded(let code) {
             throw APIClientError.sessionEnded(code: code)

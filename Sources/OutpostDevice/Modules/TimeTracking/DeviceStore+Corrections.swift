@@ -26,8 +26,9 @@ extension DeviceStore {
         days: @escaping (Date, Date) -> [String]
     ) throws -> Bool {
         try queue.write { db in
-            let session = try Self.ownedSession(db, id, owner: owner)
-            guard let clockOut = session.clockOut else { throw TrackingError.noSuchSession }
+            guard let session = try Self.ownedSession(db, id, owner: owner), let clockOut = session.clockOut else {
+                throw TrackingError.noSuchSession
+            }
             let newIn = start ?? session.clockIn
             let newOut = end ?? clockOut
             guard newIn != session.clockIn || newOut != clockOut else { return false }
@@ -79,8 +80,9 @@ extension DeviceStore {
         _ id: UUID, now: Date, by user: UserID, owner: UserID, days: @escaping (Date, Date) -> [String]
     ) throws {
         try queue.write { db in
-            let session = try Self.ownedSession(db, id, owner: owner)
-            guard let clockOut = session.clockOut else { throw TrackingError.noSuchSession }
+            guard let session = try Self.ownedSession(db, id, owner: owner), let clockOut = session.clockOut else {
+                throw TrackingError.noSuchSession
+            }
             for day in days(session.clockIn, clockOut) where try isConfirmed(db, day: day, owner: owner) {
                 throw TrackingError.dayConfirmed(day)
             }
@@ -94,12 +96,7 @@ extension DeviceStore {
 
     /// One of the owner's sessions by id.
     func session(_ id: UUID, owner: UserID) throws -> TrackedSession? {
-        try readStatement { db in
-            try Row.fetchOne(
-                db, sql: "SELECT \(Self.sessionColumns) FROM track_sessions WHERE id = ? AND owner = ?",
-                arguments: [id.uuidString, owner.wire]
-            ).map(Self.session)
-        }
+        try readStatement { db in try Self.ownedSession(db, id, owner: owner) }
     }
 
     /// Every correction of the owner's sessions, oldest first.
@@ -131,16 +128,6 @@ extension DeviceStore {
                         clockOut: Date(millisecondsSince1970: row["before_out"])),
                     after: afterIn.flatMap { start in afterOut.map { SessionTimes(clockIn: start, clockOut: $0) } }))
         }
-    }
-
-    private static func ownedSession(_ db: Database, _ id: UUID, owner: UserID) throws -> TrackedSession {
-        guard
-            let session = try Row.fetchOne(
-                db, sql: "SELECT \(sessionColumns) FROM track_sessions WHERE id = ? AND owner = ?",
-                arguments: [id.uuidString, owner.wire]
-            ).map(Self.session)
-        else { throw TrackingError.noSuchSession }
-        return session
     }
 
     private static func recordCorrection(

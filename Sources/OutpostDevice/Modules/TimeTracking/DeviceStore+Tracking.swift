@@ -211,6 +211,14 @@ extension DeviceStore {
         }
     }
 
+    /// One of the owner's sessions by id (nil: none of theirs).
+    static func ownedSession(_ db: Database, _ id: UUID, owner: UserID) throws -> TrackedSession? {
+        try Row.fetchOne(
+            db, sql: "SELECT \(sessionColumns) FROM track_sessions WHERE id = ? AND owner = ?",
+            arguments: [id.uuidString, owner.wire]
+        ).map(Self.session)
+    }
+
     func openSessions(owner: UserID) throws -> [TrackedSession] {
         try readStatement { db in
             try Row.fetchAll(
@@ -358,12 +366,7 @@ extension DeviceStore {
     /// session touches is confirmed.
     func setBreak(_ id: UUID, minutes: Int, days: (TrackedSession) -> [String], owner: UserID) throws {
         try queue.write { db in
-            guard
-                let session = try Row.fetchOne(
-                    db, sql: "SELECT \(Self.sessionColumns) FROM track_sessions WHERE id = ? AND owner = ?",
-                    arguments: [id.uuidString, owner.wire]
-                ).map(Self.session)
-            else { throw TrackingError.noSuchSession }
+            guard let session = try Self.ownedSession(db, id, owner: owner) else { throw TrackingError.noSuchSession }
             guard let length = session.minutes, (0...length).contains(minutes) else {
                 throw TrackingError.breakTooLong
             }

@@ -442,13 +442,20 @@ final class TrackingModule: DeviceModule {
             guard let owner else { return fail(.signedOut) }
             try store.addManualSession(
                 location: id, from: start, to: end, now: shell.ports.clock.now(), owner: owner,
-                days: WorkHours.split(TrackedSpan(start: start, end: end), in: shell.ports.timeZone).map(\.day))
+                days: Self.touchedDays(in: shell.ports.timeZone)(start, end))
             state.notice = .sessionAdded
         } catch let error as TrackingError {
             fail(error)
         } catch {
             fail(.failed("could not add the session: \(error)"))
         }
+    }
+
+    /// The days (`YYYY-MM-DD`, in `zone`) a span from `start` to `end` touches: the ones that
+    /// must not be confirmed for it to be added or changed. Pure, so the store may call it
+    /// inside its write.
+    nonisolated static func touchedDays(in zone: TimeZone) -> @Sendable (Date, Date) -> [String] {
+        { start, end in WorkHours.split(TrackedSpan(start: start, end: end), in: zone).map(\.day) }
     }
 
     /// Corrects a session's start or end (nil keeps it; seed 003's drag handles). An open
@@ -468,10 +475,9 @@ final class TrackingModule: DeviceModule {
                 guard end <= now else { return fail(.endInFuture) }
                 _ = feed(.manualClockOut(session.location), at: now, for: owner)
             }
-            let zone = shell.ports.timeZone
             let changed = try store.correctSession(
                 id, start: start, end: end, now: now, by: owner, owner: owner,
-                days: { WorkHours.split(TrackedSpan(start: $0, end: $1), in: zone).map(\.day) })
+                days: Self.touchedDays(in: shell.ports.timeZone))
             state.notice = changed ? .sessionCorrected : .nothingChanged
         } catch let error as TrackingError {
             fail(error)
@@ -491,10 +497,9 @@ final class TrackingModule: DeviceModule {
             guard session.clockOut != nil else {
                 return fail(.openSession(locations(id: session.location, of: owner)?.name ?? copy.removedLocation))
             }
-            let zone = shell.ports.timeZone
             try store.deleteSession(
                 id, now: shell.ports.clock.now(), by: owner, owner: owner,
-                days: { WorkHours.split(TrackedSpan(start: $0, end: $1), in: zone).map(\.day) })
+                days: Self.touchedDays(in: shell.ports.timeZone))
             state.notice = .sessionDeleted
         } catch let error as TrackingError {
             fail(error)
