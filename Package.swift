@@ -21,6 +21,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -129,10 +130,16 @@ let package = Package(
             dependencies: [
                 "OutpostCore",
                 "OutpostProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "SWXMLHash", package: "SWXMLHash"),
             ],
             swiftSettings: swiftSettings
@@ -141,7 +148,9 @@ let package = Package(
             name: "OutpostDeviceTests",
             dependencies: [
                 "OutpostDevice",
+                "OutpostChaos",
                 "OutpostLab",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "OutpostTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -196,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OutpostChaosTests",
-            dependencies: ["OutpostChaos", "OutpostServer", "OutpostTestSupport"],
+            dependencies: ["OutpostChaos", "OutpostDevice", "OutpostServer", "OutpostTestSupport"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

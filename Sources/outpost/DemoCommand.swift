@@ -9,10 +9,6 @@ import OutpostProtocol
 import OutpostServer
 import OutpostTerminal
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `outpost demo`: the whole loop in one command.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -112,7 +108,7 @@ struct DemoCommand: AsyncParsableCommand {
     @discardableResult
     func seedAndPrint(server: URL, directory: URL) async throws -> DeviceApp {
         let organizer = try await LabClient.signedIn(
-            transport: URLSessionTransport(baseURL: server),
+            transport: LiveTransport.make(baseURL: server),
             LabClient.Credentials(
                 email: Self.organizer.email, password: Self.organizer.password, deviceId: "outpost-demo"))
         let now = Date()

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// An HTTP request as the engine builds it.
 public struct TransportRequest: Sendable, Hashable {
     public var method: String
@@ -47,56 +43,10 @@ public enum TransportError: Error, Sendable, Equatable {
     case untrustedServer(String)
 }
 
-/// The HTTP port. Live: URLSession. Tests: transports that record, drop, delay or hang.
+/// The HTTP port. Live: ``LiveTransport`` (URLSession on Apple platforms, SwiftNIO on Linux).
+/// Tests: transports that record, drop, delay or hang.
 public protocol Transport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
-}
-
-/// URLSession (FoundationNetworking on Linux), as the iOS app would use.
-public struct URLSessionTransport: Transport {
-    public let baseURL: URL
-    private let session: URLSession
-
-    /// `connections`: at most this many connections to the server at once (the lab's load
-    /// generators raise it).
-    public init(baseURL: URL, timeout: TimeInterval = 10, connections: Int? = nil) {
-        self.baseURL = baseURL
-        let configuration = URLSessionConfiguration.ephemeral
-        if let connections { configuration.httpMaximumConnectionsPerHost = connections }
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
-    }
-
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard let url = URL(string: request.path, relativeTo: baseURL) else {
-            throw TransportError.connectionFailed("bad path \(request.path)")
-        }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method
-        urlRequest.httpBody = request.body
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        do {
-            let (data, response) = try await session.data(for: urlRequest)
-            let http = response as? HTTPURLResponse
-            return TransportResponse(
-                status: http?.statusCode ?? 0, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
-        } catch let error as URLError where error.code == .timedOut {
-            throw TransportError.timedOut
-        } catch let error as URLError {
-            let certificateCodes: Set<URLError.Code> = [
-                .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
-                .serverCertificateNotYetValid, .clientCertificateRejected,
-            ]
-            // FoundationNetworking on Linux reports curl's "SSL certificate problem" with no code.
-            if certificateCodes.contains(error.code) || error.localizedDescription.contains("SSL certificate") {
-                throw TransportError.untrustedServer(error.localizedDescription)
-            }
-            throw TransportError.connectionFailed(error.localizedDescription)
-        }
-    }
 }
 
 /// The transport of a device that knows it is offline: nothing leaves.

@@ -52,7 +52,7 @@ public final class DeviceApp {
     /// module's) before any screen, and restores the shell and every module where they were.
     public static func launch(
         home: URL, ports: DevicePorts, modules: DeviceModules = .eventDay, simulateMigrationFailure: Bool = false,
-        makeTransport: @escaping @Sendable (URL) -> any Transport = { URLSessionTransport(baseURL: $0) }
+        makeTransport: @escaping @Sendable (URL) -> any Transport = { LiveTransport.make(baseURL: $0) }
     ) -> DeviceApp {
         do {
             let (store, report) = try DeviceStore.open(

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OutpostDevice
 
 /// The one wait for a server to come up, shared by the demo, the bench, the soak and the tests:
 /// `GET /health` until it answers 200, as long as the server can still come up (its process
@@ -19,13 +16,17 @@ package enum HealthCheck {
     package static func wait(
         for server: URL, while alive: () -> Bool = { true }, limit: Duration = .seconds(120)
     ) async throws -> String {
-        let url = server.appendingPathComponent("health")
+        let transport = LiveTransport.make(baseURL: server, timeout: 5)
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if let (data, response) = try? await URLSession.shared.data(from: url),
-                (response as? HTTPURLResponse)?.statusCode == 200
+            // A failure is the answer "not yet": the server is still starting.
+            // The probe keeps no connection open: a server with a connection cap (serve
+            // --max-connections) must not spend a slot on it.
+            if let response = try? await transport.send(
+                TransportRequest(method: "GET", path: "/health", headers: ["Connection": "close"])),
+                response.status == 200
             {
-                return String(decoding: data, as: UTF8.self)
+                return String(decoding: response.body, as: UTF8.self)
             }
             guard alive() else { throw NotHealthy(server: server, reason: "exited before it answered /health") }
             try await Task.sleep(for: .milliseconds(25))

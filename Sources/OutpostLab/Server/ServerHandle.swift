@@ -36,7 +36,7 @@ package final class ServerHandle: @unchecked Sendable {
     /// to 64 at once), generous timeouts (seeding 100,000 guests is one import of 100,000 rows,
     /// which took longer than 60 s on a slower 2-core machine, 2026-11-25).
     package static func transport(_ url: URL) -> any Transport {
-        URLSessionTransport(baseURL: url, timeout: 300, connections: 128)
+        LiveTransport.make(baseURL: url, timeout: 300, connections: 128)
     }
 
     /// Bootstraps a tenant on the store and starts one server on it, signed in as its organizer.

@@ -25,10 +25,10 @@ package final class SoakDevice: @unchecked Sendable {
     private let readers = DispatchGroup()
     /// Worker exits the soak did not cause (a crash), with their status.
     package private(set) var unexpectedExits: [String] = []
-    /// Crashes inside the platform's HTTP stack, not Outpost's code: FoundationNetworking on
-    /// Linux traps when a connection is lost right after the request was sent
-    /// (swift-corelibs-foundation issue 5285, fixed upstream by pull request 5286, not in Swift
-    /// 6.3.1). They count like kills for what must survive, and are reported on their own line.
+    /// Crashes inside FoundationNetworking: URLSession on Linux traps when an answer is cut after
+    /// its status line (swift-corelibs-foundation issue 5285, fixed upstream by pull request 5286,
+    /// not in Swift 6.3.1). The device no longer uses URLSession on Linux, so one of these means
+    /// it came back; reported on their own line, and failing the soak like any other crash.
     package private(set) var platformCrashes: [String] = []
     /// Where this launch's output starts in the log.
     private var logOffset: UInt64 = 0

@@ -2,10 +2,6 @@ import Foundation
 import OutpostCore
 import OutpostDevice
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The door station: the device engine's UI tree in a full-screen terminal, driven by a
 /// keyboard-wedge QR scanner (a whole ticket line and Enter at scanner speed) and typing.
 @MainActor
@@ -230,13 +226,12 @@ public final class StationLoop {
     }
 
     func checkHealth() {
-        guard let server = app.serverURL, let url = URL(string: server + "/health") else { return }
+        guard let server = app.serverURL, let url = URL(string: server) else { return }
         Task { @MainActor in
-            var request = URLRequest(url: url)
-            request.timeoutInterval = 2
+            // A failure is the answer "not reachable", which is what this asks.
             let reachable =
-                (try? await URLSession.shared.data(for: request)).map { ($0.1 as? HTTPURLResponse)?.statusCode == 200 }
-                ?? false
+                (try? await LiveTransport.make(baseURL: url, timeout: 2).send(
+                    TransportRequest(method: "GET", path: "/health")))?.status == 200
             if reachable != self.online {
                 self.online = reachable
                 self.dirty = true

@@ -9,10 +9,6 @@ import OutpostLab
 import OutpostProtocol
 import OutpostServer
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `outpost bench`: measured figures, each beside a floor measured in the same run.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -46,7 +46,7 @@ struct DeviceOptions: ParsableArguments {
             gps: { gps }, locationPermission: { permission }, language: settings.language)
         return DeviceApp.launch(
             home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
-            makeTransport: { URLSessionTransport(baseURL: $0, timeout: 10) })
+            makeTransport: { LiveTransport.make(baseURL: $0, timeout: 10) })
     }
 
     /// One app launch of a command: launch, carry out `action`, print the tree after it; a

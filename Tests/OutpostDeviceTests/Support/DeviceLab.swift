@@ -58,7 +58,7 @@ struct DeviceLab: Sendable {
         return DeviceApp.launch(
             home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
             makeTransport: { url in
-                let live = URLSessionTransport(baseURL: url, timeout: 30)
+                let live = LiveTransport.make(baseURL: url, timeout: 30)
                 return transport?(live) ?? live
             })
     }
@@ -99,7 +99,7 @@ struct DeviceLab: Sendable {
     /// timeout: a 4,500-row import in a debug build, with the whole suite on two cores, can take
     /// longer than the test client's fixed 20 s (seen on a slower machine, 2026-11-25).
     func importGuests(_ count: Int) async throws {
-        let response = try await URLSessionTransport(baseURL: serverURL, timeout: 300).send(
+        let response = try await LiveTransport.make(baseURL: serverURL, timeout: 300).send(
             TransportRequest(
                 method: "POST", path: "/v1/events/\(world.event.id)/guests:import",
                 headers: ["Authorization": "Bearer \(world.organizer.accessToken)", "Content-Type": "text/csv"],

@@ -1,0 +1,225 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OutpostChaos
+import Testing
+
+@testable import OutpostDevice
+
+/// The live transport against a real loopback server that misbehaves the way hotel Wi-Fi does.
+/// URLSession on Linux (FoundationNetworking) traps the whole process in the first of these
+/// (swift-corelibs-foundation #5285): `fatalError("Transfer completed, but there's no response.")`.
+@Suite("transport: a connection cut after the request never traps")
+struct TransportTests {
+    /// Runs `body` with the chaos proxy on loopback in front of nothing (port 9, the discard port,
+    /// is closed here): every fault below ends the exchange before an upstream is needed.
+    func withProxy(_ faults: ChaosFaults, _ body: (ChaosProxy) async throws -> Void) async throws {
+        let proxy = try await ChaosProxy.bind(upstreams: [.init(port: 9)], faults: faults, seed: 7)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await proxy.run() }
+            defer { group.cancelAll() }
+            try await body(proxy)
+        }
+    }
+
+    /// The transport under test. `URLSessionTransport` in its place traps the test process in
+    /// `partialHead` on the first answer cut after its status line (seen 2026-11-26).
+    static func live(port: Int, timeout: TimeInterval = 10) -> any Transport {
+        HTTPClientTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: timeout)
+    }
+
+    static let checkIn = TransportRequest(
+        method: "POST", path: "/v1/events/e/checkins",
+        headers: ["Content-Type": "application/json", "Idempotency-Key": "device-1:g:1"],
+        body: Data(#"{"guestId":"g","deviceId":"device-1","scannedAt":"2026-11-26T10:00:00.000Z","method":"qr"}"#.utf8))
+
+    @Test(
+        "transport-cut-after-request: a server that closes the connection right after reading each request, 10,000 times: every call is a transport failure, none traps"
+    )
+    func cutAfterRequest() async throws {
+        try await withProxy(ChaosFaults(dropRequest: 1)) { proxy in
+            let transport = Self.live(port: proxy.port)
+            var failures = 0
+            for index in 0..<10_000 {
+                let request = index.isMultiple(of: 2) ? Self.checkIn : TransportRequest(method: "GET", path: "/health")
+                do {
+                    let response = try await transport.send(request)
+                    Issue.record("call \(index) was answered with HTTP \(response.status)")
+                } catch let error as TransportError {
+                    guard case .connectionFailed = error else {
+                        Issue.record("call \(index): \(error), not a connection failure")
+                        continue
+                    }
+                    failures += 1
+                }
+            }
+            #expect(failures == 10_000)
+            #expect(proxy.stats.droppedRequests == 10_000, "each call reached the server and was cut")
+        }
+    }
+
+    @Test(
+        "transport-cut-after-request: the status line and part of the head, then the connection closes (URLSession traps on this), or a close, or a reset"
+    )
+    func partialHead() async throws {
+        let server = try CuttingServer((1..<70).map { .partialHead(bytes: $0) } + [.close, .reset])
+        defer { server.stop() }
+        let transport = Self.live(port: server.port)
+        for index in 0..<2_000 {
+            do {
+                let response = try await transport.send(Self.checkIn)
+                Issue.record("call \(index) was answered with HTTP \(response.status)")
+            } catch is TransportError {}
+        }
+        #expect(server.connections >= 2_000)
+    }
+
+    @Test(
+        "transport-cut-after-request: resets, portal pages and dropped requests mixed: each call is an answer or a transport failure"
+    )
+    func mixedFaults() async throws {
+        try await withProxy(ChaosFaults(portal: 0.3, reset: 0.3, dropRequest: 0.4)) { proxy in
+            let transport = Self.live(port: proxy.port)
+            var answered = 0
+            var failed = 0
+            for _ in 0..<1_000 {
+                do {
+                    let response = try await transport.send(Self.checkIn)
+                    // A portal's page is an answer (not followed, not the server's word).
+                    #expect([200, 302, 403].contains(response.status))
+                    #expect(String(decoding: response.body, as: UTF8.self).contains("Hotel Wi-Fi"))
+                    #expect(response.status == 200 || ServerAnswer(response) == .foreign(status: response.status))
+                    answered += 1
+                } catch is TransportError {
+                    failed += 1
+                }
+            }
+            let stats = proxy.stats
+            #expect(answered == stats.portalAnswers)
+            // What the proxy forwards finds no server behind it (port 9) and is cut as well.
+            #expect(failed == stats.resets + stats.droppedRequests + stats.upstreamUnavailable)
+            #expect(answered > 0 && stats.resets > 0 && stats.droppedRequests > 0)
+        }
+    }
+
+    @Test("transport-failures: a closed port and a silent server are a connection failure and a time-out")
+    func refusedAndSilent() async throws {
+        let closed = Self.live(port: 9, timeout: 5)
+        await #expect {
+            try await closed.send(TransportRequest(method: "GET", path: "/health"))
+        } throws: { error in
+            guard case .connectionFailed = error as? TransportError else { return false }
+            return true
+        }
+        // A listener that never answers (the kernel completes the handshake, nobody reads):
+        // the request's deadline ends the wait.
+        let silent = try SilentListener()
+        defer { close(silent.fd) }
+        let slow = Self.live(port: silent.port, timeout: 0.3)
+        await #expect(throws: TransportError.timedOut) {
+            try await slow.send(TransportRequest(method: "GET", path: "/health"))
+        }
+    }
+}
+
+/// A loopback socket that listens and never accepts.
+private struct SilentListener {
+    let fd: Int32
+    let port: Int
+
+    init() throws {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard socketFD >= 0, bound == 0, listen(socketFD, 8) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        }
+        fd = socketFD
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A loopback HTTP server, on a thread of its own, that reads each request whole and then cuts
+/// the connection: closing it, sending half an answer's head first, or resetting it.
+final class CuttingServer: @unchecked Sendable {
+    enum Cut: Sendable {
+        /// Close right after reading the request.
+        case close
+        /// Send the first `bytes` of an answer's head, then close.
+        case partialHead(bytes: Int)
+        /// Abort with a TCP reset (SO_LINGER 0).
+        case reset
+    }
+
+    let port: Int
+    private let listener: SilentListener
+    private let cuts: [Cut]
+    private let thread: Thread
+    private let served = NIOLockedValueBox(0)
+
+    /// Cuts the n-th connection with `cuts[n % cuts.count]`.
+    init(_ cuts: [Cut]) throws {
+        listener = try SilentListener()
+        port = listener.port
+        self.cuts = cuts
+        let listener = listener
+        let served = served
+        thread = Thread {
+            while true {
+                let connection = accept(listener.fd, nil, nil)
+                guard connection >= 0 else { return }
+                let cut = served.withLockedValue { count -> Cut in
+                    defer { count += 1 }
+                    return cuts[count % cuts.count]
+                }
+                Self.readRequest(connection)
+                switch cut {
+                case .close:
+                    break
+                case .partialHead(let bytes):
+                    let head = Array(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)
+                    _ = head.withUnsafeBytes { send(connection, $0.baseAddress, min(bytes, head.count), 0) }
+                case .reset:
+                    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                }
+                close(connection)
+            }
+        }
+        thread.start()
+    }
+
+    /// Connections served so far.
+    var connections: Int { served.withLockedValue { $0 } }
+
+    func stop() {
+        shutdown(listener.fd, Int32(SHUT_RDWR))
+        close(listener.fd)
+    }
+
+    /// Reads a request's head and, by its Content-Length, its body.
+    private static func readRequest(_ connection: Int32) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, 4096, 0) }
+            guard count > 0 else { return }
+            received += buffer[..<count]
+            let text = String(decoding: received, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            let head = text[..<end.lowerBound].lowercased()
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            if received.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound) + length { return }
+        }
+    }
+}
