@@ -13,7 +13,12 @@ let package = Package(
         .library(name: "OutpostCore", targets: ["OutpostCore"]),
         .library(name: "OutpostProtocol", targets: ["OutpostProtocol"]),
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
+        .library(name: "OutpostShell", targets: ["OutpostShell"]),
         .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
+        .library(name: "OutpostCheckIn", targets: ["OutpostCheckIn"]),
+        .library(name: "OutpostKiosk", targets: ["OutpostKiosk"]),
+        .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
+        .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
         .library(name: "OutpostDrawing", targets: ["OutpostDrawing"]),
         .library(name: "OutpostReport", targets: ["OutpostReport"]),
@@ -57,7 +62,9 @@ let package = Package(
         ),
         .testTarget(
             name: "OutpostProtocolTests",
-            dependencies: ["OutpostProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -103,6 +110,7 @@ let package = Package(
         .target(
             name: "OutpostTestSupport",
             dependencies: [
+                "OutpostCore", "OutpostProtocol",
                 "OutpostServer",
                 "OutpostDevice",
                 "OutpostLab",
@@ -115,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "OutpostServerTests",
             dependencies: [
+                "OutpostCore", "OutpostProtocol",
                 "OutpostServer",
                 "OutpostLab",
                 "OutpostTestSupport",
@@ -126,7 +135,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "OutpostDevice",
+            name: "OutpostShell",
             dependencies: [
                 "OutpostCore",
                 "OutpostProtocol",
@@ -134,20 +143,75 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The device's modules: each depends on the shell and on nothing it does not declare.
+        .target(
+            name: "OutpostCheckIn",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostKiosk",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostTracking",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SWXMLHash", package: "SWXMLHash"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OutpostActivities",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The composition: the apps made of the shell and its modules (front-ends import this).
+        .target(
+            name: "OutpostDevice",
+            dependencies: ["OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostTracking", "OutpostActivities"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OutpostShellTests",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol",
+                "OutpostShell",
+                "OutpostServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostDeviceTests",
             dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostServer",
                 "OutpostDevice",
+                "OutpostShell",
+                "OutpostCheckIn",
+                "OutpostKiosk",
+                "OutpostTracking",
+                "OutpostActivities",
                 "OutpostChaos",
                 "OutpostLab",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -163,12 +227,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "OutpostTerminal",
-            dependencies: ["OutpostDevice", "CZbar", "CPNG", "CTurboJPEG"],
+            dependencies: ["OutpostCore", "OutpostDevice", "CZbar", "CPNG", "CTurboJPEG"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostTerminalTests",
             dependencies: [
+                "OutpostCore", "OutpostDevice", "OutpostProtocol",
                 "OutpostTerminal",
                 "OutpostServer",
                 "CTurboJPEG",
@@ -190,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OutpostReportTests",
-            dependencies: ["OutpostReport", "OutpostDrawing", "OutpostTestSupport", "CCairo"],
+            dependencies: ["OutpostDevice", "OutpostReport", "OutpostDrawing", "OutpostTestSupport", "CCairo"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -205,12 +270,16 @@ let package = Package(
         ),
         .testTarget(
             name: "OutpostChaosTests",
-            dependencies: ["OutpostChaos", "OutpostDevice", "OutpostServer", "OutpostTestSupport"],
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostChaos", "OutpostDevice", "OutpostServer",
+                "OutpostTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "outpost",
             dependencies: [
+                "OutpostCore", "OutpostProtocol",
                 "OutpostServer",
                 "OutpostDevice",
                 "OutpostTerminal",
@@ -240,12 +309,19 @@ let package = Package(
         ),
         .testTarget(
             name: "OutpostLabTests",
-            dependencies: ["OutpostLab", "OutpostTestSupport", "OutpostServer", "OutpostChaos"],
+            dependencies: [
+                "OutpostCore", "OutpostDevice", "OutpostProtocol", "OutpostLab", "OutpostTestSupport", "OutpostServer",
+                "OutpostChaos",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "outpostTests",
-            dependencies: ["outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostLab", "OutpostProtocol"],
+            dependencies: [
+                "OutpostActivities", "OutpostCheckIn", "OutpostKiosk", "OutpostTracking",
+                "outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostLab", "OutpostProtocol",
+                "OutpostShell",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

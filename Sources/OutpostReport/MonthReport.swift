@@ -2,7 +2,7 @@ import Foundation
 import OutpostDevice
 import OutpostDrawing
 
-/// A worker's month on one A4 landscape page (issue 13 item 6), from the month screen's tree
+/// A worker's month on one A4 landscape page, from the month screen's tree
 /// alone, so the page says what the screen says: the 42-cell grid (shift dots in their colours,
 /// a rose dot for tracked time, vacation and sick days, ✓ with the overtime on confirmed days,
 /// ? on days still to confirm), the month's days as side-by-side bars (planned green, tracked

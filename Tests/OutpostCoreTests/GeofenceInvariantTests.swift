@@ -2,8 +2,8 @@ import Foundation
 import OutpostCore
 import Testing
 
-/// The geofence engine's state after every event, not only its first decision (issue 32,
-/// item 7). A re-entry within the window, a verification fix inside and a manual clock-in all
+/// The geofence engine's state after every event, not only its first decision
+///. A re-entry within the window, a verification fix inside and a manual clock-in all
 /// cancel a pending exit; if the cancel left `pendingExitAt` set, a foreground an hour later
 /// would close the session as `expired_on_foreground`, backdated to the old exit, and the worker
 /// would lose the hours. The sequences below and a seeded property over random event sequences

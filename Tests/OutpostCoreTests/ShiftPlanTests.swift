@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 import Testing
 
-/// The rules of planning (issue 13 items 1 and 2), each a named test: shifts from templates,
+/// The rules of planning, each a named test: shifts from templates,
 /// overlap on a day, template edits and deletes that leave the past alone, absences, and
 /// confirmed days on which nothing changes.
 @Suite("Shift plan")

@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 import Testing
 
-/// Hours, computed once (issue 13 item 3): sessions split at the real bounds of days (midnight,
+/// Hours, computed once: sessions split at the real bounds of days (midnight,
 /// clock changes), breaks allocated in proportion, planned vs tracked, overtime on confirmed
 /// days, the month's summary; and the properties every view relies on.
 @Suite("Work hours")

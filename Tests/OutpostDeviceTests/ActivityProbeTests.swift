@@ -214,7 +214,7 @@ struct ActivityProbeTests {
             let coffeeConflict = try #require(shown.first { $0.attributes["activityId"] == coffee.id.wire })
             #expect(coffeeConflict.attributes["mineNotes"] == "Coffee and a long talk")
             #expect(coffeeConflict.attributes["theirsNotes"] == "Coffee (coordinator)")
-            #expect(app.pendingCount == 2, "an unresolved conflict is pending (issue 32, item 8)")
+            #expect(app.pendingCount == 2, "an unresolved conflict is pending")
             // Mine for one, theirs for the other.
             await app.resolveActivityConflict(coffee.id, keepMine: true)
             await app.resolveActivityConflict(cards.id, keepMine: false)
@@ -566,7 +566,7 @@ struct ActivityProbeTests {
             #expect(tree.screen == UIIdentifier.signIn)
             #expect(
                 tree.element(UIIdentifier.signInError)?.text.hasPrefix("Your account was removed by your organizer.")
-                    == true, "the true reason (issue 32 item 9)")
+                    == true, "the true reason")
             #expect(app.pendingCount == 1)
         }
     }

@@ -4,9 +4,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// Seed 003's inline picker as state (issue 13 item 4): the interaction table, direct placement
+/// Seed 003's inline picker as state: the interaction table, direct placement
 /// and arming, the 28 identifiers, blocked on confirmed days; and the first Submit's
 /// explanation. The phone's clock stands at Thursday 2026-11-19 08:00 (week 47).
 @Suite("Time tracking: the inline picker and the first Submit")

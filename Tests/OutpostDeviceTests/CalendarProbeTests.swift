@@ -4,9 +4,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// The calendar on the device (issue 13, begun): the plan's rules through the module, the week
+/// The calendar on the device: the plan's rules through the module, the week
 /// as a screen model with each day's hours from `WorkHours`, confirmed days locked. The phone's
 /// clock stands at Thursday 2026-11-19 08:00 (week 47).
 @Suite("Time tracking: the week and the plan")

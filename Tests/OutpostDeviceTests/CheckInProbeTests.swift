@@ -4,7 +4,12 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// Seed 001 (EF-061 check-in app) probes, against a real server over loopback HTTP.
 @Suite("Check-in probes (seed 001)")

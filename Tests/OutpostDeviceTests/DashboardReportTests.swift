@@ -5,7 +5,7 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
-/// What a device tells the organizer's door dashboard about itself (issue 16).
+/// What a device tells the organizer's door dashboard about itself.
 @Suite("The door dashboard's device reports")
 struct DashboardReportTests {
     @Test(

@@ -4,9 +4,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// Confirming a day (seed 003 "Submit", issue 12 item 5): the day locks on the device, its
+/// Confirming a day (seed 003 "Submit"): the day locks on the device, its
 /// submission waits in the outbox, the server stores it once, and its answer, a 409 included,
 /// is shown on the day.
 @Suite("Time tracking: confirming and submitting days")
@@ -140,7 +145,7 @@ struct DaySubmissionProbeTests {
             #expect(second.app.tree().element(UIIdentifier.trackError)?.text.contains("was not submitted") == true)
             let answer = second.app.tree().elements(UIIdentifier.trackDayAnswer).first { $0.attributes["date"] == date }
             #expect(answer?.text.contains("already submitted") == true)
-            // track-day-one-truth (issue 32, item 4): the history, the week and the month agree:
+            // track-day-one-truth: the history, the week and the month agree:
             // the day stands at the employer, from the other phone.
             Self.expectOneTruth(
                 second, date, "submitted_elsewhere", history: "✓ submitted from another phone", checked: true)

@@ -3,7 +3,12 @@ import Foundation
 import OutpostCore
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 @Suite("Roster index")
 struct RosterIndexTests {

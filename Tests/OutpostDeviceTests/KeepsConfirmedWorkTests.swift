@@ -6,7 +6,7 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
-/// Ordinary conditions that used to lose confirmed check-ins (issue 10): each test drives a real
+/// Ordinary conditions that used to lose confirmed check-ins: each test drives a real
 /// server over loopback HTTP the way a door would meet the condition.
 @Suite("Nothing confirmed is lost: scanner suffixes, captive portals, token rotation, shared devices")
 struct KeepsConfirmedWorkTests {

@@ -68,7 +68,7 @@ struct BooleanBiometrics: Biometrics {
     func remove(named name: String) {}
 }
 
-/// The lock screen and the offline unlock window (issue 14 items 1-3; seed 004's criteria 2 and
+/// The lock screen and the offline unlock window (seed 004's criteria 2 and
 /// 5; seed 003's LockScreen), against a real server over loopback HTTP.
 @Suite("Lock screen and offline unlock")
 struct LockProbeTests {

@@ -5,9 +5,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// The outbox sends its queue in batches (issue 15): several waiting check-ins of one event go
+/// The outbox sends its queue in batches: several waiting check-ins of one event go
 /// as one `checkins:batch` request, one waiting entry alone; a server without the route, a
 /// portal's page or a lost batch answer fall back to one at a time, and nothing is applied twice.
 @Suite("Outbox batches")

@@ -2,7 +2,12 @@ import Foundation
 import OutpostCore
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// The outbox state machine, without I/O: every event in every state, then 100,000 seeded random
 /// event sequences checked against the outbox's invariants.

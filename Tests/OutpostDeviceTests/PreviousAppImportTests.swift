@@ -4,9 +4,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// The migration that repairs an older store (issue 12 item 2): the previous app's own store
+/// The migration that repairs an older store: the previous app's own store
 /// (seed 003's schema, no constraints) is imported once, every row made to satisfy the store's
 /// invariant, and what could not be read is kept aside; the first worker to sign in takes it.
 @Suite("Time tracking: the previous app's store")

@@ -4,9 +4,14 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// A worker's data rights on the device (seed 003 "Data Privacy", issue 12 item 6): the export
+/// A worker's data rights on the device (seed 003 "Data Privacy"): the export
 /// holds every record they made, on the phone and on the server; deleting the account removes
 /// it from the server and the phone and leaves a colleague who shares the phone untouched.
 @Suite("Data rights: export and delete")
@@ -42,7 +47,7 @@ struct PrivacyProbeTests {
                     == Set(phone.app.trackedSessions.map { $0.id.uuidString.lowercased() }))
             let days = try #require(track["confirmedDays"] as? [[String: Any]])
             #expect(days.map { $0["day"] as? String } == [date])
-            // track-export-one-time-format (issue 32, item 6): every time in the device's half is
+            // track-export-one-time-format: every time in the device's half is
             // RFC 3339 text, as in the server's half; no epoch milliseconds.
             for session in sessions {
                 let clockIn = try #require(session["clockIn"] as? String, "\(session)")

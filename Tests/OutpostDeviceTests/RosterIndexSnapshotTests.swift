@@ -5,7 +5,12 @@ import OutpostDevice
 import OutpostProtocol
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 @Suite("Roster index snapshot")
 struct RosterIndexSnapshotTests {
@@ -216,12 +221,13 @@ struct DeviceRosterSnapshotTests {
 
     @Test("roster-count-kept: a store whose roster predates the count starts from the rows it holds")
     func countFromOlderStore() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-count-\(UUID().uuidString)")
+        // A store the code of v5 wrote (committed), with guests the roster count never saw.
+        let home = try StoreFixtureTests.copy(StoreFixtureTests.stores.appendingPathComponent("v5"))
         defer { try? FileManager.default.removeItem(at: home) }
         let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
-        let (old, _) = try DeviceStore.open(home: home, keyStore: keyStore, upTo: DeviceSchema.v5)
+        let old = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
         let event = EventID.random()
-        try old.queue.write { db in
+        try old.write { db in
             for index in 0..<3 {
                 try db.execute(
                     sql: """
@@ -230,6 +236,7 @@ struct DeviceRosterSnapshotTests {
                         """, arguments: [event.wire, "guest-\(index)"])
             }
         }
+        try old.close()
         let (store, report) = try DeviceStore.open(
             home: home, keyStore: keyStore, modules: DeviceModules.eventDay.migrations)
         #expect(report.applied.contains("checkin: v1 roster version and pending index"))

@@ -2,7 +2,12 @@ import Foundation
 import OutpostProtocol
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 @Suite("Server answers: only the API's error body is the server's word")
 struct ServerAnswerTests {

@@ -5,7 +5,12 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// Storage probes: migrations over a committed v1 store, and encryption at rest.
 @Suite("Device storage probes")
@@ -58,7 +63,7 @@ struct StorageProbeTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let app = DeviceApp.launch(home: home, ports: ports)
+        let app = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
         let tree = app.tree()
         #expect(tree.pending == Self.fixturePending)
         #expect(tree.element(UIIdentifier.appUpdateBanner)?.attributes["pending"] == String(Self.fixturePending))
@@ -72,7 +77,7 @@ struct StorageProbeTests {
         #expect(entries[4].request.note == "arrived by bus")
         #expect(entries[3].request.method == .manual)
         // Shown once: the next launch has no banner, and the entries are still there.
-        let again = DeviceApp.launch(home: home, ports: ports)
+        let again = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
         #expect(!again.tree().contains(UIIdentifier.appUpdateBanner))
         #expect(again.tree().pending == Self.fixturePending)
     }
@@ -84,13 +89,13 @@ struct StorageProbeTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let failed = DeviceApp.launch(home: home, ports: ports, simulateMigrationFailure: true)
+        let failed = DeviceApp.launch(home: home, ports: ports, modules: .eventDay, simulateMigrationFailure: true)
         let tree = failed.tree()
         #expect(tree.screen == UIIdentifier.storageMigrationError)
         #expect(tree.visible == [UIIdentifier.storageMigrationError])
         #expect(tree.element(UIIdentifier.storageMigrationError)?.text.contains("Contact support") == true)
         // Nothing was lost: the failed step rolled back, and a fixed app opens everything.
-        let fixed = DeviceApp.launch(home: home, ports: ports)
+        let fixed = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
         #expect(fixed.tree().pending == Self.fixturePending)
         #expect(fixed.tree().screen == UIIdentifier.signIn)
     }

@@ -3,9 +3,14 @@ import OutpostCore
 import OutpostProtocol
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
-/// The committed trace library (issue 12 item 8): a synthetic day per field failure, as GPX
+/// The committed trace library: a synthetic day per field failure, as GPX
 /// with its manifest, replayed through both geofence profiles and compared with the sessions
 /// each is expected to make (`scripts/trace-library` regenerates them; a diff there is a
 /// behaviour change to read).
@@ -114,7 +119,7 @@ struct TraceLibraryTests {
             ("time,latitude\n2026-11-16T08:00:00Z,52\n", "Line 2"),
             ("", "no positions"),
         ]
-        // track-export-gpx-errors (issue 32, item 6): a .gpx file that is not XML is a GPX error;
+        // track-export-gpx-errors: a .gpx file that is not XML is a GPX error;
         // one cut short names its last line, a position that exists.
         do {
             _ = try TraceFile.fixes(Data(csv.utf8), fileName: "day.gpx")

@@ -5,7 +5,12 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// A care worker's phone: its clock, where an active GPS fetch finds it, and the app.
 @MainActor
@@ -83,7 +88,7 @@ final class WorkerPhone {
     var completedMinutes: [Int] { app.trackedSessions.compactMap(\.minutes) }
 }
 
-/// Time tracking on the device engine (seed 003, issue 12 items 1-3 device side).
+/// Time tracking on the device engine (seed 003).
 @Suite("Time tracking on the device")
 struct TrackingProbeTests {
     @Test(
@@ -360,7 +365,7 @@ struct TrackingProbeTests {
                 csv == "Date,Day,Clock In,Clock Out,Duration,Method,Status,Location\r\n"
                     + "2026-10-27,Tuesday,08:00,12:00,4:00,Manual,completed,\(home.name)\r\n"
                     + "2026-11-16,Monday,08:00,16:30,8:30,Manual,completed,\(home.name)\r\n")
-            // track-export-location-column (issue 32, item 6): every location's export names each row's.
+            // track-export-location-column: every location's export names each row's.
             let all = phone.app.trackingCSV(range: .all, timeZone: TimeZone(identifier: "UTC")!)
             #expect(all.contains("Manual,completed (short),\(centre.name)\r\n") && all.contains(",\(home.name)\r\n"))
             let short = phone.app.trackingCSV(location: centre.id, timeZone: TimeZone(identifier: "UTC")!)
@@ -369,7 +374,7 @@ struct TrackingProbeTests {
     }
 }
 
-/// The permission warning and the German copy (issue 12 item 9).
+/// The permission warning and the German copy.
 @Suite("Time tracking: permission warning and languages")
 struct TrackingCopyTests {
     @Test(

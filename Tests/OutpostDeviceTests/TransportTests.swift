@@ -3,7 +3,12 @@ import NIOConcurrencyHelpers
 import OutpostChaos
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// The live transport against a real loopback server that misbehaves the way hotel Wi-Fi does.
 /// URLSession on Linux (FoundationNetworking) traps the whole process in the first of these
@@ -37,20 +42,34 @@ struct TransportTests {
     )
     func cutAfterRequest() async throws {
         try await withProxy(ChaosFaults(dropRequest: 1)) { proxy in
-            let transport = Self.live(port: proxy.port)
-            var failures = 0
-            for index in 0..<10_000 {
-                let request = index.isMultiple(of: 2) ? Self.checkIn : TransportRequest(method: "GET", path: "/health")
-                do {
-                    let response = try await transport.send(request)
-                    Issue.record("call \(index) was answered with HTTP \(response.status)")
-                } catch let error as TransportError {
-                    guard case .connectionFailed = error else {
-                        Issue.record("call \(index): \(error), not a connection failure")
-                        continue
+            // Four callers at once, as a station's sync and its screen do. The deadline is long:
+            // under the whole suite's load a first connect once took over 10 s.
+            let transport = Self.live(port: proxy.port, timeout: 60)
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for caller in 0..<4 {
+                    group.addTask {
+                        var failures = 0
+                        for index in stride(from: caller, to: 10_000, by: 4) {
+                            let request =
+                                index.isMultiple(of: 2)
+                                ? Self.checkIn : TransportRequest(method: "GET", path: "/health")
+                            do {
+                                let response = try await transport.send(request)
+                                Issue.record("call \(index) was answered with HTTP \(response.status)")
+                            } catch let error as TransportError {
+                                guard case .connectionFailed = error else {
+                                    Issue.record("call \(index): \(error), not a connection failure")
+                                    continue
+                                }
+                                failures += 1
+                            } catch {
+                                Issue.record("call \(index) threw \(error), not a TransportError")
+                            }
+                        }
+                        return failures
                     }
-                    failures += 1
                 }
+                return await group.reduce(0, +)
             }
             #expect(failures == 10_000)
             #expect(proxy.stats.droppedRequests == 10_000, "each call reached the server and was cut")

@@ -2,10 +2,15 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 /// The device store's write-ahead log is copied back into the file by a background checkpoint,
-/// never inside the commit of an action (issue 15: the confirm p99).
+/// never inside the commit of an action (the confirm p99).
 @Suite("WAL checkpoints")
 struct WALCheckpointTests {
     /// A store in a fresh home, and the sizes of its database file and its log.

@@ -10,7 +10,7 @@ import Testing
 import FoundationXML
 #endif
 
-/// `outpost device track report` (issue 13 item 6): seed-demo's November, as the device tests
+/// `outpost device track report`: seed-demo's November, as the device tests
 /// commit its tree, drawn as a page with cairo, then read back as a user's viewer would.
 @Suite("The month report")
 struct MonthReportTests {
@@ -68,7 +68,7 @@ struct MonthReportTests {
         try CairoCanvas.write(page, format: .png, to: url)
         let png = try DecodedPNG(url)
         #expect(png.width == 1684 && png.height == 1190)
-        // seed-demo's month is the demo sandbox's (issue 32, item 1): the page says so.
+        // seed-demo's month is the demo sandbox's: the page says so.
         #expect(
             page.shapes.contains {
                 if case .text(let text, _, _, _, _, _, _) = $0 { text.hasPrefix("Demo month:") } else { false }
@@ -164,7 +164,7 @@ struct MonthReportTests {
         }
         let png = try DecodedPNG(url)
         #expect(png.width == 1684 && png.height == 1190)
-        // seed-demo's month is the demo sandbox's (issue 32, item 1): the page says so.
+        // seed-demo's month is the demo sandbox's: the page says so.
         #expect(
             page.shapes.contains {
                 if case .text(let text, _, _, _, _, _, _) = $0 { text.hasPrefix("Demo month:") } else { false }

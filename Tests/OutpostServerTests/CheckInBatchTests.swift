@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// `POST /v1/events/{eventId}/checkins:batch` (issue 15): a device's queue in one request, each
+/// `POST /v1/events/{eventId}/checkins:batch`: a device's queue in one request, each
 /// entry decided on its own under its own Idempotency-Key, answers embedded byte for byte.
 @Suite("Check-in batches")
 struct CheckInBatchTests {

@@ -125,7 +125,7 @@ struct ConcurrencyTests {
         throw StoreError.notFound
     }
 
-    /// The change feed's guarantees after concurrent check-ins (issue 15: the event's lock is
+    /// The change feed's guarantees after concurrent check-ins (the event's lock is
     /// taken last): the last `entries` audit entries took one sequence number each with no gap,
     /// and each checked-in guest's row carries the number of its `checked_in` entry (so a roster
     /// delta after the previous number brings it).

@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// The live door dashboard (issue 16): the API's dashboard and device reports, the console's
+/// The live door dashboard: the API's dashboard and device reports, the console's
 /// page, and its stream of server-sent events, on both stores. The browser run
 /// (`scripts/console-e2e`) watches the page change without a reload when a device checks in.
 @Suite("Door dashboard")

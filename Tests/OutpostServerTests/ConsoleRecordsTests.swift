@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// The console's records (issue 16): a guest's page (edit, cancel), the audit log with its
+/// The console's records: a guest's page (edit, cancel), the audit log with its
 /// filters, and the CSV downloads (check-ins and audit), formula-safe, on both stores.
 @Suite("Console records: guests, audit, exports")
 struct ConsoleRecordsTests {

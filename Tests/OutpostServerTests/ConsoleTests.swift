@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// The organizer console (issue 16) through the router, on both stores: sign-in with the API's
+/// The organizer console through the router, on both stores: sign-in with the API's
 /// accounts and a session cookie, CSRF and origin checks on every form, hostile names shown as
 /// text, the security headers, the guest list's search and paging, roles as the API has them.
 /// The browser tests (`scripts/console-e2e`) drive the same pages in Chromium.

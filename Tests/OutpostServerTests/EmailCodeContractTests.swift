@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Passwordless sign-in and registration (seed 003, issue 12 item 4) over real SMTP: codes go
+/// Passwordless sign-in and registration (seed 003) over real SMTP: codes go
 /// through the mail queue and an SMTP client to aiosmtpd on loopback, and the tests read them
 /// from what it received. The server queues; each test sends what is queued by hand
 /// (``TestAPI/sendQueuedMail()``), so it knows exactly which mails went.
@@ -270,7 +270,7 @@ struct EmailCodeContractTests {
         #expect(SMTPClient(relay: "nope") == nil)
     }
 
-    /// A worker's address and a look-alike form of it an attacker types (issue 32 item 13).
+    /// A worker's address and a look-alike form of it an attacker types.
     enum LookAlike: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case kelvinSign, fullwidth, dotlessI, sharpS
 

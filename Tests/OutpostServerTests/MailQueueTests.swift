@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// The durable mail queue (issue 32 item 14): requests queue their mail and answer at once; a
+/// The durable mail queue: requests queue their mail and answer at once; a
 /// sender sends what is due, tries again while the relay is down, gives up after its tries, drops
 /// a sign-in code's mail once the code expired, and never sends one mail from two senders.
 @Suite("The durable mail queue")

@@ -123,7 +123,7 @@ struct TenantIsolationTests {
         ]
     }
 
-    /// The console's routes that name an event (issue 16): the same rows, through the console's
+    /// The console's routes that name an event: the same rows, through the console's
     /// session cookie; each reaches the event only through the API, so another tenant's ids are
     /// the console's 404 page.
     static func consoleTable(event: EventID, user: UserID, guest: GuestID) -> [(HTTPRequest.Method, String)] {

@@ -8,7 +8,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Tickets by e-mail (issue 16) through a real SMTP server on loopback (aiosmtpd): each guest's
+/// Tickets by e-mail through a real SMTP server on loopback (aiosmtpd): each guest's
 /// ticket as a PDF attachment, a delivery status per guest, and a resend.
 @Suite("Tickets by e-mail")
 struct TicketMailTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import OutpostTerminal
 
-/// `outpost track`'s pictures (issue 13 item 6): the 14 days as bars, the week and the month as
+/// `outpost track`'s pictures: the 14 days as bars, the week and the month as
 /// grids, drawn from seed-demo's November as the device tests commit it
 /// (`OutpostDeviceTests/Fixtures/calendar`), compared with the committed renderings here, which
 /// `scripts/tmux-e2e` also finds on a real terminal. `OUTPOST_UPDATE_FIXTURES=1` rewrites them.

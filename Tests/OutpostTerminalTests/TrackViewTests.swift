@@ -4,7 +4,7 @@ import Testing
 
 @testable import OutpostTerminal
 
-/// `outpost track`'s frame (issue 12 item 9), pure: a tree and a size in, lines out.
+/// `outpost track`'s frame, pure: a tree and a size in, lines out.
 @Suite("Track view")
 struct TrackViewTests {
     static func strip(_ line: String) -> String {

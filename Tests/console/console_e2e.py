@@ -1,4 +1,4 @@
-"""The organizer console in a real browser (issue 16): Debian's Chromium driven by Selenium.
+"""The organizer console in a real browser: Debian's Chromium driven by Selenium.
 
 scripts/console-e2e starts `outpost serve` on a fresh SQLite store, bootstraps an organizer and
 runs this with OUTPOST_CONSOLE_URL, OUTPOST_CONSOLE_EMAIL and OUTPOST_CONSOLE_PASSWORD. Each check
@@ -213,7 +213,7 @@ def run(driver, wait):
     check("no image element came of it", not driver.find_elements(By.CSS_SELECTOR, "#guests img"))
     check("no dialog opened", no_dialog(driver))
     check("50 a page", len(names) == 50, str(len(names)))
-    # Sorted as people read names (issue 32, item 16): É beside E, not after Z.
+    # Sorted as people read names: É beside E, not after Z.
     check("Émile sorts after Ada, before the Guests", "Émile Zola" in names
           and names.index("Émile Zola") == names.index("Ada Lovelace") + 1, str(names[:4]))
     follow(driver, wait, driver.find_element(By.ID, "next-page"))
@@ -225,7 +225,7 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "filter"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "guest-count"), "1 guest(s)"))
     check("search by name", [c.text for c in driver.find_elements(By.CSS_SELECTOR, "td.guest-name")] == ["Ada Lovelace"])
-    # A full name: the form sends "Guest+007", and + is a space (issue 32, item 16).
+    # A full name: the form sends "Guest+007", and + is a space.
     for typed, found in [("Guest 007", "Guest 007"), ("émile", "Émile Zola"), ("EMILE ZOLA", "Émile Zola")]:
         search = driver.find_element(By.ID, "q")
         search.clear()

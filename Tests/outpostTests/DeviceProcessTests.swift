@@ -3,7 +3,12 @@ import OutpostCore
 import OutpostLab
 import Testing
 
+@testable import OutpostActivities
+@testable import OutpostCheckIn
 @testable import OutpostDevice
+@testable import OutpostKiosk
+@testable import OutpostShell
+@testable import OutpostTracking
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

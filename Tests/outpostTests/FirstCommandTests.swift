@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's first command works on a fresh machine: it installs every Debian package the
-/// build links against before building (issue 11, item 14: `swift run outpost demo` failed with
+/// build links against before building (`swift run outpost demo` failed with
 /// `'turbojpeg.h' file not found` because only the test command installed them).
 @Suite("first command on a fresh machine")
 struct FirstCommandTests {

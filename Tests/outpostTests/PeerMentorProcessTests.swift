@@ -106,7 +106,7 @@ struct PeerMentorProcessTests {
         var refusal: String? { json["refusal"] as? String }
 
         /// Runs `outpost ARGUMENTS` (a device command with `--json`) and reads its tree. The
-        /// CLI's contract (issue 32, item 17): a refused action exits 3, with the tree's
+        /// CLI's contract: a refused action exits 3, with the tree's
         /// `refusal` and one `refused: …` line on standard error; any other action exits 0
         /// with `refusal` null.
         static func run(

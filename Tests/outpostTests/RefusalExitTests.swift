@@ -2,7 +2,7 @@ import Foundation
 import OutpostLab
 import Testing
 
-/// The device CLI's contract for refusals (issue 32, item 17): a script can tell an action the
+/// The device CLI's contract for refusals: a script can tell an action the
 /// app refused from one it carried out. A refusal exits 3, prints the tree as always with its
 /// `refusal`, and says why in one `refused: …` line on standard error; the next command starts
 /// without it.

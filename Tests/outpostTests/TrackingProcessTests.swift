@@ -101,7 +101,7 @@ struct TrackingProcessTests {
     }
 }
 
-/// The plan and the week through `outpost device track` processes (issue 13, begun).
+/// The plan and the week through `outpost device track` processes.
 @Suite("The week as processes")
 struct WeekProcessTests {
     @Test(
@@ -199,7 +199,7 @@ struct TraceReplayProcessTests {
         let refused = try CLI.run([
             "device", "track", "replay", broken, "--latitude", "1", "--longitude", "2",
         ])
-        // Cut short: named at its last line, a position the file has (issue 32, item 6).
+        // Cut short: named at its last line, a position the file has.
         #expect(refused.status == 1 && refused.stderr.contains("GPX ends early: after line 1,"), "\(refused.stderr)")
         // A .gpx that is not XML is a GPX error, not a CSV one.
         let notGPX = directory + "/positions.gpx"
@@ -300,7 +300,7 @@ extension PasswordlessProcessTests {
 /// a day of geofence events offline, confirm, network on, exactly one submission on the server;
 /// a second confirmation from another phone answers 409 and shows it; the export holds every
 /// record; after deleting, the server has no account and the phone no plaintext of it.
-@Suite("A care worker's day, end to end (issue 12)")
+@Suite("A care worker's day, end to end")
 struct TrackingEndToEndTests {
     @Test(
         "track-e2e-day-confirmed-once: register by code, a day offline, confirm, sync once; a second confirm is 409; export and delete"
@@ -433,7 +433,7 @@ struct TrackingEndToEndTests {
         let (body, status) = try await server.request(
             "POST", "/v1/auth/email-signin",
             body: Data(#"{"email":"\#(email)","code":"123456","deviceId":"laptop"}"#.utf8))
-        // The answer to a wrong code does not tell whether an account exists (issue 32, item 14).
+        // The answer to a wrong code does not tell whether an account exists.
         #expect(status == 401 && String(decoding: body, as: UTF8.self).contains("invalid_code"))
         let files = FileManager.default.enumerator(atPath: directory + "/phone")?.compactMap { $0 as? String } ?? []
         for file in files {

@@ -4,7 +4,7 @@ extension UUID {
     /// The canonical wire form: lower-case, hyphenated; the same text as
     /// `uuidString.lowercased()`, written straight from the bytes. Every id the server binds
     /// passes through here, and Foundation's upper-case form lower-cased again was 8 % of the
-    /// server's samples in a batch of check-ins (issue 15, step 8).
+    /// server's samples in a batch of check-ins.
     public var lowercasedString: String {
         withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in

@@ -142,7 +142,7 @@ public struct MonthHours: Sendable, Hashable {
     }
 }
 
-/// Hours, computed once (issue 13 item 3): every view (week, month, dashboard), the CSV and the
+/// Hours, computed once: every view (week, month, dashboard), the CSV and the
 /// day submission read their minutes here. Pure.
 public enum WorkHours {
     /// The seconds of `span` on each day it touches in `timeZone` (a session across midnight,

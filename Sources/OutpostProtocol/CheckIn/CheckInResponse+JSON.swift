@@ -4,7 +4,7 @@ extension CheckInResponse {
     /// The answer exactly as ``OutpostJSON/encode(_:)`` writes it (sorted keys, timestamps to
     /// the millisecond, nothing else escaped), written directly. The server renders one for
     /// every check-in it decides, and building it with `JSONEncoder` was 13 % of the server's
-    /// time in a batch (issue 15, step 8); checkin-answer-json holds the two to the same bytes.
+    /// time in a batch; checkin-answer-json holds the two to the same bytes.
     public var json: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(224 + checkIn.byName.utf8.count + checkIn.deviceId.utf8.count)

@@ -81,7 +81,7 @@ struct EmailCodeRoutes {
         let code = body.code.trimmingCharacters(in: .whitespaces)
         let wrongCode = APIError(.unauthorized, .invalidCode, "That code is wrong, used or expired; ask for a new one.")
         /// The code is checked (and, when `consume`, used up); a wrong code is one answer whether
-        /// or not the e-mail has an account, and its attempt stays counted (issue 32, item 14).
+        /// or not the e-mail has an account, and its attempt stays counted.
         func check(consume: Bool) async throws -> Bool {
             guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else { return false }
             return try await store.useEmailCode(

@@ -3,7 +3,7 @@ import OutpostCore
 
 /// The sign-ins that ended (a sign-out, a password change, a removal, a refresh token used
 /// twice), as every instance learns them: the revoked refresh-token families whose access tokens
-/// could still be live (issue 32, item 15: a copied console cookie kept working for up to 15
+/// could still be live (a copied console cookie kept working for up to 15
 /// minutes after "Sign out", and a removed user's access token too).
 ///
 /// Each access token names its family; ``isRevoked(family:now:)`` answers from memory, and the

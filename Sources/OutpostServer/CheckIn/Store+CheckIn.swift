@@ -56,7 +56,7 @@ struct CheckInDecision: Sendable {
 
 extension Store {
     /// Applies check-ins at most once per Idempotency-Key, in order, in one transaction, deciding
-    /// first and locking last (issue 15): each key is claimed first (a concurrent request with the
+    /// first and locking last: each key is claimed first (a concurrent request with the
     /// same key waits on it, then replays the stored answer); the event, the guest and the ticket
     /// are read and the outcome decided without the event's lock; a new check-in row is inserted
     /// under the unique (event, guest) constraint (a lost race waits for the winner and becomes

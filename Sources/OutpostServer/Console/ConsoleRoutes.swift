@@ -6,7 +6,7 @@ import NIOCore
 import OutpostCore
 import OutpostProtocol
 
-/// The organizer console under `/admin` (issue 16): server-rendered pages over the API. Every
+/// The organizer console under `/admin`: server-rendered pages over the API. Every
 /// page reads through ``ConsoleAPI`` and every form changes things through it, so the console
 /// has the API's accounts, roles, rate limits and tenant isolation and no second copy of them.
 /// Its own rules: a form post must come from the console's origin and carry the CSRF token of

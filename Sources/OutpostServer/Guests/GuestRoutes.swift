@@ -158,7 +158,7 @@ struct GuestRoutes {
     static let maxImportBytes = 32 << 20
     /// Guests per write transaction of an import: a door's check-in waits for at most one. 25 kept
     /// another tenant's median check-in within 2× during a maximal import only while a check-in
-    /// was slow; with the gateway's own SQLite calls (issue 15, step 9) it halved alone and the
+    /// was slow; with the gateway's own SQLite calls it halved alone and the
     /// chunk's wait became 2.1-2.3× (import-cross-tenant-latency); 10 puts it at 1.6-1.8×.
     static let chunkSize = 10
 }

@@ -5,7 +5,7 @@ extension Request {
     /// The query parameter `name` as a browser's GET form sends it
     /// (`application/x-www-form-urlencoded`): `+` is a space and `%2B` a plus. Hummingbird's
     /// `queryParameters` decodes only the `%` escapes, so a searched full name `Guest+007+xxx`
-    /// stayed one word with plus signs (issue 32, item 16). Nil when absent; the first one wins.
+    /// stayed one word with plus signs. Nil when absent; the first one wins.
     func formQuery(_ name: String) -> String? {
         guard let raw = uri.query else { return nil }
         for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {

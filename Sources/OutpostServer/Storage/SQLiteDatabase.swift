@@ -64,7 +64,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// A batch's transaction: each statement runs in place, on the calling thread, through GRDB's
     /// synchronous access (under the gateway's lock nothing else uses the connection). A batch of
     /// 100 check-ins is about 700 statements, and hopping to GRDB's queue and back for each was
-    /// a third of the server's time per entry (issue 15, step 7: a batch of 100 took 65-73 ms,
+    /// a third of the server's time per entry (a batch of 100 took 65-73 ms,
     /// now 44-45). The cost: a cooperative thread is held for the batch's statements (tens of
     /// milliseconds, like a password hash), and for as long as another process holds the file's
     /// write lock (up to the busy timeout), which only an operator's command on the live file
@@ -122,7 +122,7 @@ public final class SQLiteDatabase: SQLDatabase {
         /// values are bound as they are (no `StatementArguments` of boxed values), stepped, and
         /// read column by column into one array of column names shared by every row. GRDB's
         /// arguments and row cursor were a quarter of the server's samples in a batch of
-        /// check-ins (issue 15, step 8; ~700 statements per batch of 100). The statement is reset
+        /// check-ins (~700 statements per batch of 100). The statement is reset
         /// before and after, so a cached one holds no lock between uses. These are single
         /// statements inside transactions the gateway opens and closes through GRDB, with no
         /// transaction observers on the server's connection, so GRDB's per-statement

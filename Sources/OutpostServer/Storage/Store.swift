@@ -23,7 +23,7 @@ public final class Store: Sendable {
         try await normalizeStoredEmails()
     }
 
-    /// Accounts stored before e-mail addresses were normalised one way (issue 32, item 13: NFKC
+    /// Accounts stored before e-mail addresses were normalised one way (NFKC
     /// and lower case, ``normalizedEmail(_:)``) take their normal form, so sign-in and codes find
     /// them. Only a non-ASCII address can differ. One whose normal form another account already
     /// has is left as it is: merging accounts is an organizer's decision. Returns the addresses

@@ -5,7 +5,7 @@ import OutpostCore
 import OutpostDrawing
 import OutpostProtocol
 
-/// Tickets by e-mail (issue 16): `POST /v1/events/{eventId}/ticket-mails` queues each chosen
+/// Tickets by e-mail: `POST /v1/events/{eventId}/ticket-mails` queues each chosen
 /// guest's ticket (a plain-text mail with the code, and the ticket page as a PDF to show at the
 /// door) in the durable mail queue and answers; the queue sends them through the operator's SMTP
 /// relay, trying again while it is down (``MailQueue``). `GET …/ticket-mails` lists where every

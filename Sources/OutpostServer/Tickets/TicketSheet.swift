@@ -2,7 +2,7 @@ import Foundation
 import OutpostDrawing
 import OutpostProtocol
 
-/// Tickets to print (issue 16): one A5 page a guest with the event, the guest's name and access
+/// Tickets to print: one A5 page a guest with the event, the guest's name and access
 /// type, the ticket's QR code (drawn as vector modules, so it scans at any print size) and the
 /// guest's code. Names are set as text by the PDF's font machinery: a name with markup in it is
 /// printed as those characters. Pure.

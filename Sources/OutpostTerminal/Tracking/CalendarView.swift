@@ -1,7 +1,7 @@
 import Foundation
 import OutpostDevice
 
-/// The calendar of `outpost track` drawn as grids (issue 13 item 6): the week as seven columns
+/// The calendar of `outpost track` drawn as grids: the week as seven columns
 /// of 24 hours (planned shifts in their colours, tracked time in rose beside them, absences
 /// over them), the month as the 42 cells of six weeks, each from the screen's tree alone.
 /// Pure: a tree and a width in, lines out.

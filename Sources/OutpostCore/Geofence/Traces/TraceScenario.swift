@@ -1,6 +1,6 @@
 import Foundation
 
-/// Synthetic working days (issue 12 item 8), seeded so every run makes the same trace: a
+/// Synthetic working days, seeded so every run makes the same trace: a
 /// worker leaves home at 07:30, works inside a 100 m fence from 08:00 to 16:00, is home by
 /// 16:30 and opens the app at 20:00. Each scenario adds one thing phones do in the field.
 public enum TraceScenario: String, CaseIterable, Codable, Sendable {

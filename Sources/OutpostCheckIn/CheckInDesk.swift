@@ -1,0 +1,41 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// What the check-in module offers other modules (kiosk mode admits attendees through it): the
+/// offline verification of a ticket, the roster's guests, the event's kiosk settings, and a
+/// check-in committed locally and queued like any other. A module finds it through
+/// ``ModuleContext/service(_:)``; the roster's tables stay check-in's.
+@MainActor
+package protocol CheckInDesk: AnyObject {
+    /// A scanned text verified for the open event: the ticket as it will be sent and its payload
+    /// or why it failed; nil without an open event and a session.
+    func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)?
+    /// The guest `id` of `eventId`, if the roster has them.
+    func guest(eventId: EventID, id: GuestID) -> LocalGuest?
+    /// The guests of `eventId` with this e-mail.
+    func guests(eventId: EventID, email: String) -> [LocalGuest]
+    /// The event's kiosk settings as the roster brought them.
+    func kioskSettings(eventId: EventID) -> KioskInfo?
+    /// Commits a check-in of `guest` locally and queues it (one transaction).
+    @discardableResult
+    func commit(guest: LocalGuest, method: CheckInMethod, ticket: String?, note: String?) throws -> CheckInEntry
+}
+
+extension CheckInModule: CheckInDesk {
+    package func guest(eventId: EventID, id: GuestID) -> LocalGuest? {
+        // An unreadable row is no guest here; the roster's next page replaces it.
+        try? store.guest(eventId: eventId, id: id)
+    }
+
+    package func guests(eventId: EventID, email: String) -> [LocalGuest] {
+        // As above: an unreadable row is no guest.
+        (try? store.guests(eventId: eventId, email: email)) ?? []
+    }
+
+    package func kioskSettings(eventId: EventID) -> KioskInfo? {
+        // Unreadable settings are no settings: kiosk set-up says so.
+        try? store.kiosk(eventId: eventId)
+    }
+}

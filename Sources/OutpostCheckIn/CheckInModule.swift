@@ -1,0 +1,350 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// The check-in module (seed 001): the event's roster, scanning and manual entry, the
+/// confirmation screen, and check-ins committed locally with their outbox entry in one
+/// transaction. Its feed is the roster (pages after a stored cursor); its entry kind is
+/// ``OutboxKind/checkIn``.
+@MainActor
+package final class CheckInModule: DeviceModule {
+    package static let name = "checkin"
+    /// The roster's tables (made by the shell's v1 and v3 on stores older than this target,
+    /// adopted there), then the roster version the search-index snapshot is checked against.
+    package static let migrations = DeviceStore.checkInMigrations
+    /// The roster goes at sign-out, with the shell's session data.
+    package static let sessionTables = ["guests", "access_types", "event_keys", "sync_state"]
+
+    /// What the module may use of the shell.
+    package let context: ModuleContext
+    package let store: DeviceStore
+    package var state = CheckInState()
+    /// Guests per roster page, and per transaction applying one: 10,000 (the server's maximum),
+    /// because the blind indexes are random and each page's transaction rewrites index pages all
+    /// over the file (100,000 guests applied in 3.6 s in pages of 2,000, 2.5 s in pages of
+    /// 10,000). Tests use smaller pages to see several.
+    package var rosterPageSize = 10_000
+
+    /// What the screens show, rebuilt by ``reload()``; rendering reads only these.
+    private var rosterCount = 0
+    private var walkInAllowed = false
+    private var confirming: ConfirmationScreen?
+    private var rejected = RejectedCheckInsBanner(entries: [])
+    private var resultSyncing = false
+    private var suggestions: [LocalGuest] = []
+    private var rosterSyncedAt: Date?
+
+    /// The autocomplete index, opened on first search (from its snapshot, or built from the
+    /// unsealed roster), and the roster version it was built from.
+    private var builtIndex: (version: Int, index: RosterIndex)?
+    /// The snapshot being written after a build (the bench and tests await it).
+    private(set) var snapshotWrite: Task<Void, Never>?
+
+    package init(context: ModuleContext) {
+        self.context = context
+        // Modules exist only over an open store.
+        self.store = context.store
+    }
+
+    package var outboxHandlers: [any OutboxEntryHandler] {
+        [CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }]
+    }
+
+    // MARK: - Feeds
+
+    /// Pulls roster pages after the stored cursor until there are no more; each page is applied
+    /// in one transaction together with its cursor, so a kill loses at most the page in flight.
+    package func pull(event: EventInfo) async throws {
+        var done = 0
+        defer { context.reportProgress(nil, feed: "roster") }
+        while true {
+            var path = "/v1/events/\(event.id)/roster?limit=\(rosterPageSize)"
+            if let cursor = try store.cursor(eventId: event.id) { path += "&since=\(cursor)" }
+            let response = try await context.authorized(
+                TransportRequest(method: "GET", path: path, headers: ["Accept": RosterWire.deviceAccept]))
+            let page = try APIClient.decodeRosterPage(response)
+            try store.applyRosterPage(eventId: event.id, page: page)
+            done += page.guests.count
+            context.reportProgress((done, done + page.remaining), feed: "roster")
+            if !page.hasMore { break }
+        }
+        try await reportToDashboard(event: event)
+    }
+
+    /// Tells the server how many check-ins of the event this device still holds (the door
+    /// dashboard shows it beside the device's last contact). After the replay and the roster,
+    /// so the count is what is left; only an ended session is an error here.
+    private func reportToDashboard(event: EventInfo) async throws {
+        let body = try OutpostJSON.encode(DeviceReport(pending: try store.pendingCheckIns(eventId: event.id)))
+        do {
+            _ = try await context.authorized(
+                TransportRequest(
+                    method: "PUT", path: "/v1/events/\(event.id)/devices/\(context.deviceIdPathSegment)",
+                    headers: ["Content-Type": "application/json"], body: body))
+        } catch APIClientError.sessionEnded(let code) {
+            throw APIClientError.sessionEnded(code: code)
+        } catch {
+            // The network went between the roster and the report: the next sync reports again.
+        }
+    }
+
+    // MARK: - Screens
+
+    package func reload() {
+        guard let eventId = context.eventId else {
+            rosterCount = 0
+            walkInAllowed = false
+            confirming = nil
+            suggestions = []
+            rejected = RejectedCheckInsBanner(entries: [])
+            rosterSyncedAt = nil
+            return
+        }
+        rosterSyncedAt = try? store.rosterSyncedAt(eventId: eventId)
+        let accessTypes = (try? store.accessTypes(eventId: eventId)) ?? []
+        rosterCount = (try? store.guestCount(eventId: eventId)) ?? 0
+        walkInAllowed = accessTypes.contains(where: \.walkInAllowed)
+        confirming = state.confirmation.flatMap { confirmation in
+            guard let guest = try? store.guest(eventId: eventId, id: confirmation.guestId) else { return nil }
+            return ConfirmationScreen(
+                guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
+                method: confirmation.method, timeZone: context.currentEvent?.timeZone)
+        }
+        resultSyncing = state.result.map { (try? store.isPending(idempotencyKey: $0.idempotencyKey)) == true } ?? false
+        suggestions =
+            state.query.flatMap { query in
+                index.flatMap { try? store.guests(eventId: eventId, ids: $0.search(query).map(\.id)) }
+            } ?? []
+        reloadRejected()
+    }
+
+    /// The refused entries of every owner, with their guests' names (rows that cannot be read
+    /// are the shell's quarantine banner, not this one).
+    private func reloadRejected() {
+        let entries = ((try? store.outbox(state: .rejected, owner: nil)) ?? []).map { entry in
+            RejectedCheckInsBanner.Entry(
+                guestId: entry.request.guestId,
+                guestName: (try? store.guest(eventId: entry.eventId, id: entry.request.guestId))??.name,
+                reason: entry.lastError)
+        }
+        rejected = RejectedCheckInsBanner(entries: entries)
+    }
+
+    package var tabs: [UIElement] {
+        var tabs = [UIElement(UIIdentifier.tabCheckIn, "Check-In")]
+        if walkInAllowed { tabs.append(UIElement(UIIdentifier.tabWalkIn, "Walk-Ins")) }
+        if context.currentEvent?.modules.contains("efx") == true { tabs.append(UIElement(UIIdentifier.tabEFx, "EFx")) }
+        return tabs
+    }
+
+    package func takeover(now: Date) -> UITree? { nil }
+
+    package var frontScreen: (screen: String, elements: [UIElement])? {
+        guard state.confirmation != nil, let confirming else { return nil }
+        return (confirming.identifier, confirming.elements())
+    }
+
+    package var eventShellElements: [UIElement] {
+        CheckInTabScreen(
+            rosterCount: rosterCount,
+            // The camera permission is read on every entry to the check-in tab.
+            cameraDenied: context.ports.camera() == .denied,
+            settingsURL: context.ports.platform.os == .ios ? "app-settings:" : "package:app.outpost",
+            manualEntry: state.manualEntry, query: state.query, suggestions: suggestions, banner: state.banner,
+            result: state.result, resultSyncing: resultSyncing, info: state.info, saveError: state.saveError,
+            timeZone: context.currentEvent?.timeZone
+        ).elements()
+    }
+
+    package var statusElements: [UIElement] { rejected.elements() }
+
+    /// The open event's roster: when it was last brought up to date (the offline indicator).
+    package var lastUpdated: Date? { context.showsEvent ? rosterSyncedAt : nil }
+
+    // MARK: - Lifecycle
+
+    package func eventChanged() {
+        state.manualEntry = false
+        state.query = nil
+        state.confirmation = nil
+        clearTransient()
+        builtIndex = nil
+    }
+
+    package func clearTransient() {
+        state.banner = nil
+        state.result = nil
+        state.info = nil
+        state.saveError = nil
+        context.clearRefusal()
+    }
+
+    package func sessionEnded() {
+        state = CheckInState()
+        builtIndex = nil
+    }
+
+    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+
+    package func restoreState(_ data: Data) throws {
+        state = try JSONDecoder.outpostDevice.decode(CheckInState.self, from: data)
+    }
+
+    // MARK: - Actions
+
+    /// A scanned QR text: verified locally (no network call), then the confirmation screen or
+    /// a banner. Wrong-event and forged tickets get banners of identical structure.
+    package func scan(_ text: String) {
+        guard let (ticket, verified) = verify(text) else { return }
+        clearTransient()
+        state.confirmation = nil
+        switch verified {
+        case .success(let payload): present(guestId: GuestID(payload.guestId), method: .qr, ticket: ticket)
+        case .failure(.otherEvent): state.banner = .crossEvent
+        case .failure: state.banner = .tampered
+        }
+    }
+
+    /// Verifies scanned text offline against the open event's keys (also the kiosk's check).
+    /// What is verified is byte for byte what is sent: the scanner's framing goes first, and the
+    /// normalised ticket comes back with the outcome. Nil without an open event and a session.
+    package func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)? {
+        guard let event = context.currentEvent, let tenant = context.session?.user.tenantId.uuid else { return nil }
+        let eventUUID = event.id.uuid
+        let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
+        let ticket = ScannedText.normalized(scanned)
+        return (
+            ticket,
+            Result { () throws(TicketError) in
+                try TicketCodec.verify(ticket, tenantId: tenant, eventId: eventUUID, keys: keys)
+            }
+        )
+    }
+
+    /// Manual entry: autocomplete over the local roster.
+    package func lookup(_ query: String) {
+        clearTransient()
+        state.confirmation = nil
+        state.manualEntry = true
+        state.query = query
+    }
+
+    /// Manual entry by confirmation code (exact, case-insensitive).
+    package func checkIn(code: String) {
+        guard let eventId = context.eventId else { return }
+        clearTransient()
+        state.confirmation = nil
+        state.manualEntry = true
+        if let guest = try? store.guest(eventId: eventId, code: code) {
+            present(guestId: guest.id, method: .manual, ticket: nil)
+        } else {
+            state.banner = .noSuchCode
+            context.refuse("No guest has this code.")
+        }
+    }
+
+    /// Manual entry by picking a suggestion. (A scan's red screens are decisions about a
+    /// ticket, shown as results; a typed code or a picked id that names no guest is a refusal.)
+    package func choose(guestId: GuestID) {
+        clearTransient()
+        present(guestId: guestId, method: .manual, ticket: nil)
+        if state.banner == .notInRoster { context.refuse("That guest is not on this event's roster.") }
+    }
+
+    private func present(guestId: GuestID, method: CheckInMethod, ticket: String?) {
+        state.confirmation = nil
+        guard let eventId = context.eventId, let guest = try? store.guest(eventId: eventId, id: guestId) else {
+            state.banner = .notInRoster
+            return
+        }
+        guard guest.status.isAdmissible else {
+            state.banner = .notAdmissible
+            return
+        }
+        state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
+    }
+
+    /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
+    /// committed locally in one transaction and the screen advances; the caller replays after.
+    /// On the already-checked-in screen this re-confirms, never a second check-in.
+    /// Returns false when nothing was on the confirmation screen.
+    package func confirm(note: String?) -> Bool {
+        guard let confirmation = state.confirmation, let eventId = context.eventId,
+            let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
+        else { return false }
+        state.confirmation = nil
+        do {
+            let entry = try commit(guest: guest, method: confirmation.method, ticket: confirmation.ticket, note: note)
+            state.result = ResultCard(guestName: guest.name, idempotencyKey: entry.idempotencyKey)
+        } catch {
+            state.saveError = "Could not save the check-in of \(guest.name): \(error). Nothing was queued; try again."
+            context.refuse(state.saveError!)
+        }
+        return true
+    }
+
+    /// Commits one check-in of `guest` locally (the guest's state and the outbox entry, owned by
+    /// the signed-in user, in one transaction) and keeps the search index current. Also the
+    /// kiosk's way in: an already checked-in guest is still sent (re-confirm), so the server audits it.
+    @discardableResult
+    package func commit(
+        guest: LocalGuest, method: CheckInMethod, ticket: String?, note: String? = nil
+    ) throws -> CheckInEntry {
+        guard let session = context.session, let owner = context.userId else {
+            throw APIClientError.sessionEnded(code: nil)
+        }
+        let now = context.ports.clock.now()
+        let request = CheckInRequest(
+            guestId: guest.id, deviceId: context.deviceId,
+            scannedAt: Date(millisecondsSince1970: now.millisecondsSince1970), method: method, ticket: ticket,
+            reconfirm: guest.checkIn != nil && method != .kiosk ? true : nil, note: note)
+        let entry = try store.confirmCheckIn(
+            guest: guest, request: request, byName: session.user.name, owner: owner, now: now)
+        return entry
+    }
+
+    /// Leaves the confirmation screen without writing anything.
+    package func cancel() {
+        clearTransient()
+        state.confirmation = nil
+    }
+
+    /// Switches between camera and manual entry.
+    package func toggleManualEntry() {
+        state.manualEntry.toggle()
+        state.query = nil
+    }
+
+    /// Staff have seen the refused check-ins: they leave the list.
+    package func dismissRejected() {
+        for entry in (try? store.outbox(state: .rejected, owner: nil)) ?? [] {
+            try? store.forgetRejected(OutboxMachine.EntryID(entry.id))
+        }
+    }
+
+    /// The autocomplete index of the open event, current with the roster's version (opened
+    /// lazily: launches that never search never read the roster). A launch opens the sealed
+    /// snapshot when it matches the roster; otherwise it unseals the roster, builds the index and
+    /// writes a new snapshot in the background.
+    package var index: RosterIndex? {
+        guard let eventId = context.eventId, let version = try? store.rosterVersion(eventId: eventId) else {
+            return nil
+        }
+        if let builtIndex, builtIndex.version == version { return builtIndex.index }
+        if let bytes = try? store.rosterIndexSnapshot(eventId: eventId), let index = try? RosterIndex(snapshot: bytes) {
+            builtIndex = (version, index)
+            return index
+        }
+        guard let (read, guests) = try? store.guestsForIndex(eventId: eventId) else { return nil }
+        let index = RosterIndex(guests: guests)
+        builtIndex = (read, index)
+        let store = store
+        let previous = snapshotWrite
+        snapshotWrite = Task.detached(priority: .utility) {
+            await previous?.value
+            try? store.saveRosterIndexSnapshot(eventId: eventId, version: read, bytes: index.snapshot())
+        }
+        return index
+    }
+}

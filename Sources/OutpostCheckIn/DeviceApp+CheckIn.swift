@@ -1,0 +1,74 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// The check-in module's actions, as the app's front-ends and tests call them. Each action
+/// runs in the module, then the shell saves every state and rebuilds the screen models. They
+/// are staff actions: while kiosk mode holds the device they do nothing.
+extension DeviceApp {
+    package var checkInModule: CheckInModule? { module(CheckInModule.self) }
+
+    /// Guests per roster page (``CheckInModule/rosterPageSize``); tests set smaller pages.
+    public var rosterPageSize: Int {
+        get { checkInModule?.rosterPageSize ?? 10_000 }
+        set { checkInModule?.rosterPageSize = newValue }
+    }
+
+    /// Every check-in this device confirmed that it still holds, with the server's answers.
+    public var ledger: [CheckInLedgerEntry] { (try? checkInModule?.store.ledger()) ?? [] }
+
+    /// A scanned QR text: verified locally, then the confirmation screen or a banner.
+    public func scan(_ text: String) {
+        performAsStaff { checkInModule?.scan(text) }
+    }
+
+    /// Manual entry: autocomplete over the local roster.
+    public func lookup(_ query: String) {
+        performAsStaff { checkInModule?.lookup(query) }
+    }
+
+    /// Manual entry by confirmation code (exact, case-insensitive).
+    public func checkIn(code: String) {
+        performAsStaff { checkInModule?.checkIn(code: code) }
+    }
+
+    /// Manual entry by picking a suggestion.
+    public func choose(guestId: GuestID) {
+        performAsStaff { checkInModule?.choose(guestId: guestId) }
+    }
+
+    /// Confirms the guest on the confirmation screen: committed locally first (the screen
+    /// advances at once), then the outbox replays unless `replayAfter` is false.
+    public func confirm(note: String? = nil, replayAfter: Bool = true) async {
+        var confirmed = false
+        performAsStaff { confirmed = checkInModule?.confirm(note: note) ?? false }
+        guard confirmed, replayAfter else { return }
+        await replay(force: false)
+        commit()
+    }
+
+    /// Leaves the confirmation screen without writing anything.
+    public func cancel() {
+        performAsStaff { checkInModule?.cancel() }
+    }
+
+    /// Switches between camera and manual entry.
+    public func toggleManualEntry() {
+        performAsStaff { checkInModule?.toggleManualEntry() }
+    }
+
+    /// Staff have seen the refused check-ins: they leave the list.
+    public func dismissRejected() {
+        performAsStaff { checkInModule?.dismissRejected() }
+    }
+
+    /// The Idempotency-Key of the check-in the result card shows (set by a committed confirm).
+    public var lastConfirmedKey: String? { checkInModule?.state.result?.idempotencyKey }
+
+    /// The autocomplete index of the open event.
+    public var index: RosterIndex? { checkInModule?.index }
+
+    /// Waits until the search-index snapshot written after the last build is stored.
+    public func indexSnapshotWritten() async { await checkInModule?.snapshotWrite?.value }
+}

@@ -1,0 +1,234 @@
+import Crypto
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// Check-in's tables in the device store: the roster (guests, access types, ticket keys, the
+/// cursor and the kiosk settings that come with it) and the ledger of this device's check-ins.
+extension DeviceStore {
+    /// Applies one roster page and its cursor in one transaction. A check-in this device made
+    /// that the server has not answered yet survives a page that does not know of it.
+    package func applyRosterPage(eventId: EventID, page: RosterPage) throws {
+        try queue.write { db in
+            let pendingHere = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.wire]
+                ))
+            for guest in page.guests {
+                var checkIn = guest.checkIn.map {
+                    LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
+                }
+                if checkIn == nil, pendingHere.contains(guest.id.wire),
+                    let local = try Data.fetchOne(
+                        db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?",
+                        arguments: [eventId.wire, guest.id.wire]
+                    ).map({ try sealer.openGuest($0) })?.checkIn, local.pending
+                {
+                    checkIn = local
+                }
+                let local = LocalGuest(
+                    id: guest.id, eventId: eventId, accessTypeId: guest.accessTypeId, name: guest.name,
+                    email: guest.email,
+                    code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn)
+                try upsert(db, local)
+            }
+            try db.execute(sql: "DELETE FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
+            for type in page.accessTypes {
+                try db.execute(
+                    sql: "INSERT INTO access_types (event_id, id, sealed) VALUES (?, ?, ?)",
+                    arguments: [eventId.wire, type.id.wire, try sealer.seal(json: type)])
+            }
+            try db.execute(sql: "DELETE FROM event_keys WHERE event_id = ?", arguments: [eventId.wire])
+            for key in page.keys {
+                guard let raw = Base64URL.decode(key.publicKey) else { continue }
+                try db.execute(
+                    sql: "INSERT INTO event_keys (event_id, key_id, public_key) VALUES (?, ?, ?)",
+                    arguments: [eventId.wire, key.keyId, Data(raw)])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_state (event_id, cursor, synced_at, kiosk) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (event_id) DO UPDATE SET cursor = excluded.cursor, synced_at = excluded.synced_at,
+                        kiosk = excluded.kiosk
+                    """,
+                arguments: [
+                    eventId.wire, page.cursor, page.serverTime.millisecondsSince1970,
+                    try page.kiosk.map { try sealer.seal(json: $0) },
+                ])
+        }
+    }
+
+    package func upsert(_ db: Database, _ guest: LocalGuest) throws {
+        // A cached statement: parsing this SQL for every guest showed up in the roster-sync profile.
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
+                    local_pending, sealed)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
+                    email_index = excluded.email_index, keys_digest = excluded.keys_digest, status = excluded.status,
+                    checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending,
+                    sealed = excluded.sealed
+                """)
+        try statement.execute(arguments: [
+            guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
+            sealer.digest([guest.name, guest.email, guest.code]), guest.status.rawValue,
+            guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
+            try sealer.seal(guest: guest),
+        ])
+    }
+
+    /// Writes back a guest read in the same transaction `db` whose check-in alone changed (an
+    /// outbox answer): the sealed guest and the two check-in columns. Its code, e-mail, name and
+    /// status are the stored ones, so its blind indexes and keys digest stand; recomputing them
+    /// (three HMACs) and rewriting their index entries was a third of the sealing work per
+    /// answer in a drain.
+    package func updateCheckIn(_ db: Database, _ guest: LocalGuest) throws {
+        try db.cachedStatement(
+            sql: "UPDATE guests SET checked_in_at = ?, local_pending = ?, sealed = ? WHERE event_id = ? AND id = ?"
+        ).execute(arguments: [
+            guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
+            try sealer.seal(guest: guest), guest.eventId.wire, guest.id.wire,
+        ])
+    }
+
+    /// The stored cursor of an event's roster; nil before the first page.
+    package func cursor(eventId: EventID) throws -> String? {
+        try readStatement { db in
+            try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+        }
+    }
+
+    /// When an event's roster was last brought up to date (the server's time of its last page).
+    package func rosterSyncedAt(eventId: EventID) throws -> Date? {
+        try readStatement { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT synced_at FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+        }.map(Date.init(millisecondsSince1970:))
+    }
+
+    package func kiosk(eventId: EventID) throws -> KioskInfo? {
+        try readStatement { db in
+            try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+        }.map { try sealer.open(json: $0, as: KioskInfo.self) }
+    }
+
+    package func guest(eventId: EventID, id: GuestID) throws -> LocalGuest? {
+        try readStatement { db in try guest(db, eventId: eventId, id: id) }
+    }
+
+    /// The guest, read inside the caller's access `db`.
+    package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?"),
+            arguments: [eventId.wire, id.wire]
+        ).map { try sealer.openGuest($0) }
+    }
+
+    /// Exact lookup by confirmation code (blind index; case-insensitive).
+    package func guest(eventId: EventID, code: String) throws -> LocalGuest? {
+        try readStatement { db in
+            try Data.fetchOne(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
+                arguments: [eventId.wire, sealer.blind(code)])
+        }.map { try sealer.openGuest($0) }
+    }
+
+    /// Exact lookup by e-mail (blind index); every guest with that e-mail.
+    package func guests(eventId: EventID, email: String) throws -> [LocalGuest] {
+        try readStatement { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
+                arguments: [eventId.wire, sealer.blind(email)])
+        }.map { try sealer.openGuest($0) }
+    }
+
+    /// Unseals guests on every core (the search index's build reads the whole roster).
+    package func openGuests(_ boxes: [Data]) throws -> [LocalGuest] {
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
+        let results = ChunkResults(count: chunks)
+        let sealer = sealer
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (boxes.count * chunk / chunks)..<(boxes.count * (chunk + 1) / chunks)
+            results.store(chunk, Result { try boxes[range].map { try sealer.openGuest($0) } })
+        }
+        return try results.all().flatMap { try $0.get() }
+    }
+
+    package func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
+        try readStatement { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
+        }.map { try sealer.open(json: $0, as: AccessTypeInfo.self) }
+    }
+
+    /// The event's ticket keys, for offline verification.
+    package func ticketKeys(eventId: EventID) throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
+        let rows = try readStatement { db in
+            try Row.fetchAll(
+                db, sql: "SELECT key_id, public_key FROM event_keys WHERE event_id = ?", arguments: [eventId.wire])
+        }
+        var keys: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
+        for row in rows {
+            guard let id = TicketKeyID(hex: row["key_id"]),
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: row["public_key"] as Data)
+            else { continue }
+            keys[id] = key
+        }
+        return keys
+    }
+
+    /// Every check-in confirmed on this device that the store still holds, answered ones first
+    /// (by key), then the outbox in replay order, damaged rows included. Sign-out forgets the
+    /// answers; with discard, the user's entries too.
+    public func ledger() throws -> [CheckInLedgerEntry] {
+        let answers = try readStatement { db in
+            try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
+        }
+        var entries: [CheckInLedgerEntry] = try answers.map { row in
+            let status: Int = row["status"]
+            let body = try sealer.open(row["body"] as Data)
+            var entry = CheckInLedgerEntry(idempotencyKey: row["idempotency_key"], state: .answered, status: status)
+            if (200..<300).contains(status), let answer = try? OutpostJSON.decode(CheckInResponse.self, from: body) {
+                entry.result = answer.result.rawValue
+                entry.checkInDeviceId = answer.checkIn.deviceId
+            } else {
+                entry.error = try? OutpostJSON.decode(ErrorBody.self, from: body).error
+            }
+            return entry
+        }
+        // The outbox by its plaintext columns: a row that cannot be unsealed is still listed.
+        let answered = Dictionary(entries.enumerated().map { ($1.idempotencyKey, $0) }) { first, _ in first }
+        for row in try outboxRows() where row.kind == .checkIn {
+            let state: CheckInLedgerEntry.State =
+                switch row.state {
+                case .pending: .pending
+                case .rejected: .rejected
+                case .quarantined: .quarantined
+                }
+            if let index = answered[row.idempotencyKey] {
+                // A refusal is stored as an answer too; the entry's state says it was refused.
+                if state != .pending { entries[index].state = state }
+                continue
+            }
+            entries.append(CheckInLedgerEntry(idempotencyKey: row.idempotencyKey, state: state, error: row.lastError))
+        }
+        return entries
+    }
+
+}
+
+/// Per-chunk results of a parallel unseal, collected under a lock.
+private final class ChunkResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[LocalGuest], any Error>]
+
+    package init(count: Int) { results = Array(repeating: .success([]), count: count) }
+
+    package func store(_ chunk: Int, _ result: Result<[LocalGuest], any Error>) {
+        lock.withLock { results[chunk] = result }
+    }
+
+    package func all() -> [Result<[LocalGuest], any Error>] { lock.withLock { results } }
+}

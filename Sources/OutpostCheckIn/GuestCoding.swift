@@ -1,0 +1,83 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// The plaintext form of a sealed guest: a compact binary layout, tagged `0x01`.
+///
+/// Profiling roster sync and cold open showed Foundation's JSON coders costing more than the
+/// AES-GCM sealing and the SQLite writes together (decode was 29% of a cold open). Guests sealed
+/// as JSON by earlier versions start with `{` and are still read; every write uses this form.
+///
+/// Layout: `0x01`, then the strings id, eventId, accessTypeId, name, email, code, notes, status
+/// (each a LEB128 length and UTF-8 bytes), then `0` (no check-in) or `1` followed by the check-in:
+/// its time in milliseconds (8 bytes, big-endian, two's complement), byName, deviceId, and a
+/// pending byte (0 or 1).
+package enum GuestCoding {
+    package static let tag: UInt8 = 0x01
+
+    package typealias Failure = ByteLayout.Failure
+
+    package static func encode(_ guest: LocalGuest) -> [UInt8] {
+        var bytes: [UInt8] = [tag]
+        bytes.reserveCapacity(
+            64 + guest.name.utf8.count + guest.email.utf8.count + guest.notes.utf8.count + guest.code.utf8.count)
+        for text in [
+            guest.id.wire, guest.eventId.wire, guest.accessTypeId.wire, guest.name, guest.email, guest.code,
+            guest.notes,
+            guest.status.rawValue,
+        ] {
+            append(text, to: &bytes)
+        }
+        if let checkIn = guest.checkIn {
+            bytes.append(1)
+            ByteLayout.append(bigEndian: UInt64(bitPattern: checkIn.at.millisecondsSince1970), to: &bytes)
+            append(checkIn.byName, to: &bytes)
+            append(checkIn.deviceId, to: &bytes)
+            bytes.append(checkIn.pending ? 1 : 0)
+        } else {
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// Reads either form: the binary layout, or the JSON of earlier versions.
+    package static func decode(_ data: Data, json decoder: JSONDecoder) throws -> LocalGuest {
+        guard data.first == tag else { return try decoder.decode(LocalGuest.self, from: data) }
+        return try data.withUnsafeBytes { raw in
+            var reader = ByteLayout.Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 1)
+            guard let id = GuestID(wire: try reader.string()) else { throw Failure.malformed("id") }
+            guard let eventId = EventID(wire: try reader.string()) else { throw Failure.malformed("eventId") }
+            guard let accessTypeId = AccessTypeID(wire: try reader.string()) else {
+                throw Failure.malformed("accessTypeId")
+            }
+            let name = try reader.string()
+            let email = try reader.string()
+            let code = try reader.string()
+            let notes = try reader.string()
+            let statusText = try reader.string()
+            guard let status = GuestStatus(rawValue: statusText) else { throw Failure.malformed("status") }
+            var checkIn: LocalCheckIn?
+            switch try reader.byte() {
+            case 0: break
+            case 1:
+                let millis = try reader.bigEndian64()
+                let byName = try reader.string()
+                let deviceId = try reader.string()
+                let pending = try reader.byte()
+                guard pending <= 1 else { throw Failure.malformed("pending") }
+                checkIn = LocalCheckIn(
+                    at: Date(millisecondsSince1970: Int64(bitPattern: millis)), byName: byName, deviceId: deviceId,
+                    pending: pending == 1)
+            default:
+                throw Failure.malformed("check-in flag")
+            }
+            guard reader.offset == raw.count else { throw Failure.malformed("trailing bytes") }
+            return LocalGuest(
+                id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
+                notes: notes, status: status, checkIn: checkIn)
+        }
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) { ByteLayout.append(text, to: &bytes) }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// A guest as the device keeps it (sealed at rest).
+public struct LocalGuest: Codable, Sendable, Hashable {
+    public var id: GuestID
+    public var eventId: EventID
+    public var accessTypeId: AccessTypeID
+    public var name: String
+    public var email: String
+    public var code: String
+    public var notes: String
+    public var status: GuestStatus
+    public var checkIn: LocalCheckIn?
+}
+
+/// The first check-in of a guest as the device knows it.
+public struct LocalCheckIn: Codable, Sendable, Hashable {
+    /// Server time once the server answered; until then the device's time of the scan.
+    public var at: Date
+    public var byName: String
+    public var deviceId: String
+    /// True while only this device knows of it (its outbox entry is not answered yet).
+    public var pending: Bool
+
+    package init(at: Date, byName: String, deviceId: String, pending: Bool) {
+        self.at = at
+        self.byName = byName
+        self.deviceId = deviceId
+        self.pending = pending
+    }
+}

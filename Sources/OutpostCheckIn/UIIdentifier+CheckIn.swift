@@ -1,0 +1,40 @@
+import OutpostShell
+
+/// This module's stable test identifiers: Seed 001 (check-in) and the tabs the check-in module shows in the event shell (seed 000 names them).
+extension UIIdentifier {
+    public static let tabCheckIn = "native-shell-tab-checkin"
+    public static let tabWalkIn = "native-shell-tab-walkin"
+    public static let tabPrint = "native-shell-tab-print"
+    public static let tabEFx = "native-shell-tab-efx"
+    public static let cameraPermissionPrompt = "native-shell-camera-permission-prompt"
+    // Seed 001: check-in.
+    public static let cameraViewfinder = "checkin-camera-viewfinder"
+    public static let manualEntryToggle = "checkin-manual-entry-toggle"
+    public static let manualEntryInput = "checkin-manual-entry-input"
+    public static let confirmationScreen = "checkin-confirmation-screen"
+    public static let confirmButton = "checkin-confirm-button"
+    public static let cancelButton = "checkin-cancel-button"
+    public static let alreadyCheckedIn = "checkin-already-checked-in"
+    public static let crossEventBanner = "checkin-cross-event-banner"
+    public static let tamperedBanner = "checkin-tampered-banner"
+    public static let syncingIndicator = "checkin-syncing-indicator"
+    /// A confirm that could not be written to the device's store (nothing was queued).
+    public static let saveErrorBanner = "checkin-save-error-banner"
+
+    /// The settings deep link on the camera prompt.
+    public static let cameraSettingsLink = "native-shell-camera-permission-settings"
+    /// The green "checked in" result card after a confirm.
+    public static let checkedInCard = "checkin-checked-in-card"
+    /// A guest who is cancelled or revoked (refused offline too).
+    public static let notAdmissibleBanner = "checkin-not-admissible-banner"
+    /// A signed ticket whose guest is not in the local roster yet.
+    public static let notInRosterBanner = "checkin-not-in-roster-banner"
+    /// Re-confirm on the already-checked-in screen.
+    public static let reconfirmButton = "checkin-reconfirm-button"
+    /// One autocomplete suggestion under manual entry.
+    public static let manualEntrySuggestion = "checkin-manual-entry-suggestion"
+    /// A check-in the server refused for good (404/409/422), shown until dismissed.
+    public static let syncRejectedBanner = "native-shell-sync-rejected-banner"
+    /// The roster list in the event shell (offline readable).
+    public static let rosterList = "native-shell-roster-list"
+}

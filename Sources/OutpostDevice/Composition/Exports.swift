@@ -1,0 +1,6 @@
+/// Front-ends import `OutpostDevice` and see the shell and every module's public actions.
+@_exported import OutpostActivities
+@_exported import OutpostCheckIn
+@_exported import OutpostKiosk
+@_exported import OutpostShell
+@_exported import OutpostTracking

@@ -1,0 +1,84 @@
+import Foundation
+import OutpostProtocol
+import OutpostShell
+
+/// The attendee-facing screen: nothing of staff mode, nothing of the previous attendee once
+/// their result has timed out, no user, event or sync state.
+package struct KioskScreen: Sendable {
+    /// How long an attendee's result stays before the clean welcome screen returns.
+    package static let resultSeconds: TimeInterval = 5
+    /// How long half-typed input stays without a keystroke before it is cleared: long enough
+    /// for someone looking for their e-mail in their phone, short enough that the next attendee
+    /// in a queue does not find it.
+    package static let draftIdleSeconds: TimeInterval = 20
+
+    package var kiosk: KioskState
+    package var now: Date
+    /// Seconds of exit lockout left (on the monotonic clock).
+    package var lockRemaining: TimeInterval
+    /// The unsubmitted input still shown (empty once idle).
+    package var draft: String
+    package var cameraDenied: Bool
+    package var battery: Int
+
+    package func tree(online: Bool) -> UITree {
+        var elements: [UIElement] = []
+        let orientation = ["orientation": kiosk.orientation.rawValue]
+        var screen = UIIdentifier.kioskWelcomeScreen
+        if kiosk.exitPromptShown {
+            screen = UIIdentifier.kioskExitPrompt
+            elements.append(
+                UIElement(UIIdentifier.kioskExitPrompt, "Staff: enter the kiosk passcode to exit.", orientation))
+            if let message = kiosk.exitMessage { elements.append(UIElement(UIIdentifier.signInError, message)) }
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskPasscodeInput, String(repeating: "•", count: draft.count),
+                    ["length": String(draft.count)]))
+        } else if let result = kiosk.result, now.timeIntervalSince(result.shownAt) < Self.resultSeconds {
+            let timing = ["dismissAfter": String(Int(Self.resultSeconds))].merging(orientation) { $1 }
+            let (id, text): (String, String) =
+                switch result.kind {
+                case .welcome: (UIIdentifier.kioskConfirmation, "Welcome, \(result.name ?? "")! You're checked in.")
+                case .alreadyCheckedIn:
+                    (UIIdentifier.kioskAlreadyCheckedInMessage, "You're already checked in. Have a great event!")
+                case .notFound: (UIIdentifier.kioskEmailNotFoundMessage, "We can't find that email — please see staff.")
+                }
+            screen = id
+            elements.append(UIElement(id, text, timing))
+        } else {
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskWelcomeScreen, "Welcome — please scan your QR or enter your email", orientation))
+            if cameraDenied {
+                elements.append(
+                    UIElement(
+                        UIIdentifier.kioskCameraFallbackBanner, "Camera unavailable — please use email entry below."))
+            } else {
+                elements.append(UIElement(UIIdentifier.kioskCamera, "Hold your ticket up to the camera"))
+            }
+            elements.append(
+                UIElement(UIIdentifier.kioskEmailInput, draft, ["placeholder": "Your e-mail", "keypad": "email"]))
+        }
+        if lockRemaining > 0 {
+            // Whole seconds, not counting the sub-millisecond rounding of the stored time.
+            let seconds = max(1, Int((lockRemaining - 0.001).rounded(.up)))
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskExitLockoutBanner, "Too many wrong passcodes. Try again in \(seconds) s.",
+                    ["seconds": String(seconds)]))
+        }
+        if battery < 10 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskBatteryCriticalBanner, "Battery \(battery)% — plug the kiosk in now.",
+                    ["percent": String(battery), "size": "large"]))
+        } else if battery < 20 {
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskBatteryLowBanner, "Battery \(battery)%",
+                    ["percent": String(battery), "size": "small"]))
+        }
+        elements.append(UIElement(UIIdentifier.kioskExitCorner, "", ["taps": String(kiosk.cornerTaps.count)]))
+        return UITree(screen: screen, elements: elements, online: online, pending: 0, user: nil, event: nil)
+    }
+}

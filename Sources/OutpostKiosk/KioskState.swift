@@ -1,0 +1,52 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// Kiosk mode as the device keeps it (sealed), so a crash or relaunch returns to the welcome
+/// screen and the exit lockout cannot be reset by relaunching.
+package struct KioskState: Codable, Sendable {
+    /// Kiosk mode is on: only the attendee UI is shown.
+    package var active = false
+    package var orientation = KioskOrientation.portrait
+    package var lockout = KioskLockout()
+    /// Recent taps on the exit corner.
+    package var cornerTaps: [Date] = []
+    package var exitPromptShown = false
+    /// The last attendee's outcome, shown until it times out (then a clean welcome screen).
+    package var result: KioskResult?
+    /// Staff set-up feedback: the rules a refused passcode broke.
+    package var setupRules: [PasscodeRule] = []
+    package var setupMessage: String?
+    package var exitMessage: String?
+    /// What the person at the kiosk has typed and not submitted (an e-mail, or the passcode on
+    /// the exit prompt), and when they last typed. Idle longer than
+    /// ``KioskScreen/draftIdleSeconds`` it is gone: the next attendee never sees it.
+    package var draft = ""
+    package var draftAt: Date?
+}
+
+/// What the last attendee saw.
+package struct KioskResult: Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
+        case welcome
+        case alreadyCheckedIn
+        case notFound
+    }
+
+    package var kind: Kind
+    /// The name to greet (only after the attendee proved who they are).
+    package var name: String?
+    package var shownAt: Date
+}
+
+/// What must survive the device store being deleted or rolled back: whether kiosk mode holds the
+/// device (for which event) and the exit lockout. Kept in the key store (``KeyStore/record(named:)``).
+package struct KioskGuard: Codable, Sendable, Equatable {
+    package static let recordName = "kiosk-guard"
+
+    package var active: Bool
+    package var eventId: EventID?
+    package var orientation: KioskOrientation
+    package var lockout: KioskLockout
+}

@@ -1,0 +1,75 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// What a module may use of the shell, and nothing else: the platform's ports and clock, the
+/// session's user, the open event, the store, the authorized transport, refusals, progress and
+/// the other modules' exported interfaces. A module never holds the app itself (the shell's
+/// state, its navigation, its session keeper and its vault stay the shell's).
+@MainActor
+public final class ModuleContext {
+    private unowned let shell: DeviceApp
+    /// The device store: the module reads and writes its own tables, and queues its outbox
+    /// entries in the same transaction as its local write.
+    public let store: DeviceStore
+
+    package init(shell: DeviceApp, store: DeviceStore) {
+        self.shell = shell
+        self.store = store
+    }
+
+    /// The platform's ports as they are now (the simulator may switch them between actions).
+    public var ports: DevicePorts { shell.ports }
+
+    /// Where the app keeps its files (a module looks here for the previous app's store).
+    public var home: URL { shell.home }
+
+    /// The signed-in session, if any.
+    public var session: SessionState? { shell.session }
+
+    /// The signed-in user's id, if any.
+    public var userId: UserID? { shell.sessionKeeper.userId }
+
+    /// The user whose data the device holds: the signed-in one, or while the app is locked the
+    /// one whose session the lock keeps.
+    public var deviceUser: UserID? { shell.session?.user.id ?? shell.vault?.record?.user.id }
+
+    /// The open event, if any.
+    public var eventId: EventID? { shell.eventId }
+    public var currentEvent: EventInfo? { shell.currentEvent }
+
+    /// True while the shell shows the event shell (``ShellState/Screen/event``).
+    public var showsEvent: Bool { shell.state.screen == .event }
+    /// True while the shell shows a module's own screen outside any event.
+    public var showsModule: Bool { shell.state.screen == .module }
+
+    /// This device's id, and the same as one path segment of a route.
+    public var deviceId: String { shell.deviceId }
+    public var deviceIdPathSegment: String { shell.deviceIdPathSegment }
+
+    /// Sends a request with the session's token (rotated silently when it expired).
+    public func authorized(_ request: TransportRequest) async throws -> TransportResponse {
+        try await shell.authorized(request)
+    }
+
+    /// Ends the session when `error` says the server ended it; any other error is the module's.
+    public func handle(_ error: any Error) { shell.handle(error) }
+
+    /// Pulls every module's feeds for the open event again (a changed setting the server holds).
+    public func pullFeeds() async { await shell.pullFeeds() }
+
+    /// The action was refused: `sentence` says why (``DeviceApp/refusal``).
+    public func refuse(_ sentence: String) { shell.refuse(sentence) }
+
+    /// A new action starts: the last one's refusal goes.
+    public func clearRefusal() { shell.clearRefusal() }
+
+    /// A feed's progress (nil: done), shown as the progress bar; `feed` names it ("roster").
+    public func reportProgress(_ progress: (done: Int, total: Int)?, feed: String) {
+        shell.reportProgress(progress, feed: feed)
+    }
+
+    /// Another module's exported interface (a protocol or a public type it conforms to), when
+    /// the app runs a module that provides it. Kiosk finds check-in's desk this way.
+    public func service<Service>(_ type: Service.Type) -> Service? { shell.service(type) }
+}

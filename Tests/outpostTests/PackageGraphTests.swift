@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// The device's shell and modules as Package.swift declares them, and as the sources import
+/// them: the shell names no module, a module uses another only where Package.swift says so,
+/// and no source imports a target of this package it does not declare.
+@Suite("The package's target graph")
+struct PackageGraphTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let shell = "OutpostShell"
+    static let modules: Set<String> = ["OutpostCheckIn", "OutpostKiosk", "OutpostTracking", "OutpostActivities"]
+    /// The only dependencies between modules: kiosk checks guests in through check-in.
+    static let moduleDependencies: [String: Set<String>] = ["OutpostKiosk": ["OutpostCheckIn"]]
+    /// The composition target, which names every module.
+    static let composition = "OutpostDevice"
+
+    struct Target {
+        var name: String
+        var isTest: Bool
+        var dependencies: Set<String>
+        var folder: URL
+    }
+
+    /// Every target with its declared dependencies on this package's targets, read from
+    /// `swift package dump-package` (in a scratch folder of its own: the build's is locked
+    /// while the tests run).
+    static func targets() throws -> [String: Target] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outpost-graph-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
+        process.currentDirectoryURL = root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swift package dump-package failed")
+        let package = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let all = try #require(package["targets"] as? [[String: Any]])
+        let names = Set(all.compactMap { $0["name"] as? String })
+        var targets: [String: Target] = [:]
+        for target in all {
+            guard let name = target["name"] as? String, let type = target["type"] as? String, type != "system" else {
+                continue
+            }
+            var dependencies: Set<String> = []
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                for kind in ["byName", "target"] {
+                    if let value = (dependency[kind] as? [Any])?.first as? String, names.contains(value) {
+                        dependencies.insert(value)
+                    }
+                }
+            }
+            let isTest = type == "test"
+            let folder = root.appendingPathComponent(
+                (target["path"] as? String) ?? ((isTest ? "Tests/" : "Sources/") + name))
+            targets[name] = Target(name: name, isTest: isTest, dependencies: dependencies, folder: folder)
+        }
+        return targets
+    }
+
+    /// The modules of this package each Swift file under `folder` imports (any kind of import).
+    static func imports(in folder: URL, of names: Set<String>) -> [String: Set<String>] {
+        var found: [String: Set<String>] = [:]
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else {
+                continue
+            }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") })
+                else { continue }
+                let module = words[index + 1]
+                if names.contains(module) { found[file.lastPathComponent, default: []].insert(module) }
+            }
+        }
+        return found
+    }
+
+    @Test(
+        "package-graph: the shell depends on and imports no module; a module depends on and imports only the shell and the modules Package.swift declares"
+    )
+    func moduleBoundaries() throws {
+        let targets = try Self.targets()
+        let shell = try #require(targets[Self.shell])
+        #expect(shell.dependencies.isDisjoint(with: Self.modules.union([Self.composition])), "\(shell.dependencies)")
+        for (file, modules) in Self.imports(in: shell.folder, of: Self.modules.union([Self.composition])) {
+            Issue.record("the shell's \(file) imports \(modules.sorted())")
+        }
+        for module in Self.modules {
+            let target = try #require(targets[module], "no target \(module)")
+            #expect(target.dependencies.contains(Self.shell), "\(module) does not depend on the shell")
+            let others = target.dependencies.intersection(Self.modules.union([Self.composition]))
+            #expect(
+                others.isSubset(of: Self.moduleDependencies[module] ?? []),
+                "\(module) depends on \(others.sorted()), beyond what the design allows")
+        }
+        // Every module is in the composition, and the probe module's tests see no module.
+        let composition = try #require(targets[Self.composition])
+        #expect(Self.modules.isSubset(of: composition.dependencies))
+        let probe = try #require(targets["OutpostShellTests"])
+        #expect(probe.dependencies.isDisjoint(with: Self.modules.union([Self.composition])), "\(probe.dependencies)")
+    }
+
+    @Test("package-graph: docs/targets.dot, the picture's source, is what Package.swift declares")
+    func pictureIsCurrent() throws {
+        let process = Process()
+        process.executableURL = Self.root.appendingPathComponent("scripts/target-graph")
+        process.arguments = ["--check"]
+        process.currentDirectoryURL = Self.root
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "run scripts/target-graph")
+    }
+
+    @Test("package-graph: no source imports a target of this package that its target does not declare")
+    func importsAreDeclared() throws {
+        let targets = try Self.targets()
+        let names = Set(targets.keys)
+        var checked = 0
+        for target in targets.values {
+            for (file, modules) in Self.imports(in: target.folder, of: names) {
+                checked += 1
+                let undeclared = modules.subtracting(target.dependencies).subtracting([target.name])
+                #expect(undeclared.isEmpty, "\(target.name)'s \(file) imports \(undeclared.sorted()), not declared")
+            }
+        }
+        #expect(checked > 100, "the scan saw the sources (\(checked) files)")
+    }
+}
