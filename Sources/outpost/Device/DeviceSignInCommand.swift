@@ -16,8 +16,17 @@ struct DeviceSignInCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The Outpost server, e.g. https://checkin.example.org (http:// only on this machine).", valueName: "url"))
-    var server: String
+            "The Outpost server, e.g. https://checkin.example.org (http:// only on this machine).", valueName: "url"),
+        transform: Self.serverURL)
+    var server: URL
+
+    /// The server's address, parsed once: an http(s) URL with a host.
+    static func serverURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--server must be an http(s) URL such as https://checkin.example.org.")
+        }
+        return url
+    }
 
     @Option(help: "The staff e-mail.")
     var email: String
@@ -48,9 +57,6 @@ struct DeviceSignInCommand: AsyncParsableCommand {
     var allowInsecureHTTP = false
 
     func validate() throws {
-        guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            throw ValidationError("--server must be an http(s) URL such as https://checkin.example.org.")
-        }
         guard [password != nil, requestCode, code != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("Give one of --password, --request-code or --code.")
         }
@@ -64,7 +70,6 @@ struct DeviceSignInCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let server = URL(string: server)!
         try await device.perform { app in
             if let password {
                 await app.signIn(

@@ -116,23 +116,15 @@ struct DeviceTrackTemplateCommand: AsyncParsableCommand {
         @OptionGroup var device: DeviceOptions
         @Option var name: String
         @Option(help: "teal, blue, green, amber, rose, purple or cyan.") var color: ShiftColor = .teal
-        @Option(help: "The start, HH:MM.") var start: String
-        @Option(help: "The length: 8h, 7h30 or minutes.") var duration: String
+        @Option(help: "The start, HH:MM.", transform: TrackArgument.clock("--start is HH:MM.")) var start: Int
+        @Option(help: "The length: 8h, 7h30 or minutes.", transform: TrackArgument.length) var duration: Int
         @Option(help: "The break in minutes.") var `break`: Int = 0
-
-        func validate() throws {
-            guard PlanArgument.clock(start) != nil else { throw ValidationError("--start is HH:MM.") }
-            guard PlanArgument.length(duration) != nil else {
-                throw ValidationError("--duration is 8h, 7h30 or minutes.")
-            }
-        }
 
         @MainActor
         func run() async throws {
             try await device.perform { app in
                 app.addShiftTemplate(
-                    name: name, color: color, startMinute: PlanArgument.clock(start)!,
-                    durationMinutes: PlanArgument.length(duration)!, breakMinutes: `break`)
+                    name: name, color: color, startMinute: start, durationMinutes: duration, breakMinutes: `break`)
             }
         }
     }
@@ -187,17 +179,17 @@ struct DeviceTrackShiftCommand: AsyncParsableCommand {
         @OptionGroup var device: DeviceOptions
         @Argument(help: "The template's id.") var template: ShiftTemplateID
         @Argument(help: "The day, YYYY-MM-DD.") var day: String
-        @Option(help: "Another start than the template's, HH:MM.") var start: String?
+        @Option(help: "Another start than the template's, HH:MM.", transform: TrackArgument.clock("--start is HH:MM."))
+        var start: Int?
 
         func validate() throws {
             guard ActivityDate.isValid(day) else { throw ValidationError("The day is YYYY-MM-DD.") }
-            if let start, PlanArgument.clock(start) == nil { throw ValidationError("--start is HH:MM.") }
         }
 
         @MainActor
         func run() async throws {
             try await device.perform { app in
-                app.placeShift(template, on: day, startMinute: start.flatMap(PlanArgument.clock))
+                app.placeShift(template, on: day, startMinute: start)
             }
         }
     }
@@ -207,15 +199,11 @@ struct DeviceTrackShiftCommand: AsyncParsableCommand {
             commandName: "move", abstract: "Move a shift's start (its length and break are the template's).")
         @OptionGroup var device: DeviceOptions
         @Argument(help: "The shift's id.") var id: ShiftID
-        @Option(help: "HH:MM") var start: String
-
-        func validate() throws {
-            guard PlanArgument.clock(start) != nil else { throw ValidationError("--start is HH:MM.") }
-        }
+        @Option(help: "HH:MM", transform: TrackArgument.clock("--start is HH:MM.")) var start: Int
 
         @MainActor
         func run() async throws {
-            try await device.perform { app in app.moveShift(id, startMinute: PlanArgument.clock(start)!) }
+            try await device.perform { app in app.moveShift(id, startMinute: start) }
         }
     }
 
@@ -236,18 +224,18 @@ struct DeviceTrackAbsenceCommand: AsyncParsableCommand {
         subcommands: [AddCommand.self, EditCommand.self, RemoveCommand.self, TemplateCommand.self])
 
     struct Times: ParsableArguments {
-        @Option(help: "From HH:MM (with --to; default: the whole day).") var from: String?
-        @Option(help: "To HH:MM.") var to: String?
+        @Option(
+            help: "From HH:MM (with --to; default: the whole day).",
+            transform: TrackArgument.clock("--from and --to are HH:MM."))
+        var from: Int?
+        @Option(help: "To HH:MM.", transform: TrackArgument.clock("--from and --to are HH:MM.")) var to: Int?
 
         func validate() throws {
             guard (from == nil) == (to == nil) else { throw ValidationError("Give both --from and --to, or neither.") }
-            for text in [from, to].compactMap({ $0 }) where PlanArgument.clock(text) == nil {
-                throw ValidationError("--from and --to are HH:MM.")
-            }
         }
 
-        var start: Int? { from.flatMap(PlanArgument.clock) }
-        var end: Int? { to.flatMap(PlanArgument.clock) }
+        var start: Int? { from }
+        var end: Int? { to }
     }
 
     struct AddCommand: AsyncParsableCommand {

@@ -43,24 +43,20 @@ struct DeviceTrackSessionEditCommand: AsyncParsableCommand {
             submission and is in the data export.
             """)
     @OptionGroup var device: DeviceOptions
-    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
-    @Option(help: "The new start, RFC 3339 (2026-11-24T08:00:00Z).") var from: String?
-    @Option(help: "The new end, RFC 3339.") var to: String?
+    @Argument(help: "The session's id (sessionId on the history's rows).", transform: TrackArgument.sessionId)
+    var id: UUID
+    @Option(help: "The new start, RFC 3339 (2026-11-24T08:00:00Z).", transform: TrackArgument.timestamp)
+    var from: Date?
+    @Option(help: "The new end, RFC 3339.", transform: TrackArgument.timestamp) var to: Date?
 
     func validate() throws {
-        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
         guard from != nil || to != nil else { throw ValidationError("Give --from, --to or both.") }
-        for text in [from, to].compactMap({ $0 }) where OutpostDateArgument.parse(text) == nil {
-            throw ValidationError("--from and --to are times like 2026-11-24T08:00:00Z.")
-        }
     }
 
     @MainActor
     func run() async throws {
         try await device.perform { app in
-            app.correctSession(
-                UUID(uuidString: id)!, start: from.flatMap(OutpostDateArgument.parse),
-                end: to.flatMap(OutpostDateArgument.parse))
+            app.correctSession(id, start: from, end: to)
         }
     }
 }
@@ -73,14 +69,11 @@ struct DeviceTrackSessionDeleteCommand: AsyncParsableCommand {
             "Delete a finished session (not on a confirmed day); it stays in the export and the day's submission as deleted."
     )
     @OptionGroup var device: DeviceOptions
-    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
-
-    func validate() throws {
-        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
-    }
+    @Argument(help: "The session's id (sessionId on the history's rows).", transform: TrackArgument.sessionId)
+    var id: UUID
 
     @MainActor
-    func run() async throws { try await device.perform { app in app.deleteSession(UUID(uuidString: id)!) } }
+    func run() async throws { try await device.perform { app in app.deleteSession(id) } }
 }
 
 struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
@@ -89,20 +82,14 @@ struct DeviceTrackSessionAddCommand: AsyncParsableCommand {
         abstract: "Add a session by hand: not in the future, ending after it starts, not overlapping another there.")
     @OptionGroup var device: DeviceOptions
     @Option(help: "The location's id.") var location: LocationID
-    @Option(help: "Start, RFC 3339 (2026-11-24T08:00:00Z).") var from: String
-    @Option(help: "End, RFC 3339.") var to: String
-
-    func validate() throws {
-        guard OutpostDateArgument.parse(from) != nil, OutpostDateArgument.parse(to) != nil else {
-            throw ValidationError("--from and --to are times like 2026-11-24T08:00:00Z.")
-        }
-    }
+    @Option(help: "Start, RFC 3339 (2026-11-24T08:00:00Z).", transform: TrackArgument.timestamp) var from: Date
+    @Option(help: "End, RFC 3339.", transform: TrackArgument.timestamp) var to: Date
 
     @MainActor
     func run() async throws {
         try await device.perform { app in
             app.addManualSession(
-                at: location, from: OutpostDateArgument.parse(from)!, to: OutpostDateArgument.parse(to)!)
+                at: location, from: from, to: to)
         }
     }
 }
@@ -113,16 +100,16 @@ struct DeviceTrackSessionBreakCommand: AsyncParsableCommand {
         commandName: "break",
         abstract: "Give a finished session a break (shared out over its days; not on a confirmed day).")
     @OptionGroup var device: DeviceOptions
-    @Argument(help: "The session's id (sessionId on the history's rows).") var id: String
+    @Argument(help: "The session's id (sessionId on the history's rows).", transform: TrackArgument.sessionId)
+    var id: UUID
     @Option(help: "The break in minutes (0 removes it).") var minutes: Int
 
     func validate() throws {
-        guard UUID(uuidString: id) != nil else { throw ValidationError("The session id is a UUID.") }
         guard minutes >= 0 else { throw ValidationError("--minutes is 0 or more.") }
     }
 
     @MainActor
     func run() async throws {
-        try await device.perform { app in app.setSessionBreak(UUID(uuidString: id)!, minutes: minutes) }
+        try await device.perform { app in app.setSessionBreak(id, minutes: minutes) }
     }
 }

@@ -97,7 +97,8 @@ struct DeviceTrackReplayCommand: AsyncParsableCommand {
             }
             trace = try OutpostJSON.decode(TraceManifest.self, from: manifestData).trace(fixes: fixes)
         }
-        let policies = profile == "both" ? HysteresisPolicy.profiles : [HysteresisPolicy.named(profile)!]
+        let policies =
+            profile == "both" ? HysteresisPolicy.profiles : (HysteresisPolicy.named(profile).map { [$0] } ?? [])
         let results = policies.map { TraceReplay.run(trace, policy: $0) }
         if json {
             print(String(decoding: try OutpostJSON.encode(results.map(ReplaySummary.init)), as: UTF8.self))
