@@ -5,7 +5,7 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
-/// Issue 32, item 9: a mentor removed while their phone holds unsent work. The coordinator sees
+/// A mentor removed while their phone holds unsent work. The coordinator sees
 /// what the mentor's devices last reported before confirming; the phone keeps the entries, says
 /// the true reason, and exports them signed out. The rule: the server accepts nothing from a
 /// removed account (its sign-ins end with it); the entries stay the mentor's, on their phone and

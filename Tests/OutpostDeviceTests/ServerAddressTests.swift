@@ -2,7 +2,7 @@ import Foundation
 import OutpostDevice
 import Testing
 
-/// Issue 11 item 13, the device's side: no password over plain HTTP to another machine.
+/// The device's side: no password over plain HTTP to another machine.
 @Suite("Server address")
 struct ServerAddressTests {
     @Test(

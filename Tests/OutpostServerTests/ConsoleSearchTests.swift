@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 32, item 16: the guest list finds a full name typed into the console's form (`+` is a
+/// The guest list finds a full name typed into the console's form (`+` is a
 /// space), finds `Émile` by any case and accent on both stores, sorts names as people read them,
 /// and the console's cookies are `Secure` behind a TLS proxy. The browser half is in
 /// `Tests/console/console_e2e.py`.

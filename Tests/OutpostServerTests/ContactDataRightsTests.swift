@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 32, item 12: a coordinator edits and erases contacts (their sealed fields and reveals
+/// A coordinator edits and erases contacts (their sealed fields and reveals
 /// with them; the activities' counts stay; the audit says who did what), and reads activities
 /// filtered, in pages, and as a CSV for a funder's report. Both stores.
 @Suite("Peer mentors: contacts' data rights and activity reports")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 11 items 11 and 13, the server's side: the client address behind a proxy, a private
+/// The server's side: the client address behind a proxy, a private
 /// `/metrics` behind one, and a database file only the server's user can read.
 @Suite("Deployment")
 struct DeploymentTests {

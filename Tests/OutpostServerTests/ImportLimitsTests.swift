@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 11 item 11: a guest import is streamed, capped, and written in short transactions, so
+/// A guest import is streamed, capped, and written in short transactions, so
 /// a maximal import does not stall another tenant's door.
 @Suite("Import limits")
 struct ImportLimitsTests {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 11 item 12: check-ins on events the caller cannot see are visible to the caller's own
+/// Check-ins on events the caller cannot see are visible to the caller's own
 /// organizer, and to no one in the other tenant.
 @Suite("Refused attempts")
 struct RefusedAttemptTests {

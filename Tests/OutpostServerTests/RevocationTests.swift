@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 32, item 15: a sign-out, a password reset and a removal end the access tokens of that
+/// A sign-out, a password reset and a removal end the access tokens of that
 /// sign-in on every instance within a second (they lived up to 15 minutes), and a copied console
 /// cookie stops working with them. Two server instances share one store (PostgreSQL, as
 /// deployed; SQLite runs the same on one instance) and one clock; "a second" is the clock's.

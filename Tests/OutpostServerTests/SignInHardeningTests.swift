@@ -7,8 +7,8 @@ import Testing
 
 @testable import OutpostServer
 
-/// Issue 11 items 8–10 and the bcrypt part of 11: sign-in that cannot be raced, timed or
-/// fooled by bcrypt's limits, and refresh rotation that happens once.
+/// Sign-in that cannot be raced, timed or fooled by bcrypt's limits, and refresh rotation that
+/// happens once.
 @Suite("Sign-in hardening")
 struct SignInHardeningTests {
     private static func signIn(_ api: TestAPI, _ email: String, _ password: String) async throws -> APIResponse {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 11 items 11 and 13 with real processes: `outpost serve` over HTTPS with a test
+/// With real processes: `outpost serve` over HTTPS with a test
 /// certificate authority and a device that trusts it, and the connection limits.
 @Suite("outpost serve on a real network")
 struct DeploymentProcessTests {

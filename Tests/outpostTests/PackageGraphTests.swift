@@ -121,6 +121,27 @@ struct PackageGraphTests {
         #expect(process.terminationStatus == 0, "run scripts/target-graph")
     }
 
+    @Test("package-graph: no source comment cites an issue number (the code says what it means)")
+    func noIssueNumbers() throws {
+        var cited: [String] = []
+        for folder in ["Sources", "Tests", "scripts"] {
+            let files = FileManager.default.enumerator(
+                at: Self.root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard ["swift", "py", ""].contains(file.pathExtension), !file.path.contains("/Fixtures/"),
+                    let text = try? String(contentsOf: file, encoding: .utf8)
+                else { continue }
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where line.range(of: #"\bissues? #?\d+"#, options: [.regularExpression, .caseInsensitive]) != nil
+                    && !line.contains("swift-corelibs-foundation") && !line.contains("range(of:")
+                {
+                    cited.append("\(file.lastPathComponent):\(number + 1)")
+                }
+            }
+        }
+        #expect(cited.isEmpty, "\(cited)")
+    }
+
     @Test("package-graph: no source imports a target of this package that its target does not declare")
     func importsAreDeclared() throws {
         let targets = try Self.targets()

@@ -268,7 +268,7 @@ struct PeerMentorProcessTests {
         // With no contacts on the device, a register is refused with a sentence, not queued.
         let refused = try CLI.run(
             ["device", "activity", "register", "--home", home, "--json", "--contact", contact, "--duration", "45"])
-        #expect(refused.status == 3, "a refusal exits 3 (item 17)")
+        #expect(refused.status == 3, "a refusal exits 3")
         #expect(refused.stderr.hasPrefix("refused: "), "\(refused.stderr)")
         #expect(
             refused.stdout.contains("Choose one of your contacts") || refused.stdout.contains("native-shell-signin"))

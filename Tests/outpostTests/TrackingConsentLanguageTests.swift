@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 32, item 5: the consent comes from the server (a second phone shows what the first
+/// The consent comes from the server (a second phone shows what the first
 /// accepted, and a new version accepted on one reaches the other), and in German the privacy
 /// screen, the server's refusal of a day, the default absence name and the CSV's day names are
 /// German too. Real processes and a real server.

@@ -2,7 +2,7 @@ import Foundation
 import OutpostProtocol
 import Testing
 
-/// Issue 32, item 2: seed 003's corrections through `outpost device` processes and a real
+/// Seed 003's corrections through `outpost device` processes and a real
 /// server. A worker changes a session's start or end and deletes one on a day not yet
 /// submitted; a forgotten clock-out is mended the same way; the times as tracked and every
 /// change (who, when) stay on the phone, in the export and in the day's submission, where the

@@ -296,7 +296,7 @@ extension PasswordlessProcessTests {
     }
 }
 
-/// Issue 12's end-to-end criterion through real processes and real SMTP: register with a code,
+/// A care worker's whole day through real processes and real SMTP: register with a code,
 /// a day of geofence events offline, confirm, network on, exactly one submission on the server;
 /// a second confirmation from another phone answers 409 and shows it; the export holds every
 /// record; after deleting, the server has no account and the phone no plaintext of it.
@@ -492,7 +492,7 @@ struct TrackingEndToEndTests {
     }
 }
 
-/// Issue 32, item 1: the demo month lives in a sandbox beside the worker's hours.
+/// The demo month lives in a sandbox beside the worker's hours.
 @Suite("Time tracking: the demo month's sandbox")
 struct TrackingDemoSandboxTests {
     @Test(
