@@ -24,7 +24,8 @@ package final class CheckInModule: DeviceModule {
     /// because the blind indexes are random and each page's transaction rewrites index pages all
     /// over the file (100,000 guests applied in 3.6 s in pages of 2,000, 2.5 s in pages of
     /// 10,000). Tests use smaller pages to see several.
-    package var rosterPageSize = 10_000
+    package var rosterPageSize = CheckInModule.defaultRosterPageSize
+    package static let defaultRosterPageSize = 10_000
 
     /// What the screens show, rebuilt by ``reload()``; rendering reads only these.
     private var rosterCount = 0

@@ -11,7 +11,7 @@ extension DeviceApp {
 
     /// Guests per roster page (``CheckInModule/rosterPageSize``); tests set smaller pages.
     public var rosterPageSize: Int {
-        get { checkInModule?.rosterPageSize ?? 10_000 }
+        get { checkInModule?.rosterPageSize ?? CheckInModule.defaultRosterPageSize }
         set { checkInModule?.rosterPageSize = newValue }
     }
 

@@ -90,9 +90,7 @@ public final class DeviceApp {
 
     /// The module of type `M`, when the app runs it (a module's actions on the app find their
     /// module this way).
-    package func module<M: DeviceModule>(_ type: M.Type) -> M? {
-        modules.lazy.compactMap { $0 as? M }.first
-    }
+    package func module<M: DeviceModule>(_ type: M.Type) -> M? { service(type) }
 
     /// The first module that provides `Service` (an interface a module exports to others).
     func service<Service>(_ type: Service.Type) -> Service? {

@@ -141,9 +141,6 @@ public struct DeviceModules: Sendable {
 
     package init(_ types: [any DeviceModule.Type]) { self.types = types }
 
-    /// Every module's session tables (``DeviceModule/sessionTables``).
-    package var sessionTables: [String] { types.flatMap { $0.sessionTables } }
-
     /// Every module's migrations, prefixed with its name (so no two modules can collide).
     package var migrations: [DeviceMigration] {
         types.flatMap { type in

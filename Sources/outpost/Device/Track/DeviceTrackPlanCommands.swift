@@ -225,17 +225,18 @@ struct DeviceTrackAbsenceCommand: AsyncParsableCommand {
 
     struct Times: ParsableArguments {
         @Option(
-            help: "From HH:MM (with --to; default: the whole day).",
+            name: .customLong("from"), help: "From HH:MM (with --to; default: the whole day).",
             transform: TrackArgument.clock("--from and --to are HH:MM."))
-        var from: Int?
-        @Option(help: "To HH:MM.", transform: TrackArgument.clock("--from and --to are HH:MM.")) var to: Int?
+        var start: Int?
+        @Option(
+            name: .customLong("to"), help: "To HH:MM.", transform: TrackArgument.clock("--from and --to are HH:MM."))
+        var end: Int?
 
         func validate() throws {
-            guard (from == nil) == (to == nil) else { throw ValidationError("Give both --from and --to, or neither.") }
+            guard (start == nil) == (end == nil) else {
+                throw ValidationError("Give both --from and --to, or neither.")
+            }
         }
-
-        var start: Int? { from }
-        var end: Int? { to }
     }
 
     struct AddCommand: AsyncParsableCommand {

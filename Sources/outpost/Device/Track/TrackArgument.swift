@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OutpostProtocol
 
 /// The tracking commands' values, each parsed once by ArgumentParser: one that does not parse
 /// is a usage error (exit 2) that says what the option takes, and `run()` reads typed values.
@@ -23,7 +24,7 @@ enum TrackArgument {
     /// A timestamp as the API writes it (2026-11-24T08:00:00Z); one that does not exist as
     /// written (30 February) is refused.
     static func timestamp(_ text: String) throws -> Date {
-        guard let date = OutpostDateArgument.parse(text) else {
+        guard let date = OutpostJSON.parse(text) else {
             throw ValidationError("--from and --to are times like 2026-11-24T08:00:00Z.")
         }
         return date
