@@ -227,7 +227,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "OutpostTerminal",
-            dependencies: ["OutpostCore", "OutpostDevice", "CZbar", "CPNG", "CTurboJPEG"],
+            dependencies: ["OutpostCore", "OutpostDevice", "OutpostProtocol", "CZbar", "CPNG", "CTurboJPEG"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -49,9 +49,9 @@ package final class ActivitiesModule: DeviceModule {
     package func pullAccount() async throws {
         guard let role = context.session?.user.role, role == .mentor || role == .organizer else { return }
         let contactList = try APIClient.decode(
-            ContactList.self, try await context.authorized(TransportRequest(method: "GET", path: "/v1/contacts")))
+            ContactList.self, try await context.authorized(TransportRequest(API.listContacts.line())))
         let activityList = try APIClient.decode(
-            ActivityList.self, try await context.authorized(TransportRequest(method: "GET", path: "/v1/activities")))
+            ActivityList.self, try await context.authorized(TransportRequest(API.listActivities.line())))
         try store.replaceContacts(contactList.contacts)
         try store.applyServerActivities(activityList.activities)
         state.lastUpdated = context.ports.clock.now()
@@ -315,7 +315,7 @@ package final class ActivitiesModule: DeviceModule {
         guard context.ports.online else { return }
         do {
             let response = try await context.authorized(
-                TransportRequest(method: "POST", path: "/v1/contacts/\(id)/reveal"))
+                TransportRequest(API.revealContact.line(id)))
             revealed = (id, try APIClient.decode(ContactSensitive.self, response))
         } catch APIClientError.transport {
             refuse("Couldn't reach the server; encrypted content requires a connection.")

@@ -35,13 +35,13 @@ package struct ActivityOutbox: OutboxEntryHandler {
         let request = try store.request(of: row, as: ActivityOutboxRequest.self)
         if let write = request.write {
             return TransportRequest(
-                method: "PUT", path: "/v1/activities/\(request.activityId)",
+                API.writeActivity.line(request.activityId),
                 headers: ["Content-Type": "application/json"], body: try OutpostJSON.encode(write))
         }
         guard let base = request.deleteBaseVersion else {
             throw DeviceStoreError.damaged("an activity entry with no write")
         }
-        return TransportRequest(method: "DELETE", path: "/v1/activities/\(request.activityId)?baseVersion=\(base)")
+        return TransportRequest(API.deleteActivity.line(request.activityId, query: [("baseVersion", String(base))]))
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {

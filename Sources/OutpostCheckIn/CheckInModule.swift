@@ -60,10 +60,10 @@ package final class CheckInModule: DeviceModule {
         var done = 0
         defer { context.reportProgress(nil, feed: "roster") }
         while true {
-            var path = "/v1/events/\(event.id)/roster?limit=\(rosterPageSize)"
-            if let cursor = try store.cursor(eventId: event.id) { path += "&since=\(cursor)" }
+            let line = API.roster.line(
+                event.id, query: [("limit", String(rosterPageSize)), ("since", try store.cursor(eventId: event.id))])
             let response = try await context.authorized(
-                TransportRequest(method: "GET", path: path, headers: ["Accept": RosterWire.deviceAccept]))
+                TransportRequest(line, headers: ["Accept": RosterWire.deviceAccept]))
             let page = try APIClient.decodeRosterPage(response)
             try store.applyRosterPage(eventId: event.id, page: page)
             done += page.guests.count
@@ -81,7 +81,7 @@ package final class CheckInModule: DeviceModule {
         do {
             _ = try await context.authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/events/\(event.id)/devices/\(context.deviceIdPathSegment)",
+                    API.reportDevice.line(event.id, context.deviceId),
                     headers: ["Content-Type": "application/json"], body: body))
         } catch APIClientError.sessionEnded(let code) {
             throw APIClientError.sessionEnded(code: code)

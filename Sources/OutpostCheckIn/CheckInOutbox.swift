@@ -19,7 +19,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
         let request = try store.checkInRequest(of: row)
         return TransportRequest(
-            method: "POST", path: "/v1/events/\(eventId)/checkins",
+            API.checkIn.line(eventId),
             headers: ["Content-Type": "application/json", "Idempotency-Key": row.idempotencyKey],
             body: try OutpostJSON.encode(request))
     }
@@ -31,7 +31,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
         }
         let entries = try rows.map { try store.checkInRequest(of: $0) }
         return TransportRequest(
-            method: "POST", path: "/v1/events/\(eventId)/checkins:batch", headers: ["Content-Type": "application/json"],
+            API.checkInBatch.line(eventId), headers: ["Content-Type": "application/json"],
             body: try OutpostJSON.encode(CheckInBatchRequest(entries: entries)))
     }
 

@@ -119,7 +119,7 @@ package final class KioskModule: DeviceModule {
         do {
             let response = try await context.authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/events/\(eventId)/kiosk", headers: ["Content-Type": "application/json"],
+                    API.setUpKiosk.line(eventId), headers: ["Content-Type": "application/json"],
                     body: try OutpostJSON.encode(KioskSetupRequest(passcode: passcode, orientation: orientation))))
             switch response.status {
             case 204:

@@ -54,8 +54,8 @@ public final class ConsoleBrowser: @unchecked Sendable {
 
     /// Signs in through the console's form.
     public func signIn(email: String, password: String) async throws -> APIResponse {
-        try await get("/admin/signin")
-        return try await post("/admin/signin", [("email", email), ("password", password)])
+        try await get(ConsolePages.signInPage.path())
+        return try await post(ConsolePages.signIn.path(), [("email", email), ("password", password)])
     }
 
     public func cookieHeader() -> HTTPFields {

@@ -130,7 +130,7 @@ public struct TestAPI: Sendable {
             guestId: guest, deviceId: deviceId, scannedAt: at, method: method, ticket: ticket, reconfirm: reconfirm,
             note: note)
         return try await request(
-            .post, "/v1/events/\(event)/checkins", token: session.accessToken, json: body,
+            .post, API.checkIn.path(event), token: session.accessToken, json: body,
             headers: [.init("Idempotency-Key")!: body.idempotencyKey.description])
     }
 

@@ -21,7 +21,7 @@ package struct DaySubmissionOutbox: OutboxEntryHandler {
     package func request(for row: OutboxRow) throws -> TransportRequest {
         let request = try store.request(of: row, as: DaySubmissionOutboxRequest.self)
         return TransportRequest(
-            method: "PUT", path: "/v1/tracking/days/\(request.day)", headers: ["Content-Type": "application/json"],
+            API.submitDay.line(request.day), headers: ["Content-Type": "application/json"],
             body: try OutpostJSON.encode(request.body))
     }
 

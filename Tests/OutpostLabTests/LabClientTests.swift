@@ -57,8 +57,8 @@ struct LabClientTests {
             let first = try #require(client.pair)
             let bare = LabClient(transport: RouterTransport(client: api.client), pair: first)
             api.clock.advance(by: 120)
-            #expect(try await bare.request("GET", "/v1/events").status == 401)
-            let events: EventList = try await client.call("GET", "/v1/events", what: "events")
+            #expect(try await bare.request(API.listEvents.line()).status == 401)
+            let events: EventList = try await client.call(API.listEvents.line(), what: "events")
             #expect(events.events.isEmpty)
             #expect(client.pair?.accessToken != first.accessToken, "signed in again with the credentials")
             // A wrong password is a clear failure, not a loop.

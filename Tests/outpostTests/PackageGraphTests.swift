@@ -142,6 +142,33 @@ struct PackageGraphTests {
         #expect(cited.isEmpty, "\(cited)")
     }
 
+    /// The files that describe routes: the API's table, the console's pages, and the console's
+    /// templates (whose links `OpenAPITests` holds to the pages).
+    static let routeDescription = [
+        "Sources/OutpostProtocol/API/", "Sources/OutpostServer/Console/ConsolePages.swift",
+        "Sources/OutpostServer/Console/ConsoleTemplates.swift",
+    ]
+
+    @Test("typed-api-literals: no source outside the route description writes a route's path")
+    func noRouteLiterals() throws {
+        var found: [String] = []
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            let relative = String(file.standardized.path.dropFirst(Self.root.standardized.path.count + 1))
+            guard file.pathExtension == "swift", !Self.routeDescription.contains(where: relative.hasPrefix),
+                let text = try? String(contentsOf: file, encoding: .utf8)
+            else { continue }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                && line.contains(/"\/(?:v1\/|admin\b|health"|metrics")/)
+            {
+                found.append("\(relative):\(number + 1)")
+            }
+        }
+        #expect(found.isEmpty, "route paths written outside the route description: \(found)")
+    }
+
     @Test("package-graph: no source imports a target of this package that its target does not declare")
     func importsAreDeclared() throws {
         let targets = try Self.targets()

@@ -6,36 +6,36 @@ import OutpostProtocol
 /// The peer-mentor calls (seed 004) the lab and the tests make.
 extension LabClient {
     package func createContact(_ contact: CreateContactRequest) async throws -> Contact {
-        try await call("POST", "/v1/contacts", json: contact, what: "creating contact \(contact.name)")
+        try await call(API.createContact.line(), json: contact, what: "creating contact \(contact.name)")
     }
 
     package func assignContact(_ contact: ContactID, to mentor: UserID) async throws {
-        try await expect("PUT", "/v1/contacts/\(contact)/mentors/\(mentor)", what: "assigning contact \(contact)")
+        try await expect(API.assignMentor.line(contact, mentor), what: "assigning contact \(contact)")
     }
 
     package func unassignContact(_ contact: ContactID, from mentor: UserID) async throws {
-        try await expect("DELETE", "/v1/contacts/\(contact)/mentors/\(mentor)", what: "unassigning contact \(contact)")
+        try await expect(API.unassignMentor.line(contact, mentor), what: "unassigning contact \(contact)")
     }
 
     package func contacts() async throws -> [Contact] {
-        try await call("GET", "/v1/contacts", what: "listing contacts", as: ContactList.self).contacts
+        try await call(API.listContacts.line(), what: "listing contacts", as: ContactList.self).contacts
     }
 
     package func activities() async throws -> [Activity] {
-        try await call("GET", "/v1/activities", what: "listing activities", as: ActivityList.self).activities
+        try await call(API.listActivities.line(), what: "listing activities", as: ActivityList.self).activities
     }
 
     package func reveals(_ contact: ContactID) async throws -> [ContactReveal] {
-        try await call("GET", "/v1/contacts/\(contact)/reveals", what: "listing reveals", as: ContactRevealList.self)
+        try await call(API.contactReveals.line(contact), what: "listing reveals", as: ContactRevealList.self)
             .reveals
     }
 
     /// `PUT /v1/activities/{id}`: the raw answer (201, 200 or 409 are all meaningful).
     package func putActivity(_ id: ActivityID, _ write: ActivityWrite) async throws -> TransportResponse {
-        try await request("PUT", "/v1/activities/\(id)", json: write)
+        try await request(API.writeActivity.line(id), json: write)
     }
 
     package func setTenantSettings(_ settings: TenantSettings) async throws {
-        try await expect("PUT", "/v1/tenant/settings", json: settings, what: "setting the tenant's settings")
+        try await expect(API.setTenantSettings.line(), json: settings, what: "setting the tenant's settings")
     }
 }

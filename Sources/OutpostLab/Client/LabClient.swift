@@ -47,7 +47,7 @@ package final class LabClient: @unchecked Sendable {
     package func signIn() async throws -> TokenPair {
         guard let credentials else { throw CleanFailure("this client has no credentials to sign in with") }
         let response = try await api.request(
-            "POST", "/v1/auth/signin", token: nil,
+            API.signIn.line(), token: nil,
             json: SignInRequest(
                 email: credentials.email, password: credentials.password, deviceId: credentials.deviceId))
         guard response.status == 200 else {
@@ -60,22 +60,23 @@ package final class LabClient: @unchecked Sendable {
 
     /// One request as this user: the raw answer, whatever its status.
     package func request(
-        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        _ line: RequestLine, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
         headers: [String: String] = [:]
     ) async throws -> TransportResponse {
-        let answer = try await api.request(
-            method, path, token: pair?.accessToken, json: json, body: body, headers: headers)
-        guard answer.status == 401, credentials != nil, pair != nil, !path.hasPrefix("/v1/auth/") else { return answer }
+        let answer = try await api.request(line, token: pair?.accessToken, json: json, body: body, headers: headers)
+        guard answer.status == 401, credentials != nil, pair != nil, !API.signInRoutes.contains(line.route) else {
+            return answer
+        }
         try await signIn()
-        return try await api.request(method, path, token: pair?.accessToken, json: json, body: body, headers: headers)
+        return try await api.request(line, token: pair?.accessToken, json: json, body: body, headers: headers)
     }
 
     /// A request that must succeed (2xx), decoded as `Answer`; `what` names it in the failure.
     package func call<Answer: Decodable>(
-        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        _ line: RequestLine, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
         headers: [String: String] = [:], what: String, as answer: Answer.Type = Answer.self
     ) async throws -> Answer {
-        let response = try await expect(method, path, json: json, body: body, headers: headers, what: what)
+        let response = try await expect(line, json: json, body: body, headers: headers, what: what)
         do {
             return try OutpostJSON.decode(answer, from: response.body)
         } catch {
@@ -86,10 +87,10 @@ package final class LabClient: @unchecked Sendable {
     /// A request that must succeed (2xx); its answer.
     @discardableResult
     package func expect(
-        _ method: String, _ path: String, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
+        _ line: RequestLine, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
         headers: [String: String] = [:], what: String
     ) async throws -> TransportResponse {
-        let response = try await request(method, path, json: json, body: body, headers: headers)
+        let response = try await request(line, json: json, body: body, headers: headers)
         guard (200..<300).contains(response.status) else { throw CleanFailure("\(what): \(Self.describe(response))") }
         return response
     }
@@ -101,46 +102,46 @@ package final class LabClient: @unchecked Sendable {
     // MARK: The API calls the lab and the tests make
 
     package func createEvent(_ event: CreateEventRequest) async throws -> EventInfo {
-        try await call("POST", "/v1/events", json: event, what: "creating event \(event.name)")
+        try await call(API.createEvent.line(), json: event, what: "creating event \(event.name)")
     }
 
     /// Every event the caller may work.
     package func events() async throws -> [EventInfo] {
-        let list: EventList = try await call("GET", "/v1/events?range=all", what: "listing events")
+        let list: EventList = try await call(API.listEvents.line(query: [("range", "all")]), what: "listing events")
         return list.events
     }
 
     package func updateEvent(_ event: EventID, _ update: UpdateEventRequest) async throws -> EventInfo {
-        try await call("PATCH", "/v1/events/\(event)", json: update, what: "updating event \(event)")
+        try await call(API.updateEvent.line(event), json: update, what: "updating event \(event)")
     }
 
     package func updateGuest(_ event: EventID, _ guest: GuestID, _ update: UpdateGuestRequest) async throws -> GuestInfo
     {
-        try await call("PATCH", "/v1/events/\(event)/guests/\(guest)", json: update, what: "updating guest \(guest)")
+        try await call(API.updateGuest.line(event, guest), json: update, what: "updating guest \(guest)")
     }
 
     package func createAccessType(event: EventID, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
         try await call(
-            "POST", "/v1/events/\(event)/access-types", json: type, what: "creating access type \(type.name)")
+            API.createAccessType.line(event), json: type, what: "creating access type \(type.name)")
     }
 
     package func createGuest(event: EventID, _ guest: CreateGuestRequest) async throws -> GuestInfo {
-        try await call("POST", "/v1/events/\(event)/guests", json: guest, what: "creating guest \(guest.name)")
+        try await call(API.createGuest.line(event), json: guest, what: "creating guest \(guest.name)")
     }
 
     /// `POST …/guests:import` with a CSV body.
     package func importGuests(event: EventID, csv: String) async throws -> ImportResult {
         try await call(
-            "POST", "/v1/events/\(event)/guests:import", body: Data(csv.utf8), headers: ["Content-Type": "text/csv"],
+            API.importGuests.line(event), body: Data(csv.utf8), headers: ["Content-Type": "text/csv"],
             what: "importing guests")
     }
 
     package func createUser(_ user: CreateUserRequest) async throws -> UserInfo {
-        try await call("POST", "/v1/users", json: user, what: "creating user \(user.email)")
+        try await call(API.createUser.line(), json: user, what: "creating user \(user.email)")
     }
 
     package func assignStaff(user: UserID, event: EventID) async throws {
-        try await expect("PUT", "/v1/events/\(event)/staff/\(user)", what: "assigning staff \(user)")
+        try await expect(API.assignStaff.line(event, user), what: "assigning staff \(user)")
     }
 
     /// A check-in staff account (role `checkin_staff`) on the staff of `event`.
@@ -153,12 +154,12 @@ package final class LabClient: @unchecked Sendable {
     }
 
     package func setUpKiosk(event: EventID, _ setup: KioskSetupRequest) async throws {
-        try await expect("PUT", "/v1/events/\(event)/kiosk", json: setup, what: "setting up the kiosk")
+        try await expect(API.setUpKiosk.line(event), json: setup, what: "setting up the kiosk")
     }
 
     package func rosterPage(event: EventID, limit: Int, since cursor: String? = nil) async throws -> RosterPage {
         try await call(
-            "GET", "/v1/events/\(event)/roster?limit=\(limit)" + (cursor.map { "&since=\($0)" } ?? ""),
+            API.roster.line(event, query: [("limit", String(limit)), ("since", cursor)]),
             what: "the roster")
     }
 
@@ -185,7 +186,7 @@ package final class LabClient: @unchecked Sendable {
 
     /// The ticket text (QR contents) of one guest.
     package func ticket(event: EventID, guest: GuestID) async throws -> String {
-        let response = try await expect("GET", "/v1/events/\(event)/guests/\(guest)/ticket", what: "a ticket")
+        let response = try await expect(API.ticket.line(event, guest), what: "a ticket")
         return String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -198,7 +199,7 @@ package final class LabClient: @unchecked Sendable {
     /// One page of the audit log after `since` (a page's cursor; nil: from the start).
     package func auditPage(event: EventID, since: String?, limit: Int = 1000) async throws -> AuditPage {
         try await call(
-            "GET", "/v1/events/\(event)/audit?limit=\(limit)" + (since.map { "&since=\($0)" } ?? ""),
+            API.audit.line(event, query: [("limit", String(limit)), ("since", since)]),
             what: "the audit log")
     }
 
@@ -207,7 +208,7 @@ package final class LabClient: @unchecked Sendable {
         var cursor: String?
         repeat {
             let page: AuditPage = try await call(
-                "GET", "/v1/events/\(event)/audit?limit=1000" + (cursor.map { "&since=\($0)" } ?? ""),
+                API.audit.line(event, query: [("limit", "1000"), ("since", cursor)]),
                 what: "the audit log")
             entries += page.entries
             cursor = page.hasMore ? page.cursor : nil
@@ -218,7 +219,7 @@ package final class LabClient: @unchecked Sendable {
     /// `POST …/checkins` with the Idempotency-Key of its body; the raw answer.
     package func checkIn(event: EventID, _ checkIn: CheckInRequest) async throws -> TransportResponse {
         try await request(
-            "POST", "/v1/events/\(event)/checkins", json: checkIn,
+            API.checkIn.line(event), json: checkIn,
             headers: ["Idempotency-Key": checkIn.idempotencyKey.description])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OutpostDevice
+import OutpostProtocol
 
 /// The one wait for a server to come up, shared by the demo, the bench, the soak and the tests:
 /// `GET /health` until it answers 200, as long as the server can still come up (its process
@@ -23,7 +24,7 @@ package enum HealthCheck {
             // The probe keeps no connection open: a server with a connection cap (serve
             // --max-connections) must not spend a slot on it.
             if let response = try? await transport.send(
-                TransportRequest(method: "GET", path: "/health", headers: ["Connection": "close"])),
+                TransportRequest(API.health.line(), headers: ["Connection": "close"])),
                 response.status == 200
             {
                 return String(decoding: response.body, as: UTF8.self)

@@ -11,9 +11,9 @@ struct ActivityRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("activities", use: list)
-        group.put("activities/{activityId}", use: write)
-        group.delete("activities/{activityId}", use: delete)
+        group.on(API.listActivities, use: list)
+        group.on(API.writeActivity, use: write)
+        group.on(API.deleteActivity, use: delete)
     }
 
     /// Filters (`mentor`, `contact`, `from`, `to`), cursor pages (`limit`, `after`: the answer's
@@ -58,7 +58,7 @@ struct ActivityRoutes {
 
     @Sendable func write(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try HTTPHelpers.uuid("activityId", in: context)
+        let id = try API.writeActivity.parameters(in: context).uuid
         let body = try await HTTPHelpers.decode(ActivityWrite.self, from: request)
         try Self.validate(body, now: dependencies.clock.now())
         switch try await dependencies.store.writeActivity(
@@ -73,7 +73,7 @@ struct ActivityRoutes {
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try HTTPHelpers.uuid("activityId", in: context)
+        let id = try API.deleteActivity.parameters(in: context).uuid
         guard let text = request.uri.queryParameters.get("baseVersion"), let base = Int(text), base >= 1 else {
             throw APIError.invalidRequest(
                 "The query parameter 'baseVersion' (the version deleted, 1 or more) is required.")

@@ -87,9 +87,9 @@ public enum OutpostServer {
         let routes = RouteTable()
         router.add(middleware: ErrorMiddleware(routes: routes))
         HealthRoutes(dependencies: dependencies).register(on: router)
-        AuthRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
-        EmailCodeRoutes(dependencies: dependencies).register(on: router.group("v1/auth"))
-        let authenticated = router.group("v1")
+        AuthRoutes(dependencies: dependencies).register(on: router.group())
+        EmailCodeRoutes(dependencies: dependencies).register(on: router.group())
+        let authenticated = router.group()
             .add(
                 middleware: AuthenticatorMiddleware(
                     tokens: { try await dependencies.accessTokens() }, revoked: dependencies.revokedSessions,

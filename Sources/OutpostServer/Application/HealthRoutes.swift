@@ -7,13 +7,13 @@ struct HealthRoutes {
     let dependencies: ServerDependencies
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("health") { _, _ in try HTTPHelpers.json(HealthStatus()) }
-        router.get("v1/client-policy") { [dependencies] _, _ in
+        router.on(API.health) { _, _ in try HTTPHelpers.json(HealthStatus()) }
+        router.on(API.clientPolicy) { [dependencies] _, _ in
             try HTTPHelpers.json(dependencies.configuration.clientPolicy)
         }
         // Private by default: only a loopback client that no proxy forwarded. A reverse proxy on
         // this machine is a loopback peer, so a forwarded request is refused whoever sent it.
-        router.get("metrics") { [dependencies] request, context in
+        router.on(API.metrics) { [dependencies] request, context in
             let configuration = dependencies.configuration
             if configuration.metricsLoopbackOnly,
                 request.isForwarded

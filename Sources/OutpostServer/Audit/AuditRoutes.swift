@@ -10,7 +10,7 @@ struct AuditRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("audit/refused", use: refused)
+        group.on(API.refusedAttempts, use: refused)
     }
 
     @Sendable func refused(_ request: Request, context: AuthenticatedContext) async throws -> Response {

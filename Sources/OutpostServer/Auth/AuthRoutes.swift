@@ -8,9 +8,9 @@ struct AuthRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AppRequestContext>) {
-        group.post("signin", use: signIn)
-        group.post("refresh", use: refresh)
-        group.post("signout", use: signOut)
+        group.on(API.signIn, use: signIn)
+        group.on(API.refresh, use: refresh)
+        group.on(API.signOut, use: signOut)
     }
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -17,8 +17,8 @@ struct EmailCodeRoutes {
     static let codesPerAddressPerHour = 20
 
     func register(on group: RouterGroup<AppRequestContext>) {
-        group.post("email-code", use: sendCode)
-        group.post("email-signin", use: signIn)
+        group.on(API.emailCode, use: sendCode)
+        group.on(API.emailSignIn, use: signIn)
     }
 
     @Sendable func sendCode(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -125,8 +125,8 @@ struct ConsentRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("me/consent", use: show)
-        group.put("me/consent", use: update)
+        group.on(API.consent, use: show)
+        group.on(API.setConsent, use: update)
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {

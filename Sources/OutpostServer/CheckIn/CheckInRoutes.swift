@@ -10,8 +10,8 @@ struct CheckInRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.post("events/{eventId}/checkins", use: checkIn)
-        group.post("events/{eventId}/checkins:batch", use: batch)
+        group.on(API.checkIn, use: checkIn)
+        group.on(API.checkInBatch, use: batch)
     }
 
     /// A device's queue in one request: each entry decided on its own, in order, exactly as the
@@ -22,7 +22,7 @@ struct CheckInRoutes {
     /// The answer embeds each entry's stored bytes unchanged: `{"results":[{"idempotencyKey":…,
     /// "status":…,"answer":<bytes>}]}`.
     @Sendable func batch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let eventId = try HTTPHelpers.uuid("eventId", in: context)
+        let eventId = try API.checkInBatch.parameters(in: context).uuid
         let body = try await HTTPHelpers.decode(CheckInBatchRequest.self, from: request)
         guard !body.entries.isEmpty, body.entries.count <= CheckInBatchRequest.maxEntries else {
             throw APIError.invalidRequest(
@@ -76,7 +76,7 @@ struct CheckInRoutes {
     }
 
     @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let eventId = try HTTPHelpers.uuid("eventId", in: context)
+        let eventId = try API.checkIn.parameters(in: context).uuid
         guard let keyText = request.headers[.idempotencyKey] else {
             throw APIError.invalidRequest("The Idempotency-Key header is required (deviceId:guestId:scannedAtMillis).")
         }

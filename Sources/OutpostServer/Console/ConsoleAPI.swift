@@ -49,7 +49,7 @@ struct ConsoleAPI: Sendable {
 
     /// One call without a session (sign-in, refresh).
     func call(
-        _ method: HTTPRequest.Method, _ path: String, json: Data? = nil, from request: Request,
+        _ line: RequestLine, json: Data? = nil, from request: Request,
         context: AppRequestContext, bearer: String? = nil, contentType: String = "application/json",
         body: RequestBody? = nil
     ) async throws -> (HTTPResponse.Status, Data) {
@@ -60,7 +60,9 @@ struct ConsoleAPI: Sendable {
         // Where the browser is: the API's rate limits count it, as for any client.
         if let forwarded = request.headers[.xForwardedFor] { fields[.xForwardedFor] = forwarded }
         if let length = request.headers[.contentLength], body != nil { fields[.contentLength] = length }
-        let head = HTTPRequest(method: method, scheme: "http", authority: "console", path: path, headerFields: fields)
+        let head = HTTPRequest(
+            method: HTTPRequest.Method(line.method), scheme: "http", authority: "console", path: line.path,
+            headerFields: fields)
         let requestBody =
             body ?? json.map { RequestBody(buffer: ByteBuffer(bytes: $0)) } ?? RequestBody(buffer: ByteBuffer())
         var inner = context
@@ -79,16 +81,16 @@ struct ConsoleAPI: Sendable {
 
     /// A call as the session's user; refreshes an expired access token once.
     func call(
-        _ method: HTTPRequest.Method, _ path: String, json: Data? = nil, session: ConsoleSession, from request: Request,
+        _ line: RequestLine, json: Data? = nil, session: ConsoleSession, from request: Request,
         context: AppRequestContext, contentType: String = "application/json", body: RequestBody? = nil
     ) async throws -> Answer {
         let (status, data) = try await call(
-            method, path, json: json, from: request, context: context, bearer: session.accessToken,
+            line, json: json, from: request, context: context, bearer: session.accessToken,
             contentType: contentType, body: body)
         guard status == .unauthorized, body == nil else { return Answer(status: status, body: data, renewed: nil) }
         let renewed = try await refresh(session, from: request, context: context)
         let (again, answer) = try await call(
-            method, path, json: json, from: request, context: context, bearer: renewed.accessToken,
+            line, json: json, from: request, context: context, bearer: renewed.accessToken,
             contentType: contentType)
         return Answer(status: again, body: answer, renewed: renewed)
     }
@@ -100,7 +102,7 @@ struct ConsoleAPI: Sendable {
         -> ConsoleSession
     {
         let body = try JSONEncoder().encode(["refreshToken": session.refreshToken])
-        let (status, data) = try await call(.post, "/v1/auth/refresh", json: body, from: request, context: context)
+        let (status, data) = try await call(API.refresh.line(), json: body, from: request, context: context)
         guard status == .ok, let pair = try? OutpostJSON.makeDecoder().decode(TokenPair.self, from: data) else {
             throw SessionEnded()
         }

@@ -9,32 +9,31 @@ import OutpostProtocol
 /// downloads: the filtered audit and the check-ins as CSV (the API's, as it wrote them).
 extension ConsoleRoutes {
     func registerAudit(on group: RouterGroup<AppRequestContext>) {
-        group.get("events/{eventId}/audit", use: audit)
-        group.get("events/{eventId}/audit.csv", use: auditCSV)
-        group.get("events/{eventId}/checkins.csv", use: checkInsCSV)
+        group.on(ConsolePages.audit, use: audit)
+        group.on(ConsolePages.auditCSV, use: auditCSV)
+        group.on(ConsolePages.checkInsCSV, use: checkInsCSV)
     }
 
     /// The audit filters of the request, as query pairs (empty ones left out).
-    static func auditQuery(_ request: Request) -> [(String, String)] {
+    static func auditQuery(_ request: Request) -> [(String, String?)] {
         given(request, ["kind", "deviceId", "userId"])
     }
 
     @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
-            let id = detail.event.id.wire
+            let detail = try await eventDetail(ConsolePages.audit.parameters(in: context), call)
+            let id = detail.event.id
             let filters = Self.auditQuery(request)
             var query = filters + [("limit", "100")]
             if let since = request.uri.queryParameters.get("since"), !since.isEmpty { query.append(("since", since)) }
-            let answer = try await call(.get, "/v1/events/\(id)/audit" + Self.queryString(query), nil)
+            let answer = try await call(API.audit.line(id, query: query), nil)
             guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+                return try await problem(answer, session: session, back: ConsolePages.event.path(id))
             }
             let page = try answer.decode(AuditPage.self)
-            let staff = try await call(.get, "/v1/events/\(id)/staff", nil)
+            let staff = try await call(API.listStaff.line(id), nil)
             let users = staff.status == .ok ? try staff.decode(UserList.self).users : []
             let chosen: String? = request.uri.queryParameters.get("userId")
-            let base = "/admin/events/\(id)/audit"
             let clock = Self.localFormat(detail.event.timeZone)
             var values: [String: Any] = [
                 "event": ["id": id, "name": detail.event.name],
@@ -43,7 +42,7 @@ extension ConsoleRoutes {
                 },
                 "deviceId": request.uri.queryParameters.get("deviceId") ?? "",
                 "users": users.map { ["id": $0.id.wire, "name": $0.name, "selected": $0.id.wire == chosen] },
-                "csv": "/admin/events/\(id)/audit.csv" + Self.queryString(filters),
+                "csv": ConsolePages.auditCSV.path(id, query: filters),
                 "entries": page.entries.map { entry -> [String: Any] in
                     [
                         "at": clock.string(entry.at), "kind": entry.kind.rawValue,
@@ -52,32 +51,34 @@ extension ConsoleRoutes {
                     ]
                 },
             ]
-            if page.hasMore { values["next"] = base + Self.queryString(filters + [("since", page.cursor)]) }
-            if request.uri.queryParameters.get("since") != nil { values["first"] = base + Self.queryString(filters) }
+            if page.hasMore { values["next"] = ConsolePages.audit.path(id, query: filters + [("since", page.cursor)]) }
+            if request.uri.queryParameters.get("since") != nil {
+                values["first"] = ConsolePages.audit.path(id, query: filters)
+            }
             return try await self.page("audit", title: "Audit · \(detail.event.name)", values, session: session)
         }
     }
 
     @Sendable func auditCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.auditCSV.parameters(in: context)
         return try await download(
-            request, context, "/v1/events/\(id)/audit.csv" + Self.queryString(Self.auditQuery(request)),
-            type: "text/csv; charset=utf-8", name: "audit.csv", back: "/admin/events/\(id)/audit")
+            request, context, API.exportAudit.line(id, query: Self.auditQuery(request)),
+            type: "text/csv; charset=utf-8", name: "audit.csv", back: ConsolePages.audit.path(id))
     }
 
     @Sendable func checkInsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.checkInsCSV.parameters(in: context)
         return try await download(
-            request, context, "/v1/events/\(id)/checkins.csv", type: "text/csv; charset=utf-8", name: "checkins.csv",
-            back: "/admin/events/\(id)")
+            request, context, API.exportCheckIns.line(id), type: "text/csv; charset=utf-8", name: "checkins.csv",
+            back: ConsolePages.event.path(id))
     }
 
     /// A file the API makes (CSV, PDF), handed to the browser as an attachment.
     func download(
-        _ request: Request, _ context: AppRequestContext, _ path: String, type: String, name: String, back: String
+        _ request: Request, _ context: AppRequestContext, _ line: RequestLine, type: String, name: String, back: String
     ) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let answer = try await call(.get, path, nil)
+            let answer = try await call(line, nil)
             guard answer.status == .ok else {
                 if answer.status == .notFound { throw APIError.notFound }
                 return try await problem(answer, session: session, back: back)

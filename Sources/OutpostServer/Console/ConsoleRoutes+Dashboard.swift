@@ -14,20 +14,20 @@ import OutpostProtocol
 /// reconnects with `Last-Event-ID` and the reconnect refreshes the session's tokens.
 extension ConsoleRoutes {
     func registerDashboard(on group: RouterGroup<AppRequestContext>) {
-        group.get("events/{eventId}/dashboard", use: dashboard)
-        group.get("events/{eventId}/dashboard/stream", use: dashboardStream)
-        group.get("static/dashboard.js") { _, _ in
+        group.on(ConsolePages.dashboard, use: dashboard)
+        group.on(ConsolePages.dashboardStream, use: dashboardStream)
+        group.on(ConsolePages.dashboardScript) { _, _ in
             Self.asset(ConsoleAssets.dashboardScript, type: "text/javascript; charset=utf-8")
         }
     }
 
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
-            let id = detail.event.id.wire
-            let answer = try await call(.get, "/v1/events/\(id)/dashboard", nil)
+            let detail = try await eventDetail(ConsolePages.dashboard.parameters(in: context), call)
+            let id = detail.event.id
+            let answer = try await call(API.dashboard.line(id), nil)
             guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+                return try await problem(answer, session: session, back: ConsolePages.event.path(id))
             }
             let view = DashboardView(try answer.decode(DoorDashboard.self), timeZone: detail.event.timeZone)
             return try await page(
@@ -38,18 +38,19 @@ extension ConsoleRoutes {
     }
 
     @Sendable func dashboardStream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
-        guard let start = Self.session(request), let eventId = UUID(wire: id) else {
+        let id = try ConsolePages.dashboardStream.parameters(in: context)
+        let eventId = id.uuid
+        guard let start = Self.session(request) else {
             throw APIError(.unauthorized, .unauthorized, "Your sign-in has ended; sign in again.")
         }
         let detail: ConsoleAPI.Answer
         let first: ConsoleAPI.Answer
         var session = start
         do {
-            detail = try await api.call(.get, "/v1/events/\(id)", session: session, from: request, context: context)
+            detail = try await api.call(API.getEvent.line(id), session: session, from: request, context: context)
             session = detail.renewed ?? session
             first = try await api.call(
-                .get, "/v1/events/\(id)/dashboard", session: session, from: request, context: context)
+                API.dashboard.line(id), session: session, from: request, context: context)
             session = first.renewed ?? session
         } catch is ConsoleAPI.SessionEnded {
             throw APIError(.unauthorized, .unauthorized, "Your sign-in has ended; sign in again.")
@@ -89,7 +90,7 @@ extension ConsoleRoutes {
                 let current = try await version()
                 if current != sent {
                     let (status, data) = try await api.call(
-                        .get, "/v1/events/\(id)/dashboard", from: request, context: context, bearer: accessToken)
+                        API.dashboard.line(id), from: request, context: context, bearer: accessToken)
                     // Expired, removed from the staff, the event gone: the browser reconnects
                     // and the reconnect tells it which.
                     guard status == .ok else { break }

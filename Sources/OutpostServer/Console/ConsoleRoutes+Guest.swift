@@ -8,25 +8,20 @@ import OutpostProtocol
 /// change is the API's `PATCH /v1/events/{eventId}/guests/{guestId}`.
 extension ConsoleRoutes {
     func registerGuest(on group: RouterGroup<AppRequestContext>) {
-        group.get("events/{eventId}/guests/{guestId}", use: guest)
-        group.post("events/{eventId}/guests/{guestId}", use: updateGuest)
-        group.post("events/{eventId}/guests/{guestId}/cancel", use: cancelGuest)
-    }
-
-    static func guestId(_ context: AppRequestContext) throws -> String {
-        guard let text = context.parameters.get("guestId"), let id = UUID(wire: text) else { throw APIError.notFound }
-        return id.lowercasedString
+        group.on(ConsolePages.guest, use: guest)
+        group.on(ConsolePages.updateGuest, use: updateGuest)
+        group.on(ConsolePages.cancelGuest, use: cancelGuest)
     }
 
     @Sendable func guest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let guestId = try Self.guestId(context)
+        let (eventId, guestId) = try ConsolePages.guest.parameters(in: context)
         return try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
-            let id = detail.event.id.wire
-            let answer = try await call(.get, "/v1/events/\(id)/guests/\(guestId)", nil)
+            let detail = try await eventDetail(eventId, call)
+            let id = detail.event.id
+            let answer = try await call(API.showGuest.line(id, guestId), nil)
             guard answer.status == .ok else {
                 if answer.status == .notFound { throw APIError.notFound }
-                return try await problem(answer, session: session, back: "/admin/events/\(id)/guests")
+                return try await problem(answer, session: session, back: ConsolePages.guests.path(id))
             }
             let guest = try answer.decode(GuestInfo.self)
             var values: [String: Any] = [
@@ -52,8 +47,7 @@ extension ConsoleRoutes {
     }
 
     @Sendable func updateGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
-        let guestId = try Self.guestId(context)
+        let (id, guestId) = try ConsolePages.updateGuest.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             guard let status = GuestStatus(rawValue: form["status"] ?? "") else {
                 throw EventForm.Invalid(sentence: "Choose the guest's status.")
@@ -65,20 +59,19 @@ extension ConsoleRoutes {
                 UpdateGuestRequest(
                     status: status, name: form["name"] ?? "", email: form["email"] ?? "", notes: form["notes"] ?? "",
                     accessTypeId: AccessTypeID(accessType)))
-            let back = "/admin/events/\(id)/guests/\(guestId)"
-            let answer = try await call(.patch, "/v1/events/\(id)/guests/\(guestId)", body)
+            let back = ConsolePages.guest.path(id, guestId)
+            let answer = try await call(API.updateGuest.line(id, guestId), body)
             guard answer.status == .ok else { return .refused(answer, back: back) }
             return .redirect(back + "?done=guest")
         }
     }
 
     @Sendable func cancelGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
-        let guestId = try Self.guestId(context)
+        let (id, guestId) = try ConsolePages.cancelGuest.parameters(in: context)
         return try await changing(request, context) { _, _, call in
-            let back = "/admin/events/\(id)/guests/\(guestId)"
+            let back = ConsolePages.guest.path(id, guestId)
             let body = try OutpostJSON.encode(UpdateGuestRequest(status: .cancelled))
-            let answer = try await call(.patch, "/v1/events/\(id)/guests/\(guestId)", body)
+            let answer = try await call(API.updateGuest.line(id, guestId), body)
             guard answer.status == .ok else { return .refused(answer, back: back) }
             return .redirect(back + "?done=cancelled")
         }

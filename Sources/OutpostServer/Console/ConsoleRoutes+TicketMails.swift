@@ -8,18 +8,18 @@ import OutpostProtocol
 /// delivery status, send one again (the API's `…/ticket-mails`).
 extension ConsoleRoutes {
     func registerTicketMails(on group: RouterGroup<AppRequestContext>) {
-        group.get("events/{eventId}/ticket-mails", use: ticketMails)
-        group.post("events/{eventId}/ticket-mails", use: sendTicketMails)
-        group.post("events/{eventId}/ticket-mails/{guestId}/resend", use: resendTicketMail)
+        group.on(ConsolePages.ticketMails, use: ticketMails)
+        group.on(ConsolePages.mailTickets, use: sendTicketMails)
+        group.on(ConsolePages.resendTicket, use: resendTicketMail)
     }
 
     @Sendable func ticketMails(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
-            let id = detail.event.id.wire
-            let answer = try await call(.get, "/v1/events/\(id)/ticket-mails", nil)
+            let detail = try await eventDetail(ConsolePages.ticketMails.parameters(in: context), call)
+            let id = detail.event.id
+            let answer = try await call(API.ticketMails.line(id), nil)
             guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+                return try await problem(answer, session: session, back: ConsolePages.event.path(id))
             }
             let deliveries = try answer.decode(TicketMailList.self).deliveries
             let clock = Self.localFormat(detail.event.timeZone)
@@ -52,27 +52,27 @@ extension ConsoleRoutes {
     }
 
     @Sendable func sendTicketMails(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.mailTickets.parameters(in: context)
         return try await changing(request, context) { _, _, call in
             let answer = try await call(
-                .post, "/v1/events/\(id)/ticket-mails", try OutpostJSON.encode(TicketMailRequest()))
+                API.mailTickets.line(id), try OutpostJSON.encode(TicketMailRequest()))
             guard answer.status == .ok, let report = try? answer.decode(TicketMailReport.self) else {
-                return .refused(answer, back: "/admin/events/\(id)")
+                return .refused(answer, back: ConsolePages.event.path(id))
             }
             return .redirect(
-                "/admin/events/\(id)/ticket-mails?done=mailed&queued=\(report.queued)&failed=\(report.failed)")
+                ConsolePages.ticketMails.path(
+                    id,
+                    query: [("done", "mailed"), ("queued", String(report.queued)), ("failed", String(report.failed))]))
         }
     }
 
     @Sendable func resendTicketMail(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
-        let guestId = try Self.guestId(context)
+        let (id, guestId) = try ConsolePages.resendTicket.parameters(in: context)
         return try await changing(request, context) { _, _, call in
-            guard let guest = UUID(wire: guestId) else { throw APIError.notFound }
-            let body = try OutpostJSON.encode(TicketMailRequest(guestIds: [GuestID(guest)]))
-            let answer = try await call(.post, "/v1/events/\(id)/ticket-mails", body)
-            guard answer.status == .ok else { return .refused(answer, back: "/admin/events/\(id)/ticket-mails") }
-            return .redirect("/admin/events/\(id)/ticket-mails?done=resent")
+            let body = try OutpostJSON.encode(TicketMailRequest(guestIds: [guestId]))
+            let answer = try await call(API.mailTickets.line(id), body)
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.ticketMails.path(id)) }
+            return .redirect(ConsolePages.ticketMails.path(id, query: [("done", "resent")]))
         }
     }
 }

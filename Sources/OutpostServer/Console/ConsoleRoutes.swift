@@ -26,35 +26,35 @@ struct ConsoleRoutes: Sendable {
 
     func register(on router: Router<AppRequestContext>) {
         let configuration = dependencies.configuration
-        let group = router.group("admin").add(
+        let group = router.group().add(
             middleware: ConsoleHeaders { request, context in
                 ConsoleHeaders.isSecure(request, context, configuration: configuration)
             })
-        group.get("", use: home)
-        group.get("signin", use: signInPage)
-        group.post("signin", use: signIn)
-        group.post("signout", use: signOut)
-        group.get("events", use: events)
-        group.post("events", use: createEvent)
-        group.get("events/{eventId}", use: event)
-        group.post("events/{eventId}", use: updateEvent)
-        group.post("events/{eventId}/access-types", use: createAccessType)
-        group.post("events/{eventId}/staff", use: assignStaff)
-        group.post("events/{eventId}/staff/{userId}/remove", use: unassignStaff)
-        group.post("events/{eventId}/kiosk", use: setUpKiosk)
-        group.get("staff", use: staff)
-        group.post("staff", use: createUser)
-        group.post("staff/{userId}/remove", use: removeUser)
-        group.get("events/{eventId}/tickets.pdf", use: tickets)
-        group.get("events/{eventId}/guests", use: guests)
-        group.get("events/{eventId}/import", use: importPage)
-        group.post("events/{eventId}/import", use: importGuests)
+        group.on(ConsolePages.home, use: home)
+        group.on(ConsolePages.signInPage, use: signInPage)
+        group.on(ConsolePages.signIn, use: signIn)
+        group.on(ConsolePages.signOut, use: signOut)
+        group.on(ConsolePages.events, use: events)
+        group.on(ConsolePages.createEvent, use: createEvent)
+        group.on(ConsolePages.event, use: event)
+        group.on(ConsolePages.updateEvent, use: updateEvent)
+        group.on(ConsolePages.createAccessType, use: createAccessType)
+        group.on(ConsolePages.assignStaff, use: assignStaff)
+        group.on(ConsolePages.unassignStaff, use: unassignStaff)
+        group.on(ConsolePages.setUpKiosk, use: setUpKiosk)
+        group.on(ConsolePages.staff, use: staff)
+        group.on(ConsolePages.createUser, use: createUser)
+        group.on(ConsolePages.removeUser, use: removeUser)
+        group.on(ConsolePages.tickets, use: tickets)
+        group.on(ConsolePages.guests, use: guests)
+        group.on(ConsolePages.importPage, use: importPage)
+        group.on(ConsolePages.importGuests, use: importGuests)
         registerDashboard(on: group)
         registerGuest(on: group)
         registerAudit(on: group)
         registerTicketMails(on: group)
-        group.get("static/console.css") { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
-        group.get("static/import.js") { _, _ in
+        group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
+        group.on(ConsolePages.importScript) { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
         }
     }
@@ -62,11 +62,11 @@ struct ConsoleRoutes: Sendable {
     // MARK: - Pages and forms
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        Self.redirect(Self.session(request) == nil ? "/admin/signin" : "/admin/events")
+        Self.redirect(Self.session(request) == nil ? ConsolePages.signInPage.path() : ConsolePages.events.path())
     }
 
     @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if Self.session(request) != nil { return Self.redirect("/admin/events") }
+        if Self.session(request) != nil { return Self.redirect(ConsolePages.events.path()) }
         return try await signInForm(email: "", error: nil)
     }
 
@@ -93,7 +93,7 @@ struct ConsoleRoutes: Sendable {
         let body = try JSONEncoder().encode([
             "email": form.email, "password": form.password, "deviceId": "console",
         ])
-        let (status, data) = try await api.call(.post, "/v1/auth/signin", json: body, from: request, context: context)
+        let (status, data) = try await api.call(API.signIn.line(), json: body, from: request, context: context)
         let answer = ConsoleAPI.Answer(status: status, body: data, renewed: nil)
         guard status == .ok, let pair = try? answer.decode(TokenPair.self) else {
             return try await signInForm(
@@ -101,7 +101,7 @@ struct ConsoleRoutes: Sendable {
                 status: status == .tooManyRequests ? .tooManyRequests : .unauthorized)
         }
         let session = ConsoleSession(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
-        var response = Self.redirect("/admin/events")
+        var response = Self.redirect(ConsolePages.events.path())
         response.setCookie(sessionCookie(session))
         response.setCookie(cookie(ConsoleSession.preCookieName, "", maxAge: 0))
         return response
@@ -109,18 +109,18 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         try guardOrigin(request)
-        guard let session = Self.session(request) else { return Self.redirect("/admin/signin") }
+        guard let session = Self.session(request) else { return Self.redirect(ConsolePages.signInPage.path()) }
         try await requireToken(request, session)
         let body = try JSONEncoder().encode(["refreshToken": session.refreshToken])
-        _ = try await api.call(.post, "/v1/auth/signout", json: body, from: request, context: context)
-        var response = Self.redirect("/admin/signin")
+        _ = try await api.call(API.signOut.line(), json: body, from: request, context: context)
+        var response = Self.redirect(ConsolePages.signInPage.path())
         response.setCookie(cookie(ConsoleSession.cookieName, "", maxAge: 0))
         return response
     }
 
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let list = try await call(.get, "/v1/events?range=all", nil).decode(EventList.self)
+            let list = try await call(API.listEvents.line(query: [("range", "all")]), nil).decode(EventList.self)
             let rows = list.events.map { event -> [String: Any] in
                 [
                     "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
@@ -143,22 +143,22 @@ struct ConsoleRoutes: Sendable {
             let body = try OutpostJSON.encode(
                 CreateEventRequest(
                     name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt, timeZone: fields.timeZone))
-            let answer = try await call(.post, "/v1/events", body)
+            let answer = try await call(API.createEvent.line(), body)
             guard answer.status == .created, let created = try? answer.decode(EventInfo.self) else {
-                return .refused(answer, back: "/admin/events")
+                return .refused(answer, back: ConsolePages.events.path())
             }
-            return .redirect("/admin/events/\(created.id.wire)?done=created")
+            return .redirect(ConsolePages.event.path(created.id, query: [("done", "created")]))
         }
     }
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
+            let detail = try await eventDetail(ConsolePages.event.parameters(in: context), call)
             let event = detail.event
             let role = Self.role(session)
             // What the role may read: the API answers 403 for the rest, and the page leaves it out.
-            let staff = try await call(.get, "/v1/events/\(event.id.wire)/staff", nil)
-            let users = role == .organizer ? try await call(.get, "/v1/users", nil) : nil
+            let staff = try await call(API.listStaff.line(event.id), nil)
+            let users = role == .organizer ? try await call(API.listUsers.line(), nil) : nil
             let staffList = staff.status == .ok ? try staff.decode(UserList.self).users : []
             let assignable = (try users?.decode(UserList.self).users ?? []).filter { user in
                 !staffList.contains { $0.id == user.id } && user.role != .organizer
@@ -189,76 +189,75 @@ struct ConsoleRoutes: Sendable {
     }
 
     @Sendable func updateEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.updateEvent.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             let fields = try EventForm(form)
             let body = try OutpostJSON.encode(
                 UpdateEventRequest(
                     name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt, timeZone: fields.timeZone))
-            let answer = try await call(.patch, "/v1/events/\(id)", body)
-            guard answer.status == .ok else { return .refused(answer, back: "/admin/events/\(id)") }
-            return .redirect("/admin/events/\(id)?done=saved")
+            let answer = try await call(API.updateEvent.line(id), body)
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "saved")]))
         }
     }
 
     @Sendable func createAccessType(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.createAccessType.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             let body = try OutpostJSON.encode(
                 CreateAccessTypeRequest(name: form["name"] ?? "", walkInAllowed: form["walkInAllowed"] == "true"))
-            let answer = try await call(.post, "/v1/events/\(id)/access-types", body)
-            guard answer.status == .created else { return .refused(answer, back: "/admin/events/\(id)") }
-            return .redirect("/admin/events/\(id)?done=access-type")
+            let answer = try await call(API.createAccessType.line(id), body)
+            guard answer.status == .created else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "access-type")]))
         }
     }
 
     @Sendable func assignStaff(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.assignStaff.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             guard let user = form["userId"].flatMap(UUID.init(wire:)) else {
                 throw EventForm.Invalid(sentence: "Choose a user to put on the staff.")
             }
-            let answer = try await call(.put, "/v1/events/\(id)/staff/\(user.lowercasedString)", nil)
-            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
-            return .redirect("/admin/events/\(id)?done=staff")
+            let answer = try await call(API.assignStaff.line(id, UserID(user)), nil)
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "staff")]))
         }
     }
 
     @Sendable func unassignStaff(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
-        let user = try Self.userId(context)
+        let (id, user) = try ConsolePages.unassignStaff.parameters(in: context)
         return try await changing(request, context) { _, _, call in
-            let answer = try await call(.delete, "/v1/events/\(id)/staff/\(user)", nil)
-            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
-            return .redirect("/admin/events/\(id)?done=unassigned")
+            let answer = try await call(API.unassignStaff.line(id, user), nil)
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "unassigned")]))
         }
     }
 
     @Sendable func setUpKiosk(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.setUpKiosk.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             let orientation = KioskOrientation(rawValue: form["orientation"] ?? "") ?? .portrait
             let body = try OutpostJSON.encode(
                 KioskSetupRequest(passcode: form["passcode"] ?? "", orientation: orientation))
-            let answer = try await call(.put, "/v1/events/\(id)/kiosk", body)
-            guard answer.status == .noContent else { return .refused(answer, back: "/admin/events/\(id)") }
-            return .redirect("/admin/events/\(id)?done=kiosk")
+            let answer = try await call(API.setUpKiosk.line(id), body)
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "kiosk")]))
         }
     }
 
     /// Every ticket as one PDF to print (the API's, as it made it).
     @Sendable func tickets(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.tickets.parameters(in: context)
         return try await download(
-            request, context, "/v1/events/\(id)/tickets.pdf", type: "application/pdf", name: "tickets.pdf",
-            back: "/admin/events/\(id)")
+            request, context, API.ticketSheet.line(id), type: "application/pdf", name: "tickets.pdf",
+            back: ConsolePages.event.path(id))
     }
 
     @Sendable func staff(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let answer = try await call(.get, "/v1/users", nil)
+            let answer = try await call(API.listUsers.line(), nil)
             guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: "/admin/events")
+                return try await problem(answer, session: session, back: ConsolePages.events.path())
             }
             let me = Self.userIdOf(session)
             return try await page(
@@ -281,47 +280,47 @@ struct ConsoleRoutes: Sendable {
                 CreateUserRequest(
                     email: form["email"] ?? "", name: form["name"] ?? "",
                     role: UserRole(rawValue: form["role"] ?? "") ?? .checkinStaff, password: form["password"] ?? ""))
-            let answer = try await call(.post, "/v1/users", body)
-            guard answer.status == .created else { return .refused(answer, back: "/admin/staff") }
-            return .redirect("/admin/staff?done=user")
+            let answer = try await call(API.createUser.line(), body)
+            guard answer.status == .created else { return .refused(answer, back: ConsolePages.staff.path()) }
+            return .redirect(ConsolePages.staff.path(query: [("done", "user")]))
         }
     }
 
     @Sendable func removeUser(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try Self.userId(context)
+        let user = try ConsolePages.removeUser.parameters(in: context)
         return try await changing(request, context) { _, form, call in
             // Work the user's devices have not sent is shown first; "remove anyway" confirms.
             let confirmed = form["confirm"] == "unsent"
-            let answer = try await call(.delete, "/v1/users/\(user)" + (confirmed ? "?confirm=unsent" : ""), nil)
+            let answer = try await call(
+                API.removeUser.line(user, query: [("confirm", confirmed ? "unsent" : nil)]), nil)
             if answer.errorCode == APIErrorCode.unsentWork.rawValue {
                 return .confirm(
-                    answer, action: "/admin/staff/\(user)/remove", confirm: "unsent", button: "Remove anyway",
-                    back: "/admin/staff")
+                    answer, action: ConsolePages.removeUser.path(user), confirm: "unsent", button: "Remove anyway",
+                    back: ConsolePages.staff.path())
             }
-            guard answer.status == .noContent else { return .refused(answer, back: "/admin/staff") }
-            return .redirect("/admin/staff?done=removed")
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.staff.path()) }
+            return .redirect(ConsolePages.staff.path(query: [("done", "removed")]))
         }
     }
 
     @Sendable func guests(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
-            let id = detail.event.id.wire
+            let detail = try await eventDetail(ConsolePages.guests.parameters(in: context), call)
+            let id = detail.event.id
             let parameters = request.uri.queryParameters
             let query = Self.given(request, ["q", "accessTypeId", "status", "checkIn", "after"])
             let answer = try await call(
-                .get, "/v1/events/\(id)/guests" + Self.queryString(query + [("limit", "50")]), nil)
+                API.listGuests.line(id, query: query + [("limit", "50")]), nil)
             guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: "/admin/events/\(id)")
+                return try await problem(answer, session: session, back: ConsolePages.event.path(id))
             }
             let page = try answer.decode(GuestPage.self)
             let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let filters = query.filter { $0.0 != "after" }
-            let base = "/admin/events/\(id)/guests"
             let clock = Self.localFormat(detail.event.timeZone)
             var links: [String: Any] = [:]
-            if let next = page.next { links["next"] = base + Self.queryString(filters + [("after", next)]) }
-            if parameters.get("after") != nil { links["first"] = base + Self.queryString(filters) }
+            if let next = page.next { links["next"] = ConsolePages.guests.path(id, query: filters + [("after", next)]) }
+            if parameters.get("after") != nil { links["first"] = ConsolePages.guests.path(id, query: filters) }
             return try await self.page(
                 "guests", title: "Guests · \(detail.event.name)",
                 [
@@ -352,7 +351,7 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func importPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(context, call)
+            let detail = try await eventDetail(ConsolePages.importPage.parameters(in: context), call)
             return try await page(
                 "import", title: "Import guests · \(detail.event.name)",
                 [
@@ -366,7 +365,7 @@ struct ConsoleRoutes: Sendable {
     /// the API's report (or error) is the answer, as JSON for the page's script.
     @Sendable func importGuests(_ request: Request, context: AppRequestContext) async throws -> Response {
         try guardOrigin(request)
-        let id = try Self.eventId(context)
+        let id = try ConsolePages.importGuests.parameters(in: context)
         guard var session = Self.session(request) else {
             throw APIError(.unauthorized, .unauthorized, "Your sign-in has ended; sign in again.")
         }
@@ -380,7 +379,7 @@ struct ConsoleRoutes: Sendable {
             session = try await api.refresh(session, from: request, context: context)
         }
         let answer = try await api.call(
-            .post, "/v1/events/\(id)/guests:import", session: session, from: request, context: context,
+            API.importGuests.line(id), session: session, from: request, context: context,
             contentType: "text/csv", body: request.body)
         var response = Response(
             status: answer.status, headers: [.contentType: "application/json"],
@@ -441,7 +440,7 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    typealias Call = @Sendable (HTTPRequest.Method, String, Data?) async throws -> ConsoleAPI.Answer
+    typealias Call = @Sendable (RequestLine, Data?) async throws -> ConsoleAPI.Answer
 
     /// A page for a signed-in browser: the API calls `body` makes carry the session (renewed
     /// tokens go back into the cookie); without a session, or once it has ended, the sign-in page.
@@ -449,11 +448,11 @@ struct ConsoleRoutes: Sendable {
         _ request: Request, _ context: AppRequestContext,
         _ body: (ConsoleSession, Call) async throws -> Response
     ) async throws -> Response {
-        guard let start = Self.session(request) else { return Self.redirect("/admin/signin") }
+        guard let start = Self.session(request) else { return Self.redirect(ConsolePages.signInPage.path()) }
         let current = SessionBox(start)
-        let call: Call = { [api] method, path, json in
+        let call: Call = { [api] line, json in
             let answer = try await api.call(
-                method, path, json: json, session: current.value, from: request, context: context)
+                line, json: json, session: current.value, from: request, context: context)
             if let renewed = answer.renewed { current.value = renewed }
             return answer
         }
@@ -462,7 +461,7 @@ struct ConsoleRoutes: Sendable {
             if current.value != start { response.setCookie(sessionCookie(current.value)) }
             return response
         } catch is ConsoleAPI.SessionEnded {
-            var response = Self.redirect("/admin/signin")
+            var response = Self.redirect(ConsolePages.signInPage.path())
             response.setCookie(cookie(ConsoleSession.cookieName, "", maxAge: 0))
             return response
         } catch let error as APIError where error.status == .notFound {
@@ -470,7 +469,7 @@ struct ConsoleRoutes: Sendable {
                 "problem", title: "Not found",
                 [
                     "heading": "Not found", "sentence": "There is no such page, or it is not yours.",
-                    "back": "/admin/events",
+                    "back": ConsolePages.events.path(),
                 ],
                 session: start, status: .notFound)
         }
@@ -567,7 +566,7 @@ struct ConsoleRoutes: Sendable {
             [
                 "heading": "Refused",
                 "sentence": "This form has expired or did not come from the console; reload the page and try again.",
-                "back": "/admin/signin",
+                "back": ConsolePages.signInPage.path(),
             ], session: nil, status: .forbidden)
     }
 
@@ -591,21 +590,10 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    func eventDetail(_ context: AppRequestContext, _ call: Call) async throws -> EventDetail {
-        let id = try Self.eventId(context)
-        let answer = try await call(.get, "/v1/events/\(id)", nil)
+    func eventDetail(_ id: EventID, _ call: Call) async throws -> EventDetail {
+        let answer = try await call(API.getEvent.line(id), nil)
         guard answer.status == .ok else { throw APIError.notFound }
         return try answer.decode(EventDetail.self)
-    }
-
-    static func userId(_ context: AppRequestContext) throws -> String {
-        guard let text = context.parameters.get("userId"), let id = UUID(wire: text) else { throw APIError.notFound }
-        return id.lowercasedString
-    }
-
-    static func eventId(_ context: AppRequestContext) throws -> String {
-        guard let text = context.parameters.get("eventId"), let id = UUID(wire: text) else { throw APIError.notFound }
-        return id.lowercasedString
     }
 
     func sessionCookie(_ session: ConsoleSession) -> Cookie {
@@ -616,7 +604,8 @@ struct ConsoleRoutes: Sendable {
 
     func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
         Cookie(
-            name: name, value: value, maxAge: maxAge, path: "/admin", secure: dependencies.configuration.tls != nil,
+            name: name, value: value, maxAge: maxAge, path: ConsolePages.home.path(),
+            secure: dependencies.configuration.tls != nil,
             httpOnly: true, sameSite: .strict)
     }
 
@@ -632,17 +621,8 @@ struct ConsoleRoutes: Sendable {
 
     /// The request's query parameters among `names` that are given and not empty, in that order
     /// (an empty filter field of a page's form means "any"; the API refuses empty values).
-    static func given(_ request: Request, _ names: [String]) -> [(String, String)] {
+    static func given(_ request: Request, _ names: [String]) -> [(String, String?)] {
         names.compactMap { name in request.formQuery(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
-    }
-
-    static func queryString(_ pairs: [(String, String)]) -> String {
-        guard !pairs.isEmpty else { return "" }
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        return "?"
-            + pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
     }
 
     /// A urlencoded form body (at most 64 KiB).

@@ -352,15 +352,16 @@ enum ConsoleTemplates {
         """
 
     /// Every template, registered by name (`eventFields` is a partial of two pages).
+    /// Every template by the name the pages render it under.
+    static let all: [String: String] = [
+        "layout": layout, "signIn": signIn, "events": events, "eventFields": eventFields, "event": event,
+        "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "ticketMails": ticketMails,
+    ]
+
     static func library() throws -> MustacheLibrary {
         var library = MustacheLibrary()
-        for (name, text) in [
-            ("layout", layout), ("signIn", signIn), ("events", events), ("eventFields", eventFields),
-            ("event", event), ("guests", guests), ("import", importPage), ("problem", problem), ("staff", staff),
-            ("confirm", confirm),
-            ("dashboard", dashboard), ("guest", guest), ("audit", audit),
-            ("ticketMails", ticketMails),
-        ] {
+        for (name, text) in all {
             try library.register(text, named: name)
         }
         return library

@@ -11,15 +11,15 @@ struct ContactRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("contacts", use: list)
-        group.post("contacts", use: create)
-        group.get("contacts/changes", use: changes)
-        group.patch("contacts/{contactId}", use: update)
-        group.delete("contacts/{contactId}", use: erase)
-        group.post("contacts/{contactId}/reveal", use: reveal)
-        group.get("contacts/{contactId}/reveals", use: reveals)
-        group.put("contacts/{contactId}/mentors/{userId}", use: assign)
-        group.delete("contacts/{contactId}/mentors/{userId}", use: unassign)
+        group.on(API.listContacts, use: list)
+        group.on(API.createContact, use: create)
+        group.on(API.contactChanges, use: changes)
+        group.on(API.updateContact, use: update)
+        group.on(API.eraseContact, use: erase)
+        group.on(API.revealContact, use: reveal)
+        group.on(API.contactReveals, use: reveals)
+        group.on(API.assignMentor, use: assign)
+        group.on(API.unassignMentor, use: unassign)
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -48,7 +48,7 @@ struct ContactRoutes {
     /// A coordinator edits a contact's details (the sensitive ones stay sealed); audited.
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try HTTPHelpers.uuid("contactId", in: context)
+        let id = try API.updateContact.parameters(in: context).uuid
         var body = try await HTTPHelpers.decode(UpdateContactRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         body.area = body.area?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -69,7 +69,7 @@ struct ContactRoutes {
     /// activities stay as counts; audited.
     @Sendable func erase(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try HTTPHelpers.uuid("contactId", in: context)
+        let id = try API.eraseContact.parameters(in: context).uuid
         guard
             try await dependencies.store.eraseContact(
                 id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
@@ -87,7 +87,7 @@ struct ContactRoutes {
     /// The sensitive fields, decrypted for this answer only: audited, never cached on the way.
     @Sendable func reveal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try HTTPHelpers.uuid("contactId", in: context)
+        let id = try API.revealContact.parameters(in: context).uuid
         guard
             let fields = try await dependencies.store.revealContact(
                 id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
@@ -99,7 +99,7 @@ struct ContactRoutes {
 
     @Sendable func reveals(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try HTTPHelpers.uuid("contactId", in: context)
+        let id = try API.contactReveals.parameters(in: context).uuid
         guard let reveals = try await dependencies.store.contactReveals(id, tenantId: context.caller.tenantId) else {
             throw APIError.notFound
         }
@@ -107,20 +107,22 @@ struct ContactRoutes {
     }
 
     @Sendable func assign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await setMentor(context, assigned: true)
+        let (contact, user) = try API.assignMentor.parameters(in: context)
+        return try await setMentor(contact, user, context, assigned: true)
     }
 
     @Sendable func unassign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await setMentor(context, assigned: false)
+        let (contact, user) = try API.unassignMentor.parameters(in: context)
+        return try await setMentor(contact, user, context, assigned: false)
     }
 
-    private func setMentor(_ context: AuthenticatedContext, assigned: Bool) async throws -> Response {
+    private func setMentor(
+        _ contact: ContactID, _ user: UserID, _ context: AuthenticatedContext, assigned: Bool
+    ) async throws -> Response {
         try context.require([.organizer])
-        let contact = try HTTPHelpers.uuid("contactId", in: context)
-        let user = try HTTPHelpers.uuid("userId", in: context)
         guard
             try await dependencies.store.setContactMentor(
-                contact, userId: user, tenantId: context.caller.tenantId, assigned: assigned)
+                contact.uuid, userId: user.uuid, tenantId: context.caller.tenantId, assigned: assigned)
         else { throw APIError.notFound }
         return Response(status: .noContent)
     }

@@ -10,14 +10,14 @@ struct DashboardRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.put("events/{eventId}/devices/{deviceId}", use: report)
-        group.get("events/{eventId}/dashboard", use: dashboard)
+        group.on(API.reportDevice, use: report)
+        group.on(API.dashboard, use: dashboard)
     }
 
     /// Device ids are the devices' own (`DeviceID`'s wire form, or a name such as "kiosk-1"):
     /// printable, at most 100 characters.
-    static func deviceId(_ context: AuthenticatedContext) throws -> String {
-        guard let text = context.parameters.get("deviceId"), (1...100).contains(text.count),
+    static func deviceId(_ text: String) throws -> String {
+        guard (1...100).contains(text.count),
             text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { throw APIError.invalidRequest("The device id must be 1 to 100 printable ASCII characters.") }
         return text
@@ -33,8 +33,9 @@ struct DashboardRoutes {
     }
 
     @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await EventRoutes.event(context, dependencies)
-        let deviceId = try Self.deviceId(context)
+        let (eventId, device) = try API.reportDevice.parameters(in: context)
+        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let deviceId = try Self.deviceId(device)
         let pending = try await Self.pending(request)
         try await dependencies.store.reportDevice(
             eventId: event.id, deviceId: deviceId, userId: context.caller.userId, pending: pending,
@@ -44,7 +45,7 @@ struct DashboardRoutes {
 
     @Sendable func dashboard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.dashboard.parameters(in: context), context, dependencies)
         return try HTTPHelpers.json(try await dependencies.store.dashboard(event: event, now: dependencies.clock.now()))
     }
 }

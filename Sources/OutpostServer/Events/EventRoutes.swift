@@ -8,23 +8,24 @@ struct EventRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("events", use: list)
-        group.post("events", use: create)
-        group.get("events/{eventId}", use: show)
-        group.patch("events/{eventId}", use: update)
-        group.post("events/{eventId}/access-types", use: createAccessType)
-        group.get("events/{eventId}/staff", use: staff)
-        group.put("events/{eventId}/staff/{userId}", use: assignStaff)
-        group.delete("events/{eventId}/staff/{userId}", use: unassignStaff)
-        group.get("events/{eventId}/stats", use: stats)
-        group.get("events/{eventId}/audit", use: audit)
+        group.on(API.listEvents, use: list)
+        group.on(API.createEvent, use: create)
+        group.on(API.getEvent, use: show)
+        group.on(API.updateEvent, use: update)
+        group.on(API.createAccessType, use: createAccessType)
+        group.on(API.listStaff, use: staff)
+        group.on(API.assignStaff, use: assignStaff)
+        group.on(API.unassignStaff, use: unassignStaff)
+        group.on(API.stats, use: stats)
+        group.on(API.audit, use: audit)
     }
 
     /// Resolves the path's event for the caller: unknown, other tenant's and unassigned events
     /// are the same 404.
-    static func event(_ context: AuthenticatedContext, _ dependencies: ServerDependencies) async throws -> EventRecord {
-        let id = try HTTPHelpers.uuid("eventId", in: context)
-        guard let event = try await dependencies.store.event(id, visibleTo: context.caller) else {
+    static func event(
+        _ id: EventID, _ context: AuthenticatedContext, _ dependencies: ServerDependencies
+    ) async throws -> EventRecord {
+        guard let event = try await dependencies.store.event(id.uuid, visibleTo: context.caller) else {
             throw APIError.notFound
         }
         return event
@@ -74,7 +75,7 @@ struct EventRoutes {
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.getEvent.parameters(in: context), context, dependencies)
         return try HTTPHelpers.json(
             EventDetail(
                 event: event.info, accessTypes: try await dependencies.store.accessTypes(eventId: event.id),
@@ -83,7 +84,7 @@ struct EventRoutes {
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.updateEvent.parameters(in: context), context, dependencies)
         var body = try await HTTPHelpers.decode(UpdateEventRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         guard (body.endsAt ?? event.endsAt) >= (body.startsAt ?? event.startsAt) else {
@@ -99,7 +100,7 @@ struct EventRoutes {
 
     @Sendable func createAccessType(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.createAccessType.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(CreateAccessTypeRequest.self, from: request)
         let accessType = try await dependencies.store.createAccessType(
             eventId: event.id, name: try HTTPHelpers.nonEmpty(body.name, "name"),
@@ -109,8 +110,9 @@ struct EventRoutes {
 
     @Sendable func assignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await Self.event(context, dependencies)
-        let userId = try HTTPHelpers.uuid("userId", in: context)
+        let (eventId, user) = try API.assignStaff.parameters(in: context)
+        let event = try await Self.event(eventId, context, dependencies)
+        let userId = user.uuid
         guard try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) != nil else {
             throw APIError.notFound
         }
@@ -121,14 +123,15 @@ struct EventRoutes {
     /// The event's staff, by name (organizer, support).
     @Sendable func staff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.listStaff.parameters(in: context), context, dependencies)
         return try HTTPHelpers.json(UserList(users: try await dependencies.store.staff(eventId: event.id).map(\.info)))
     }
 
     @Sendable func unassignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await Self.event(context, dependencies)
-        let userId = try HTTPHelpers.uuid("userId", in: context)
+        let (eventId, user) = try API.unassignStaff.parameters(in: context)
+        let event = try await Self.event(eventId, context, dependencies)
+        let userId = user.uuid
         guard try await dependencies.store.unassignStaff(eventId: event.id, userId: userId) else {
             throw APIError.notFound
         }
@@ -137,13 +140,13 @@ struct EventRoutes {
 
     @Sendable func stats(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.stats.parameters(in: context), context, dependencies)
         return try HTTPHelpers.json(try await dependencies.store.stats(eventId: event.id))
     }
 
     @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await Self.event(context, dependencies)
+        let event = try await Self.event(API.audit.parameters(in: context), context, dependencies)
         var cursor = AuditCursor.start
         if let since = request.uri.queryParameters.get("since") {
             guard let parsed = AuditCursor(token: since) else {

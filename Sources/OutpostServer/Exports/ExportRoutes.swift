@@ -21,8 +21,8 @@ struct ExportRoutes {
     ]
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("events/{eventId}/checkins.csv", use: checkIns)
-        group.get("events/{eventId}/audit.csv", use: audit)
+        group.on(API.exportCheckIns, use: checkIns)
+        group.on(API.exportAudit, use: audit)
     }
 
     /// Times on the event's clock with its offset: `2026-12-12T19:04:05+01:00`.
@@ -50,7 +50,7 @@ struct ExportRoutes {
 
     @Sendable func checkIns(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.exportCheckIns.parameters(in: context), context, dependencies)
         let store = dependencies.store
         let clock = Self.timestamps(event.timeZone)
         return Self.csv("checkins.csv") { writer in
@@ -74,7 +74,7 @@ struct ExportRoutes {
 
     @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.exportAudit.parameters(in: context), context, dependencies)
         let filter = try EventRoutes.auditFilter(request)
         let store = dependencies.store
         let clock = Self.timestamps(event.timeZone)

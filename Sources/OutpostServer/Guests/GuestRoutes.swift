@@ -8,18 +8,18 @@ struct GuestRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("events/{eventId}/guests", use: list)
-        group.post("events/{eventId}/guests", use: create)
-        group.get("events/{eventId}/guests/{guestId}", use: show)
-        group.patch("events/{eventId}/guests/{guestId}", use: update)
-        group.post("events/{eventId}/guests:import", use: importCSV)
+        group.on(API.listGuests, use: list)
+        group.on(API.createGuest, use: create)
+        group.on(API.showGuest, use: show)
+        group.on(API.updateGuest, use: update)
+        group.on(API.importGuests, use: importCSV)
     }
 
     /// The guest list by name: `q` (a part of the name or e-mail, or the code), `accessTypeId`,
     /// `status`, `checkIn` (`checked_in`, `not_checked_in`), `after` (a page's `next`), `limit`.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.listGuests.parameters(in: context), context, dependencies)
         let parameters = request.uri.queryParameters
         // A filter given must be valid (an empty one too: leave it out); only the search may be blank.
         func given(_ name: String) -> String? { parameters.get(name) }
@@ -58,8 +58,9 @@ struct GuestRoutes {
     /// One guest (organizer, support).
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
-        let guestId = try HTTPHelpers.uuid("guestId", in: context)
+        let (eventId, guest) = try API.showGuest.parameters(in: context)
+        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let guestId = guest.uuid
         guard
             let guest = try await dependencies.store.database.read({
                 try await Store.guest($0, eventId: event.id, id: guestId)
@@ -70,7 +71,7 @@ struct GuestRoutes {
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.createGuest.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(CreateGuestRequest.self, from: request)
         let accessTypeId = body.accessTypeId.uuid
         let guest = NewGuest(
@@ -89,8 +90,9 @@ struct GuestRoutes {
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
-        let guestId = try HTTPHelpers.uuid("guestId", in: context)
+        let (eventId, guest) = try API.updateGuest.parameters(in: context)
+        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let guestId = guest.uuid
         var body = try await HTTPHelpers.decode(UpdateGuestRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         if let email = body.email { body.email = try UserRoutes.validEmail(email) }
@@ -110,7 +112,7 @@ struct GuestRoutes {
     /// before it written; importing the file again skips them.
     @Sendable func importCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.importGuests.parameters(in: context), context, dependencies)
         let tooLarge = APIError(.contentTooLarge, .payloadTooLarge, "The CSV file is larger than 32 MiB; split it.")
         if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxImportBytes {
             throw tooLarge

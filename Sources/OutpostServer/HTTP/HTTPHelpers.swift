@@ -88,12 +88,6 @@ enum HTTPHelpers {
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// Parses a path id; anything but a UUID is simply not found.
-    static func uuid(_ parameter: String, in context: some RequestContext) throws -> UUID {
-        guard let text = context.parameters.get(parameter), let id = UUID(wire: text) else { throw APIError.notFound }
-        return id
-    }
-
     static func nonEmpty(_ value: String, _ field: String) throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {

@@ -7,12 +7,12 @@ struct KioskRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.put("events/{eventId}/kiosk", use: setUp)
+        group.on(API.setUpKiosk, use: setUp)
     }
 
     @Sendable func setUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.setUpKiosk.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(KioskSetupRequest.self, from: request)
         let broken = PasscodePolicy.brokenRules(body.passcode)
         guard broken.isEmpty else {

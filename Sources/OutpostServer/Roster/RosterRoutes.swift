@@ -7,11 +7,11 @@ struct RosterRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("events/{eventId}/roster", use: roster)
+        group.on(API.roster, use: roster)
     }
 
     @Sendable func roster(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.roster.parameters(in: context), context, dependencies)
         var cursor = RosterCursor.start
         if let since = request.uri.queryParameters.get("since"), !since.isEmpty {
             guard let parsed = RosterCursor(token: since) else {

@@ -6,8 +6,8 @@ struct TenantSettingsRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("tenant/settings", use: show)
-        group.put("tenant/settings", use: update)
+        group.on(API.tenantSettings, use: show)
+        group.on(API.setTenantSettings, use: update)
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {

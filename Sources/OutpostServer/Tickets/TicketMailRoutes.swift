@@ -17,20 +17,20 @@ struct TicketMailRoutes {
     static let maxBatch = 5_000
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.post("events/{eventId}/ticket-mails", use: send)
-        group.get("events/{eventId}/ticket-mails", use: list)
+        group.on(API.mailTickets, use: send)
+        group.on(API.ticketMails, use: list)
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.ticketMails.parameters(in: context), context, dependencies)
         return try HTTPHelpers.json(
             TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id).map(\.delivery)))
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.mailTickets.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(TicketMailRequest.self, from: request)
         guard let relay = dependencies.configuration.smtpRelay else {
             throw APIError(.serviceUnavailable, .mailUnavailable, "\(MailError.notConfigured).")

@@ -11,8 +11,8 @@ struct TicketRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("events/{eventId}/guests/{guestId}/ticket", use: ticket)
-        group.get("events/{eventId}/tickets.pdf", use: sheet)
+        group.on(API.ticket, use: ticket)
+        group.on(API.ticketSheet, use: sheet)
     }
 
     /// Guests one PDF holds at most; a larger event prints by access type.
@@ -22,7 +22,7 @@ struct TicketRoutes {
     /// name.
     @Sendable func sheet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
+        let event = try await EventRoutes.event(API.ticketSheet.parameters(in: context), context, dependencies)
         var filter = GuestFilter(status: GuestStatus.confirmed.rawValue)
         if let accessType = request.uri.queryParameters.get("accessTypeId") {
             guard let id = UUID(wire: accessType) else {
@@ -75,8 +75,9 @@ struct TicketRoutes {
 
     @Sendable func ticket(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let event = try await EventRoutes.event(context, dependencies)
-        let guestId = try HTTPHelpers.uuid("guestId", in: context)
+        let (eventId, guest) = try API.ticket.parameters(in: context)
+        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let guestId = guest.uuid
         let format = request.uri.queryParameters.get("format") ?? "text"
         guard ["text", "svg", "png"].contains(format) else {
             throw APIError.invalidRequest("'format' must be text, svg or png.")

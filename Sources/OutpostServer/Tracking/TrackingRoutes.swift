@@ -16,15 +16,15 @@ struct TrackingRoutes {
     static let sessionLimit = 200
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("tracking/days", use: ownDays)
-        group.put("tracking/days/{date}", use: submit)
-        group.get("tracking/users/{userId}/days", use: userDays)
-        group.post("tracking/users/{userId}/weeks/{week}/finalise", use: finalise)
+        group.on(API.myDays, use: ownDays)
+        group.on(API.submitDay, use: submit)
+        group.on(API.workerDays, use: userDays)
+        group.on(API.finaliseWeek, use: finalise)
     }
 
     @Sendable func submit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.worker])
-        let date = try Self.day(in: context)
+        let date = try Self.day(try API.submitDay.parameters(in: context))
         let body = try await HTTPHelpers.decode(DaySubmissionRequest.self, from: request)
         try Self.validate(body, date: date, now: dependencies.clock.now())
         switch try await dependencies.store.submitDay(date, body, caller: context.caller, now: dependencies.clock.now())
@@ -60,7 +60,7 @@ struct TrackingRoutes {
 
     @Sendable func userDays(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let userId = try HTTPHelpers.uuid("userId", in: context)
+        let userId = try API.workerDays.parameters(in: context).uuid
         guard let list = try await dependencies.store.submittedDays(of: userId, caller: context.caller) else {
             throw APIError.notFound
         }
@@ -69,8 +69,9 @@ struct TrackingRoutes {
 
     @Sendable func finalise(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let userId = try HTTPHelpers.uuid("userId", in: context)
-        guard let week = context.parameters.get("week"), WorkDay.isWeek(week) else {
+        let (user, week) = try API.finaliseWeek.parameters(in: context)
+        let userId = user.uuid
+        guard WorkDay.isWeek(week) else {
             throw APIError.invalidRequest("The week must be an ISO week such as 2026-W48.")
         }
         guard
@@ -80,8 +81,8 @@ struct TrackingRoutes {
         return try HTTPHelpers.json(finalised)
     }
 
-    static func day(in context: some RequestContext) throws -> String {
-        guard let date = context.parameters.get("date"), ActivityDate.isValid(date) else {
+    static func day(_ date: String) throws -> String {
+        guard ActivityDate.isValid(date) else {
             throw APIError.invalidRequest("The day must be written YYYY-MM-DD.")
         }
         return date

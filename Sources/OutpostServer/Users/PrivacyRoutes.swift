@@ -10,8 +10,8 @@ struct PrivacyRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("me/export", use: export)
-        group.delete("me", use: delete)
+        group.on(API.exportMyData, use: export)
+        group.on(API.deleteMe, use: delete)
     }
 
     @Sendable func export(_ request: Request, context: AuthenticatedContext) async throws -> Response {

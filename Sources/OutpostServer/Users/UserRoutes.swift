@@ -10,11 +10,11 @@ struct UserRoutes {
     let dependencies: ServerDependencies
 
     func register(on group: RouterGroup<AuthenticatedContext>) {
-        group.get("users", use: list)
-        group.post("users", use: create)
-        group.delete("users/{userId}", use: remove)
-        group.put("me/devices/{deviceId}", use: reportDevice)
-        group.put("users/{userId}/password", use: resetPassword)
+        group.on(API.listUsers, use: list)
+        group.on(API.createUser, use: create)
+        group.on(API.removeUser, use: remove)
+        group.on(API.reportUserDevice, use: reportDevice)
+        group.on(API.resetPassword, use: resetPassword)
     }
 
     /// The tenant's users, by name (organizer).
@@ -26,7 +26,7 @@ struct UserRoutes {
 
     @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try HTTPHelpers.uuid("userId", in: context)
+        let id = try API.removeUser.parameters(in: context).uuid
         guard id != context.caller.userId else {
             throw APIError.invalidRequest("You cannot remove yourself.", status: .unprocessableContent)
         }
@@ -54,7 +54,7 @@ struct UserRoutes {
     /// `PUT /v1/me/devices/{deviceId}`: a device's report, after a sync, of the entries it has
     /// not sent for its signed-in user (an organizer sees it before removing the user).
     @Sendable func reportDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let deviceId = try DashboardRoutes.deviceId(context)
+        let deviceId = try DashboardRoutes.deviceId(try API.reportUserDevice.parameters(in: context))
         let pending = try await DashboardRoutes.pending(request)
         try await dependencies.store.reportUserDevice(
             userId: context.caller.userId, deviceId: deviceId, pending: pending, at: dependencies.clock.now())
@@ -63,7 +63,7 @@ struct UserRoutes {
 
     @Sendable func resetPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try HTTPHelpers.uuid("userId", in: context)
+        let id = try API.resetPassword.parameters(in: context).uuid
         let body = try await HTTPHelpers.decode(PasswordResetRequest.self, from: request)
         guard body.password.count >= 8 else {
             throw APIError.invalidRequest("'password' must be at least 8 characters.", status: .unprocessableContent)

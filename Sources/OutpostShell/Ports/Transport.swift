@@ -1,4 +1,5 @@
 import Foundation
+import OutpostProtocol
 
 /// An HTTP request as the engine builds it.
 public struct TransportRequest: Sendable, Hashable {
@@ -53,4 +54,11 @@ public protocol Transport: Sendable {
 public struct OfflineTransport: Transport {
     public init() {}
     public func send(_ request: TransportRequest) async throws -> TransportResponse { throw TransportError.offline }
+}
+
+extension TransportRequest {
+    /// A request to a route of the API (``API``): its method and path from the route description.
+    public init(_ line: RequestLine, headers: [String: String] = [:], body: Data? = nil) {
+        self.init(method: line.method.rawValue, path: line.path, headers: headers, body: body)
+    }
 }

@@ -39,7 +39,7 @@ extension DeviceApp {
         do {
             let response = try await authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/me/consent", headers: ["Content-Type": "application/json"],
+                    API.setConsent.line(), headers: ["Content-Type": "application/json"],
                     body: try OutpostJSON.encode(ConsentRecord(version: trimmed))))
             let record = try APIClient.decode(ConsentRecord.self, response)
             storeConsent(record, for: user.id)
@@ -87,7 +87,7 @@ extension DeviceApp {
         }
         do {
             guard ports.online else { throw APIClientError.transport(.offline) }
-            let response = try await authorized(TransportRequest(method: "GET", path: "/v1/me/export"))
+            let response = try await authorized(TransportRequest(API.exportMyData.line()))
             _ = try APIClient.decode(AccountExport.self, response)
             document["server"] = try JSONSerialization.jsonObject(with: response.body)
         } catch {
@@ -127,7 +127,7 @@ extension DeviceApp {
             return
         }
         do {
-            let response = try await authorized(TransportRequest(method: "DELETE", path: "/v1/me"))
+            let response = try await authorized(TransportRequest(API.deleteMe.line()))
             guard response.status == 204 else {
                 throw APIClientError.http(status: response.status, code: APIClient.errorCode(response.body))
             }

@@ -243,12 +243,6 @@ public final class DeviceApp {
     /// screen, where nothing can be sent.
     public let deviceId: String
 
-    /// The device id as one path segment of a route (`…/devices/{deviceId}`).
-    package var deviceIdPathSegment: String {
-        // Percent-encoding fails only for text that is not valid Unicode; an id never is.
-        deviceId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? deviceId
-    }
-
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
     public var pendingCount: Int {
@@ -373,7 +367,7 @@ public final class DeviceApp {
         guard let user = session?.user, user.role == .worker || user.role == .mentor, ports.online else { return }
         do {
             let record = try APIClient.decode(
-                ConsentRecord.self, try await authorized(TransportRequest(method: "GET", path: "/v1/me/consent")))
+                ConsentRecord.self, try await authorized(TransportRequest(API.consent.line())))
             storeConsent(record, for: user.id)
         } catch {
             if case APIClientError.sessionEnded = error { handle(error) }
@@ -480,7 +474,7 @@ public final class DeviceApp {
         guard session != nil, let store else { return }
         state.eventRange = range
         do {
-            let response = try await authorized(TransportRequest(method: "GET", path: "/v1/events?range=\(range)"))
+            let response = try await authorized(TransportRequest(API.listEvents.line(query: [("range", range)])))
             let list = try APIClient.decode(EventList.self, response)
             try store.replaceEvents(list.events)
             events = list.events
@@ -581,7 +575,7 @@ public final class DeviceApp {
         do {
             _ = try await authorized(
                 TransportRequest(
-                    method: "PUT", path: "/v1/me/devices/\(deviceIdPathSegment)",
+                    API.reportUserDevice.line(deviceId),
                     headers: ["Content-Type": "application/json"], body: body))
         } catch {
             // The next sync reports again; an ended session was handled by the replay.

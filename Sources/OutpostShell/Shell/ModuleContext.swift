@@ -43,9 +43,8 @@ public final class ModuleContext {
     /// True while the shell shows a module's own screen outside any event.
     public var showsModule: Bool { shell.state.screen == .module }
 
-    /// This device's id, and the same as one path segment of a route.
+    /// This device's id (a route that names it encodes it as a path segment).
     public var deviceId: String { shell.deviceId }
-    public var deviceIdPathSegment: String { shell.deviceIdPathSegment }
 
     /// Sends a request with the session's token (rotated silently when it expired).
     public func authorized(_ request: TransportRequest) async throws -> TransportResponse {

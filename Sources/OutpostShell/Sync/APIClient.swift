@@ -38,7 +38,7 @@ public struct APIClient: Sendable {
     public func signIn(email: String, password: String, deviceId: String) async throws -> TokenPair {
         let response = try await send(
             TransportRequest(
-                method: "POST", path: "/v1/auth/signin", headers: ["Content-Type": "application/json"],
+                API.signIn.line(), headers: ["Content-Type": "application/json"],
                 body: try OutpostJSON.encode(SignInRequest(email: email, password: password, deviceId: deviceId))))
         return try Self.decode(TokenPair.self, response)
     }
@@ -47,7 +47,7 @@ public struct APIClient: Sendable {
     public func requestEmailCode(email: String, purpose: EmailCodeRequest.Purpose) async throws {
         let response = try await send(
             TransportRequest(
-                method: "POST", path: "/v1/auth/email-code", headers: ["Content-Type": "application/json"],
+                API.emailCode.line(), headers: ["Content-Type": "application/json"],
                 body: try OutpostJSON.encode(EmailCodeRequest(email: email, purpose: purpose))))
         guard response.status == 202 else {
             throw APIClientError.http(status: response.status, code: Self.errorCode(response.body))
@@ -60,7 +60,7 @@ public struct APIClient: Sendable {
     ) async throws -> TokenPair {
         let response = try await send(
             TransportRequest(
-                method: "POST", path: "/v1/auth/email-signin", headers: ["Content-Type": "application/json"],
+                API.emailSignIn.line(), headers: ["Content-Type": "application/json"],
                 body: try OutpostJSON.encode(
                     EmailSignInRequest(
                         email: email, code: code, deviceId: deviceId, name: name, consentVersion: consentVersion))))
@@ -68,13 +68,13 @@ public struct APIClient: Sendable {
     }
 
     public func clientPolicy() async throws -> ClientPolicy {
-        try Self.decode(ClientPolicy.self, try await send(TransportRequest(method: "GET", path: "/v1/client-policy")))
+        try Self.decode(ClientPolicy.self, try await send(TransportRequest(API.clientPolicy.line())))
     }
 
     public func signOut(refreshToken: String) async {
         _ = try? await send(
             TransportRequest(
-                method: "POST", path: "/v1/auth/signout", headers: ["Content-Type": "application/json"],
+                API.signOut.line(), headers: ["Content-Type": "application/json"],
                 body: try? OutpostJSON.encode(RefreshRequest(refreshToken: refreshToken))))
     }
 
@@ -83,7 +83,7 @@ public struct APIClient: Sendable {
     public func refreshed(_ session: SessionState) async throws -> SessionState {
         let response = try await send(
             TransportRequest(
-                method: "POST", path: "/v1/auth/refresh", headers: ["Content-Type": "application/json"],
+                API.refresh.line(), headers: ["Content-Type": "application/json"],
                 body: try OutpostJSON.encode(RefreshRequest(refreshToken: session.refreshToken))))
         let answer = ServerAnswer(response)
         if answer.isUnauthorized { throw APIClientError.sessionEnded(code: Self.errorCode(response.body)) }
@@ -100,7 +100,7 @@ public struct APIClient: Sendable {
 
     /// One request with `token` as its bearer and `json` (or `body`) as its body; the raw answer.
     public func request(
-        _ method: String, _ path: String, token: String?, json: (any Encodable & Sendable)? = nil,
+        _ line: RequestLine, token: String?, json: (any Encodable & Sendable)? = nil,
         body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> TransportResponse {
         var headers = headers
@@ -110,16 +110,16 @@ public struct APIClient: Sendable {
             headers["Content-Type"] = "application/json"
             payload = try OutpostJSON.encode(json)
         }
-        return try await send(TransportRequest(method: method, path: path, headers: headers, body: payload))
+        return try await send(TransportRequest(line, headers: headers, body: payload))
     }
 
-    /// ``request(_:_:token:json:body:headers:)`` decoded as `Answer`; an API error or an
+    /// ``request(_:token:json:body:headers:)`` decoded as `Answer`; an API error or an
     /// unreadable body throws.
     public func call<Answer: Decodable>(
-        _ method: String, _ path: String, token: String?, json: (any Encodable & Sendable)? = nil,
+        _ line: RequestLine, token: String?, json: (any Encodable & Sendable)? = nil,
         as answer: Answer.Type = Answer.self
     ) async throws -> Answer {
-        try Self.decode(answer, try await request(method, path, token: token, json: json))
+        try Self.decode(answer, try await request(line, token: token, json: json))
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {

@@ -1,6 +1,7 @@
 import Foundation
 import OutpostCore
 import OutpostDevice
+import OutpostProtocol
 
 /// The door station: the device engine's UI tree in a full-screen terminal, driven by a
 /// keyboard-wedge QR scanner (a whole ticket line and Enter at scanner speed) and typing.
@@ -231,7 +232,7 @@ public final class StationLoop {
             // A failure is the answer "not reachable", which is what this asks.
             let reachable =
                 (try? await LiveTransport.make(baseURL: url, timeout: 2).send(
-                    TransportRequest(method: "GET", path: "/health")))?.status == 200
+                    TransportRequest(API.health.line())))?.status == 200
             if reachable != self.online {
                 self.online = reachable
                 self.dirty = true

@@ -1,0 +1,185 @@
+import OutpostCore
+
+/// Every route of the HTTP API, described once (see ``Endpoint``): the server registers its
+/// handlers under these, and the device, the lab client and the console build their requests
+/// from them. The names are `openapi.yaml`'s operation ids; a test holds the two tables equal.
+public enum API {
+    // Operations.
+    public static let health = Endpoint<NoBody, HealthStatus>(.get, "/health")
+    public static let metrics = Endpoint<NoBody, Bytes>(.get, "/metrics")
+    public static let clientPolicy = Endpoint<NoBody, ClientPolicy>(.get, "/v1/client-policy")
+
+    // Sign-in.
+    public static let signIn = Endpoint<SignInRequest, TokenPair>(.post, "/v1/auth/signin")
+    public static let refresh = Endpoint<RefreshRequest, TokenPair>(.post, "/v1/auth/refresh")
+    public static let signOut = Endpoint<RefreshRequest, NoBody>(.post, "/v1/auth/signout")
+    public static let emailCode = Endpoint<EmailCodeRequest, NoBody>(.post, "/v1/auth/email-code")
+    public static let emailSignIn = Endpoint<EmailSignInRequest, TokenPair>(.post, "/v1/auth/email-signin")
+
+    // Events.
+    public static let listEvents = Endpoint<NoBody, EventList>(.get, "/v1/events")
+    public static let createEvent = Endpoint<CreateEventRequest, EventInfo>(.post, "/v1/events")
+    public static let getEvent = Endpoint<NoBody, EventDetail, EventID>(.get, "/v1/events/{eventId}")
+    public static let updateEvent = Endpoint<UpdateEventRequest, EventInfo, EventID>(.patch, "/v1/events/{eventId}")
+    public static let createAccessType = Endpoint<CreateAccessTypeRequest, AccessTypeInfo, EventID>(
+        .post, "/v1/events/{eventId}/access-types")
+    public static let listStaff = Endpoint<NoBody, UserList, EventID>(.get, "/v1/events/{eventId}/staff")
+    public static let assignStaff = Endpoint<NoBody, NoBody, EventID, UserID>(
+        .put, "/v1/events/{eventId}/staff/{userId}")
+    public static let unassignStaff = Endpoint<NoBody, NoBody, EventID, UserID>(
+        .delete, "/v1/events/{eventId}/staff/{userId}")
+    public static let stats = Endpoint<NoBody, EventStats, EventID>(.get, "/v1/events/{eventId}/stats")
+    public static let audit = Endpoint<NoBody, AuditPage, EventID>(.get, "/v1/events/{eventId}/audit")
+    public static let refusedAttempts = Endpoint<NoBody, AuditPage>(.get, "/v1/audit/refused")
+    public static let exportCheckIns = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/checkins.csv")
+    public static let exportAudit = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/audit.csv")
+
+    // The door.
+    public static let roster = Endpoint<NoBody, RosterPage, EventID>(.get, "/v1/events/{eventId}/roster")
+    public static let checkIn = Endpoint<CheckInRequest, CheckInResponse, EventID>(
+        .post, "/v1/events/{eventId}/checkins")
+    public static let checkInBatch = Endpoint<CheckInBatchRequest, CheckInBatchResponse, EventID>(
+        .post, "/v1/events/{eventId}/checkins:batch")
+    public static let setUpKiosk = Endpoint<KioskSetupRequest, NoBody, EventID>(.put, "/v1/events/{eventId}/kiosk")
+    public static let reportDevice = Endpoint<DeviceReport, NoBody, EventID, String>(
+        .put, "/v1/events/{eventId}/devices/{deviceId}")
+    public static let dashboard = Endpoint<NoBody, DoorDashboard, EventID>(.get, "/v1/events/{eventId}/dashboard")
+
+    // Guests and tickets.
+    public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
+    public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
+        .post, "/v1/events/{eventId}/guests")
+    public static let showGuest = Endpoint<NoBody, GuestInfo, EventID, GuestID>(
+        .get, "/v1/events/{eventId}/guests/{guestId}")
+    public static let updateGuest = Endpoint<UpdateGuestRequest, GuestInfo, EventID, GuestID>(
+        .patch, "/v1/events/{eventId}/guests/{guestId}")
+    public static let importGuests = Endpoint<Bytes, ImportResult, EventID>(
+        .post, "/v1/events/{eventId}/guests:import")
+    public static let ticket = Endpoint<NoBody, Bytes, EventID, GuestID>(
+        .get, "/v1/events/{eventId}/guests/{guestId}/ticket")
+    public static let ticketSheet = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/tickets.pdf")
+    public static let ticketMails = Endpoint<NoBody, TicketMailList, EventID>(
+        .get, "/v1/events/{eventId}/ticket-mails")
+    public static let mailTickets = Endpoint<TicketMailRequest, TicketMailReport, EventID>(
+        .post, "/v1/events/{eventId}/ticket-mails")
+
+    // People.
+    public static let listUsers = Endpoint<NoBody, UserList>(.get, "/v1/users")
+    public static let createUser = Endpoint<CreateUserRequest, UserInfo>(.post, "/v1/users")
+    public static let removeUser = Endpoint<NoBody, NoBody, UserID>(.delete, "/v1/users/{userId}")
+    public static let resetPassword = Endpoint<PasswordResetRequest, NoBody, UserID>(
+        .put, "/v1/users/{userId}/password")
+    public static let tenantSettings = Endpoint<NoBody, TenantSettings>(.get, "/v1/tenant/settings")
+    public static let setTenantSettings = Endpoint<TenantSettings, TenantSettings>(.put, "/v1/tenant/settings")
+
+    // The signed-in user.
+    public static let reportUserDevice = Endpoint<DeviceReport, NoBody, String>(.put, "/v1/me/devices/{deviceId}")
+    public static let consent = Endpoint<NoBody, ConsentRecord>(.get, "/v1/me/consent")
+    public static let setConsent = Endpoint<ConsentRecord, ConsentRecord>(.put, "/v1/me/consent")
+    public static let exportMyData = Endpoint<NoBody, AccountExport>(.get, "/v1/me/export")
+    public static let deleteMe = Endpoint<NoBody, NoBody>(.delete, "/v1/me")
+
+    // Peer mentors.
+    public static let listContacts = Endpoint<NoBody, ContactList>(.get, "/v1/contacts")
+    public static let createContact = Endpoint<CreateContactRequest, Contact>(.post, "/v1/contacts")
+    public static let contactChanges = Endpoint<NoBody, ContactChangeList>(.get, "/v1/contacts/changes")
+    public static let updateContact = Endpoint<UpdateContactRequest, Contact, ContactID>(
+        .patch, "/v1/contacts/{contactId}")
+    public static let eraseContact = Endpoint<NoBody, NoBody, ContactID>(.delete, "/v1/contacts/{contactId}")
+    public static let revealContact = Endpoint<NoBody, ContactSensitive, ContactID>(
+        .post, "/v1/contacts/{contactId}/reveal")
+    public static let contactReveals = Endpoint<NoBody, ContactRevealList, ContactID>(
+        .get, "/v1/contacts/{contactId}/reveals")
+    public static let assignMentor = Endpoint<NoBody, NoBody, ContactID, UserID>(
+        .put, "/v1/contacts/{contactId}/mentors/{userId}")
+    public static let unassignMentor = Endpoint<NoBody, NoBody, ContactID, UserID>(
+        .delete, "/v1/contacts/{contactId}/mentors/{userId}")
+    public static let listActivities = Endpoint<NoBody, ActivityList>(.get, "/v1/activities")
+    public static let writeActivity = Endpoint<ActivityWrite, Activity, ActivityID>(
+        .put, "/v1/activities/{activityId}")
+    public static let deleteActivity = Endpoint<NoBody, NoBody, ActivityID>(.delete, "/v1/activities/{activityId}")
+
+    // Time tracking.
+    public static let myDays = Endpoint<NoBody, DaySubmissionList>(.get, "/v1/tracking/days")
+    public static let submitDay = Endpoint<DaySubmissionRequest, DaySubmission, String>(
+        .put, "/v1/tracking/days/{date}")
+    public static let workerDays = Endpoint<NoBody, DaySubmissionList, UserID>(
+        .get, "/v1/tracking/users/{userId}/days")
+    public static let finaliseWeek = Endpoint<NoBody, FinalisedWeek, UserID, String>(
+        .post, "/v1/tracking/users/{userId}/weeks/{week}/finalise")
+}
+
+extension API {
+    /// The routes that sign in, renew or end a session: a 401 from one of them is the answer,
+    /// not an expired token to renew.
+    public static let signInRoutes: Set<Route> = [
+        signIn.route, refresh.route, signOut.route, emailCode.route, emailSignIn.route,
+    ]
+
+    /// Every route above, in the order described.
+    public static let all: [Route] = [
+        health.route,
+        metrics.route,
+        clientPolicy.route,
+        signIn.route,
+        refresh.route,
+        signOut.route,
+        emailCode.route,
+        emailSignIn.route,
+        listEvents.route,
+        createEvent.route,
+        getEvent.route,
+        updateEvent.route,
+        createAccessType.route,
+        listStaff.route,
+        assignStaff.route,
+        unassignStaff.route,
+        stats.route,
+        audit.route,
+        refusedAttempts.route,
+        exportCheckIns.route,
+        exportAudit.route,
+        roster.route,
+        checkIn.route,
+        checkInBatch.route,
+        setUpKiosk.route,
+        reportDevice.route,
+        dashboard.route,
+        listGuests.route,
+        createGuest.route,
+        showGuest.route,
+        updateGuest.route,
+        importGuests.route,
+        ticket.route,
+        ticketSheet.route,
+        ticketMails.route,
+        mailTickets.route,
+        listUsers.route,
+        createUser.route,
+        removeUser.route,
+        resetPassword.route,
+        tenantSettings.route,
+        setTenantSettings.route,
+        reportUserDevice.route,
+        consent.route,
+        setConsent.route,
+        exportMyData.route,
+        deleteMe.route,
+        listContacts.route,
+        createContact.route,
+        contactChanges.route,
+        updateContact.route,
+        eraseContact.route,
+        revealContact.route,
+        contactReveals.route,
+        assignMentor.route,
+        unassignMentor.route,
+        listActivities.route,
+        writeActivity.route,
+        deleteActivity.route,
+        myDays.route,
+        submitDay.route,
+        workerDays.route,
+        finaliseWeek.route,
+    ]
+}

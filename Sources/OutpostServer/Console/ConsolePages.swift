@@ -1,0 +1,90 @@
+import OutpostCore
+import OutpostProtocol
+
+/// Every page, form and asset of the organizer console (under `/admin`), described once like
+/// the API's routes (``API``): the router registers them, and the console's links, redirects
+/// and forms are made from them.
+package enum ConsolePages {
+    /// An HTML page (or a file: CSV, PDF, an event stream, an asset). Written out as
+    /// `Endpoint<NoBody, Bytes>` where it has no path parameters: an empty pack cannot be inferred.
+    package typealias Page<each Parameter: PathValue> = Endpoint<NoBody, Bytes, repeat each Parameter>
+    /// A form's target: the browser posts its fields, the console answers with a redirect or a page.
+    package typealias Form<each Parameter: PathValue> = Endpoint<FormFields, Bytes, repeat each Parameter>
+
+    package static let home = Endpoint<NoBody, Bytes>(.get, "/admin")
+    package static let signInPage = Endpoint<NoBody, Bytes>(.get, "/admin/signin")
+    package static let signIn = Endpoint<FormFields, Bytes>(.post, "/admin/signin")
+    package static let signOut = Endpoint<FormFields, Bytes>(.post, "/admin/signout")
+    package static let events = Endpoint<NoBody, Bytes>(.get, "/admin/events")
+    package static let createEvent = Endpoint<FormFields, Bytes>(.post, "/admin/events")
+    package static let event = Page<EventID>(.get, "/admin/events/{eventId}")
+    package static let updateEvent = Form<EventID>(.post, "/admin/events/{eventId}")
+    package static let createAccessType = Form<EventID>(.post, "/admin/events/{eventId}/access-types")
+    package static let assignStaff = Form<EventID>(.post, "/admin/events/{eventId}/staff")
+    package static let unassignStaff = Form<EventID, UserID>(.post, "/admin/events/{eventId}/staff/{userId}/remove")
+    package static let setUpKiosk = Form<EventID>(.post, "/admin/events/{eventId}/kiosk")
+    package static let staff = Endpoint<NoBody, Bytes>(.get, "/admin/staff")
+    package static let createUser = Endpoint<FormFields, Bytes>(.post, "/admin/staff")
+    package static let removeUser = Form<UserID>(.post, "/admin/staff/{userId}/remove")
+    package static let dashboard = Page<EventID>(.get, "/admin/events/{eventId}/dashboard")
+    package static let dashboardStream = Page<EventID>(.get, "/admin/events/{eventId}/dashboard/stream")
+    package static let tickets = Page<EventID>(.get, "/admin/events/{eventId}/tickets.pdf")
+    package static let guests = Page<EventID>(.get, "/admin/events/{eventId}/guests")
+    package static let guest = Page<EventID, GuestID>(.get, "/admin/events/{eventId}/guests/{guestId}")
+    package static let updateGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}")
+    package static let cancelGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}/cancel")
+    package static let audit = Page<EventID>(.get, "/admin/events/{eventId}/audit")
+    package static let auditCSV = Page<EventID>(.get, "/admin/events/{eventId}/audit.csv")
+    package static let checkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/checkins.csv")
+    package static let ticketMails = Page<EventID>(.get, "/admin/events/{eventId}/ticket-mails")
+    package static let mailTickets = Form<EventID>(.post, "/admin/events/{eventId}/ticket-mails")
+    package static let resendTicket = Form<EventID, GuestID>(
+        .post, "/admin/events/{eventId}/ticket-mails/{guestId}/resend")
+    package static let importPage = Page<EventID>(.get, "/admin/events/{eventId}/import")
+    package static let importGuests = Form<EventID>(.post, "/admin/events/{eventId}/import")
+    package static let style = Endpoint<NoBody, Bytes>(.get, "/admin/static/console.css")
+    package static let importScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/import.js")
+    package static let dashboardScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/dashboard.js")
+}
+
+/// A form's fields, as a browser posts them (`application/x-www-form-urlencoded`).
+package enum FormFields {}
+
+extension ConsolePages {
+    /// Every page above, in the order described.
+    package static let all: [Route] = [
+        home.route,
+        signInPage.route,
+        signIn.route,
+        signOut.route,
+        events.route,
+        createEvent.route,
+        event.route,
+        updateEvent.route,
+        createAccessType.route,
+        assignStaff.route,
+        unassignStaff.route,
+        setUpKiosk.route,
+        staff.route,
+        createUser.route,
+        removeUser.route,
+        dashboard.route,
+        dashboardStream.route,
+        tickets.route,
+        guests.route,
+        guest.route,
+        updateGuest.route,
+        cancelGuest.route,
+        audit.route,
+        auditCSV.route,
+        checkInsCSV.route,
+        ticketMails.route,
+        mailTickets.route,
+        resendTicket.route,
+        importPage.route,
+        importGuests.route,
+        style.route,
+        importScript.route,
+        dashboardScript.route,
+    ]
+}
