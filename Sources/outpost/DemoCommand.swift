@@ -137,7 +137,7 @@ struct DemoCommand: AsyncParsableCommand {
         let home = directory.appendingPathComponent("device")
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let device = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
+        let device = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
         await device.signIn(server: server, email: Self.staff.email, password: Self.staff.password)
         await device.openEvent(event.id)
         try tickets.map(\.1).joined(separator: "\n").appending("\n")

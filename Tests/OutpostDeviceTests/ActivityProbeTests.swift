@@ -36,7 +36,7 @@ struct MentorSetUp {
     func phone(_ name: String, biometricUnlock: Bool = false) async throws -> (Phone, DeviceApp) {
         let phone = Phone(lab, name)
         phone.modules = .all
-        let app = phone.launch()
+        let app = try phone.launch()
         await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
         try #require(app.isSignedIn, "\(app.tree().elements)")
         if biometricUnlock {
@@ -173,7 +173,7 @@ struct ActivityProbeTests {
                 #expect(!DeviceFiles.contains(revealedHome, secret), "\(secret) is on disk")
             }
             // A relaunch shows the cached information again, not the revealed fields.
-            let again = phone.launch()
+            let again = try phone.launch()
             #expect(again.tree().screen == UIIdentifier.contactDetailScreen)
             #expect(!again.tree().contains(UIIdentifier.contactSensitiveField))
             // Leaving the screen forgets them too.
@@ -277,7 +277,7 @@ struct ActivityProbeTests {
             let setUp = try await MentorSetUp.make(lab)
             let phone = Phone(lab, "flaky")
             phone.modules = .all
-            let flaky = lab.launch(
+            let flaky = try lab.launch(
                 "flaky", modules: .all, transport: { FlakyTransport($0, dropRequests: 0, dropResponses: 0.5, seed: 7) })
             await flaky.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
             for attempt in 0..<5 where !flaky.isSignedIn {
@@ -311,7 +311,7 @@ struct ActivityProbeTests {
             _ = first
             phone.online = false
             phone.clock.advance(by: 2 * 24 * 3600)
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             #expect(app.tree().screen == UIIdentifier.lockScreen)
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.activitiesScreen)
@@ -352,11 +352,11 @@ struct ActivityProbeTests {
             await setUp.register(first, setUp.per, notes: "Kept")
             phone.online = false
             phone.clock.advance(by: 23 * 3600)
-            var app = phone.coldLaunch()
+            var app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.activitiesScreen, "inside the tenant's 24 hours")
             phone.clock.advance(by: 2 * 3600)
-            app = phone.coldLaunch()
+            app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             let tree = app.tree()
             #expect(tree.screen == UIIdentifier.lockScreen)
@@ -524,7 +524,7 @@ struct ActivityProbeTests {
             // The tenant's window of one hour reads "1 hour".
             phone.online = false
             phone.clock.advance(by: 2 * 3600)
-            let relaunched = phone.coldLaunch()
+            let relaunched = try phone.coldLaunch()
             await relaunched.unlock(with: .biometrics)?.value
             let message = relaunched.tree().element("native-shell-lock-message")?.text ?? ""
             #expect(message.contains("more than 1 hour since"), "\(message)")
@@ -577,7 +577,7 @@ struct ActivityProbeTests {
     func midSessionLoss() async throws {
         try await DeviceLab.run { lab in
             let setUp = try await MentorSetUp.make(lab)
-            let (app, box) = lab.launch(
+            let (app, box) = try lab.launch(
                 "dropping", modules: .all, wrapping: { DroppingTransport($0, after: 2, of: "/v1/activities/") })
             await app.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
             try #require(app.isSignedIn)

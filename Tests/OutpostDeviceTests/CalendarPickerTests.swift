@@ -229,7 +229,7 @@ struct CalendarPickerTests {
             #expect(phone.app.tree().screen == UIIdentifier.trackSubmitExplanation, "not now: it comes again")
             await phone.app.continueSubmit()
             #expect(phone.app.confirmedDays["2026-11-16"]?.status == .submitted)
-            phone.relaunch()
+            try phone.relaunch()
             await phone.app.confirmTrackedDay("2026-11-17")
             #expect(phone.app.tree().screen != UIIdentifier.trackSubmitExplanation, "once per worker")
             #expect(phone.app.confirmedDays["2026-11-17"] != nil)

@@ -127,7 +127,7 @@ struct CalendarProbeTests {
                 shifts.first?.attributes["orphaned"] == "true"
                     && shifts.first?.text == "Late 14:00–22:00 · template deleted")
             phone.language = .de
-            phone.relaunch()
+            try phone.relaunch()
             phone.app.showWeek(of: "2026-11-17")
             let tree = phone.app.tree()
             #expect(tree.element(UIIdentifier.calendarTitle)?.text == "KW 47 · 2026-11-16 – 2026-11-22")

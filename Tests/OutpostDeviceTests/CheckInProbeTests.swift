@@ -21,12 +21,12 @@ struct CheckInProbeTests {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("os")  // caches the server's client policy
             for platform in [PlatformInfo(os: .ios, version: "16.0"), PlatformInfo(os: .android, version: "30")] {
-                let tree = lab.launch("os", platform: platform).tree()
+                let tree = try lab.launch("os", platform: platform).tree()
                 #expect(tree.screen == UIIdentifier.eventShell, "\(platform)")
                 #expect(!tree.contains(UIIdentifier.forceUpgradeScreen))
             }
             for platform in [PlatformInfo(os: .ios, version: "15.7"), PlatformInfo(os: .android, version: "28")] {
-                let app = lab.launch("os", platform: platform)
+                let app = try lab.launch("os", platform: platform)
                 await app.openEvent(lab.world.event.id)
                 app.scan(try await lab.ticket(lab.world.guests[0]))
                 let tree = app.tree()
@@ -43,17 +43,17 @@ struct CheckInProbeTests {
     func forceUpgradeFirstContact() async throws {
         try await DeviceLab.run { lab in
             let old = PlatformInfo(os: .ios, version: "15.7")
-            let (app, box) = lab.launch("fresh-old", wrapping: { RecordingTransport($0) })
+            let (app, box) = try lab.launch("fresh-old", wrapping: { RecordingTransport($0) })
             app.update { $0.platform = old }
             await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(app.tree().screen == UIIdentifier.forceUpgradeScreen)
             #expect(!app.isSignedIn)
             let paths = box.value?.requests.map(\.path) ?? []
             #expect(paths == ["/v1/client-policy"], "no password was sent: \(paths)")
-            let relaunched = lab.launch("fresh-old", online: false, platform: old)
+            let relaunched = try lab.launch("fresh-old", online: false, platform: old)
             #expect(relaunched.tree().visible == [UIIdentifier.forceUpgradeScreen], "the policy was cached")
             // The same install on a supported OS signs in.
-            let current = lab.launch("fresh-old")
+            let current = try lab.launch("fresh-old")
             await current.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(current.isSignedIn)
         }
@@ -66,7 +66,7 @@ struct CheckInProbeTests {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("bypass")
             let ticket = try await lab.ticket(lab.world.guests[0])
-            let app = lab.launch("bypass", platform: PlatformInfo(os: .ios, version: "15.7"))
+            let app = try lab.launch("bypass", platform: PlatformInfo(os: .ios, version: "15.7"))
             #expect(app.upgradeRequired)
             await app.showEvents()
             await app.openEvent(lab.world.event.id)
@@ -79,7 +79,7 @@ struct CheckInProbeTests {
             #expect(app.tree().visible == [UIIdentifier.forceUpgradeScreen])
             #expect(app.isSignedIn && app.pendingCount == 0 && !app.isKioskActive)
             // Nothing happened underneath: on a supported OS the device is where it was.
-            let current = lab.launch("bypass")
+            let current = try lab.launch("bypass")
             #expect(current.tree().screen == UIIdentifier.eventShell)
             #expect(current.pendingCount == 0)
             #expect(try await lab.serverCheckIns().isEmpty)
@@ -127,7 +127,7 @@ struct CheckInProbeTests {
     func banners() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("banners")
-            let (app, recorder) = lab.launch("banners", wrapping: { inner in RecordingTransport(inner) })
+            let (app, recorder) = try lab.launch("banners", wrapping: { inner in RecordingTransport(inner) })
             await app.openEvent(lab.world.event.id)
             let requestsBefore = recorder.value?.requests.count ?? 0
             // A ticket of another event of the same tenant, and of another tenant.
@@ -158,7 +158,7 @@ struct CheckInProbeTests {
     func manualEntryWithoutCamera() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("manual")
-            let app = lab.launch("manual", camera: .denied)
+            let app = try lab.launch("manual", camera: .denied)
             await app.openEvent(lab.world.event.id)
             #expect(app.tree().contains(UIIdentifier.cameraPermissionPrompt))
             let guest = lab.world.guests[2]
@@ -192,7 +192,7 @@ struct CheckInProbeTests {
     func flaky(scans: Int, seed: UInt64) async throws {
         try await DeviceLab.run(guests: scans) { lab in
             _ = try await lab.readyDevice("flaky")
-            let (app, faults) = lab.launch(
+            let (app, faults) = try lab.launch(
                 "flaky", wrapping: { inner in FlakyTransport(inner, dropRequests: 0.5, dropResponses: 0.5, seed: seed) }
             )
             await app.openEvent(lab.world.event.id)
@@ -218,7 +218,7 @@ struct CheckInProbeTests {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("skew")
             let skewed = lab.api.clock.now + 300
-            let app = lab.launch("skew", clock: WallClock { skewed })
+            let app = try lab.launch("skew", clock: WallClock { skewed })
             await app.openEvent(lab.world.event.id)
             let guest = lab.world.guests[0]
             app.scan(try await lab.ticket(guest))
@@ -317,7 +317,7 @@ struct CheckInProbeTests {
             let tree = app.tree()
             #expect(tree.pending == 0)
             #expect(tree.element(UIIdentifier.syncRejectedBanner)?.text.contains("guest_not_admissible") == true)
-            let local = try #require(try app.store?.guest(eventId: lab.world.event.id, id: guest.id))
+            let local = try #require(try app.store.guest(eventId: lab.world.event.id, id: guest.id))
             #expect(local.checkIn == nil, "the refused check-in is undone on the device")
             await app.sync()
             #expect(try await lab.audit().map(\.kind) == [.rejectedNotAdmissible], "sent once, not retried")

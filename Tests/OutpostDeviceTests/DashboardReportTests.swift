@@ -15,7 +15,7 @@ struct DashboardReportTests {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("door-1")
             // The check-in posts fail like a dead network; the roster and the report go through.
-            let app = lab.launch("door-1", transport: { LocalPendingTests.NoCheckInPosts(inner: $0) })
+            let app = try lab.launch("door-1", transport: { LocalPendingTests.NoCheckInPosts(inner: $0) })
             await app.openEvent(lab.world.event.id)
             for guest in lab.world.guests.prefix(2) {
                 app.scan(try await lab.ticket(guest))
@@ -33,7 +33,7 @@ struct DashboardReportTests {
             let holding = try #require(try await device())
             #expect(holding.pending == 2 && holding.userName == "Alex")
             // The network is back: the queue drains, and the report after it says so.
-            let online = lab.launch("door-1")
+            let online = try lab.launch("door-1")
             await online.openEvent(lab.world.event.id)
             await online.sync()
             #expect(online.pendingCount == 0)

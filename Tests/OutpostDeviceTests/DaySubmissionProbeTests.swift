@@ -82,7 +82,7 @@ struct DaySubmissionProbeTests {
             #expect(phone.app.pendingCount == 1 && phone.app.trackedSessions.count == 1)
             #expect(try await Self.serverDays(lab, phone.email).isEmpty, "nothing left the phone offline")
             // A kill while offline loses nothing.
-            phone.relaunch()
+            try phone.relaunch()
             #expect(phone.app.confirmedDays[date]?.status == .queued && phone.app.pendingCount == 1)
             await phone.app.sync()
             let days = try await Self.serverDays(lab, phone.email)

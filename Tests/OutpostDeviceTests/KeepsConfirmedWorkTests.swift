@@ -35,7 +35,7 @@ struct KeepsConfirmedWorkTests {
     func captivePortal(status: Int) async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("portal")
-            let (app, portal) = lab.launch("portal", wrapping: { inner in CaptivePortalTransport(inner) })
+            let (app, portal) = try lab.launch("portal", wrapping: { inner in CaptivePortalTransport(inner) })
             await app.openEvent(lab.world.event.id)
             let guest = lab.world.guests[0]
             portal.value?.portal(status)
@@ -59,7 +59,7 @@ struct KeepsConfirmedWorkTests {
     func rotationSavedWhenRetryFails() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("rotation")
-            let (app, faults) = lab.launch("rotation", wrapping: { inner in ScriptedFaultTransport(inner) })
+            let (app, faults) = try lab.launch("rotation", wrapping: { inner in ScriptedFaultTransport(inner) })
             await app.showEvents()  // the transport exists from here on
             lab.api.clock.advance(by: 16 * 60)  // the access token has expired
             // The first request after the refresh (the retried one) never arrives.
@@ -73,7 +73,7 @@ struct KeepsConfirmedWorkTests {
             #expect(app.isSignedIn)
             // A new launch with a working network: the stored refresh token is the rotated one.
             lab.api.clock.advance(by: 16 * 60)
-            let relaunched = lab.launch("rotation")
+            let relaunched = try lab.launch("rotation")
             await relaunched.showEvents()
             #expect(relaunched.isSignedIn, "the stored refresh token was the one already rotated")
             #expect(relaunched.tree().elements(UIIdentifier.eventRow).count == 1)
@@ -85,7 +85,7 @@ struct KeepsConfirmedWorkTests {
     func refreshResponseLost() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("lost-refresh")
-            let (app, faults) = lab.launch("lost-refresh", wrapping: { inner in ScriptedFaultTransport(inner) })
+            let (app, faults) = try lab.launch("lost-refresh", wrapping: { inner in ScriptedFaultTransport(inner) })
             await app.openEvent(lab.world.event.id)
             app.update { $0.online = false }
             app.scan(try await lab.ticket(lab.world.guests[0]))
@@ -174,7 +174,7 @@ struct KeepsConfirmedWorkTests {
                     arguments: [Data(repeating: 7, count: 64), ids[1]])
             }
             try database.close()
-            let relaunched = lab.launch("damaged")
+            let relaunched = try lab.launch("damaged")
             await relaunched.sync()
             #expect(
                 try await lab.serverCheckIns() == [lab.world.guests[0].id: 1, lab.world.guests[2].id: 1],

@@ -19,7 +19,7 @@ struct KioskProbeTests {
     ) async throws -> DeviceApp {
         let staff = try await lab.readyDevice(name, email: "support@acme.test")
         await staff.kioskSetUp(passcode: passcode, orientation: .landscape)
-        let app = lab.launch(
+        let app = try lab.launch(
             name, online: online, camera: camera, clock: clock.wallClock, monotonic: clock.monotonicClock,
             battery: battery)
         app.enterKiosk()
@@ -129,7 +129,7 @@ struct KioskProbeTests {
             #expect(
                 !String(
                     decoding: try OutpostJSON.encode(
-                        lab.launch("slate", clock: clock.wallClock, monotonic: clock.monotonicClock).tree()),
+                        try lab.launch("slate", clock: clock.wallClock, monotonic: clock.monotonicClock).tree()),
                     as: UTF8.self
                 ).contains(guest.name))
         }
@@ -173,7 +173,7 @@ struct KioskProbeTests {
             let staff = app.tree()
             #expect(staff.screen == UIIdentifier.eventShell)
             #expect(staff.element(UIIdentifier.pendingSyncBanner)?.attributes["pending"] == "1")
-            let online = lab.launch("offline", clock: clock.wallClock, monotonic: clock.monotonicClock)
+            let online = try lab.launch("offline", clock: clock.wallClock, monotonic: clock.monotonicClock)
             await online.sync()
             #expect(try await lab.serverCheckIns() == [lab.world.guests[0].id: 1])
         }
@@ -218,7 +218,7 @@ struct KioskProbeTests {
             app.exitKiosk(passcode: "000003")
             #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
             // A relaunch keeps the lockout.
-            app = lab.launch("exit", clock: clock.wallClock, monotonic: clock.monotonicClock)
+            app = try lab.launch("exit", clock: clock.wallClock, monotonic: clock.monotonicClock)
             #expect(app.isKioskActive)
             #expect(app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"] == "60")
             app.exitKiosk(passcode: Self.passcode)
@@ -244,7 +244,7 @@ struct KioskProbeTests {
             let blob = { try store.read { try Data.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'kiosk'") } }
             let pristine = try #require(try blob(), "the kiosk's sealed state before any wrong passcode")
             let relaunch = {
-                app = lab.launch("reset", clock: clock.wallClock, monotonic: clock.monotonicClock)
+                app = try lab.launch("reset", clock: clock.wallClock, monotonic: clock.monotonicClock)
                 return app.tree().element(UIIdentifier.kioskExitLockoutBanner)?.attributes["seconds"]
             }
             for _ in 0..<3 { app.tapCorner() }
@@ -253,7 +253,7 @@ struct KioskProbeTests {
 
             // 1. The wall clock is set 700 s forward (`sim clock-skew 700` did end it before).
             clock.set(clock.now + 700)
-            #expect(relaunch() == "60")
+            #expect(try relaunch() == "60")
             for _ in 0..<3 { app.tapCorner() }
             app.exitKiosk(passcode: Self.passcode)
             #expect(app.isKioskActive, "still locked: the right passcode is not checked")
@@ -261,19 +261,19 @@ struct KioskProbeTests {
             // 2. The kiosk's saved state is deleted from the device store.
             clock.advance(by: 10)
             try await store.write { try $0.execute(sql: "DELETE FROM meta WHERE key = 'kiosk'") }
-            #expect(relaunch() == "50")
+            #expect(try relaunch() == "50")
             #expect(app.isKioskActive, "deleting the state does not leave kiosk mode")
 
             // 3. An older copy of it (kiosk on, no wrong passcodes yet) is put back.
             try await store.write {
                 try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'kiosk'", arguments: [pristine])
             }
-            #expect(relaunch() == "50")
+            #expect(try relaunch() == "50")
             #expect(app.isKioskActive)
 
             // Time that really passes ends it; then the passcode leaves.
             clock.advance(by: 50)
-            #expect(relaunch() == nil)
+            #expect(try relaunch() == nil)
             for _ in 0..<3 { app.tapCorner() }
             app.exitKiosk(passcode: Self.passcode)
             #expect(!app.isKioskActive)
@@ -334,16 +334,19 @@ struct KioskProbeTests {
         try await DeviceLab.run { lab in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
             _ = try await Self.kioskDevice(lab, "battery", clock: clock)
-            let full = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 50)
+            let full = try lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 50)
                 .tree()
             #expect(
                 !full.contains(UIIdentifier.kioskBatteryLowBanner)
                     && !full.contains(UIIdentifier.kioskBatteryCriticalBanner))
-            let low = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 15).tree()
+            let low = try lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 15)
+                .tree()
             #expect(low.element(UIIdentifier.kioskBatteryLowBanner)?.attributes["size"] == "small")
             #expect(!low.contains(UIIdentifier.kioskBatteryCriticalBanner))
-            let critical = lab.launch("battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 5)
-                .tree()
+            let critical = try lab.launch(
+                "battery", clock: clock.wallClock, monotonic: clock.monotonicClock, battery: 5
+            )
+            .tree()
             #expect(critical.element(UIIdentifier.kioskBatteryCriticalBanner)?.attributes["size"] == "large")
             #expect(!critical.contains(UIIdentifier.kioskBatteryLowBanner))
         }
@@ -356,7 +359,7 @@ struct KioskProbeTests {
             let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
             let app = try await Self.kioskDevice(lab, "crash", clock: clock)
             await app.kioskCheckIn(email: lab.world.guests[0].email)
-            let relaunched = lab.launch("crash", clock: clock.wallClock, monotonic: clock.monotonicClock)
+            let relaunched = try lab.launch("crash", clock: clock.wallClock, monotonic: clock.monotonicClock)
             #expect(relaunched.isKioskActive)
             clock.advance(by: 5)
             #expect(relaunched.tree().screen == UIIdentifier.kioskWelcomeScreen)

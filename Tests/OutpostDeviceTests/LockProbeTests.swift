@@ -24,21 +24,21 @@ final class Phone {
     }
 
     /// The app comes back from the background (the process kept running).
-    func launch(biometrics override: (any Biometrics)? = nil) -> DeviceApp {
-        lab.launch(
+    func launch(biometrics override: (any Biometrics)? = nil) throws -> DeviceApp {
+        try lab.launch(
             name, online: online, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: modules,
             biometrics: override ?? biometrics, memory: memory)
     }
 
     /// The process was killed (force-quit, OS, reboot): a cold launch.
-    func coldLaunch(biometrics override: (any Biometrics)? = nil) -> DeviceApp {
+    func coldLaunch(biometrics override: (any Biometrics)? = nil) throws -> DeviceApp {
         memory = InProcessMemory()
-        return launch(biometrics: override)
+        return try launch(biometrics: override)
     }
 
     /// Signed in as Alex, in the world's event with its roster, biometric unlock on.
     func ready() async throws -> DeviceApp {
-        let app = launch()
+        let app = try launch()
         await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
         try #require(app.isSignedIn)
         await app.openEvent(lab.world.event.id)
@@ -79,7 +79,7 @@ struct LockProbeTests {
         try await DeviceLab.run { lab in
             let phone = Phone(lab, "cold")
             _ = try await phone.ready()
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             let tree = app.tree()
             #expect(tree.screen == UIIdentifier.lockScreen)
             #expect(tree.element(UIIdentifier.lockUnlockBiometric)?.text == "Unlock with Face ID")
@@ -90,7 +90,7 @@ struct LockProbeTests {
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.eventShell)
             // The next command of the same process stays unlocked.
-            #expect(phone.launch().tree().screen == UIIdentifier.eventShell)
+            #expect(try phone.launch().tree().screen == UIIdentifier.eventShell)
         }
     }
 
@@ -101,13 +101,13 @@ struct LockProbeTests {
         try await DeviceLab.run { lab in
             let phone = Phone(lab, "bound")
             _ = try await phone.ready()
-            let hooked = phone.coldLaunch(biometrics: BooleanBiometrics())
+            let hooked = try phone.coldLaunch(biometrics: BooleanBiometrics())
             await hooked.unlock(with: .biometrics)?.value
             #expect(hooked.tree().screen == UIIdentifier.lockScreen)
             #expect(!hooked.isSignedIn)
             #expect(hooked.tree().contains(UIIdentifier.lockMessage))
             // The real sensor still opens it.
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             #expect(app.isSignedIn)
         }
@@ -121,7 +121,7 @@ struct LockProbeTests {
             let phone = Phone(lab, "airplane")
             _ = try await phone.ready()
             phone.online = false
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             #expect(app.tree().screen == UIIdentifier.lockScreen)
             await app.unlock(with: .biometrics)?.value
             let tree = app.tree()
@@ -139,7 +139,7 @@ struct LockProbeTests {
             let phone = Phone(lab, "enrolment")
             _ = try await phone.ready()
             phone.biometrics.update { $0.enrolment += 1 }
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.lockScreen)
             #expect(app.tree().element(UIIdentifier.lockMessage)?.text.contains("settings changed") == true)
@@ -160,7 +160,7 @@ struct LockProbeTests {
         try await DeviceLab.run { lab in
             let phone = Phone(lab, "lockout")
             _ = try await phone.ready()
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             phone.biometrics.update { $0.presented = .noMatch }
             for _ in 0..<SimulatedBiometrics.lockoutAfter {
                 await app.unlock(with: .biometrics)?.value
@@ -190,23 +190,23 @@ struct LockProbeTests {
             try await phone.pendingCheckIn(first)
             phone.online = false
             phone.clock.advance(by: 71 * 3600)
-            let withinWindow = phone.coldLaunch()
+            let withinWindow = try phone.coldLaunch()
             await withinWindow.unlock(with: .biometrics)?.value
             #expect(withinWindow.tree().screen == UIIdentifier.eventShell, "71 hours offline still unlocks")
             phone.clock.advance(by: 2 * 3600)
-            let past = phone.coldLaunch()
+            let past = try phone.coldLaunch()
             await past.unlock(with: .biometrics)?.value
             #expect(past.tree().screen == UIIdentifier.lockScreen)
             #expect(past.tree().element(UIIdentifier.lockMessage)?.text.contains("more than 72 hours") == true)
             #expect(past.pendingCount == 1 && past.tree().contains(UIIdentifier.lockPending))
             // Setting the clock back does not reopen the window (the monotonic clock counts too).
             phone.clock.set(phone.clock.now.addingTimeInterval(-10 * 3600))
-            let clockBack = phone.coldLaunch()
+            let clockBack = try phone.coldLaunch()
             await clockBack.unlock(with: .biometrics)?.value
             #expect(clockBack.tree().screen == UIIdentifier.lockScreen)
             // Online, the server validates the session and the check-in goes out.
             phone.online = true
-            let online = phone.coldLaunch()
+            let online = try phone.coldLaunch()
             await online.unlock(with: .biometrics)?.value
             #expect(online.tree().screen == UIIdentifier.eventShell)
             #expect(online.pendingCount == 0)
@@ -225,7 +225,7 @@ struct LockProbeTests {
             phone.online = false
             phone.clock.advance(by: 2 * 24 * 3600)
             lab.api.clock.advance(by: 2 * 24 * 3600)
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.eventShell)
             // Connectivity returns mid-session: the background validation and replay run, the
@@ -248,7 +248,7 @@ struct LockProbeTests {
             try await phone.pendingCheckIn(first)
             phone.online = false
             phone.clock.advance(by: 3600)
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             await app.unlock(with: .biometrics)?.value
             #expect(app.tree().screen == UIIdentifier.eventShell)
             try await lab.revokeEverySignIn()
@@ -289,7 +289,7 @@ struct LockProbeTests {
             // The headless device: the time between two commands is time in the background.
             await app.unlock(with: .biometrics)?.value
             phone.clock.advance(by: 121)
-            #expect(phone.launch().tree().screen == UIIdentifier.lockScreen)
+            #expect(try phone.launch().tree().screen == UIIdentifier.lockScreen)
         }
     }
 
@@ -299,7 +299,7 @@ struct LockProbeTests {
             let phone = Phone(lab, "email")
             let first = try await phone.ready()
             try await phone.pendingCheckIn(first)
-            let app = phone.coldLaunch()
+            let app = try phone.coldLaunch()
             app.signInWithEmail()
             #expect(app.tree().screen == UIIdentifier.signIn)
             #expect(app.pendingCount == 1)
@@ -317,11 +317,11 @@ struct LockProbeTests {
             app.showSettings()
             #expect(app.tree().element(UIIdentifier.settingsBiometricToggle)?.attributes["on"] == "true")
             app.setBiometricUnlock(false)
-            let unlocked = phone.coldLaunch()
+            let unlocked = try phone.coldLaunch()
             #expect(unlocked.isSignedIn && !unlocked.isLocked, "no lock with the toggle off")
             #expect(unlocked.tree().screen == UIIdentifier.settings)
             phone.biometrics.update { $0.enrolled = nil }
-            let none = phone.launch()
+            let none = try phone.launch()
             none.showSettings()
             #expect(none.tree().screen == UIIdentifier.settings)
             #expect(!none.tree().contains(UIIdentifier.settingsBiometricToggle))

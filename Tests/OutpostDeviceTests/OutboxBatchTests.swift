@@ -67,7 +67,7 @@ struct OutboxBatchTests {
         wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
     ) async throws -> (DeviceApp, LockedBox<Wrapper?>) {
         _ = try await lab.readyDevice(name)
-        let (app, box) = lab.launch(name, wrapping: wrap)
+        let (app, box) = try lab.launch(name, wrapping: wrap)
         await app.openEvent(lab.world.event.id)
         app.update { $0.online = false }
         for guest in lab.world.guests.prefix(count) {
@@ -164,7 +164,7 @@ struct OutboxBatchTests {
     func answersInOneCommit() async throws {
         try await DeviceLab.run(guests: 5) { lab in
             let (app, _) = try await Self.queued(lab, "one-commit") { RecordingTransport($0) }
-            let store = try #require(app.store)
+            let store = app.store
             let commits = AnswerCommits()
             store.queue.add(transactionObserver: commits, extent: .databaseLifetime)
             await app.sync()
@@ -182,7 +182,7 @@ struct OutboxBatchTests {
     func answerUpdatesGuest() async throws {
         try await DeviceLab.run(guests: 5) { lab in
             let (app, _) = try await Self.queued(lab, "answer-write") { NoRoster($0) }
-            let store = try #require(app.store)
+            let store = app.store
             let event = lab.world.event.id
             let columns = "SELECT id, code_index, email_index, keys_digest, status FROM guests ORDER BY id"
             let before = try store.queue.read { try Row.fetchAll($0, sql: columns) }
@@ -241,7 +241,7 @@ struct OutboxBatchTests {
     func storeFailsMidway() async throws {
         try await DeviceLab.run(guests: 5) { lab in
             let (app, _) = try await Self.queued(lab, "disk-says-no") { RecordingTransport($0) }
-            let store = try #require(app.store)
+            let store = app.store
             let third = try store.outboxRows()[2].idempotencyKey
             try await Self.refuseAnswer(to: third, in: store)
             await app.sync()
@@ -316,7 +316,7 @@ struct OutboxBatchTests {
             let (app, _) = try await Self.queued(lab, "pipeline", count: count) {
                 SignalSecondRequest($0, arrived: arrived)
             }
-            let store = try #require(app.store)
+            let store = app.store
             let observer = FirstAnswersAwaitRequest(arrived)
             store.queue.add(transactionObserver: observer, extent: .databaseLifetime)
             await app.sync()
@@ -338,7 +338,7 @@ struct OutboxBatchTests {
         let count = OutboxReplayer.batchLimit + 1
         try await DeviceLab.run(guests: count) { lab in
             let (app, _) = try await Self.queued(lab, "pipeline-disk", count: count) { RecordingTransport($0) }
-            let store = try #require(app.store)
+            let store = app.store
             let third = try store.outboxRows()[2].idempotencyKey
             try await Self.refuseAnswer(to: third, in: store)
             await app.sync()

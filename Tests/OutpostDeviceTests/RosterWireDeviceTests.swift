@@ -45,8 +45,8 @@ struct RosterWireDeviceTests {
     @MainActor
     static func openDevice(
         _ lab: DeviceLab, _ name: String, mode: RosterWireTransport.Mode
-    ) async -> (DeviceApp, LockedBox<RosterWireTransport?>) {
-        let (app, box) = lab.launch(name, wrapping: { RosterWireTransport($0, mode: mode) })
+    ) async throws -> (DeviceApp, LockedBox<RosterWireTransport?>) {
+        let (app, box) = try lab.launch(name, wrapping: { RosterWireTransport($0, mode: mode) })
         app.rosterPageSize = 12
         await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
         await app.openEvent(lab.world.event.id)
@@ -56,7 +56,7 @@ struct RosterWireDeviceTests {
     @Test("roster-device-syncs-protobuf: the device asks for the compact form and stores every guest from it")
     func syncsProtobuf() async throws {
         try await DeviceLab.run(guests: 30) { lab in
-            let (app, box) = await Self.openDevice(lab, "wire", mode: .pass)
+            let (app, box) = try await Self.openDevice(lab, "wire", mode: .pass)
             #expect(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "30")
             let answers = try #require(box.value).rosterAnswers
             #expect(answers.count == 3, "three pages of 12")
@@ -76,7 +76,7 @@ struct RosterWireDeviceTests {
     @Test("roster-device-reads-json: from a server that answers JSON the device syncs as before")
     func readsJSON() async throws {
         try await DeviceLab.run(guests: 30) { lab in
-            let (app, box) = await Self.openDevice(lab, "json", mode: .jsonOnly)
+            let (app, box) = try await Self.openDevice(lab, "json", mode: .jsonOnly)
             #expect(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "30")
             let answers = try #require(box.value).rosterAnswers
             #expect(!answers.isEmpty && answers.allSatisfy { $0.contentType == "application/json" })
@@ -86,11 +86,11 @@ struct RosterWireDeviceTests {
     @Test("roster-device-refuses-cut-protobuf: a cut compact page stores nothing and the next sync gets all")
     func refusesCutProtobuf() async throws {
         try await DeviceLab.run(guests: 30) { lab in
-            let (app, box) = await Self.openDevice(lab, "cut", mode: .truncate)
+            let (app, box) = try await Self.openDevice(lab, "cut", mode: .truncate)
             let answers = try #require(box.value).rosterAnswers
             #expect(answers.count == 1, "the first page failed; no second was asked")
             #expect(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "0")
-            let again = lab.launch("cut", transport: { RosterWireTransport($0, mode: .pass) })
+            let again = try lab.launch("cut", transport: { RosterWireTransport($0, mode: .pass) })
             again.rosterPageSize = 12
             await again.openEvent(lab.world.event.id)
             #expect(again.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "30")

@@ -30,7 +30,7 @@ struct ServerAddressEngineTests {
     @MainActor
     func engineSendsNothing() async throws {
         try await DeviceLab.run { lab in
-            let (app, box) = lab.launch("remote", wrapping: { RecordingTransport($0) })
+            let (app, box) = try lab.launch("remote", wrapping: { RecordingTransport($0) })
             await app.signIn(
                 server: URL(string: "http://checkin.example.org:8080")!, email: "alex@acme.test",
                 password: DeviceLab.staffPassword)

@@ -17,7 +17,7 @@ struct ShellModuleTests {
     @MainActor
     static func traceStatements(_ app: DeviceApp) -> LockedBox<[String]> {
         let statements = LockedBox<[String]>([])
-        app.store!.queue.inDatabase { db in
+        app.store.queue.inDatabase { db in
             db.trace { event in statements.value.append("\(event)") }
         }
         return statements
@@ -46,7 +46,7 @@ struct ShellModuleTests {
             ]
             for (name, act) in scenarios {
                 // Each on a fresh launch of the same home, whose store is then closed under it.
-                let app = lab.launch("t")
+                let app = try lab.launch("t")
                 await act(app)
                 // Every SQL statement the store's connection runs from here on is counted.
                 let statements = Self.traceStatements(app)
@@ -96,7 +96,7 @@ struct ShellModuleTests {
             await app.openEvent(lab.world.event.id)
             app.choose(guestId: guest.id)
             #expect(app.tree().screen == UIIdentifier.confirmationScreen)
-            let relaunched = lab.launch("s")
+            let relaunched = try lab.launch("s")
             #expect(relaunched.tree().screen == UIIdentifier.confirmationScreen)
         }
     }
@@ -119,7 +119,7 @@ struct ShellModuleTests {
             let outboxReads = statements.value.filter { $0.contains("FROM outbox") }
             #expect(!outboxReads.isEmpty)
             for sql in outboxReads {
-                let plan = try await app.store!.queue.read { db in
+                let plan = try await app.store.queue.read { db in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql.replacingOccurrences(of: "?", with: "NULL"))
                         .map { $0["detail"] as String }
                 }

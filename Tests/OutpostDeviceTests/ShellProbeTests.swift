@@ -11,7 +11,7 @@ struct ShellProbeTests {
     @Test("launch-cold-shows-signin: a clean device lands on sign-in, nothing else")
     func launchCold() async throws {
         try await DeviceLab.run { lab in
-            let tree = lab.launch("cold").tree()
+            let tree = try lab.launch("cold").tree()
             #expect(tree.screen == UIIdentifier.signIn)
             #expect(
                 tree.visible
@@ -27,11 +27,11 @@ struct ShellProbeTests {
         "signin-persists-across-relaunch and signin-persists-across-os-reboot: a new process lands on the event picker")
     func signInPersists() async throws {
         try await DeviceLab.run { lab in
-            let first = lab.launch("persist")
+            let first = try lab.launch("persist")
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(first.tree().screen == UIIdentifier.eventPicker)
             // A relaunch (force-quit or reboot: nothing survives but the files and the key store).
-            let relaunched = lab.launch("persist")
+            let relaunched = try lab.launch("persist")
             #expect(relaunched.tree().screen == UIIdentifier.eventPicker)
             #expect(relaunched.tree().user == "alex@acme.test")
             await relaunched.showEvents()
@@ -42,11 +42,11 @@ struct ShellProbeTests {
     @Test("sign-in errors are shown on the sign-in screen; offline sign-in says so")
     func signInErrors() async throws {
         try await DeviceLab.run { lab in
-            let app = lab.launch("errors")
+            let app = try lab.launch("errors")
             await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: "wrong-password")
             #expect(app.tree().screen == UIIdentifier.signIn)
             #expect(app.tree().element(UIIdentifier.signInError)?.text.contains("don't match") == true)
-            let offline = lab.launch("errors-offline", online: false)
+            let offline = try lab.launch("errors-offline", online: false)
             await offline.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(offline.tree().element(UIIdentifier.signInError)?.text.contains("offline") == true)
         }
@@ -64,7 +64,7 @@ struct ShellProbeTests {
             #expect(!tree.contains(UIIdentifier.signInError))
             // The rotated pair was stored: a relaunch keeps working without the old token.
             lab.api.clock.advance(by: 16 * 60)
-            let relaunched = lab.launch("refresh")
+            let relaunched = try lab.launch("refresh")
             await relaunched.showEvents()
             #expect(relaunched.tree().screen == UIIdentifier.eventPicker)
         }
@@ -78,7 +78,7 @@ struct ShellProbeTests {
             lab.api.clock.advance(by: 16 * 60)
             await app.sync()
             #expect(app.isSignedIn)
-            let hanging = lab.launch(
+            let hanging = try lab.launch(
                 "ending",
                 transport: { _ in FlakyTransport(HangingTransport(), dropRequests: 1, dropResponses: 0, seed: 1) })
             await hanging.sync()
@@ -87,7 +87,7 @@ struct ShellProbeTests {
             await app.confirm()
             #expect(app.pendingCount == 1)
             // The server revokes the sign-in (the refresh token's family).
-            let relaunched = lab.launch("ending", online: true)
+            let relaunched = try lab.launch("ending", online: true)
             try await lab.revokeEverySignIn()
             await relaunched.sync()
             let tree = relaunched.tree()
@@ -104,13 +104,13 @@ struct ShellProbeTests {
                 let event = try await lab.api.createEvent(lab.world.organizer, name: name)
                 _ = try await lab.api.createAccessType(lab.world.organizer, event: event)
             }
-            let organizerDevice = lab.launch("organizer")
+            let organizerDevice = try lab.launch("organizer")
             await organizerDevice.signIn(server: lab.serverURL, email: "org@acme.test", password: "organizer-pass")
             let rows = organizerDevice.tree().elements(UIIdentifier.eventRow)
             #expect(rows.count == 3)
             #expect(rows.compactMap { $0.attributes["eventId"] }.contains(lab.world.event.id.wire))
             // Staff see only the event they are assigned to.
-            let staffDevice = lab.launch("staff")
+            let staffDevice = try lab.launch("staff")
             await staffDevice.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             #expect(
                 staffDevice.tree().elements(UIIdentifier.eventRow).map { $0.attributes["eventId"] } == [
@@ -123,7 +123,7 @@ struct ShellProbeTests {
     func eventTapSyncsRoster() async throws {
         try await DeviceLab.run(guests: 1) { lab in
             try await lab.importGuests(4500)
-            let app = lab.launch("sync")
+            let app = try lab.launch("sync")
             app.rosterPageSize = 2000
             await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             var progress: [(Int, Int)] = []
@@ -147,7 +147,7 @@ struct ShellProbeTests {
     func offlineRosterReadable() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("offline-roster")
-            let offline = lab.launch("offline-roster", online: false)
+            let offline = try lab.launch("offline-roster", online: false)
             await offline.openEvent(lab.world.event.id)
             let tree = offline.tree()
             #expect(tree.screen == UIIdentifier.eventShell)
@@ -240,7 +240,7 @@ struct ShellProbeTests {
             let clock = ManualClock(Date())
             let gate = TransportGate()
             let camera = LockedBox(CameraPermission.granted)
-            let app = lab.launch("resume", clock: clock.wallClock, transport: { GatedTransport($0, gate: gate) })
+            let app = try lab.launch("resume", clock: clock.wallClock, transport: { GatedTransport($0, gate: gate) })
             // A check-in confirmed offline waits in the queue.
             app.update { $0.online = false }
             app.scan(try await lab.ticket(lab.world.guests[0]))
@@ -294,9 +294,9 @@ struct ShellProbeTests {
                 await app.confirm()
             }
             #expect(app.pendingCount == 5)
-            let relaunched = lab.launch("quit", online: false)
+            let relaunched = try lab.launch("quit", online: false)
             #expect(relaunched.tree().pending == 5)
-            let online = lab.launch("quit")
+            let online = try lab.launch("quit")
             await online.sync()
             #expect(online.tree().pending == 0)
             #expect(try await lab.serverCheckIns().count == 5)
@@ -309,7 +309,7 @@ struct ShellProbeTests {
     func cameraRevoked() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("camera")
-            let app = lab.launch("camera", camera: .denied)
+            let app = try lab.launch("camera", camera: .denied)
             await app.openEvent(lab.world.event.id)
             let tree = app.tree()
             #expect(tree.contains(UIIdentifier.cameraPermissionPrompt))
@@ -317,10 +317,10 @@ struct ShellProbeTests {
             #expect(tree.element(UIIdentifier.cameraPermissionPrompt)?.text.contains("Open Settings") == true)
             #expect(tree.element(UIIdentifier.cameraSettingsLink)?.attributes["url"] == "app-settings:")
             #expect(tree.contains(UIIdentifier.manualEntryToggle) && tree.contains(UIIdentifier.manualEntryInput))
-            let android = lab.launch("camera", camera: .denied, platform: PlatformInfo(os: .android, version: "34"))
+            let android = try lab.launch("camera", camera: .denied, platform: PlatformInfo(os: .android, version: "34"))
             #expect(android.tree().element(UIIdentifier.cameraSettingsLink)?.attributes["url"] == "package:app.outpost")
             // Granted again: the viewfinder is back, checked on this entry.
-            let granted = lab.launch("camera")
+            let granted = try lab.launch("camera")
             await granted.openEvent(lab.world.event.id)
             #expect(granted.tree().contains(UIIdentifier.cameraViewfinder))
         }
@@ -398,7 +398,7 @@ struct ShellProbeTests {
             await app.signOut()
             #expect(app.tree().screen == UIIdentifier.signIn)
             #expect(!app.isSignedIn)
-            #expect(lab.launch("clean").tree().screen == UIIdentifier.signIn)
+            #expect(try lab.launch("clean").tree().screen == UIIdentifier.signIn)
         }
     }
 }
@@ -434,12 +434,12 @@ struct RosterResumeTests {
     func resumes() async throws {
         try await DeviceLab.run(guests: 1) { lab in
             try await lab.importGuests(4500)
-            let (first, _) = lab.launch("resume-sync", wrapping: { inner in PageLimitedTransport(inner, pages: 2) })
+            let (first, _) = try lab.launch("resume-sync", wrapping: { inner in PageLimitedTransport(inner, pages: 2) })
             first.rosterPageSize = 2000
             await first.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
             await first.openEvent(lab.world.event.id)
             #expect(first.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4000")
-            let (second, recorder) = lab.launch("resume-sync", wrapping: { inner in RecordingTransport(inner) })
+            let (second, recorder) = try lab.launch("resume-sync", wrapping: { inner in RecordingTransport(inner) })
             second.rosterPageSize = 2000
             await second.openEvent(lab.world.event.id)
             #expect(second.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4501")
@@ -469,7 +469,7 @@ struct LocalPendingTests {
     func pendingSurvivesRosterPages() async throws {
         try await DeviceLab.run { lab in
             _ = try await lab.readyDevice("pending")
-            let app = lab.launch("pending", transport: { NoCheckInPosts(inner: $0) })
+            let app = try lab.launch("pending", transport: { NoCheckInPosts(inner: $0) })
             await app.openEvent(lab.world.event.id)
             let guest = lab.world.guests[0]
             let ticket = try await lab.ticket(guest)
@@ -486,7 +486,7 @@ struct LocalPendingTests {
             #expect(app.tree().contains(UIIdentifier.alreadyCheckedIn), "the local check-in survived the page")
             #expect(app.tree().element(UIIdentifier.confirmationScreen)?.attributes["notes"] == "changed on the server")
             app.cancel()
-            let relaunched = lab.launch("pending")
+            let relaunched = try lab.launch("pending")
             await relaunched.sync()
             #expect(relaunched.pendingCount == 0)
             #expect(try await lab.serverCheckIns() == [guest.id: 1])

@@ -63,11 +63,11 @@ struct StorageProbeTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let app = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
+        let app = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
         let tree = app.tree()
         #expect(tree.pending == Self.fixturePending)
         #expect(tree.element(UIIdentifier.appUpdateBanner)?.attributes["pending"] == String(Self.fixturePending))
-        let entries = try #require(try app.store?.outbox(owner: nil))
+        let entries = try #require(try app.store.outbox(owner: nil))
         #expect(entries.count == Self.fixturePending)
         #expect(
             entries.map(\.idempotencyKey).first == "dev-fixture-v1:c0ffee00-1234-4abc-8def-000000000000:1795000000000")
@@ -77,7 +77,7 @@ struct StorageProbeTests {
         #expect(entries[4].request.note == "arrived by bus")
         #expect(entries[3].request.method == .manual)
         // Shown once: the next launch has no banner, and the entries are still there.
-        let again = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
+        let again = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
         #expect(!again.tree().contains(UIIdentifier.appUpdateBanner))
         #expect(again.tree().pending == Self.fixturePending)
     }
@@ -95,7 +95,8 @@ struct StorageProbeTests {
         #expect(tree.visible == [UIIdentifier.storageMigrationError])
         #expect(tree.element(UIIdentifier.storageMigrationError)?.text.contains("Contact support") == true)
         // Nothing was lost: the failed step rolled back, and a fixed app opens everything.
-        let fixed = DeviceApp.launch(home: home, ports: ports, modules: .eventDay)
+        #expect(failed.app == nil, "no app runs without its store")
+        let fixed = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
         #expect(fixed.tree().pending == Self.fixturePending)
         #expect(fixed.tree().screen == UIIdentifier.signIn)
     }
@@ -113,7 +114,7 @@ struct StorageProbeTests {
             app.update { $0.online = false }
             app.scan(try await lab.ticket(lab.world.guests[1]))
             await app.confirm(note: "PENDING-NOTE-0815")
-            let session = try #require(try app.store?.sealedMeta("session", as: SessionState.self))
+            let session = try #require(try app.store.sealedMeta("session", as: SessionState.self))
             var secrets = [
                 session.accessToken, session.refreshToken, "SECRET-NOTE-4711", "PENDING-NOTE-0815", "alex@acme.test",
             ]

@@ -103,14 +103,15 @@ struct StoreFixtureTests {
             let before = try Self.snapshot(of: DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path))
             let pendingBefore = before["outbox"]?.rows.count ?? 0
             #expect(pendingBefore > 0, "\(fixture.lastPathComponent) holds entries to keep")
-            let app = DeviceApp.launch(
+            let launched = DeviceApp.launch(
                 home: home,
                 ports: DevicePorts(
                     keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")),
                     transport: OfflineTransport(),
                     online: false),
                 modules: .all)
-            let store = try #require(app.store, "\(fixture.lastPathComponent): \(app.openError ?? "")")
+            let app = try launched.opened()
+            let store = app.store
             let after = try Self.snapshot(of: store.queue)
             for (table, old) in before {
                 let new = try #require(after[table], "\(fixture.lastPathComponent): table \(table) is gone")
@@ -167,7 +168,7 @@ struct StoreFixtureTests {
             let name = allModules
             // A peer mentor's activity, registered offline (pending, owned by her).
             let mentor = try await MentorSetUp.make(lab)
-            let phone = lab.launch(name, modules: .all)
+            let phone = try lab.launch(name, modules: .all)
             await phone.signIn(server: lab.serverURL, email: "mia@acme.test", password: DeviceLab.staffPassword)
             try #require(phone.isSignedIn)
             phone.update { $0.online = false }
@@ -188,7 +189,7 @@ struct StoreFixtureTests {
             phone.update { $0.online = false }
             phone.choose(guestId: lab.world.guests[1].id)
             await phone.confirm(note: "arrived by bus")
-            try fold(try #require(phone.store).queue)
+            try fold(phone.store.queue)
             let home = lab.home(name)
             try FileManager.default.copyItem(at: home, to: stores.appendingPathComponent(name))
         }

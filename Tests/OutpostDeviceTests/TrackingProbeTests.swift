@@ -36,7 +36,7 @@ final class WorkerPhone {
         self.transport = transport
         let position = position
         let permission = permission
-        app = lab.launch(
+        app = try lab.launch(
             name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
             locationPermission: { permission.value }, transport: transport)
         if let email {
@@ -54,10 +54,10 @@ final class WorkerPhone {
     }
 
     /// The app is killed and launched again (a launch is a foreground).
-    func relaunch() {
+    func relaunch() throws {
         let position = position
         let permission = permission
-        app = lab.launch(
+        app = try lab.launch(
             name, clock: clock.wallClock, monotonic: clock.monotonicClock, modules: .all, gps: { position.value },
             locationPermission: { permission.value }, language: language, transport: transport)
     }
@@ -158,7 +158,7 @@ struct TrackingProbeTests {
             #expect(phone.app.trackedSessions.last?.state == .pendingExit)
             // Killed; no check ran (no fix anyway); opened an hour later.
             phone.clock.advance(by: 3600)
-            phone.relaunch()
+            try phone.relaunch()
             let sessions = phone.app.trackedSessions
             #expect(sessions.map(\.state) == [.completed])
             #expect(sessions.first?.minutes == 120)
@@ -392,7 +392,7 @@ struct TrackingCopyTests {
             phone.app.dismissPermissionWarning()
             #expect(!phone.app.tree().contains(UIIdentifier.trackPermissionWarning))
             phone.clock.advance(by: 6 * 86_400)
-            phone.relaunch()
+            try phone.relaunch()
             phone.app.showTracking(.status)
             #expect(!phone.app.tree().contains(UIIdentifier.trackPermissionWarning), "dismissed for a week")
             phone.clock.advance(by: 86_400 + 60)
@@ -408,7 +408,7 @@ struct TrackingCopyTests {
             let phone = try await WorkerPhone(lab, "deutsch")
             let home = try phone.addLocation()
             phone.language = .de
-            phone.relaunch()
+            try phone.relaunch()
             phone.app.showTracking(.status)
             var tree = phone.app.tree()
             #expect(tree.element(UIIdentifier.tabTrackHistory)?.text == "Verlauf")
@@ -439,7 +439,7 @@ struct TrackingCopyTests {
                 tree.element(UIIdentifier.trackHistorySession)?.text.hasSuffix("· 2 Std. 05 Min. · manuell") == true)
             // English again.
             phone.language = .en
-            phone.relaunch()
+            try phone.relaunch()
             phone.app.showTracking(.history)
             #expect(phone.app.tree().element(UIIdentifier.trackHistoryTotal)?.text == "Total 2 h 05 min")
         }

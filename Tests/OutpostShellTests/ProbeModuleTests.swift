@@ -126,7 +126,7 @@ struct ShellLab: Sendable {
 
     /// Launches (or relaunches) device `name` with `modules`.
     @MainActor
-    func launch(_ name: String, modules: DeviceModules, online: Bool = true) -> DeviceApp {
+    func launch(_ name: String, modules: DeviceModules, online: Bool = true) throws -> DeviceApp {
         let home = root.appendingPathComponent(name)
         let ports = DevicePorts(
             keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport(),
@@ -134,7 +134,7 @@ struct ShellLab: Sendable {
             monotonic: .system, random: { $0.lowerBound }, online: online, battery: { 100 }, biometrics: nil,
             memory: InProcessMemory(), gps: { nil }, locationPermission: { .always }, language: .en,
             timeZone: TimeZone(identifier: "UTC")!)
-        return DeviceApp.launch(home: home, ports: ports, modules: modules)
+        return try DeviceApp.launch(home: home, ports: ports, modules: modules).opened()
     }
 }
 
@@ -148,23 +148,23 @@ struct ProbeModuleTests {
     @MainActor
     func moduleMigrations() async throws {
         try await ShellLab.run { lab in
-            let first = lab.launch("a", modules: DeviceModules([]))
+            let first = try lab.launch("a", modules: DeviceModules([]))
             #expect(
-                first.openReport?.applied == [
+                first.openReport.applied == [
                     DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4, DeviceSchema.v5,
                     DeviceSchema.v6,
                 ])
-            let updated = lab.launch("a", modules: Self.notesOnly)
-            #expect(updated.openReport?.applied == ["notes: v1 notes"])
-            #expect(updated.openReport?.upgraded == true)
-            let again = lab.launch("a", modules: Self.notesOnly)
-            #expect(again.openReport?.applied == [])
-            let tables = try again.store!.queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
+            let updated = try lab.launch("a", modules: Self.notesOnly)
+            #expect(updated.openReport.applied == ["notes: v1 notes"])
+            #expect(updated.openReport.upgraded == true)
+            let again = try lab.launch("a", modules: Self.notesOnly)
+            #expect(again.openReport.applied == [])
+            let tables = try again.store.queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
             #expect(tables.contains("notes"))
             // A fresh install runs the shell's foundation first, then the module's.
-            let fresh = lab.launch("b", modules: Self.notesOnly)
-            #expect(fresh.openReport?.applied.last == "notes: v1 notes")
-            #expect(fresh.openReport?.applied.count == 7)
+            let fresh = try lab.launch("b", modules: Self.notesOnly)
+            #expect(fresh.openReport.applied.last == "notes: v1 notes")
+            #expect(fresh.openReport.applied.count == 7)
         }
     }
 
@@ -174,7 +174,7 @@ struct ProbeModuleTests {
     @MainActor
     func modulePlugsIn() async throws {
         try await ShellLab.run { lab in
-            let app = lab.launch("n", modules: Self.notesOnly)
+            let app = try lab.launch("n", modules: Self.notesOnly)
             await app.signIn(server: lab.serverURL, email: ShellLab.email, password: ShellLab.password)
             await app.openEvent(lab.event.id)
             let notes = try #require(app.module(NotesProbeModule.self))
@@ -195,7 +195,7 @@ struct ProbeModuleTests {
             #expect(waiting.contains("1 note waiting to sync") && !waiting.contains("check-in"), "\(waiting)")
 
             // A relaunch restores the module's saved state; the entry is still there.
-            let relaunched = lab.launch("n", modules: Self.notesOnly)
+            let relaunched = try lab.launch("n", modules: Self.notesOnly)
             let restored = try #require(relaunched.module(NotesProbeModule.self))
             #expect(restored.drafts == ["half a thought"])
             #expect(relaunched.pendingCount == 1)
@@ -203,11 +203,11 @@ struct ProbeModuleTests {
             #expect(relaunched.pendingCount == 0, "the note entry was sent by its module's handler and answered")
 
             // A shell without the module still opens the store; the note entry waits, never lost.
-            let withoutNotes = lab.launch("n", modules: DeviceModules([]))
+            let withoutNotes = try lab.launch("n", modules: DeviceModules([]))
             #expect(withoutNotes.tree().screen == UIIdentifier.eventShell)
 
             // A sign-out with a note waiting warns in the module's words.
-            let again = lab.launch("n", modules: Self.notesOnly)
+            let again = try lab.launch("n", modules: Self.notesOnly)
             again.update { $0.online = false }
             try #require(again.module(NotesProbeModule.self)).add("Wheelchair at row 1")
             again.commit()

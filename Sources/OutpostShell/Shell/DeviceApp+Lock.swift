@@ -14,12 +14,12 @@ import OutpostProtocol
 /// - Nothing pending is touched by a lock, an unlock that fails, or "Sign in with email".
 extension DeviceApp {
     /// A session exists but its tokens are sealed behind the lock.
-    public var isLocked: Bool { vault?.isLocked ?? false }
+    public var isLocked: Bool { vault.isLocked ?? false }
 
     /// The device's biometry; nil when it has none (the settings toggle is hidden).
     public var biometry: BiometryKind? { ports.biometrics.kind }
 
-    public var biometricUnlockEnabled: Bool { vault?.settings.biometricUnlock ?? false }
+    public var biometricUnlockEnabled: Bool { vault.settings.biometricUnlock ?? false }
 
     /// Opens the shell's settings.
     public func showSettings() {
@@ -42,7 +42,7 @@ extension DeviceApp {
     /// Turns biometric unlock on or off (the settings toggle). Turning it on needs enrolled
     /// biometrics and binds a fresh session key to them.
     public func setBiometricUnlock(_ on: Bool) {
-        guard let vault, let session, refuseStaffActionIfHeld() else { return }
+        guard let session, refuseStaffActionIfHeld() else { return }
         guard !on || biometry != nil else {
             refuse("This device has no biometrics to unlock with.")
             return
@@ -59,7 +59,7 @@ extension DeviceApp {
 
     /// How long the app may stay in the background before it locks.
     public func setLockAfter(seconds: TimeInterval) {
-        guard let vault, session != nil, refuseStaffActionIfHeld() else { return }
+        guard session != nil, refuseStaffActionIfHeld() else { return }
         perform { try? vault.setLockAfter(seconds) }
     }
 
@@ -73,7 +73,7 @@ extension DeviceApp {
     /// decision as a launch's (``SessionVault/stillUnlocked``: wall and monotonic time since
     /// the app was last in use, which `background()` recorded).
     func relockIfAway() {
-        guard let vault, biometricUnlockEnabled, session != nil, !vault.stillUnlocked else { return }
+        guard biometricUnlockEnabled, session != nil, !vault.stillUnlocked else { return }
         vault.lock()
         sessionKeeper.forget()
     }
@@ -84,7 +84,7 @@ extension DeviceApp {
     @discardableResult
     public func unlock(with method: UnlockMethod) async -> Task<Void, Never>? {
         clearRefusal()
-        guard let vault, isLocked, let record = vault.record else { return nil }
+        guard isLocked, let record = vault.record else { return nil }
         state.lockMessage = nil
         let prompt = "Unlock Outpost"
         switch await vault.unlock(method: method, prompt: prompt) {
@@ -130,7 +130,7 @@ extension DeviceApp {
 
     /// Locks now: the key and the tokens leave memory; `message` shows on the lock screen.
     private func relock(_ message: String?) {
-        vault?.lock()
+        vault.lock()
         sessionKeeper.forget()
         state.lockMessage = message
         if let message { refuse(message) }
@@ -151,7 +151,7 @@ extension DeviceApp {
     /// refusal ends the session with a clear message (pending entries stay); a transport error
     /// changes nothing.
     func validateSession() async {
-        guard let vault, let record = vault.record, session != nil, ports.online, let client,
+        guard let record = vault.record, session != nil, ports.online, let client,
             SessionLock.sinceValidated(record, now: ports.clock.now(), monotonic: ports.monotonic.now())
                 >= SessionLock.validationInterval
         else { return }

@@ -76,7 +76,7 @@ extension DeviceApp {
         }
         document["device"] = device
         // Every entry this device still holds for the user, as it would be sent.
-        document["outbox"] = (try? store?.unsentEntriesForExport(owner: user.id)) ?? []
+        document["outbox"] = (try? store.unsentEntriesForExport(owner: user.id)) ?? []
         if removed {
             document["server"] = NSNull()
             document["serverNote"] =
@@ -109,7 +109,7 @@ extension DeviceApp {
     /// locations the phone watches), then signs out. With entries still waiting to be sent it
     /// first warns; `confirmed` goes on anyway. Needs a connection: offline nothing is deleted.
     public func deleteMyAccount(confirmed: Bool = false) async {
-        guard let current = session, let store, refuseStaffActionIfHeld() else { return }
+        guard let current = session, refuseStaffActionIfHeld() else { return }
         showPrivacy()
         if pendingCount > 0 && !confirmed {
             perform {

@@ -13,15 +13,12 @@ extension DeviceApp {
     }
 
     private func screenTree() -> UITree {
-        if let openError {
-            return ShellFrame(online: ports.online, pending: 0).tree(StorageErrorScreen(reason: openError))
-        }
         var frame = ShellFrame(
             online: ports.online, pending: self.status.pending, user: session?.user.email, event: nil)
         if let policy, ports.platform.isBelow(minIOS: policy.minIOS, minAndroidAPI: policy.minAndroidAPI) {
             return frame.tree(ForceUpgradeScreen(os: ports.platform.os, policy: policy))
         }
-        if isLocked, let record = vault?.record {
+        if isLocked, let record = vault.record {
             frame.user = record.user.email
             return frame.tree(
                 LockScreen(
@@ -33,7 +30,7 @@ extension DeviceApp {
             if let takeover = module.takeover(now: now) { return takeover }
         }
         var status = self.status
-        status.updatedWithPending = state.showUpdateBanner ? openReport?.pendingAfterOpen : nil
+        status.updatedWithPending = state.showUpdateBanner ? openReport.pendingAfterOpen : nil
         status.signedIn = session != nil
         status.online = ports.online
         status.lastUpdated = modules.compactMap(\.lastUpdated).max()
@@ -51,7 +48,7 @@ extension DeviceApp {
             return frame.tree(
                 SettingsScreen(
                     biometry: biometry, biometricUnlock: biometricUnlockEnabled,
-                    lockAfter: vault?.settings.lockAfter ?? LockSettings().lockAfter))
+                    lockAfter: vault.settings.lockAfter ?? LockSettings().lockAfter))
         case .module:
             if let home = modules.first(where: { type(of: $0).name == state.module })?.homeScreen {
                 return frame.tree(ModuleScreen(identifier: home.screen, content: home.elements))

@@ -15,18 +15,17 @@ import OutpostProtocol
 public final class DeviceApp {
     public let home: URL
     public private(set) var ports: DevicePorts
-    let store: DeviceStore?
-    let openReport: DeviceStore.OpenReport?
-    let openError: String?
+    let store: DeviceStore
+    let openReport: DeviceStore.OpenReport
     var state = ShellState()
-    /// The modules, in tab order (none when the store could not be opened).
+    /// The modules, in tab order (made by ``launch(home:ports:modules:simulateMigrationFailure:makeTransport:)``).
     private(set) var modules: [any DeviceModule] = []
     /// The signed-in session and its token rotation.
     let sessionKeeper: SessionKeeper
     /// Where the session's tokens rest, and the lock in front of them.
-    let vault: SessionVault?
-    /// The outbox's I/O loop (the decisions are ``OutboxMachine``'s).
-    private(set) var replayer: OutboxReplayer?
+    let vault: SessionVault
+    /// The outbox's I/O loop (the decisions are ``OutboxMachine``'s), over the modules' handlers.
+    private(set) lazy var replayer = OutboxReplayer(store: store, handlers: modules.flatMap(\.outboxHandlers))
     var policy: ClientPolicy?
     /// The events on the picker, as last fetched (kept in memory; rendering reads no store).
     public private(set) var events: [EventInfo] = []
@@ -48,7 +47,7 @@ public final class DeviceApp {
     public static func launch(
         home: URL, ports: DevicePorts, modules: DeviceModules, simulateMigrationFailure: Bool = false,
         makeTransport: @escaping @Sendable (URL) -> any Transport = { LiveTransport.make(baseURL: $0) }
-    ) -> DeviceApp {
+    ) -> DeviceLaunch {
         do {
             let (store, report) = try DeviceStore.open(
                 home: home, keyStore: ports.keyStore, modules: modules.migrations,
@@ -57,35 +56,31 @@ public final class DeviceApp {
             // carries it, and a made-up one would merge two devices' work on the server.
             let deviceId = try store.deviceId()
             let app = DeviceApp(
-                home: home, ports: ports, store: store, deviceId: deviceId, report: report, error: nil,
+                home: home, ports: ports, store: store, deviceId: deviceId, report: report,
                 makeTransport: makeTransport)
             let context = ModuleContext(shell: app, store: store)
             app.modules = modules.types.map { $0.init(context: context) }
-            app.replayer = OutboxReplayer(store: store, handlers: app.modules.flatMap(\.outboxHandlers))
             app.restore()
-            return app
+            return .ready(app)
         } catch {
-            return DeviceApp(
-                home: home, ports: ports, store: nil, deviceId: "", report: nil, error: "\(error)",
-                makeTransport: makeTransport)
+            return .storageError(StorageFailure(reason: "\(error)", online: ports.online))
         }
     }
 
     init(
-        home: URL, ports: DevicePorts, store: DeviceStore?, deviceId: String, report: DeviceStore.OpenReport?,
-        error: String?, makeTransport: @escaping @Sendable (URL) -> any Transport
+        home: URL, ports: DevicePorts, store: DeviceStore, deviceId: String, report: DeviceStore.OpenReport,
+        makeTransport: @escaping @Sendable (URL) -> any Transport
     ) {
         self.home = home
         self.deviceId = deviceId
         self.ports = ports
         self.store = store
         self.openReport = report
-        self.openError = error
         self.makeTransport = makeTransport
-        let vault = store.map { SessionVault(store: $0, ports: ports) }
+        let vault = SessionVault(store: store, ports: ports)
         self.vault = vault
         sessionKeeper = SessionKeeper(
-            current: vault?.sessionAtLaunch(), persist: { session in try vault?.save(session) })
+            current: vault.sessionAtLaunch(), persist: { session in try vault.save(session) })
     }
 
     /// The module of type `M`, when the app runs it (a module's actions on the app find their
@@ -101,7 +96,6 @@ public final class DeviceApp {
     package var session: SessionState? { sessionKeeper.current }
 
     private func restore() {
-        guard let store else { return }
         state = (try? store.sealedMeta("ui", as: ShellState.self)) ?? ShellState()
         for module in modules {
             if let data = try? store.sealedBlob(type(of: module).name) { try? module.restoreState(data) }
@@ -109,7 +103,7 @@ public final class DeviceApp {
         policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
         events = (try? store.events()) ?? []
         // The update banner shows on the first launch after an upgrade only.
-        state.showUpdateBanner = openReport?.upgraded == true
+        state.showUpdateBanner = openReport.upgraded == true
         let now = ports.clock.now()
         for module in modules { module.appeared(now: now) }
         if session == nil, !isLocked {
@@ -124,7 +118,7 @@ public final class DeviceApp {
     /// Saves the shell's and every module's state, then rebuilds what the screens show. Every
     /// action ends here.
     package func commit() {
-        vault?.touch()
+        vault.touch()
         saveStates()
         reload()
     }
@@ -133,7 +127,6 @@ public final class DeviceApp {
     /// kept, in one transaction. (One transaction per state, every time, made a confirm four
     /// write transactions: 2 ms, when its own commit is 0.2.)
     private func saveStates() {
-        guard let store else { return }
         var changed: [(String, Data)] = []
         var states: [(String, Data?)] = [("ui", try? JSONEncoder.outpostDevice.encode(state))]
         for module in modules { states.append((type(of: module).name, try? module.saveState())) }
@@ -204,7 +197,7 @@ public final class DeviceApp {
     func refreshPolicy(_ client: APIClient) async -> Bool {
         guard let policy = try? await client.clientPolicy() else { return false }
         self.policy = policy
-        try? store?.setSealedMeta("client_policy", policy)
+        try? store.setSealedMeta("client_policy", policy)
         return true
     }
 
@@ -246,7 +239,6 @@ public final class DeviceApp {
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
     public var pendingCount: Int {
-        guard let store else { return 0 }
         let owner = sessionKeeper.userId
         var count = (try? store.pendingCount(owner: owner)) ?? 0
         // Entries of one subject (an activity registered, then corrected) are one thing waiting.
@@ -267,7 +259,7 @@ public final class DeviceApp {
     /// What the signed-in user's pending entries are, in words: the kind's own when they are of
     /// one kind, "entries" when mixed.
     var pendingNoun: ShellStatus.Noun {
-        let kinds = (try? store?.pendingKinds(owner: sessionKeeper.userId)) ?? []
+        let kinds = (try? store.pendingKinds(owner: sessionKeeper.userId)) ?? []
         guard kinds.count == 1, let kind = kinds.first else {
             return .entries
         }
@@ -277,11 +269,11 @@ public final class DeviceApp {
     /// Entries of other users kept on this device, waiting for them to sign in again.
     public var pendingForOtherUsers: Int {
         guard let user = sessionKeeper.userId else { return 0 }
-        return ((try? store?.pendingCount(owner: nil)) ?? 0) - ((try? store?.pendingCount(owner: user)) ?? 0)
+        return ((try? store.pendingCount(owner: nil)) ?? 0) - ((try? store.pendingCount(owner: user)) ?? 0)
     }
 
     /// Entries set aside because they cannot be read (damaged on disk); kept, never sent.
-    public var quarantinedCount: Int { (try? store?.quarantinedCount()) ?? 0 }
+    public var quarantinedCount: Int { (try? store.quarantinedCount()) ?? 0 }
 
     public var isSignedIn: Bool { session != nil }
 
@@ -300,7 +292,7 @@ public final class DeviceApp {
     /// Changes a platform port (the simulator's switches).
     public func update(_ change: (inout DevicePorts) -> Void) {
         change(&ports)
-        vault?.ports = ports
+        vault.ports = ports
         reload()
     }
 
@@ -354,11 +346,11 @@ public final class DeviceApp {
     /// the server last said (each user's own: two people who share a phone each see theirs).
     public var consent: ConsentRecord? {
         guard let user = session?.user.id ?? state.removedAccount?.id else { return nil }
-        return try? store?.sealedMeta("consent:\(user.wire)", as: ConsentRecord.self)
+        return try? store.sealedMeta("consent:\(user.wire)", as: ConsentRecord.self)
     }
 
     func storeConsent(_ record: ConsentRecord, for user: UserID) {
-        try? store?.setSealedMeta("consent:\(user.wire)", record)
+        try? store.setSealedMeta("consent:\(user.wire)", record)
     }
 
     /// Reads the user's consent from the server (at sign-in and every sync): a second phone
@@ -380,7 +372,7 @@ public final class DeviceApp {
         server: URL, allowingInsecureHTTP: Bool,
         _ obtain: (APIClient, String) async throws -> TokenPair
     ) async {
-        guard let store, startSignIn(server: server, allowingInsecureHTTP: allowingInsecureHTTP) else { return }
+        guard startSignIn(server: server, allowingInsecureHTTP: allowingInsecureHTTP) else { return }
         let client = APIClient(transport: transport(for: server))
         // The first contact asks for the client policy, before any password is sent: a device
         // below it shows only the force-upgrade screen.
@@ -471,7 +463,7 @@ public final class DeviceApp {
     }
 
     private func loadEvents(range: String) async {
-        guard session != nil, let store else { return }
+        guard session != nil else { return }
         state.eventRange = range
         do {
             let response = try await authorized(TransportRequest(API.listEvents.line(query: [("range", range)])))
@@ -593,7 +585,6 @@ public final class DeviceApp {
     /// Sends the signed-in user's outbox entries oldest first, one at a time (``OutboxMachine``
     /// decides, ``OutboxReplayer`` does the I/O). `force` ignores backoff (the user asked).
     package func replay(force: Bool) async {
-        guard let replayer else { return }
         let clock = ports.clock
         let outcome = await replayer.replay(
             force: force, session: sessionKeeper, client: client, online: ports.online, now: { clock.now() },
@@ -644,7 +635,7 @@ public final class DeviceApp {
     /// (default: wait); `keep` keeps them for the same user's next sign-in; `discard` drops them.
     /// Other users' kept entries are never touched.
     public func signOut(_ choice: SignOutChoice? = nil) async {
-        guard let store, let current = session, refuseStaffActionIfHeld() else { return }
+        guard let current = session, refuseStaffActionIfHeld() else { return }
         var discard = false
         switch (pendingCount, choice) {
         case (0, _):
@@ -686,7 +677,6 @@ public final class DeviceApp {
     /// Forgets the session on this device (the roster, events, tokens and the lock's bound key);
     /// the outbox stays, owned by its users, unless `discarding` names one.
     func forgetSession(discarding: UserID?) {
-        guard let store else { return }
         try? store.clearForSignOut(
             discarding: discarding, sessionTables: modules.flatMap { type(of: $0).sessionTables })
         if let discarding { for module in modules { try? module.discardUnsent(owner: discarding) } }
@@ -701,7 +691,7 @@ public final class DeviceApp {
     /// entry becomes unreadable. Returns its Idempotency-Key, nil when nothing is pending.
     public func simulateDamagedOutboxEntry() -> String? {
         defer { commit() }
-        return try? store?.damageNewestPendingEntry()
+        return try? store.damageNewestPendingEntry()
     }
 
     // MARK: - Lifecycle

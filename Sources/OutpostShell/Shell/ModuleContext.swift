@@ -32,7 +32,7 @@ public final class ModuleContext {
 
     /// The user whose data the device holds: the signed-in one, or while the app is locked the
     /// one whose session the lock keeps.
-    public var deviceUser: UserID? { shell.session?.user.id ?? shell.vault?.record?.user.id }
+    public var deviceUser: UserID? { shell.session?.user.id ?? shell.vault.record?.user.id }
 
     /// The open event, if any.
     public var eventId: EventID? { shell.eventId }

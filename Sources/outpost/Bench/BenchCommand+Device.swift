@@ -53,7 +53,7 @@ extension BenchCommand {
         let insertSeconds = try BenchFloors.plainInsertSeconds(
             rows: guests, at: work.appendingPathComponent("floor.sqlite"))
         let home = work.appendingPathComponent("device")
-        let app = DeviceApp.launch(home: home, ports: Self.ports(home), modules: .eventDay)
+        let app = try DeviceApp.launch(home: home, ports: Self.ports(home), modules: .eventDay).opened()
         await app.signIn(server: server.url, email: ServerHandle.email, password: ServerHandle.password)
         let syncStart = ContinuousClock.now
         await app.openEvent(seeded.eventId)
@@ -124,8 +124,9 @@ extension BenchCommand {
         let openFloor = try BenchFloors.aesGCMOpenSeconds(bytes: snapshotBytes)
         var open = Samples()
         for _ in 0..<(quick || check ? 3 : 5) {
-            open.time {
-                let cold = DeviceApp.launch(home: home, ports: Self.ports(home, online: false), modules: .eventDay)
+            try open.time {
+                let cold = try DeviceApp.launch(home: home, ports: Self.ports(home, online: false), modules: .eventDay)
+                    .opened()
                 cold.lookup("a")
                 _ = cold.tree()
             }

@@ -44,9 +44,17 @@ struct DeviceOptions: ParsableArguments {
             battery: { battery },
             biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)),
             gps: { gps }, locationPermission: { permission }, language: settings.language)
-        return DeviceApp.launch(
+        let launched = DeviceApp.launch(
             home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { LiveTransport.make(baseURL: $0, timeout: 10) })
+        switch launched {
+        case .ready(let app):
+            return app
+        case .storageError(let failure):
+            // The storage-error screen is all there is: shown, and the command stops there.
+            try output(failure.tree())
+            throw Self.refused(failure.description)
+        }
     }
 
     /// One app launch of a command: launch, carry out `action`, print the tree after it; a
@@ -87,7 +95,11 @@ struct DeviceOptions: ParsableArguments {
     /// Prints the UI tree: JSON on the last line with `--json`, else the terminal rendering.
     @MainActor
     func output(_ app: DeviceApp) throws {
-        let tree = app.tree()
+        try output(app.tree())
+    }
+
+    /// Prints `tree`: JSON on the last line with `--json`, else the terminal rendering.
+    func output(_ tree: UITree) throws {
         if json {
             print(String(decoding: try OutpostJSON.encode(tree), as: UTF8.self))
         } else {

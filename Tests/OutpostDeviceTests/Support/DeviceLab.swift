@@ -43,24 +43,25 @@ struct DeviceLab: Sendable {
     func launch(
         _ name: String, online: Bool = true, camera: CameraPermission = .granted,
         platform: PlatformInfo = PlatformInfo(os: .ios, version: "17.5"), clock: WallClock = .system,
-        monotonic: MonotonicClock = .system, battery: Int = 100, simulateMigrationFailure: Bool = false,
+        monotonic: MonotonicClock = .system, battery: Int = 100,
         modules: DeviceModules = .eventDay, biometrics: (any Biometrics)? = nil,
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
         locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
         timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         transport: (@Sendable (any Transport) -> any Transport)? = nil
-    ) -> DeviceApp {
+    ) throws -> DeviceApp {
         let ports = DevicePorts(
             keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
             online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps,
             locationPermission: locationPermission, language: language, timeZone: timeZone)
-        return DeviceApp.launch(
-            home: home(name), ports: ports, modules: modules, simulateMigrationFailure: simulateMigrationFailure,
+        return try DeviceApp.launch(
+            home: home(name), ports: ports, modules: modules,
             makeTransport: { url in
                 let live = LiveTransport.make(baseURL: url, timeout: 30)
                 return transport?(live) ?? live
-            })
+            }
+        ).opened()
     }
 
     /// Launches device `name` with its live transport wrapped by `wrap`; the box holds the wrapper
@@ -69,9 +70,9 @@ struct DeviceLab: Sendable {
     func launch<Wrapper: Transport>(
         _ name: String, modules: DeviceModules = .eventDay,
         wrapping wrap: @escaping @Sendable (any Transport) -> Wrapper
-    ) -> (DeviceApp, LockedBox<Wrapper?>) {
+    ) throws -> (DeviceApp, LockedBox<Wrapper?>) {
         let box = LockedBox<Wrapper?>(nil)
-        let app = launch(
+        let app = try launch(
             name, modules: modules,
             transport: { inner in
                 let made = wrap(inner)
@@ -86,7 +87,7 @@ struct DeviceLab: Sendable {
     func readyDevice(
         _ name: String, email: String = "alex@acme.test", transport: (@Sendable (any Transport) -> any Transport)? = nil
     ) async throws -> DeviceApp {
-        let app = launch(name, transport: transport)
+        let app = try launch(name, transport: transport)
         await app.signIn(server: serverURL, email: email, password: Self.staffPassword)
         try #require(app.isSignedIn, "sign-in failed: \(app.tree().elements)")
         await app.openEvent(world.event.id)
