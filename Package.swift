@@ -303,6 +303,8 @@ let package = Package(
                 "OutpostProtocol",
                 "OutpostDevice",
                 "OutpostChaos",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

@@ -2,12 +2,11 @@ import Crypto
 import Foundation
 import GRDB
 import OutpostCore
-import OutpostLab
 
 /// What the machine itself does in the time of the measured paths, measured in the same run:
 /// each figure is printed beside one of these and as a ratio to it, so runs on noisy or
 /// different machines compare by ratio, and `--check` guards ratios, never absolute times.
-struct BenchFloors {
+package struct BenchFloors {
     /// Seconds per Ed25519 signature verification (the floor of a ticket check).
     var ed25519Verify: Double
     /// Seconds per durable one-row SQLite transaction in WAL mode (the floor of a local commit).

@@ -1,7 +1,6 @@
 import Foundation
-import OutpostLab
 
-extension BenchCommand {
+extension Bench {
     /// `--peer pretix`: pretix's check-in endpoint and position download beside Outpost's ingest
     /// and roster download, on the same database kind, at the same concurrency and size, one
     /// system at a time on this machine. Ratios are Outpost ÷ pretix (higher is faster).

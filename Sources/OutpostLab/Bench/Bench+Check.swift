@@ -1,8 +1,7 @@
 import Foundation
-import OutpostLab
 
 /// `--check` and `--write-baseline`: the regression guard over ratios to floors.
-extension BenchCommand {
+extension Bench {
     func compareWithBaselines(_ document: BenchDocument) throws {
         let url = URL(fileURLWithPath: baselines)
         let decoder = JSONDecoder()

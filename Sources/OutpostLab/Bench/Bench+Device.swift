@@ -2,12 +2,11 @@ import Foundation
 import GRDB
 import OutpostCore
 import OutpostDevice
-import OutpostLab
 import OutpostProtocol
 
 /// The device's paths at one roster size: sync, scan, confirm, search and cold open, each beside
 /// its floor, and how big the device got (peak memory, store on disk).
-extension BenchCommand {
+extension Bench {
     /// One size's figures, its row of the scale table, and the device it left (for the drain).
     struct DeviceRun {
         var figures: [BenchFigure]

@@ -1,0 +1,157 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+
+/// `outpost bench`'s harness: the device's paths at each roster size, the outbox drain and the
+/// server's ingest, each figure beside a floor measured in the same run (``BenchFloors``); the
+/// table, the JSON document and the `--check` comparison with the baselines.
+package struct Bench {
+    package var quick: Bool
+    package var check: Bool
+    package var writeBaseline: Bool
+    /// Roster sizes to measure; nil: the default for the run's kind (``rosterSizes()``).
+    package var sizes: [Int]?
+    package var baselines: String
+    package var margin: Double
+    package var output: String
+    package var postgres: String?
+    package var postgresPool: Int?
+    /// Side by side with pretix instead of the device paths.
+    package var peer: Bool
+    package var peerDirectory: String?
+
+    package init(
+        quick: Bool, check: Bool, writeBaseline: Bool, sizes: [Int]?, baselines: String, margin: Double, output: String,
+        postgres: String?, postgresPool: Int?, peer: Bool, peerDirectory: String?
+    ) {
+        self.quick = quick
+        self.check = check
+        self.writeBaseline = writeBaseline
+        self.sizes = sizes
+        self.baselines = baselines
+        self.margin = margin
+        self.output = output
+        self.postgres = postgres
+        self.postgresPool = postgresPool
+        self.peer = peer
+        self.peerDirectory = peerDirectory
+    }
+
+    @MainActor
+    package func run() async throws {
+        if peer {
+            try await comparePretix()
+            return
+        }
+        let sizes = rosterSizes()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var figures: [BenchFigure] = []
+        var scale: [ScaleRow] = []
+        let server = try await ServerHandle.start(directory: work.appendingPathComponent("server"), sqlite: true)
+        defer { server.stop() }
+        let floors = try BenchFloors.common(work: work)
+        var last: DeviceRun?
+        for size in sizes {
+            let run = try await measureDevice(
+                guests: size, server: server, floors: floors, work: work.appendingPathComponent("size-\(size)"))
+            figures += run.figures
+            scale.append(run.row)
+            last = run
+        }
+        figures += BenchFigure.growth(figures, sizes: sizes)
+        if !check, let last {
+            figures += try await measureDrainAndIngest(after: last, server: server, work: work)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let document = BenchDocument(
+            timestamp: OutpostJSON.format(Date()), cores: ProcessInfo.processInfo.activeProcessorCount, quick: quick,
+            guests: sizes.last ?? 0, figures: figures, scale: scale, build: Self.buildMode)
+        try encoder.encode(document).write(to: URL(fileURLWithPath: output))
+        print(Self.table(document))
+        print(Self.scaleTable(scale))
+        print("Results written to \(output).")
+        if check || writeBaseline {
+            try compareWithBaselines(document)
+        }
+    }
+
+    /// The roster sizes to measure: `sizes`, else 2,000 and 50,000 (`check`), 10,000 (`quick`)
+    /// or all three.
+    func rosterSizes() -> [Int] {
+        if let sizes { return sizes }
+        if check { return [2_000, 50_000] }
+        return quick ? [10_000] : [10_000, 100_000, 1_000_000]
+    }
+
+    struct BenchDocument: Codable {
+        var timestamp: String
+        var cores: Int
+        var quick: Bool
+        var guests: Int
+        var figures: [BenchFigure]
+        var scale: [ScaleRow]
+        /// "release" or "debug": ratios are only comparable within one.
+        var build: String
+    }
+
+    #if DEBUG
+    static let buildMode = "debug"
+    #else
+    static let buildMode = "release"
+    #endif
+
+    static func ports(_ home: URL, online: Bool = true) -> DevicePorts {
+        DevicePorts(
+            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport(),
+            online: online)
+    }
+
+    @MainActor
+    static func requireIndexImpl(_ app: DeviceApp) throws -> RosterIndex {
+        guard let index = app.index else { throw CleanFailure("the device has no roster to search") }
+        return index
+    }
+
+    static func ingestServers(
+        work: URL, postgres: String?, postgresPool: Int?, sqlite: ServerHandle
+    ) async throws -> [(String, ServerHandle)] {
+        var servers = [("SQLite", sqlite)]
+        if let postgres {
+            servers.append(
+                (
+                    "PostgreSQL",
+                    try await ServerHandle.start(
+                        directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres,
+                        options: postgresPool.map { ["--postgres-pool", String($0)] } ?? [])
+                ))
+        }
+        return servers
+    }
+
+    static func describe(_ figure: BenchFigure) -> String {
+        var text = String(format: "median %.3f, p99 %.3f %@", figure.median, figure.p99, figure.unit)
+        if let ratio = figure.ratio, let floorName = figure.floorName {
+            text += String(format: " (%.1f× %@)", ratio, floorName)
+        }
+        return text
+    }
+
+    static func table(_ document: BenchDocument) -> String {
+        var lines = [
+            "Outpost bench \(document.timestamp) · \(document.cores) cores · \(document.guests) guests\(document.quick ? " (quick)" : "")",
+            "| figure | median | p99 | unit | floor | ratio | note |", "|---|---|---|---|---|---|---|",
+        ]
+        for figure in document.figures {
+            let floor = figure.floor.map { String(format: "%.4g (%@)", $0, figure.floorName ?? "") } ?? ""
+            let ratio = figure.ratio.map { String(format: "%.1f×", $0) } ?? ""
+            lines.append(
+                "| \(figure.name) | \(String(format: "%.4g", figure.median)) | \(String(format: "%.4g", figure.p99)) | \(figure.unit) | \(floor) | \(ratio) | \(figure.note ?? "") |"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}
