@@ -169,6 +169,38 @@ struct PackageGraphTests {
         #expect(found.isEmpty, "route paths written outside the route description: \(found)")
     }
 
+    /// The device targets whose every `try?` carries its reason; the module targets join as
+    /// their audit lands (everything else there surfaces through ``StorageFaults`` or a refusal).
+    static let reasonedTargets = ["OutpostShell"]
+
+    @Test("try-reasons: every try? in the audited device targets has a one-line reason beside it")
+    func tryReasons() throws {
+        var silent: [String] = []
+        for target in Self.reasonedTargets {
+            let folder = Self.root.appendingPathComponent("Sources/\(target)")
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else {
+                    continue
+                }
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                for (index, line) in lines.enumerated() {
+                    let code = line.components(separatedBy: "//")[0]
+                    guard code.contains(/\btry\?/) else { continue }
+                    // A comment on the line, or in the four lines above (a statement's own comment).
+                    let above = lines[max(0, index - 4)..<index]
+                    if line.contains("//")
+                        || above.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") })
+                    {
+                        continue
+                    }
+                    silent.append("\(target)/\(file.lastPathComponent):\(index + 1)")
+                }
+            }
+        }
+        #expect(silent.isEmpty, "a try? without its reason: \(silent)")
+    }
+
     @Test("package-graph: no source imports a target of this package that its target does not declare")
     func importsAreDeclared() throws {
         let targets = try Self.targets()

@@ -52,6 +52,7 @@ public struct FileKeyStore: KeyStore {
         guard manager.createFile(atPath: temporary.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
             throw KeyStoreError.unreadable("cannot create \(temporary.path)")
         }
+        // The temporary name is linked or gone already; a leftover is a stray file, not a key.
         defer { try? manager.removeItem(at: temporary) }
         if link(temporary.path, url.path) != 0, errno != EEXIST {
             throw KeyStoreError.unreadable(String(cString: strerror(errno)))
@@ -85,6 +86,7 @@ extension FileKeyStore {
             throw KeyStoreError.unreadable("cannot create \(temporary.path)")
         }
         guard rename(temporary.path, target.path) == 0 else {
+            // Tidying only: the rename's error below is the one that matters.
             try? manager.removeItem(at: temporary)
             throw KeyStoreError.unreadable(String(cString: strerror(errno)))
         }

@@ -41,15 +41,20 @@ public final class FileProcessMemory: ProcessMemory, @unchecked Sendable {
 
     public var unlock: RetainedUnlock? {
         get {
+            // The simulator's stand-in for process memory: unreadable is none kept (locked).
             FileManager.default.contents(atPath: url.path).flatMap {
                 try? JSONDecoder().decode(RetainedUnlock.self, from: $0)
             }
         }
         set {
+            // Memory cannot fail to be written; the file that stands in for it may, and then the
+            // next launch is locked, the safe side.
             guard let newValue, let data = try? JSONEncoder().encode(newValue) else {
+                // None kept: no file is the same as an empty one.
                 try? FileManager.default.removeItem(at: url)
                 return
             }
+            // The home exists already but for a test's fresh folder; a failure shows as no file.
             try? FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])

@@ -113,11 +113,13 @@ public final class SimulatedBiometrics: Biometrics, @unchecked Sendable {
         }
         saved(current)
         if case .failure(let failure) = check { return .failure(failure) }
+        // No readable item is the OS's "no such item": the user signs in with e-mail instead.
         guard let data = try? keyStore.record(named: recordName(name, method)),
             let item = try? JSONDecoder().decode(Item.self, from: data), !item.secret.isEmpty
         else { return .failure(.missing) }
         if let enrolment = item.enrolment, enrolment != current.enrolment {
-            // The OS destroys an item bound to an enrolment that no longer exists.
+            // The OS destroys an item bound to an enrolment that no longer exists (and answers
+            // `invalidated` whether or not the destroying succeeds).
             try? keyStore.setRecord(named: recordName(name, .biometrics), Data())
             return .failure(.invalidated)
         }
@@ -126,6 +128,7 @@ public final class SimulatedBiometrics: Biometrics, @unchecked Sendable {
 
     public func remove(named name: String) {
         for method in [UnlockMethod.biometrics, .devicePasscode] {
+            // Removing what is not there is no error to the OS's Keychain either.
             try? keyStore.setRecord(named: recordName(name, method), Data())
         }
     }

@@ -60,7 +60,7 @@ extension DeviceApp {
     /// How long the app may stay in the background before it locks.
     public func setLockAfter(seconds: TimeInterval) {
         guard session != nil, refuseStaffActionIfHeld() else { return }
-        perform { try? vault.setLockAfter(seconds) }
+        perform { surfacing("save the lock setting") { try vault.setLockAfter(seconds) } }
     }
 
     /// Locks now (the lock button; also what a cold launch and a long background do).

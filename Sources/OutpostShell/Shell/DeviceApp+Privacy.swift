@@ -68,19 +68,28 @@ extension DeviceApp {
         ]
         var device: [String: Any] = [:]
         for module in modules {
-            if let data = try? module.exportRecords(of: user.id),
-                let object = try? JSONSerialization.jsonObject(with: data)
-            {
-                device[type(of: module).name] = object
+            let name = type(of: module).name
+            // A module whose records cannot be read says so in the file, and on the banner; one
+            // with none (nil) is left out.
+            guard let exported = surfacing("export \(name)'s records", { try module.exportRecords(of: user.id) }) else {
+                device[name] = ["error": "These records could not be read on this device; export again later."]
+                continue
             }
+            guard let data = exported else { continue }
+            device[name] =
+                surfacing("export \(name)'s records") { try JSONSerialization.jsonObject(with: data) }
+                ?? ["error": "These records could not be read on this device; export again later."]
         }
         document["device"] = device
         // Every entry this device still holds for the user, as it would be sent.
-        document["outbox"] = (try? store.unsentEntriesForExport(owner: user.id)) ?? []
+        document["outbox"] =
+            surfacing("export the entries waiting") { try store.unsentEntriesForExport(owner: user.id) }
+            ?? ["error": "The entries waiting could not be read on this device; export again later."]
         if removed {
             document["server"] = NSNull()
             document["serverNote"] =
                 "Your account was removed by your organizer: the server no longer accepts these entries, and keeps no copy to export. This file is what this device kept."
+            // Built of JSON values only (strings, numbers, parsed JSON, NSNull): it always serialises.
             let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
             perform { state.privacyMessage = PrivacyCopy(ports.language).exportedRemoved }
             return data
@@ -95,6 +104,7 @@ extension DeviceApp {
             document["server"] = NSNull()
             document["serverNote"] = "The server's copy could not be fetched (offline?); export again when online."
         }
+        // Built of JSON values only (strings, numbers, parsed JSON, NSNull): it always serialises.
         let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         perform {
             state.privacyMessage =
@@ -145,8 +155,12 @@ extension DeviceApp {
             }
             return
         }
-        for module in modules { try? module.erase(user: current.user.id) }
+        for module in modules {
+            surfacing("erase \(type(of: module).name)'s records") { try module.erase(user: current.user.id) }
+        }
         forgetSession(discarding: current.user.id)
+        // Gives the erased rows' pages back to the disk, so no copy lingers in free pages; a
+        // failure leaves them sealed (the key is the store's), readable by nobody else.
         try? store.vacuum()
         state.signInNotice = "Your account and your data were deleted from the server and this device."
         commit()

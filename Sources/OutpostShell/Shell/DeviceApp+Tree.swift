@@ -35,6 +35,7 @@ extension DeviceApp {
         status.online = ports.online
         status.lastUpdated = modules.compactMap(\.lastUpdated).max()
         frame.banners = status.elements(modules: modules.flatMap(\.statusElements))
+        if let fault = faults.banner { frame.banners.insert(fault, at: 0) }
         guard session != nil else {
             return frame.tree(SignInScreen(error: state.signInError, notice: state.signInNotice))
         }

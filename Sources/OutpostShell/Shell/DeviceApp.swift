@@ -37,6 +37,8 @@ public final class DeviceApp {
     /// only (a relaunch starts without one): the headless CLI exits with status 3 when an
     /// action leaves one, and the tree carries it as `refusal`. Each action starts without one.
     public private(set) var refusal: String?
+    /// Writes to the store that failed while the app ran: shown as a banner, kept for tests.
+    package private(set) var faults = StorageFaults()
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
     /// How the transport for a server URL is made (tests wrap it with faults).
@@ -83,6 +85,19 @@ public final class DeviceApp {
             current: vault.sessionAtLaunch(), persist: { session in try vault.save(session) })
     }
 
+    /// Runs a store access whose failure the user must hear of (`what`: "save the screen's
+    /// state"): an error goes to ``faults`` (the storage-fault banner) instead of vanishing; nil
+    /// then.
+    @discardableResult
+    package func surfacing<T>(_ what: String, _ access: () throws -> T) -> T? {
+        do {
+            return try access()
+        } catch {
+            faults.record(what, error)
+            return nil
+        }
+    }
+
     /// The module of type `M`, when the app runs it (a module's actions on the app find their
     /// module this way).
     package func module<M: DeviceModule>(_ type: M.Type) -> M? { service(type) }
@@ -96,12 +111,20 @@ public final class DeviceApp {
     package var session: SessionState? { sessionKeeper.current }
 
     private func restore() {
-        state = (try? store.sealedMeta("ui", as: ShellState.self)) ?? ShellState()
+        // A state that cannot be read starts its screen afresh; the entries are not in it.
+        state =
+            surfacing("read where the app was") { try store.sealedMeta("ui", as: ShellState.self) }.flatMap { $0 }
+            ?? ShellState()
         for module in modules {
-            if let data = try? store.sealedBlob(type(of: module).name) { try? module.restoreState(data) }
+            let name = type(of: module).name
+            if let data = surfacing("read where \(name) was", { try store.sealedBlob(name) }).flatMap({ $0 }) {
+                surfacing("restore where \(name) was") { try module.restoreState(data) }
+            }
         }
-        policy = try? store.sealedMeta("client_policy", as: ClientPolicy.self)
-        events = (try? store.events()) ?? []
+        policy = surfacing("read the app's minimum version") {
+            try store.sealedMeta("client_policy", as: ClientPolicy.self)
+        }.flatMap { $0 }
+        events = surfacing("read the events list") { try store.events() } ?? []
         // The update banner shows on the first launch after an upgrade only.
         state.showUpdateBanner = openReport.upgraded == true
         let now = ports.clock.now()
@@ -128,10 +151,16 @@ public final class DeviceApp {
     /// write transactions: 2 ms, when its own commit is 0.2.)
     private func saveStates() {
         var changed: [(String, Data)] = []
-        var states: [(String, Data?)] = [("ui", try? JSONEncoder.outpostDevice.encode(state))]
-        for module in modules { states.append((type(of: module).name, try? module.saveState())) }
+        var states: [(String, Data?)] = [
+            ("ui", surfacing("save where the app is") { try JSONEncoder.outpostDevice.encode(state) })
+        ]
+        for module in modules {
+            let name = type(of: module).name
+            states.append((name, surfacing("save where \(name) is") { try module.saveState() }))
+        }
         for case (let key, let data?) in states where savedStates[key] != data { changed.append((key, data)) }
-        guard !changed.isEmpty, (try? store.setSealedBlobs(changed)) != nil else { return }
+        guard !changed.isEmpty, surfacing("save where the app is", { try store.setSealedBlobs(changed) }) != nil
+        else { return }
         for (key, data) in changed { savedStates[key] = data }
     }
 
@@ -195,9 +224,10 @@ public final class DeviceApp {
     /// server could not be asked.
     @discardableResult
     func refreshPolicy(_ client: APIClient) async -> Bool {
+        // Unreachable or unreadable: the cached policy stands, and the caller says so (false).
         guard let policy = try? await client.clientPolicy() else { return false }
         self.policy = policy
-        try? store.setSealedMeta("client_policy", policy)
+        surfacing("save the app's minimum version") { try store.setSealedMeta("client_policy", policy) }
         return true
     }
 
@@ -240,10 +270,13 @@ public final class DeviceApp {
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
     public var pendingCount: Int {
         let owner = sessionKeeper.userId
-        var count = (try? store.pendingCount(owner: owner)) ?? 0
+        var count = surfacing("count the entries waiting") { try store.pendingCount(owner: owner) } ?? 0
         // Entries of one subject (an activity registered, then corrected) are one thing waiting.
         for handler in modules.flatMap(\.outboxHandlers) where handler.countsBySubject {
-            guard let keys = try? store.pendingKeys(owner: owner, kind: handler.kind) else { continue }
+            guard
+                let keys = surfacing(
+                    "count the entries waiting", { try store.pendingKeys(owner: owner, kind: handler.kind) })
+            else { continue }
             count -= keys.count - Set(keys.map { handler.subject(ofKey: $0) ?? $0 }).count
         }
         return count + unsentLines.count
@@ -259,7 +292,7 @@ public final class DeviceApp {
     /// What the signed-in user's pending entries are, in words: the kind's own when they are of
     /// one kind, "entries" when mixed.
     var pendingNoun: ShellStatus.Noun {
-        let kinds = (try? store.pendingKinds(owner: sessionKeeper.userId)) ?? []
+        let kinds = surfacing("count the entries waiting") { try store.pendingKinds(owner: sessionKeeper.userId) } ?? []
         guard kinds.count == 1, let kind = kinds.first else {
             return .entries
         }
@@ -269,11 +302,14 @@ public final class DeviceApp {
     /// Entries of other users kept on this device, waiting for them to sign in again.
     public var pendingForOtherUsers: Int {
         guard let user = sessionKeeper.userId else { return 0 }
-        return ((try? store.pendingCount(owner: nil)) ?? 0) - ((try? store.pendingCount(owner: user)) ?? 0)
+        let all = surfacing("count the entries waiting") { try store.pendingCount(owner: nil) } ?? 0
+        return all - (surfacing("count the entries waiting") { try store.pendingCount(owner: user) } ?? 0)
     }
 
     /// Entries set aside because they cannot be read (damaged on disk); kept, never sent.
-    public var quarantinedCount: Int { (try? store.quarantinedCount()) ?? 0 }
+    public var quarantinedCount: Int {
+        surfacing("count the entries set aside") { try store.quarantinedCount() } ?? 0
+    }
 
     public var isSignedIn: Bool { session != nil }
 
@@ -346,11 +382,13 @@ public final class DeviceApp {
     /// the server last said (each user's own: two people who share a phone each see theirs).
     public var consent: ConsentRecord? {
         guard let user = session?.user.id ?? state.removedAccount?.id else { return nil }
-        return try? store.sealedMeta("consent:\(user.wire)", as: ConsentRecord.self)
+        return surfacing("read your consent") {
+            try store.sealedMeta("consent:\(user.wire)", as: ConsentRecord.self)
+        }.flatMap { $0 }
     }
 
     func storeConsent(_ record: ConsentRecord, for user: UserID) {
-        try? store.setSealedMeta("consent:\(user.wire)", record)
+        surfacing("save your consent") { try store.setSealedMeta("consent:\(user.wire)", record) }
     }
 
     /// Reads the user's consent from the server (at sign-in and every sync): a second phone
@@ -562,6 +600,7 @@ public final class DeviceApp {
     /// sent (an organizer sees it before removing the user); door devices report per event.
     func reportUnsent() async {
         guard let user = session?.user, user.role == .mentor || user.role == .worker, ports.online,
+            // A report of one integer always encodes; the optional only keeps the guard flat.
             let body = try? OutpostJSON.encode(DeviceReport(pending: pendingCount))
         else { return }
         do {
@@ -589,6 +628,7 @@ public final class DeviceApp {
         let outcome = await replayer.replay(
             force: force, session: sessionKeeper, client: client, online: ports.online, now: { clock.now() },
             seed: UInt64(ports.random(0...1) * Double(UInt64(1) << 53)))
+        for fault in outcome.storeFaults { faults.record(fault.what, fault.error) }
         if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: outcome.sessionEndedCode)) }
     }
 
@@ -661,6 +701,7 @@ public final class DeviceApp {
             discard = true
         }
         await endSession(revoking: current, discardingOutbox: discard)
+        // Only gives freed pages back to the disk (the signed-out roster); nothing depends on it.
         try? store.vacuum()
         commit()
     }
@@ -677,9 +718,17 @@ public final class DeviceApp {
     /// Forgets the session on this device (the roster, events, tokens and the lock's bound key);
     /// the outbox stays, owned by its users, unless `discarding` names one.
     func forgetSession(discarding: UserID?) {
-        try? store.clearForSignOut(
-            discarding: discarding, sessionTables: modules.flatMap { type(of: $0).sessionTables })
-        if let discarding { for module in modules { try? module.discardUnsent(owner: discarding) } }
+        surfacing("forget the signed-out roster and tokens") {
+            try store.clearForSignOut(
+                discarding: discarding, sessionTables: modules.flatMap { type(of: $0).sessionTables })
+        }
+        if let discarding {
+            for module in modules {
+                surfacing("discard \(type(of: module).name)'s unsent work") {
+                    try module.discardUnsent(owner: discarding)
+                }
+            }
+        }
         savedStates = [:]
         sessionKeeper.end()
         events = []
@@ -691,7 +740,7 @@ public final class DeviceApp {
     /// entry becomes unreadable. Returns its Idempotency-Key, nil when nothing is pending.
     public func simulateDamagedOutboxEntry() -> String? {
         defer { commit() }
-        return try? store.damageNewestPendingEntry()
+        return surfacing("damage an entry (simulator)") { try store.damageNewestPendingEntry() }.flatMap { $0 }
     }
 
     // MARK: - Lifecycle

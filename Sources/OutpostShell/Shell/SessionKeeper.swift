@@ -54,6 +54,8 @@ package final class SessionKeeper {
     /// Forgets the session (sign-out, or the server ended it).
     package func end() {
         current = nil
+        // The in-memory session is gone either way; the store's copy is also cleared by the
+        // sign-out's own transaction (``DeviceStore/clearForSignOut(discarding:sessionTables:)``).
         try? persist(nil)
     }
 

@@ -28,13 +28,16 @@ package final class SessionVault {
     package init(store: DeviceStore, ports: DevicePorts) {
         self.store = store
         self.ports = ports
+        // Unreadable lock settings fall back to the defaults (locking sooner, never later).
         settings = (try? store.sealedMeta("lock", as: LockSettings.self)) ?? LockSettings()
+        // Unreadable: nobody to unlock, so the sign-in screen; the outbox is not in it.
         record = try? store.sealedMeta("session_record", as: SessionRecord.self)
     }
 
     /// The session as this launch finds it: unsealed when biometric unlock is off, or when the
     /// app was unlocked and left for less than ``LockSettings/lockAfter``; nil when locked.
     package func sessionAtLaunch() -> SessionState? {
+        // An unreadable session is a signed-out device: the user signs in again, nothing is lost.
         guard settings.biometricUnlock else { return try? store.sealedMeta("session", as: SessionState.self) }
         guard stillUnlocked, let retained = ports.memory.unlock else {
             ports.memory.unlock = nil
@@ -98,6 +101,7 @@ package final class SessionVault {
         record = updated
     }
 
+    /// Unreadable is signed out, as at launch.
     private var currentPlainSession: SessionState? { try? store.sealedMeta("session", as: SessionState.self) }
 
     /// Turns biometric unlock on (a fresh session key, bound to the current enrolment) or off
@@ -163,10 +167,14 @@ package final class SessionVault {
         return try AES.GCM.seal(try OutpostJSON.encode(session), using: key).combined!
     }
 
+    /// The session sealed with the biometric key; nil (locked: sign in with e-mail) when the key
+    /// is wrong or gone, the box damaged, or its content unreadable, which are one case to the user.
     private func boundSession(key: SymmetricKey?) -> SessionState? {
+        // Each failure below is that one case (above).
         guard let key, let box = try? store.sealedMeta("session_bound", as: Data.self),
             let sealed = try? AES.GCM.SealedBox(combined: box), let plain = try? AES.GCM.open(sealed, using: key)
         else { return nil }
+        // Unreadable content: the same case.
         return try? OutpostJSON.decode(SessionState.self, from: plain)
     }
 }

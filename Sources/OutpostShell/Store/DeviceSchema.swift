@@ -92,6 +92,7 @@ package enum DeviceSchema {
                 .map { String(decoding: $0, as: UTF8.self) }
             if owner?.isEmpty ?? true,
                 let box = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'session'"),
+                // An unreadable session names no owner: the entries stay everyone's, as before.
                 let json = try? JSONSerialization.jsonObject(with: try sealer.open(box)) as? [String: Any],
                 let user = json["user"] as? [String: Any], let id = user["id"] as? String
             {

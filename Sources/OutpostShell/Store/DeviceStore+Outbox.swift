@@ -240,6 +240,7 @@ extension DeviceStore {
                 "idempotencyKey": row.idempotencyKey,
             ]
             if let error = row.lastError { entry["lastError"] = error }
+            // A damaged entry is exported as what is known of it, with `request: null`.
             if let plain = try? sealer.open(row.sealedRequest),
                 let request = try? JSONSerialization.jsonObject(with: plain)
             {

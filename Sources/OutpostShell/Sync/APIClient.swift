@@ -71,7 +71,10 @@ public struct APIClient: Sendable {
         try Self.decode(ClientPolicy.self, try await send(TransportRequest(API.clientPolicy.line())))
     }
 
+    /// Best effort: offline, the device signs out all the same and the server's session ends at
+    /// its expiry; a refresh token always encodes.
     public func signOut(refreshToken: String) async {
+        // Best effort (above); the body is one string and always encodes.
         _ = try? await send(
             TransportRequest(
                 API.signOut.line(), headers: ["Content-Type": "application/json"],
@@ -87,6 +90,7 @@ public struct APIClient: Sendable {
                 body: try OutpostJSON.encode(RefreshRequest(refreshToken: session.refreshToken))))
         let answer = ServerAnswer(response)
         if answer.isUnauthorized { throw APIClientError.sessionEnded(code: Self.errorCode(response.body)) }
+        // A 2xx that is not a token pair is not the server's (a portal): no answer, as below.
         guard case .success = answer, let pair = try? OutpostJSON.decode(TokenPair.self, from: response.body) else {
             throw APIClientError.transport(.connectionFailed("the refresh was answered with HTTP \(response.status)"))
         }
@@ -145,7 +149,10 @@ public struct APIClient: Sendable {
         }
     }
 
+    /// The API's error code of an answer; nil for a body that is not the API's error (a portal's
+    /// page), which callers treat as no code.
     public static func errorCode(_ body: Data) -> String? {
+        // Not the API's error body: no code (above).
         (try? OutpostJSON.decode(ErrorBody.self, from: body))?.error
     }
 }

@@ -78,6 +78,15 @@ package final class OutboxReplayer {
         package var sessionEndedCode: String?
         /// Requests that carried several entries.
         package var batches = 0
+        /// Store writes of the pass that failed (what, and the error): the entries they were
+        /// for stay queued; the shell shows them as its storage-fault banner.
+        package var storeFaults: [StoreFault] = []
+    }
+
+    /// A write of the pass that failed.
+    package struct StoreFault: Sendable, Equatable {
+        package var what: String
+        package var error: String
     }
 
     /// The entries due right behind `row`, in order: the same owner's, pending, of the same kind
@@ -116,11 +125,21 @@ package final class OutboxReplayer {
 
     /// Writes the staged answers in one transaction, each entry in a savepoint, and empties
     /// `staged`; false when one could not be written (it and those after it are not kept).
+    /// A state write of the pass; a failure goes into the outcome's ``Outcome/storeFaults``.
+    private func keep(_ what: String, into outcome: inout Outcome, _ write: () throws -> Void) {
+        do {
+            try write()
+        } catch {
+            outcome.storeFaults.append(StoreFault(what: what, error: "\(error)"))
+        }
+    }
+
     private func write(_ staged: inout [Staged], now: Date, into outcome: inout Outcome) -> Bool {
         guard !staged.isEmpty else { return true }
         let entries = staged
         staged = []
         var written: [(Staged, OutboxNotice?)] = []
+        var failure: (any Error)?
         do {
             try store.queue.write { db in
                 for entry in entries {
@@ -132,6 +151,9 @@ package final class OutboxReplayer {
                             return .commit
                         }
                     } catch {
+                        // This entry and those after it stay queued; the server answers them
+                        // again from its stored answers.
+                        failure = error
                         return
                     }
                     written.append((entry, notice))
@@ -139,6 +161,10 @@ package final class OutboxReplayer {
             }
         } catch {
             written = []
+            failure = error
+        }
+        if let failure {
+            outcome.storeFaults.append(StoreFault(what: "store the server's answers", error: "\(failure)"))
         }
         for (entry, notice) in written {
             if entry.refusal == nil { outcome.answered += 1 } else { outcome.refused += 1 }
@@ -153,7 +179,14 @@ package final class OutboxReplayer {
         force: Bool, session: SessionKeeper, client: APIClient?, online: Bool, now: () -> Date, seed: UInt64
     ) async -> Outcome {
         var outcome = Outcome()
-        guard !running, let rows = try? store.outboxRows() else { return outcome }
+        guard !running else { return outcome }
+        let rows: [OutboxRow]
+        do {
+            rows = try store.outboxRows()
+        } catch {
+            outcome.storeFaults.append(StoreFault(what: "read the entries waiting", error: "\(error)"))
+            return outcome
+        }
         running = true
         defer { running = false }
         var machine = OutboxMachine(user: session.userId, online: online && client != nil, seed: seed)
@@ -192,6 +225,8 @@ package final class OutboxReplayer {
                         ServerAnswer.outboxEvent(for: id, response: answer, accepts: handler.accepts), now: now())
                     continue
                 }
+                // An entry no handler can make a request of (an unknown kind, an unreadable body)
+                // is damaged: the machine quarantines it, kept and counted, never sent.
                 guard let handler = handlers[row.kind], let request = try? handler.request(for: row) else {
                     guard write(&staged, now: now(), into: &outcome) else {
                         actions = []
@@ -202,6 +237,7 @@ package final class OutboxReplayer {
                 }
                 outcome.sent += 1
                 let behind = batching ? Self.due(behind: row, in: rows, force: force, now: now()) : []
+                // No batch (a kind without one, or an entry behind it unreadable): the entry goes alone.
                 let batch = behind.isEmpty ? nil : try? handler.batchRequest(for: [row] + behind)
                 // The network next, and what is answered so far is written while the request is
                 // out: the server decides the next entries while the device stores the last
@@ -264,14 +300,16 @@ package final class OutboxReplayer {
             case .backOff(let id, let attempts, let until, let reason):
                 if !write(&staged, now: now(), into: &outcome) { actions = [] }
                 outcome.failed += 1
-                try? store.recordAttempt(id, attempts: attempts, nextAttemptAt: until, error: reason)
+                keep("note a failed attempt", into: &outcome) {
+                    try store.recordAttempt(id, attempts: attempts, nextAttemptAt: until, error: reason)
+                }
             case .quarantine(let id):
                 if !write(&staged, now: now(), into: &outcome) { actions = [] }
                 outcome.quarantined += 1
-                try? store.quarantine(id)
+                keep("set a damaged entry aside", into: &outcome) { try store.quarantine(id) }
             case .forget(let id):
                 if !write(&staged, now: now(), into: &outcome) { actions = [] }
-                try? store.forgetRejected(id)
+                keep("forget an entry the server refused for good", into: &outcome) { try store.forgetRejected(id) }
             case .askForSignIn:
                 outcome.sessionEnded = true
             case .wait, .idle, .stop:

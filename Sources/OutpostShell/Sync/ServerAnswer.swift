@@ -16,6 +16,7 @@ package enum ServerAnswer: Equatable, Sendable {
     package init(_ response: TransportResponse) {
         if (200..<300).contains(response.status) {
             self = .success(status: response.status)
+            // Without the API's error body an error status is foreign (below): the decode's failure is the answer.
         } else if response.status >= 400, let body = try? OutpostJSON.decode(ErrorBody.self, from: response.body),
             !body.error.isEmpty
         {

@@ -19,6 +19,8 @@ public enum UIIdentifier {
     public static let signOutUnsent = "native-shell-signout-unsent"
     public static let appUpdateBanner = "native-shell-app-update-banner"
     public static let storageMigrationError = "native-shell-storage-migration-error"
+    /// A write to the store failed while the app ran (``StorageFaults``).
+    public static let storageFaultBanner = "native-shell-storage-fault-banner"
     public static let resumeSkeleton = "native-shell-resume-skeleton"
 
     // Seed 003/004: the lock screen (seed 003's LockScreen: biometrics, device passcode, sign in
