@@ -62,11 +62,12 @@ package final class ActivitiesModule: DeviceModule {
     // MARK: - Screens
 
     package func reload() {
-        contacts = (try? store.contacts()) ?? []
+        contacts = context.surfacing("read your contacts") { try store.contacts() } ?? []
         // A contact's last visit counts what was recorded on this device and not yet synced
         // (the server's date knows only what it has).
         var latest: [ContactID: String] = [:]
-        for activity in (try? store.activities()) ?? [] where !activity.deleted {
+        for activity in context.surfacing("read your activities", { try store.activities() }) ?? []
+        where !activity.deleted {
             latest[activity.content.contactId] = max(latest[activity.content.contactId] ?? "", activity.content.date)
         }
         for index in contacts.indices {
@@ -75,8 +76,8 @@ package final class ActivitiesModule: DeviceModule {
             }
         }
         let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let queued = (try? store.activitiesWithQueuedWrites()) ?? []
-        let local = (try? store.activities()) ?? []
+        let queued = context.surfacing("read your activities") { try store.activitiesWithQueuedWrites() } ?? []
+        let local = context.surfacing("read your activities") { try store.activities() } ?? []
         let localNames = Dictionary(
             local.compactMap { activity in activity.contactName.map { (activity.id, $0) } },
             uniquingKeysWith: { first, _ in first })
@@ -88,18 +89,20 @@ package final class ActivitiesModule: DeviceModule {
                     contactName: names[activity.content.contactId] ?? activity.contactName ?? "a contact",
                     syncing: queued.contains(activity.id))
             }
-        let conflicts = ((try? store.conflicts(owner: context.userId)) ?? []).map { record in
-            (record, names[record.theirs.contactId] ?? localNames[record.activityId] ?? "a contact")
-        }
-        let failures = ((try? store.refusedActivityEntries()) ?? []).map { entry in
-            ActivitiesScreen.Failure(
-                activityId: entry.request?.activityId,
-                reason: Self.refusalWords(
-                    entry.row.lastError,
-                    contact: entry.request.flatMap { request in
-                        request.write.flatMap { names[$0.contactId] } ?? localNames[request.activityId]
-                    }))
-        }
+        let conflicts = (context.surfacing("read your conflicts") { try store.conflicts(owner: context.userId) } ?? [])
+            .map { record in
+                (record, names[record.theirs.contactId] ?? localNames[record.activityId] ?? "a contact")
+            }
+        let failures = (context.surfacing("read the refused entries") { try store.refusedActivityEntries() } ?? [])
+            .map { entry in
+                ActivitiesScreen.Failure(
+                    activityId: entry.request?.activityId,
+                    reason: Self.refusalWords(
+                        entry.row.lastError,
+                        contact: entry.request.flatMap { request in
+                            request.write.flatMap { names[$0.contactId] } ?? localNames[request.activityId]
+                        }))
+            }
         activitiesScreen = ActivitiesScreen(
             rows: rows, saved: state.saved, conflicts: conflicts, failures: failures,
             error: state.error)
@@ -160,13 +163,17 @@ package final class ActivitiesModule: DeviceModule {
     package func sessionEnded() {
         state = ActivitiesState()
         revealed = nil
-        try? store.clearActivities()
+        context.surfacing("forget the signed-out activities") { try store.clearActivities() }
     }
 
     /// An unresolved conflict is the mentor's pending work: named, never dropped at sign-out.
     package func unsent(owner: UserID) -> [String] {
         let names = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return ((try? store.conflicts(owner: owner)) ?? []).map { record in
+        // Conflicts that cannot be read are pending all the same: the sign-out warns and waits.
+        guard let conflicts = context.surfacing("read your conflicts", { try store.conflicts(owner: owner) }) else {
+            return ["Conflicts on this device could not be read: sign out later, or contact support."]
+        }
+        return conflicts.map { record in
             let content = record.mine ?? record.theirs.content
             let name = names[content.contactId] ?? "a contact"
             return "A conflict on your \(content.type.rawValue) with \(name) on \(content.date): keep yours or theirs."
@@ -222,7 +229,9 @@ package final class ActivitiesModule: DeviceModule {
     package func edit(_ id: ActivityID, _ change: (inout ActivityContent) -> Void) -> Bool {
         clearTransient()
         state.screen = .activities
-        guard var activity = try? store.activity(id), !activity.deleted else {
+        guard var activity = context.surfacing("read the activity", { try store.activity(id) }).flatMap({ $0 }),
+            !activity.deleted
+        else {
             refuse("That activity is not on this device.")
             return false
         }
@@ -244,7 +253,9 @@ package final class ActivitiesModule: DeviceModule {
     package func delete(_ id: ActivityID) -> Bool {
         clearTransient()
         state.screen = .activities
-        guard var activity = try? store.activity(id), !activity.deleted else {
+        guard var activity = context.surfacing("read the activity", { try store.activity(id) }).flatMap({ $0 }),
+            !activity.deleted
+        else {
             refuse("That activity is not on this device.")
             return false
         }
@@ -263,7 +274,8 @@ package final class ActivitiesModule: DeviceModule {
         clearTransient()
         state.screen = .activities
         guard let owner = context.userId,
-            let record = ((try? store.conflicts(owner: owner)) ?? []).first(where: { $0.activityId == id })
+            let record = (context.surfacing("read your conflicts") { try store.conflicts(owner: owner) } ?? [])
+                .first(where: { $0.activityId == id })
         else {
             refuse("There is no conflict on that activity.")
             return false
@@ -301,8 +313,8 @@ package final class ActivitiesModule: DeviceModule {
     /// The mentor has seen the refused entries: they leave the list (their local copies go).
     package func dismissFailures() {
         clearTransient()
-        for entry in (try? store.refusedActivityEntries()) ?? [] {
-            try? store.forgetRejected(entry.row.id)
+        for entry in context.surfacing("read the refused entries", { try store.refusedActivityEntries() }) ?? [] {
+            context.surfacing("forget a refused entry") { try store.forgetRejected(entry.row.id) }
         }
     }
 

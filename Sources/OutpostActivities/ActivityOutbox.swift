@@ -45,6 +45,7 @@ package struct ActivityOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
+        // A 2xx that is not an activity is not the server's (a portal's page): not accepted.
         response.status == 204 || (try? OutpostJSON.decode(Activity.self, from: response.body)) != nil
     }
 
@@ -53,6 +54,8 @@ package struct ActivityOutbox: OutboxEntryHandler {
     ) throws -> OutboxNotice? {
         let request = try store.request(of: row, as: ActivityOutboxRequest.self)
         let id = request.activityId
+        // A version_conflict without the server's version in it cannot be kept as a conflict: the
+        // entry is then kept as refused (below), shown to the mentor, never dropped.
         let conflict =
             refusal == APIErrorCode.versionConflict.rawValue
             ? try? OutpostJSON.decode(ActivityConflict.self, from: response.body) : nil
@@ -70,6 +73,7 @@ package struct ActivityOutbox: OutboxEntryHandler {
                 return
             }
             guard refusal == nil else { return }
+            // `accepts` has read the answer as an activity; a delete's 204 has none.
             if request.write != nil, let answer = try? OutpostJSON.decode(Activity.self, from: response.body) {
                 var updated = local ?? LocalActivity(server: answer)
                 updated.version = answer.version

@@ -197,6 +197,7 @@ extension DeviceStore {
     /// The activity entries the server refused for good (not conflicts), with their requests.
     package func refusedActivityEntries() throws -> [(row: OutboxRow, request: ActivityOutboxRequest?)] {
         try outboxRows().filter { $0.kind == .activity && $0.state == .rejected }.map { row in
+            // An unreadable request is still listed (its words say "an activity"), never hidden.
             (row, try? request(of: row, as: ActivityOutboxRequest.self))
         }
     }

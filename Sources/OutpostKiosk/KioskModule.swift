@@ -85,6 +85,7 @@ package final class KioskModule: DeviceModule {
     /// exit lockout were when last saved. A device store whose kiosk state was deleted or put back
     /// from an older copy does not end kiosk mode or shorten the lockout: the stricter copy wins.
     private func mergeGuard() {
+        // No readable guard: the device store's copy stands (the guard only ever makes it stricter).
         guard let data = try? context.ports.keyStore.record(named: KioskGuard.recordName),
             let saved = try? JSONDecoder.outpostDevice.decode(KioskGuard.self, from: data)
         else { return }
@@ -100,8 +101,14 @@ package final class KioskModule: DeviceModule {
         let current = KioskGuard(
             active: kiosk.active, eventId: kiosk.active ? context.eventId : nil, orientation: kiosk.orientation,
             lockout: kiosk.lockout)
+        // A few fields always encode.
         guard current != lastGuard, let data = try? JSONEncoder.outpostDevice.encode(current) else { return }
-        if (try? context.ports.keyStore.setRecord(named: KioskGuard.recordName, data)) != nil { lastGuard = current }
+        if context.surfacing(
+            "save the kiosk's guard", { try context.ports.keyStore.setRecord(named: KioskGuard.recordName, data) })
+            != nil
+        {
+            lastGuard = current
+        }
     }
 
     package func restoreState(_ data: Data) throws {
@@ -127,6 +134,7 @@ package final class KioskModule: DeviceModule {
                 kiosk.setupMessage = "Kiosk passcode saved."
                 await context.pullFeeds()
             case 422:
+                // Without the API's error body: no rules to list, the refusal below still shows.
                 let body = try? OutpostJSON.decode(ErrorBody.self, from: response.body)
                 kiosk.setupRules = (body?.rules ?? []).compactMap(PasscodeRule.init(rawValue:))
                 kiosk.setupMessage = "Choose another passcode."
@@ -167,6 +175,7 @@ package final class KioskModule: DeviceModule {
         guard let eventId = context.eventId,
             let (normalized, verified) = desk?.verify(ticket)
         else { return (nil, ScannedText.normalized(ticket)) }
+        // A ticket that does not verify names no guest: the attendee sees the one not-found answer.
         let payload = try? verified.get()
         return (payload.flatMap { desk?.guest(eventId: eventId, id: GuestID($0.guestId)) }, normalized)
     }
@@ -190,10 +199,18 @@ package final class KioskModule: DeviceModule {
             return false
         }
         // Already checked in: still sent, so the server audits kiosk_already_checked_in.
-        let queued = (try? checkIn.commit(guest: guest, method: .kiosk, ticket: ticket, note: nil)) != nil
+        guard
+            context.surfacing(
+                "record a check-in", { try checkIn.commit(guest: guest, method: .kiosk, ticket: ticket, note: nil) })
+                != nil
+        else {
+            // Not saved: never a welcome; the attendee goes to staff, and the staff see the banner.
+            kiosk.result = KioskResult(kind: .notSaved, name: nil, shownAt: now)
+            return false
+        }
         kiosk.result = KioskResult(
             kind: guest.checkIn != nil ? .alreadyCheckedIn : .welcome, name: Self.firstName(guest.name), shownAt: now)
-        return queued
+        return true
     }
 
     package static func firstName(_ name: String) -> String {

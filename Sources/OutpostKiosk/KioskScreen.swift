@@ -42,6 +42,8 @@ package struct KioskScreen: Sendable {
                 case .alreadyCheckedIn:
                     (UIIdentifier.kioskAlreadyCheckedInMessage, "You're already checked in. Have a great event!")
                 case .notFound: (UIIdentifier.kioskEmailNotFoundMessage, "We can't find that email — please see staff.")
+                case .notSaved:
+                    (UIIdentifier.kioskNotSavedMessage, "We couldn't record your check-in here — please see staff.")
                 }
             screen = id
             elements.append(UIElement(id, text, timing))

@@ -32,6 +32,8 @@ package struct KioskResult: Codable, Sendable {
         case welcome
         case alreadyCheckedIn
         case notFound
+        /// The check-in could not be saved on this kiosk (a full disk): the attendee sees staff.
+        case notSaved
     }
 
     package var kind: Kind

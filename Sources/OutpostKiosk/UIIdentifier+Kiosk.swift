@@ -7,6 +7,8 @@ extension UIIdentifier {
     public static let kioskSetupOrientationLock = "kiosk-setup-orientation-lock"
     public static let kioskEnterCTA = "kiosk-enter-cta"
     public static let kioskWelcomeScreen = "kiosk-welcome-screen"
+    /// The attendee's check-in could not be saved on this kiosk.
+    public static let kioskNotSavedMessage = "kiosk-not-saved-message"
     public static let kioskCamera = "kiosk-camera"
     public static let kioskEmailInput = "kiosk-email-input"
     /// The exit prompt's passcode field (masked: one dot per digit typed).

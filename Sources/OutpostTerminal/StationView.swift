@@ -29,7 +29,8 @@ public struct StationView: Sendable {
         case UIIdentifier.crossEventBanner, UIIdentifier.tamperedBanner, UIIdentifier.notAdmissibleBanner,
             UIIdentifier.notInRosterBanner, UIIdentifier.syncRejectedBanner, UIIdentifier.kioskEmailNotFoundMessage,
             UIIdentifier.kioskExitLockoutBanner, UIIdentifier.kioskBatteryCriticalBanner, UIIdentifier.signInError,
-            UIIdentifier.storageMigrationError, UIIdentifier.forceUpgradeScreen, UIIdentifier.offlineBanner:
+            UIIdentifier.storageMigrationError, UIIdentifier.forceUpgradeScreen, UIIdentifier.offlineBanner,
+            UIIdentifier.kioskNotSavedMessage, UIIdentifier.storageFaultBanner:
             red
         default: nil
         }

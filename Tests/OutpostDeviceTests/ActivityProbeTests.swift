@@ -5,6 +5,8 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostShell
+
 /// A mentor's world on the lab's server: mentor Mia with two assigned contacts (the first with
 /// every sensitive field), and a phone running every module.
 @MainActor
@@ -362,6 +364,27 @@ struct ActivityProbeTests {
             #expect(tree.screen == UIIdentifier.lockScreen)
             #expect(tree.element("native-shell-lock-message")?.text.contains("24 hours") == true)
             #expect(app.pendingCount == 1)
+        }
+    }
+
+    @Test(
+        "pm-conflict-unreadable-blocks-signout: conflicts the device cannot read count as pending: the sign-out warns and waits, and the banner says why"
+    )
+    func unreadableConflictsBlockSignOut() async throws {
+        try await DeviceLab.run { lab in
+            let setUp = try await MentorSetUp.make(lab)
+            let (_, app) = try await setUp.phone("conflicts-unreadable")
+            // The conflicts' table is damaged beyond reading (a real SQLite error on every read).
+            try await app.store.queue.write { db in try db.execute(sql: "DROP TABLE mentor_conflicts") }
+            await app.signOut()
+            let tree = app.tree()
+            #expect(app.isSignedIn, "not signed out: what waits could not be read")
+            #expect(tree.screen == UIIdentifier.signOutPendingWarning)
+            #expect(
+                tree.element(UIIdentifier.signOutUnsent)?.text.hasPrefix("Conflicts on this device could not be read")
+                    == true)
+            #expect(app.faults.all.map(\.what).contains("read your conflicts"))
+            #expect(tree.element(UIIdentifier.storageFaultBanner) != nil)
         }
     }
 

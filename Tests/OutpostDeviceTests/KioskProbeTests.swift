@@ -6,6 +6,8 @@ import OutpostProtocol
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostShell
+
 /// Seed 002 (EF-065 kiosk mode) probes, against a real server over loopback HTTP.
 @Suite("Kiosk probes (seed 002)")
 struct KioskProbeTests {
@@ -148,6 +150,35 @@ struct KioskProbeTests {
             #expect(tree.contains(UIIdentifier.kioskEmailInput))
             await app.kioskCheckIn(email: lab.world.guests[0].email)
             #expect(app.tree().screen == UIIdentifier.kioskConfirmation)
+        }
+    }
+
+    @Test(
+        "kiosk-not-saved-never-welcomes: a check-in the kiosk cannot save sends the attendee to staff, never a welcome")
+    func notSaved() async throws {
+        try await DeviceLab.run { lab in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await Self.kioskDevice(lab, "full-disk", clock: clock, online: false)
+            // A real SQLite failure on the outbox: the disk is full.
+            try await app.store.queue.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER full_disk BEFORE INSERT ON outbox
+                        BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
+                        """)
+            }
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            let tree = app.tree()
+            #expect(tree.screen == UIIdentifier.kioskNotSavedMessage, "\(tree.elements)")
+            #expect(!tree.contains(UIIdentifier.kioskConfirmation))
+            #expect(app.pendingCount == 0)
+            #expect(app.faults.all.map(\.what).contains("record a check-in"))
+
+            try await app.store.queue.write { db in try db.execute(sql: "DROP TRIGGER full_disk") }
+            clock.advance(by: 10)
+            await app.kioskCheckIn(email: lab.world.guests[0].email)
+            #expect(app.tree().screen == UIIdentifier.kioskConfirmation)
+            #expect(app.pendingCount == 1)
         }
     }
 

@@ -36,7 +36,7 @@ extension ConsoleRoutes {
             let chosen: String? = request.uri.queryParameters.get("userId")
             let clock = Self.localFormat(detail.event.timeZone)
             var values: [String: Any] = [
-                "event": ["id": id, "name": detail.event.name],
+                "event": ["id": id.wire, "name": detail.event.name],
                 "kinds": AuditKind.allCases.map {
                     ["value": $0.rawValue, "selected": request.uri.queryParameters.get("kind") == $0.rawValue]
                 },

@@ -32,7 +32,7 @@ extension ConsoleRoutes {
             let view = DashboardView(try answer.decode(DoorDashboard.self), timeZone: detail.event.timeZone)
             return try await page(
                 "dashboard", title: "Doors · \(detail.event.name)",
-                view.values.merging(["event": ["id": id, "name": detail.event.name]]) { first, _ in first },
+                view.values.merging(["event": ["id": id.wire, "name": detail.event.name]]) { first, _ in first },
                 session: session)
         }
     }

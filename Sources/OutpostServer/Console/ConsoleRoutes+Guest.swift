@@ -25,7 +25,7 @@ extension ConsoleRoutes {
             }
             let guest = try answer.decode(GuestInfo.self)
             var values: [String: Any] = [
-                "event": ["id": id, "name": detail.event.name],
+                "event": ["id": id.wire, "name": detail.event.name],
                 "guest": [
                     "id": guest.id.wire, "name": guest.name, "email": guest.email, "code": guest.code,
                     "status": guest.status.rawValue, "notes": guest.notes,

@@ -26,7 +26,7 @@ extension ConsoleRoutes {
             return try await page(
                 "ticketMails", title: "Tickets by e-mail · \(detail.event.name)",
                 [
-                    "event": ["id": id, "name": detail.event.name], "canEdit": Self.role(session) == .organizer,
+                    "event": ["id": id.wire, "name": detail.event.name], "canEdit": Self.role(session) == .organizer,
                     "sent": deliveries.filter { $0.state == .sent }.count,
                     "waiting": deliveries.filter { $0.state == .queued }.count,
                     "failed": deliveries.filter { $0.state == .failed }.count,

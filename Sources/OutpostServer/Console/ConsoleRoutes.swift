@@ -324,13 +324,13 @@ struct ConsoleRoutes: Sendable {
             return try await self.page(
                 "guests", title: "Guests · \(detail.event.name)",
                 [
-                    "event": ["id": id, "name": detail.event.name], "q": request.formQuery("q") ?? "",
+                    "event": ["id": id.wire, "name": detail.event.name], "q": request.formQuery("q") ?? "",
                     "total": page.total,
                     "accessTypes": detail.accessTypes.map {
                         ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
                     },
-                    "statuses": ["confirmed", "cancelled", "revoked"].map {
-                        ["value": $0, "selected": parameters.get("status") == $0]
+                    "statuses": ["confirmed", "cancelled", "revoked"].map { (status: String) in
+                        ["value": status, "selected": parameters.get("status") == status]
                     },
                     "checkIns": [("checked_in", "checked in"), ("not_checked_in", "not checked in")].map {
                         ["value": $0.0, "label": $0.1, "selected": parameters.get("checkIn") == $0.0]

@@ -46,6 +46,11 @@ public final class ModuleContext {
     /// This device's id (a route that names it encodes it as a path segment).
     public var deviceId: String { shell.deviceId }
 
+    /// Runs a store access whose failure the user must hear of (``DeviceApp/surfacing(_:_:)``):
+    /// the error goes to the storage-fault banner; nil then.
+    @discardableResult
+    public func surfacing<T>(_ what: String, _ access: () throws -> T) -> T? { shell.surfacing(what, access) }
+
     /// Sends a request with the session's token (rotated silently when it expired).
     public func authorized(_ request: TransportRequest) async throws -> TransportResponse {
         try await shell.authorized(request)

@@ -97,6 +97,7 @@ public final class KioskLoop {
                 element.id == UIIdentifier.kioskWelcomeScreen || element.id == UIIdentifier.kioskConfirmation
                 || element.id == UIIdentifier.kioskAlreadyCheckedInMessage
                 || element.id == UIIdentifier.kioskEmailNotFoundMessage
+                || element.id == UIIdentifier.kioskNotSavedMessage
             let subtle = element.id == UIIdentifier.kioskBatteryLowBanner
             for line in TreeRenderer.wrap(element.text, width - 4) {
                 let centred = Self.centre(line, width)
