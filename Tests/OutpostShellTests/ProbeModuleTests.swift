@@ -136,6 +136,15 @@ struct ShellLab: Sendable {
             timeZone: TimeZone(identifier: "UTC")!)
         return try DeviceApp.launch(home: home, ports: ports, modules: modules).opened()
     }
+
+    /// Device `name` with only the notes probe, signed in as Olivia and inside the lab's event.
+    @MainActor
+    func notesDevice(_ name: String) async throws -> DeviceApp {
+        let app = try launch(name, modules: ProbeModuleTests.notesOnly)
+        await app.signIn(server: serverURL, email: Self.email, password: Self.password)
+        await app.openEvent(event.id)
+        return app
+    }
 }
 
 @Suite("The shell hosts a module it never heard of (this target imports no module)")
@@ -174,9 +183,7 @@ struct ProbeModuleTests {
     @MainActor
     func modulePlugsIn() async throws {
         try await ShellLab.run { lab in
-            let app = try lab.launch("n", modules: Self.notesOnly)
-            await app.signIn(server: lab.serverURL, email: ShellLab.email, password: ShellLab.password)
-            await app.openEvent(lab.event.id)
+            let app = try await lab.notesDevice("n")
             let notes = try #require(app.module(NotesProbeModule.self))
             #expect(notes.pulled == [lab.event.id], "the shell pulled the module's feed on entering the event")
             let tree = app.tree()

@@ -33,9 +33,7 @@ struct StorageFaultTests {
     @MainActor
     func stateSaveFails() async throws {
         try await ShellLab.run { lab in
-            let app = try lab.launch("faults", modules: ProbeModuleTests.notesOnly)
-            await app.signIn(server: lab.serverURL, email: ShellLab.email, password: ShellLab.password)
-            await app.openEvent(lab.event.id)
+            let app = try await lab.notesDevice("faults")
             let notes = try #require(app.module(NotesProbeModule.self))
             app.update { $0.online = false }
             try notes.add("Room 4 needs a chair")
@@ -65,9 +63,7 @@ struct StorageFaultTests {
     @MainActor
     func answerStoreFails() async throws {
         try await ShellLab.run { lab in
-            let app = try lab.launch("answers", modules: ProbeModuleTests.notesOnly)
-            await app.signIn(server: lab.serverURL, email: ShellLab.email, password: ShellLab.password)
-            await app.openEvent(lab.event.id)
+            let app = try await lab.notesDevice("answers")
             app.update { $0.online = false }
             try #require(app.module(NotesProbeModule.self)).add("Wheelchair at row 1")
             app.commit()
