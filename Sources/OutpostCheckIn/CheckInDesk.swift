@@ -25,17 +25,16 @@ package protocol CheckInDesk: AnyObject {
 
 extension CheckInModule: CheckInDesk {
     package func guest(eventId: EventID, id: GuestID) -> LocalGuest? {
-        // An unreadable row is no guest here; the roster's next page replaces it.
-        try? store.guest(eventId: eventId, id: id)
+        // An unreadable roster is no guest here, and a storage fault on the staff's banner.
+        context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) } ?? nil
     }
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
-        // As above: an unreadable row is no guest.
-        (try? store.guests(eventId: eventId, email: email)) ?? []
+        context.surfacing("read the roster") { try store.guests(eventId: eventId, email: email) } ?? []
     }
 
     package func kioskSettings(eventId: EventID) -> KioskInfo? {
-        // Unreadable settings are no settings: kiosk set-up says so.
-        try? store.kiosk(eventId: eventId)
+        // Unreadable settings are no settings: kiosk set-up says so, and the banner says why.
+        context.surfacing("read the kiosk settings") { try store.kiosk(eventId: eventId) } ?? nil
     }
 }

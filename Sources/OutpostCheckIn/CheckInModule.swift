@@ -102,20 +102,32 @@ package final class CheckInModule: DeviceModule {
             rosterSyncedAt = nil
             return
         }
-        rosterSyncedAt = try? store.rosterSyncedAt(eventId: eventId)
-        let accessTypes = (try? store.accessTypes(eventId: eventId)) ?? []
-        rosterCount = (try? store.guestCount(eventId: eventId)) ?? 0
+        rosterSyncedAt = context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) }
+            .flatMap { $0 }
+        let accessTypes = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) } ?? []
+        rosterCount = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) } ?? 0
         walkInAllowed = accessTypes.contains(where: \.walkInAllowed)
         confirming = state.confirmation.flatMap { confirmation in
-            guard let guest = try? store.guest(eventId: eventId, id: confirmation.guestId) else { return nil }
+            guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
             return ConfirmationScreen(
                 guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
                 method: confirmation.method, timeZone: context.currentEvent?.timeZone)
         }
-        resultSyncing = state.result.map { (try? store.isPending(idempotencyKey: $0.idempotencyKey)) == true } ?? false
+        // A result whose entry cannot be read still counts as waiting: never "synced" unseen.
+        resultSyncing =
+            state.result.map { result in
+                context.surfacing("read the check-in's entry") {
+                    try store.isPending(idempotencyKey: result.idempotencyKey)
+                }
+                    ?? true
+            } ?? false
         suggestions =
             state.query.flatMap { query in
-                index.flatMap { try? store.guests(eventId: eventId, ids: $0.search(query).map(\.id)) }
+                index.flatMap { index in
+                    context.surfacing("read the roster") {
+                        try store.guests(eventId: eventId, ids: index.search(query).map(\.id))
+                    }
+                }
             } ?? []
         reloadRejected()
     }
@@ -123,9 +135,11 @@ package final class CheckInModule: DeviceModule {
     /// The refused entries of every owner, with their guests' names (rows that cannot be read
     /// are the shell's quarantine banner, not this one).
     private func reloadRejected() {
-        let entries = ((try? store.outbox(state: .rejected, owner: nil)) ?? []).map { entry in
+        let refused = context.surfacing("read the refused check-ins") { try store.outbox(state: .rejected, owner: nil) }
+        let entries = (refused ?? []).map { entry in
             RejectedCheckInsBanner.Entry(
                 guestId: entry.request.guestId,
+                // The name is a label only: the entry is listed by its guest id without it.
                 guestName: (try? store.guest(eventId: entry.eventId, id: entry.request.guestId))??.name,
                 reason: entry.lastError)
         }
@@ -213,7 +227,8 @@ package final class CheckInModule: DeviceModule {
     package func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)? {
         guard let event = context.currentEvent, let tenant = context.session?.user.tenantId.uuid else { return nil }
         let eventUUID = event.id.uuid
-        let keys = (try? store.ticketKeys(eventId: event.id)) ?? [:]
+        // Unreadable keys verify nothing: the scan shows red and the fault banner says why.
+        let keys = context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: event.id) } ?? [:]
         let ticket = ScannedText.normalized(scanned)
         return (
             ticket,
@@ -237,11 +252,12 @@ package final class CheckInModule: DeviceModule {
         clearTransient()
         state.confirmation = nil
         state.manualEntry = true
-        if let guest = try? store.guest(eventId: eventId, code: code) {
-            present(guestId: guest.id, method: .manual, ticket: nil)
-        } else {
+        switch context.surfacing("read the roster", { try store.guest(eventId: eventId, code: code) }) {
+        case .some(.some(let guest)): present(guestId: guest.id, method: .manual, ticket: nil)
+        case .some(.none):
             state.banner = .noSuchCode
             context.refuse("No guest has this code.")
+        case .none: context.refuse(Self.unreadableRoster)
         }
     }
 
@@ -255,7 +271,10 @@ package final class CheckInModule: DeviceModule {
 
     private func present(guestId: GuestID, method: CheckInMethod, ticket: String?) {
         state.confirmation = nil
-        guard let eventId = context.eventId, let guest = try? store.guest(eventId: eventId, id: guestId) else {
+        guard let eventId = context.eventId, let read = readGuest(eventId: eventId, id: guestId) else {
+            return context.refuse(Self.unreadableRoster)
+        }
+        guard let guest = read else {
             state.banner = .notInRoster
             return
         }
@@ -272,8 +291,17 @@ package final class CheckInModule: DeviceModule {
     /// Returns false when nothing was on the confirmation screen.
     package func confirm(note: String?) -> Bool {
         guard let confirmation = state.confirmation, let eventId = context.eventId,
-            let guest = try? store.guest(eventId: eventId, id: confirmation.guestId)
-        else { return false }
+            let read = readGuest(eventId: eventId, id: confirmation.guestId)
+        else {
+            if state.confirmation != nil {
+                // The guest's row could not be read: nothing is queued and the screen stays.
+                state.saveError = "Could not read the guest to confirm. Nothing was queued; try again."
+                context.refuse(state.saveError!)
+                return true
+            }
+            return false
+        }
+        guard let guest = read else { return false }
         state.confirmation = nil
         do {
             let entry = try commit(guest: guest, method: confirmation.method, ticket: confirmation.ticket, note: note)
@@ -305,6 +333,15 @@ package final class CheckInModule: DeviceModule {
         return entry
     }
 
+    /// The guest `id` of `eventId`: `.some(nil)` when the roster has no such guest, nil when the
+    /// roster could not be read (recorded as a storage fault, shown on the banner).
+    private func readGuest(eventId: EventID, id: GuestID) -> LocalGuest?? {
+        context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) }
+    }
+
+    /// What staff are told when the roster could not be read for an action.
+    static let unreadableRoster = "The roster could not be read on this device; nothing was checked in."
+
     /// Leaves the confirmation screen without writing anything.
     package func cancel() {
         clearTransient()
@@ -319,8 +356,10 @@ package final class CheckInModule: DeviceModule {
 
     /// Staff have seen the refused check-ins: they leave the list.
     package func dismissRejected() {
-        for entry in (try? store.outbox(state: .rejected, owner: nil)) ?? [] {
-            try? store.forgetRejected(OutboxMachine.EntryID(entry.id))
+        for entry in context.surfacing("read the refused check-ins", { try store.outbox(state: .rejected, owner: nil) })
+            ?? []
+        {
+            context.surfacing("forget a refused check-in") { try store.forgetRejected(OutboxMachine.EntryID(entry.id)) }
         }
     }
 
@@ -329,22 +368,27 @@ package final class CheckInModule: DeviceModule {
     /// snapshot when it matches the roster; otherwise it unseals the roster, builds the index and
     /// writes a new snapshot in the background.
     package var index: RosterIndex? {
-        guard let eventId = context.eventId, let version = try? store.rosterVersion(eventId: eventId) else {
+        guard let eventId = context.eventId,
+            let version = context.surfacing("read the roster's version", { try store.rosterVersion(eventId: eventId) })
+        else {
             return nil
         }
         if let builtIndex, builtIndex.version == version { return builtIndex.index }
+        // A snapshot that cannot be read (or is stale) is only a cache: the roster rebuilds it.
         if let bytes = try? store.rosterIndexSnapshot(eventId: eventId), let index = try? RosterIndex(snapshot: bytes) {
             builtIndex = (version, index)
             return index
         }
-        guard let (read, guests) = try? store.guestsForIndex(eventId: eventId) else { return nil }
+        guard let (read, guests) = context.surfacing("read the roster", { try store.guestsForIndex(eventId: eventId) })
+        else { return nil }
         let index = RosterIndex(guests: guests)
         builtIndex = (read, index)
-        let store = store
+        let snapshots = store
         let previous = snapshotWrite
         snapshotWrite = Task.detached(priority: .utility) {
             await previous?.value
-            try? store.saveRosterIndexSnapshot(eventId: eventId, version: read, bytes: index.snapshot())
+            // A snapshot not written is built again at the next launch; nothing is lost.
+            try? snapshots.saveRosterIndexSnapshot(eventId: eventId, version: read, bytes: index.snapshot())
         }
         return index
     }

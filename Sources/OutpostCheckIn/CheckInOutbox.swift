@@ -38,6 +38,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
     /// The batch's results, checked against the rows' keys, each as the answer it would have
     /// had alone: its status and its `answer`, byte for byte.
     package func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? {
+        // A batch answer that does not split is no answer: each entry is sent alone again.
         guard response.status == 200, let results = try? CheckInBatchAnswer.split(response.body),
             results.count == rows.count,
             zip(rows, results).allSatisfy({ $0.idempotencyKey == $1.idempotencyKey })
@@ -46,6 +47,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
+        // An answer is check-in's when it decodes as one; anything else is the portal's page.
         (try? OutpostJSON.decode(CheckInResponse.self, from: response.body)) != nil
     }
 

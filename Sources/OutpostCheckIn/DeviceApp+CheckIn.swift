@@ -16,7 +16,9 @@ extension DeviceApp {
     }
 
     /// Every check-in this device confirmed that it still holds, with the server's answers.
-    public var ledger: [CheckInLedgerEntry] { (try? checkInModule?.store.ledger()) ?? [] }
+    public var ledger: [CheckInLedgerEntry] {
+        surfacing("read the check-in ledger") { try checkInModule?.store.ledger() }.flatMap { $0 } ?? []
+    }
 
     /// A scanned QR text: verified locally, then the confirmation screen or a banner.
     public func scan(_ text: String) {

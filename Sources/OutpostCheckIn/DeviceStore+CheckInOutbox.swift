@@ -44,6 +44,7 @@ extension DeviceStore {
         // Filtered in SQL (by the state index): every screen reload asks for the refused
         // entries, and reading the whole queue made each action cost more the longer it grew.
         try outboxRows(state: state).filter { owner == nil || $0.owner == owner }.compactMap { row in
+            // A row that cannot be unsealed is the replayer's to quarantine, not this list's.
             guard row.kind == .checkIn, let eventId = row.eventId, let request = try? checkInRequest(of: row) else {
                 return nil
             }

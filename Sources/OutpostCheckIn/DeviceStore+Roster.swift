@@ -171,6 +171,7 @@ extension DeviceStore {
         }
         var keys: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
         for row in rows {
+            // A damaged key row verifies nothing; its tickets answer "unknown key", never admit.
             guard let id = TicketKeyID(hex: row["key_id"]),
                 let key = try? Curve25519.Signing.PublicKey(rawRepresentation: row["public_key"] as Data)
             else { continue }
@@ -190,10 +191,12 @@ extension DeviceStore {
             let status: Int = row["status"]
             let body = try sealer.open(row["body"] as Data)
             var entry = CheckInLedgerEntry(idempotencyKey: row["idempotency_key"], state: .answered, status: status)
+            // An answer that is not a check-in's is listed by its status and error alone.
             if (200..<300).contains(status), let answer = try? OutpostJSON.decode(CheckInResponse.self, from: body) {
                 entry.result = answer.result.rawValue
                 entry.checkInDeviceId = answer.checkIn.deviceId
             } else {
+                // A refusal without the server's error body is listed by its status alone.
                 entry.error = try? OutpostJSON.decode(ErrorBody.self, from: body).error
             }
             return entry

@@ -26,6 +26,7 @@ package struct DaySubmissionOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
+        // An answer is the day's when it decodes as one; anything else is the portal's page.
         (try? OutpostJSON.decode(DaySubmission.self, from: response.body)) != nil
     }
 
@@ -34,10 +35,12 @@ package struct DaySubmissionOutbox: OutboxEntryHandler {
     ) throws -> OutboxNotice? {
         let request = try store.request(of: row, as: DaySubmissionOutboxRequest.self)
         guard let owner = row.owner else { throw DeviceStoreError.damaged("a day submission without its owner") }
+        // A refusal without the server's error body keeps the refusal's own sentence.
         let message =
             refusal == nil ? nil : (try? OutpostJSON.decode(ErrorBody.self, from: response.body))?.message ?? refusal
         try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now) {
             db in
+            // An accepted answer without its time still locks the day; the time shows as unknown.
             let answer = refusal == nil ? try? OutpostJSON.decode(DaySubmission.self, from: response.body) : nil
             try store.recordDayAnswer(
                 db, day: request.day, submissionId: request.body.submissionId, owner: owner,

@@ -60,8 +60,8 @@ extension DeviceApp {
             guard let worker = module.worker else { return module.refuse(.refused(.signedOut)) }
             let sandbox = SandboxOwner.of(worker)
             let held =
-                ((try? store.locations(owner: sandbox)) ?? []).count
-                + ((try? store.sessions(owner: sandbox)) ?? []).count
+                (surfacing("read the demo's locations") { try store.locations(owner: sandbox) } ?? []).count
+                + (surfacing("read the demo's sessions") { try store.sessions(owner: sandbox) } ?? []).count
             guard module.state.demo || held > 0 else { return module.refuse(.refused(.noDemo)) }
             do {
                 try store.eraseTracking(owner: sandbox)

@@ -22,12 +22,11 @@ extension DeviceApp {
     }
 
     /// The user's sessions as CSV (Date, Day, Clock In, Clock Out, Duration, Method, Status).
+    /// Throws when the hours cannot be read (never an empty file in their place).
     public func trackingCSV(
         location: LocationID? = nil, range: TrackingRange = .all, timeZone: TimeZone? = nil
-    )
-        -> String
-    {
-        trackingModule?.csv(location: location, range: range, timeZone: timeZone ?? ports.timeZone) ?? ""
+    ) throws -> String {
+        try trackingModule?.csv(location: location, range: range, timeZone: timeZone ?? ports.timeZone) ?? ""
     }
 
     public func addWorkLocation(name: String, latitude: Double, longitude: Double, radius: Double = 100) {
@@ -54,14 +53,14 @@ extension DeviceApp {
 
     /// The work locations on this device, in order.
     public var workLocations: [WorkLocation] {
-        guard let owner = trackingModule?.owner else { return [] }
-        return (try? trackingModule?.store.locations(owner: owner)) ?? []
+        guard let module = trackingModule, let owner = module.owner else { return [] }
+        return surfacing("read the work locations") { try module.store.locations(owner: owner) } ?? []
     }
 
     /// Every tracked session of the user, oldest first.
     public var trackedSessions: [TrackedSession] {
-        guard let owner = trackingModule?.owner else { return [] }
-        return (try? trackingModule?.store.sessions(owner: owner)) ?? []
+        guard let module = trackingModule, let owner = module.owner else { return [] }
+        return surfacing("read the sessions") { try module.store.sessions(owner: owner) } ?? []
     }
 
     /// A boundary event from the platform's region monitor (the simulator's `sim geofence`).
@@ -131,8 +130,8 @@ extension DeviceApp {
 
     /// The user's confirmed days, by day.
     public var confirmedDays: [String: ConfirmedDay] {
-        guard let owner = trackingModule?.owner else { return [:] }
-        return (try? trackingModule?.store.confirmedDays(owner: owner)) ?? [:]
+        guard let module = trackingModule, let owner = module.owner else { return [:] }
+        return surfacing("read the confirmed days") { try module.store.confirmedDays(owner: owner) } ?? [:]
     }
 
     /// Dismisses the location-permission warning for a week (the seed's banner).

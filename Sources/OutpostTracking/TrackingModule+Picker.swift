@@ -9,7 +9,8 @@ extension TrackingModule {
     /// The days nothing may be placed on.
     package var lockedDays: Set<String> {
         guard let owner else { return [] }
-        return Set(((try? store.confirmedDays(owner: owner)) ?? [:]).values.filter(\.locked).map(\.day))
+        let days = context.surfacing("read the confirmed days") { try store.confirmedDays(owner: owner) } ?? [:]
+        return Set(days.values.filter(\.locked).map(\.day))
     }
 
     package var pickerView: CalendarPicker.View? {
@@ -97,7 +98,8 @@ extension TrackingModule {
             refuse(.refused(.signedOut))
             return false
         }
-        if (try? store.submitExplained(owner: owner)) != true {
+        // Unread, the explanation is shown again: the safe side of a first Submit.
+        if context.surfacing("read whether Submit was explained", { try store.submitExplained(owner: owner) }) != true {
             clearTransient()
             state.picker.close()
             state.explainSubmitFor = day

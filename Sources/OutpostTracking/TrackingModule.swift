@@ -43,20 +43,29 @@ package struct TrackingState: Codable, Sendable, Hashable {
     /// Lenient: a field an older version wrote differently (or not at all) takes its default.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        screen = (try? container.decodeIfPresent(Screen.self, forKey: .screen)) ?? .status
-        historyRange = (try? container.decodeIfPresent(TrackingRange.self, forKey: .historyRange)) ?? .all
-        historyLocation = try? container.decodeIfPresent(LocationID.self, forKey: .historyLocation)
-        notice = try? container.decodeIfPresent(TrackingMessage.self, forKey: .notice)
-        error = try? container.decodeIfPresent(TrackingMessage.self, forKey: .error)
-        profile = (try? container.decodeIfPresent(String.self, forKey: .profile)) ?? HysteresisPolicy.seed.name
-        permissionWarningDismissedAt = try? container.decodeIfPresent(Date.self, forKey: .permissionWarningDismissedAt)
-        weekOf = try? container.decodeIfPresent(String.self, forKey: .weekOf)
-        showTracked = (try? container.decodeIfPresent(Bool.self, forKey: .showTracked)) ?? true
-        month = try? container.decodeIfPresent(String.self, forKey: .month)
-        picker = (try? container.decodeIfPresent(CalendarPicker.self, forKey: .picker)) ?? CalendarPicker()
-        explainSubmitFor = try? container.decodeIfPresent(String.self, forKey: .explainSubmitFor)
-        manualFormDay = try? container.decodeIfPresent(String.self, forKey: .manualFormDay)
-        demo = (try? container.decodeIfPresent(Bool.self, forKey: .demo)) ?? false
+        screen = container.lenient(Screen.self, .screen) ?? .status
+        historyRange = container.lenient(TrackingRange.self, .historyRange) ?? .all
+        historyLocation = container.lenient(LocationID.self, .historyLocation)
+        notice = container.lenient(TrackingMessage.self, .notice)
+        error = container.lenient(TrackingMessage.self, .error)
+        profile = container.lenient(String.self, .profile) ?? HysteresisPolicy.seed.name
+        permissionWarningDismissedAt = container.lenient(Date.self, .permissionWarningDismissedAt)
+        weekOf = container.lenient(String.self, .weekOf)
+        showTracked = container.lenient(Bool.self, .showTracked) ?? true
+        month = container.lenient(String.self, .month)
+        picker = container.lenient(CalendarPicker.self, .picker) ?? CalendarPicker()
+        explainSubmitFor = container.lenient(String.self, .explainSubmitFor)
+        manualFormDay = container.lenient(String.self, .manualFormDay)
+        demo = container.lenient(Bool.self, .demo) ?? false
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The field `key` as `T`, nil when absent or written differently by an older version (a
+    /// screen's state, never a record: its field starts again at its default).
+    fileprivate func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        // A screen field an older app wrote differently starts again at its default.
+        try? decodeIfPresent(type, forKey: key)
     }
 }
 
@@ -150,14 +159,20 @@ package final class TrackingModule: DeviceModule {
 
     private func runDueChecks(now: Date) {
         guard let owner = worker else { return }
-        while let (location, due) = try? store.takeDueVerification(now: now, owner: owner) {
+        while let (location, due) = context.surfacing(
+            "read the due exit checks", { try store.takeDueVerification(now: now, owner: owner) }) ?? nil
+        {
             guard let fence = locations(id: location, of: owner)?.fence else { continue }
             feed(.verification(location, fence, fix: context.ports.gps()), at: due, for: owner)
         }
     }
 
     private func locations(id: LocationID, of person: UserID?) -> WorkLocation? {
-        person.flatMap { ((try? store.locations(owner: $0)) ?? []).first { $0.id == id } }
+        person.flatMap { person in
+            (context.surfacing("read the work locations") { try store.locations(owner: person) } ?? []).first {
+                $0.id == id
+            }
+        }
     }
 
     // MARK: - Screens
@@ -174,16 +189,19 @@ package final class TrackingModule: DeviceModule {
             dashboard = nil
             return
         }
-        locations = (try? store.locations(owner: owner)) ?? []
-        confirmed = (try? store.confirmedDays(owner: owner)) ?? [:]
-        open = (try? store.openSessions(owner: owner)) ?? []
-        week = state.screen == .week ? (try? weekScreen(owner: owner)) : nil
-        dashboard = state.screen == .status ? (try? statusDashboard(owner: owner)) : nil
-        monthScreen = state.screen == .month ? (try? self.monthScreen(owner: owner)) : nil
+        locations = context.surfacing("read the work locations") { try store.locations(owner: owner) } ?? []
+        confirmed = context.surfacing("read the confirmed days") { try store.confirmedDays(owner: owner) } ?? [:]
+        open = context.surfacing("read the running sessions") { try store.openSessions(owner: owner) } ?? []
+        week = state.screen == .week ? context.surfacing("read the week") { try weekScreen(owner: owner) } : nil
+        dashboard =
+            state.screen == .status
+            ? context.surfacing("read today's hours") { try statusDashboard(owner: owner) } : nil
+        monthScreen =
+            state.screen == .month ? context.surfacing("read the month") { try self.monthScreen(owner: owner) } : nil
+        let range = state.historyRange.interval(containing: now, in: context.ports.timeZone)
         history =
             state.screen == .history
-            ? ((try? store.sessions(
-                owner: owner, in: state.historyRange.interval(containing: now, in: context.ports.timeZone))) ?? [])
+            ? (context.surfacing("read the sessions") { try store.sessions(owner: owner, in: range) } ?? [])
                 .filter { state.historyLocation == nil || $0.location == state.historyLocation }
             : []
     }
@@ -280,12 +298,19 @@ package final class TrackingModule: DeviceModule {
     /// phone's one user before); the previous app's file is deleted once they are theirs.
     package func signedIn(_ user: UserInfo) {
         if user.role == .worker {
-            _ = try? store.accountSince(
-                owner: user.id, today: ActivityDate.day(of: context.ports.clock.now(), in: context.ports.timeZone))
+            _ = context.surfacing("record when this worker's hours start") {
+                try store.accountSince(
+                    owner: user.id, today: ActivityDate.day(of: context.ports.clock.now(), in: context.ports.timeZone))
+            }
         }
-        guard user.role == .worker, let report = try? store.adoptLegacyTracking(owner: user.id) else { return }
+        guard user.role == .worker,
+            let report = context.surfacing(
+                "take the previous app's hours", { try store.adoptLegacyTracking(owner: user.id) })
+                ?? nil
+        else { return }
         let file = context.home.appendingPathComponent(LegacyTrackingStore.fileName)
         for suffix in ["", "-wal", "-shm", "-journal"] {
+            // The hours are in the store now; a file left behind (or never there) is read as empty.
             try? FileManager.default.removeItem(atPath: file.path + suffix)
         }
         state.notice = .imported(
@@ -335,14 +360,15 @@ package final class TrackingModule: DeviceModule {
 
     /// The sessions of a location (all when nil) in `range` as CSV (RFC 4180, formula-safe):
     /// Date, Day, Clock In, Clock Out, Duration, Method, Status, in `timeZone`.
-    package func csv(location: LocationID?, range: TrackingRange, timeZone: TimeZone) -> String {
+    /// Throws when the hours cannot be read: an export never stands in for them with an empty file.
+    package func csv(location: LocationID?, range: TrackingRange, timeZone: TimeZone) throws -> String {
         // The worker's own hours, also while the demo month is shown.
         guard let owner = worker else { return CSVWriter.document(header: TrackingExport.header, rows: []) }
         let now = context.ports.clock.now()
-        let sessions = ((try? store.sessions(owner: owner, in: range.interval(containing: now, in: timeZone))) ?? [])
+        let sessions = try store.sessions(owner: owner, in: range.interval(containing: now, in: timeZone))
             .filter { location == nil || $0.location == location }
         let names = Dictionary(
-            ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) },
+            try store.locations(owner: owner).map { ($0.id, $0.name) },
             uniquingKeysWith: { first, _ in first })
         return TrackingExport.csv(sessions, timeZone: timeZone, names: names, copy: copy)
     }
@@ -375,7 +401,11 @@ package final class TrackingModule: DeviceModule {
         state.screen = .locations
         guard var location = locations(id: id, of: owner) else { return fail(.noSuchLocation) }
         // Not while clocked in there: the running session's fence would change under it.
-        let running = owner.flatMap { try? store.openSessions(owner: $0) } ?? []
+        guard
+            let running = owner.flatMap({ owner in
+                context.surfacing("read the running sessions") { try store.openSessions(owner: owner) }
+            })
+        else { return fail(.failed("could not read the running sessions; nothing was changed")) }
         guard !running.contains(where: { $0.location == id }) else { return fail(.openSession(location.name)) }
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -543,7 +573,7 @@ package final class TrackingModule: DeviceModule {
                 return false
             }
             let names = Dictionary(
-                ((try? store.locations(owner: owner)) ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                try store.locations(owner: owner).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             try store.confirmDay(
                 day, timeZone: context.ports.timeZone, names: names, owner: owner, now: context.ports.clock.now())
             state.notice = .dayConfirmed(day)
@@ -706,7 +736,10 @@ package final class TrackingModule: DeviceModule {
         return nil
     }
 
-    package var plan: ShiftPlan { owner.flatMap { try? store.plan(owner: $0) } ?? ShiftPlan() }
+    package var plan: ShiftPlan {
+        owner.flatMap { owner in context.surfacing("read the shift plan") { try store.plan(owner: owner) } }
+            ?? ShiftPlan()
+    }
 
     package func setProfile(_ policy: HysteresisPolicy) {
         clearTransient()

@@ -193,7 +193,7 @@ struct CalendarProbeTests {
             let tracked = phone.app.tree().elements(UIIdentifier.calendarTracked)
             #expect(tracked.map { $0.attributes["date"] } == ["2026-11-16", "2026-11-17"])
             #expect(tracked.map { $0.attributes["minutes"] } == ["120", "360"])
-            let csv = phone.app.trackingCSV(timeZone: TimeZone(identifier: "UTC")!)
+            let csv = try phone.app.trackingCSV(timeZone: TimeZone(identifier: "UTC")!)
             let rows = csv.split(separator: "\r\n").dropFirst().map(String.init)
             #expect(
                 rows == [
@@ -288,7 +288,7 @@ struct CalendarProbeTests {
             phone.app.showWeek(of: "2026-11-17")
             #expect(
                 phone.app.tree().elements(UIIdentifier.calendarTracked).first?.attributes["minutes"] == "450")
-            let rows = phone.app.trackingCSV().split(separator: "\r\n").dropFirst().map(String.init)
+            let rows = try phone.app.trackingCSV().split(separator: "\r\n").dropFirst().map(String.init)
             #expect(rows == ["2026-11-17,Tuesday,06:00,14:00,7:30,Manual,completed,Care home Nord"])
             lab.api.clock.set(phone.clock.now)
             await phone.confirm("2026-11-17")

@@ -360,15 +360,15 @@ struct TrackingProbeTests {
             #expect(minutes(.month) == "514")
             #expect(minutes(.all) == "754")
             #expect(minutes(.all, centre.id) == "4")
-            let csv = phone.app.trackingCSV(location: home.id, range: .all, timeZone: TimeZone(identifier: "UTC")!)
+            let csv = try phone.app.trackingCSV(location: home.id, range: .all, timeZone: TimeZone(identifier: "UTC")!)
             #expect(
                 csv == "Date,Day,Clock In,Clock Out,Duration,Method,Status,Location\r\n"
                     + "2026-10-27,Tuesday,08:00,12:00,4:00,Manual,completed,\(home.name)\r\n"
                     + "2026-11-16,Monday,08:00,16:30,8:30,Manual,completed,\(home.name)\r\n")
             // track-export-location-column: every location's export names each row's.
-            let all = phone.app.trackingCSV(range: .all, timeZone: TimeZone(identifier: "UTC")!)
+            let all = try phone.app.trackingCSV(range: .all, timeZone: TimeZone(identifier: "UTC")!)
             #expect(all.contains("Manual,completed (short),\(centre.name)\r\n") && all.contains(",\(home.name)\r\n"))
-            let short = phone.app.trackingCSV(location: centre.id, timeZone: TimeZone(identifier: "UTC")!)
+            let short = try phone.app.trackingCSV(location: centre.id, timeZone: TimeZone(identifier: "UTC")!)
             #expect(short.contains("0:04,Manual,completed (short)"))
         }
     }

@@ -34,7 +34,13 @@ struct DeviceTrackExportCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let app = try device.launch()
-        let csv = app.trackingCSV(location: location, range: range)
+        let csv: String
+        do {
+            csv = try app.trackingCSV(location: location, range: range)
+        } catch {
+            throw DeviceOptions.refused(
+                "The hours could not be read on this device, so nothing was exported: \(error).")
+        }
         if let out {
             try Data(csv.utf8).write(to: URL(fileURLWithPath: out))
             try await device.conclude(app)
