@@ -117,29 +117,29 @@ package final class ActivitiesModule: DeviceModule {
         }
     }
 
-    package var homeScreen: (screen: String, elements: [UIElement])? {
+    package var homeScreen: (any ScreenModel)? {
         switch state.screen {
         case .activities:
-            return (activitiesScreen.identifier, activitiesScreen.elements())
+            return activitiesScreen
         case .contacts:
             let screen = ContactsScreen(contacts: contacts, error: state.error)
-            return (screen.identifier, screen.elements())
+            return screen
         case .contact:
             guard let id = state.contactId, let contact = contacts.first(where: { $0.id == id }) else {
                 let screen = ContactsScreen(contacts: contacts)
-                return (screen.identifier, screen.elements())
+                return screen
             }
             let screen = ContactDetailScreen(
                 contact: contact, revealed: revealed?.contact == id ? revealed?.fields : nil,
                 online: context.ports.online, lastUpdated: state.lastUpdated, error: state.error)
-            return (screen.identifier, screen.elements())
+            return screen
         }
     }
 
     package var tabs: [UIElement] { [] }
-    package func takeover(now: Date) -> UITree? { nil }
-    package var frontScreen: (screen: String, elements: [UIElement])? { nil }
-    package var eventShellElements: [UIElement] { [] }
+    package func takeover(now: Date) -> (any ScreenModel)? { nil }
+    package var frontScreen: (any ScreenModel)? { nil }
+    package var eventShellParts: [any ScreenPart] { [] }
     package var statusElements: [UIElement] { ActivitiesScreen.syncNotice(state.synced.count) }
 
     // MARK: - Lifecycle

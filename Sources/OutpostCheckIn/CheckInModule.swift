@@ -153,23 +153,24 @@ package final class CheckInModule: DeviceModule {
         return tabs
     }
 
-    package func takeover(now: Date) -> UITree? { nil }
+    package func takeover(now: Date) -> (any ScreenModel)? { nil }
 
-    package var frontScreen: (screen: String, elements: [UIElement])? {
-        guard state.confirmation != nil, let confirming else { return nil }
-        return (confirming.identifier, confirming.elements())
+    package var frontScreen: (any ScreenModel)? {
+        guard state.confirmation != nil else { return nil }
+        return confirming
     }
 
-    package var eventShellElements: [UIElement] {
-        CheckInTabScreen(
-            rosterCount: rosterCount,
-            // The camera permission is read on every entry to the check-in tab.
-            cameraDenied: context.ports.camera() == .denied,
-            settingsURL: context.ports.platform.os == .ios ? "app-settings:" : "package:app.outpost",
-            manualEntry: state.manualEntry, query: state.query, suggestions: suggestions, banner: state.banner,
-            result: state.result, resultSyncing: resultSyncing, info: state.info, saveError: state.saveError,
-            timeZone: context.currentEvent?.timeZone
-        ).elements()
+    package var eventShellParts: [any ScreenPart] {
+        [
+            CheckInTabScreen(
+                rosterCount: rosterCount,
+                // The camera permission is read on every entry to the check-in tab.
+                cameraDenied: context.ports.camera() == .denied,
+                settingsURL: context.ports.platform.os == .ios ? "app-settings:" : "package:app.outpost",
+                manualEntry: state.manualEntry, query: state.query, suggestions: suggestions, banner: state.banner,
+                result: state.result, resultSyncing: resultSyncing, info: state.info, saveError: state.saveError,
+                timeZone: context.currentEvent?.timeZone)
+        ]
     }
 
     package var statusElements: [UIElement] { rejected.elements() }

@@ -5,7 +5,7 @@ import OutpostShell
 
 /// The check-in tab's content: the roster count, the camera (or the permission prompt), manual
 /// entry with its suggestions, and the last action's banner, card or notice.
-package struct CheckInTabScreen: Sendable {
+package struct CheckInTabScreen: ScreenPart, Sendable {
     package var rosterCount: Int
     package var cameraDenied: Bool
     package var settingsURL: String

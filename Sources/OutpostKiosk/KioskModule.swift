@@ -48,20 +48,19 @@ package final class KioskModule: DeviceModule {
     /// Kiosk mode holds the device from entry until the passcode exits it.
     package var holdsDevice: Bool { kiosk.active && context.session != nil && context.eventId != nil }
 
-    package func takeover(now: Date) -> UITree? {
+    package func takeover(now: Date) -> (any ScreenModel)? {
         guard holdsDevice else { return nil }
         return KioskScreen(
             kiosk: kiosk, now: now, lockRemaining: kiosk.lockout.remaining(at: context.ports.monotonic.now()),
             draft: currentDraft(at: now),
-            cameraDenied: context.ports.camera() == .denied, battery: context.ports.battery()
-        ).tree(online: context.ports.online)
+            cameraDenied: context.ports.camera() == .denied, battery: context.ports.battery())
     }
 
-    package var frontScreen: (screen: String, elements: [UIElement])? { nil }
+    package var frontScreen: (any ScreenModel)? { nil }
 
-    package var eventShellElements: [UIElement] {
+    package var eventShellParts: [any ScreenPart] {
         guard let role = context.session?.user.role, role == .organizer || role == .support else { return [] }
-        return KioskSetUpPanel(configured: configured != nil, kiosk: kiosk).elements()
+        return [KioskSetUpPanel(configured: configured != nil, kiosk: kiosk)]
     }
 
     package var statusElements: [UIElement] { [] }

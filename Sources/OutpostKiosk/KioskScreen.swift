@@ -4,7 +4,7 @@ import OutpostShell
 
 /// The attendee-facing screen: nothing of staff mode, nothing of the previous attendee once
 /// their result has timed out, no user, event or sync state.
-package struct KioskScreen: Sendable {
+package struct KioskScreen: ScreenModel, Sendable {
     /// How long an attendee's result stays before the clean welcome screen returns.
     package static let resultSeconds: TimeInterval = 5
     /// How long half-typed input stays without a keystroke before it is cleared: long enough
@@ -21,7 +21,22 @@ package struct KioskScreen: Sendable {
     package var cameraDenied: Bool
     package var battery: Int
 
-    package func tree(online: Bool) -> UITree {
+    package init(
+        kiosk: KioskState, now: Date, lockRemaining: TimeInterval, draft: String, cameraDenied: Bool, battery: Int
+    ) {
+        self.kiosk = kiosk
+        self.now = now
+        self.lockRemaining = lockRemaining
+        self.draft = draft
+        self.cameraDenied = cameraDenied
+        self.battery = battery
+    }
+
+    package var identifier: String { content().screen }
+    package func elements() -> [UIElement] { content().elements }
+
+    /// The screen shown (welcome, a result, the exit prompt) and its elements.
+    private func content() -> (screen: String, elements: [UIElement]) {
         var elements: [UIElement] = []
         let orientation = ["orientation": kiosk.orientation.rawValue]
         var screen = UIIdentifier.kioskWelcomeScreen
@@ -81,6 +96,6 @@ package struct KioskScreen: Sendable {
                     ["percent": String(battery), "size": "small"]))
         }
         elements.append(UIElement(UIIdentifier.kioskExitCorner, "", ["taps": String(kiosk.cornerTaps.count)]))
-        return UITree(screen: screen, elements: elements, online: online, pending: 0, user: nil, event: nil)
+        return (screen, elements)
     }
 }

@@ -2,7 +2,7 @@ import OutpostShell
 
 /// Staff kiosk set-up on the event shell (organizers and support staff only): the passcode,
 /// the orientation lock, every rule a refused passcode broke, and the way in once configured.
-package struct KioskSetUpPanel: Sendable {
+package struct KioskSetUpPanel: ScreenPart, Sendable {
     package var configured: Bool
     package var kiosk: KioskState
 

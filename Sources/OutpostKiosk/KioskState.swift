@@ -24,6 +24,8 @@ package struct KioskState: Codable, Sendable {
     /// ``KioskScreen/draftIdleSeconds`` it is gone: the next attendee never sees it.
     package var draft = ""
     package var draftAt: Date?
+
+    package init() {}
 }
 
 /// What the last attendee saw.

@@ -206,16 +206,16 @@ package final class TrackingModule: DeviceModule {
             : []
     }
 
-    package var homeScreen: (screen: String, elements: [UIElement])? {
-        guard let (screen, elements) = screenContent else { return nil }
-        guard state.demo else { return (screen, elements) }
-        return (screen, [UIElement(UIIdentifier.trackDemoBanner, copy.demoBanner)] + elements)
+    package var homeScreen: (any ScreenModel)? {
+        guard let screen = screenContent else { return nil }
+        guard state.demo else { return screen }
+        return BannerScreen(banners: [UIElement(UIIdentifier.trackDemoBanner, copy.demoBanner)], screen: screen)
     }
 
-    private var screenContent: (screen: String, elements: [UIElement])? {
+    private var screenContent: (any ScreenModel)? {
         if let day = state.explainSubmitFor {
             let screen = SubmitExplanationScreen(day: day, copy: copy)
-            return (screen.identifier, screen.elements())
+            return screen
         }
         switch state.screen {
         case .status:
@@ -228,17 +228,15 @@ package final class TrackingModule: DeviceModule {
             let screen = TrackingStatusScreen(
                 cards: cards, notice: state.notice, error: state.error, profile: policy.name,
                 permissionWarning: permissionWarning, dashboard: dashboard, copy: copy)
-            return (screen.identifier, screen.elements())
+            return screen
         case .locations:
             let screen = TrackingLocationsScreen(
                 locations: locations, notice: state.notice, error: state.error, copy: copy)
-            return (screen.identifier, screen.elements())
+            return screen
         case .week:
-            guard let week else { return nil }
-            return (week.identifier, week.elements())
+            return week
         case .month:
-            guard let monthScreen else { return nil }
-            return (monthScreen.identifier, monthScreen.elements())
+            return monthScreen
         case .history:
             let zone = context.ports.timeZone.identifier
             let names = Dictionary(locations.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -254,7 +252,7 @@ package final class TrackingModule: DeviceModule {
             }
             let screen = TrackingHistoryScreen(
                 days: days, timeZone: zone, notice: state.notice, error: state.error, copy: copy)
-            return (screen.identifier, screen.elements())
+            return screen
         }
     }
 
@@ -272,9 +270,9 @@ package final class TrackingModule: DeviceModule {
     }
 
     package var tabs: [UIElement] { [] }
-    package func takeover(now: Date) -> UITree? { nil }
-    package var frontScreen: (screen: String, elements: [UIElement])? { nil }
-    package var eventShellElements: [UIElement] { [] }
+    package func takeover(now: Date) -> (any ScreenModel)? { nil }
+    package var frontScreen: (any ScreenModel)? { nil }
+    package var eventShellParts: [any ScreenPart] { [] }
     package var statusElements: [UIElement] { [] }
 
     // MARK: - Lifecycle

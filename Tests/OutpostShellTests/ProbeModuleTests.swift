@@ -63,9 +63,9 @@ final class NotesProbeModule: DeviceModule {
         noteCount = (try? store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM notes") }) ?? 0
     }
     var tabs: [UIElement] { [UIElement(Self.tab, "Notes", ["count": String(noteCount)])] }
-    func takeover(now: Date) -> UITree? { nil }
-    var frontScreen: (screen: String, elements: [UIElement])? { nil }
-    var eventShellElements: [UIElement] { [] }
+    func takeover(now: Date) -> (any ScreenModel)? { nil }
+    var frontScreen: (any ScreenModel)? { nil }
+    var eventShellParts: [any ScreenPart] { [] }
     var statusElements: [UIElement] { [] }
     func eventChanged() {}
     func clearTransient() {}

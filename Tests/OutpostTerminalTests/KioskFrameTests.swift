@@ -1,21 +1,21 @@
+import Foundation
 import OutpostDevice
+import OutpostProtocol
 import Testing
 
 @testable import OutpostTerminal
 
 @Suite("Kiosk frame")
 struct KioskFrameTests {
-    static func welcome(_ orientation: String) -> UITree {
-        UITree(
-            screen: UIIdentifier.kioskWelcomeScreen,
-            elements: [
-                UIElement(
-                    UIIdentifier.kioskWelcomeScreen, "Welcome — please scan your QR or enter your email",
-                    ["orientation": orientation]),
-                UIElement(UIIdentifier.kioskCamera, "Hold your ticket up to the camera"),
-                UIElement(UIIdentifier.kioskEmailInput, "ada@", ["placeholder": "Your e-mail"]),
-            ],
-            online: true, pending: 0, user: nil, event: nil)
+    /// The welcome screen as the kiosk module builds it, with "ada@" half typed.
+    static func welcome(_ orientation: KioskOrientation) -> ShownScreen {
+        var kiosk = KioskState()
+        kiosk.active = true
+        kiosk.orientation = orientation
+        let screen = KioskScreen(
+            kiosk: kiosk, now: Date(timeIntervalSince1970: 1_795_075_200), lockRemaining: 0, draft: "ada@",
+            cameraDenied: false, battery: 100)
+        return ShownScreen(screen, in: ShellFrame(online: true, pending: 0))
     }
 
     /// The frame without ANSI styling.
@@ -41,8 +41,8 @@ struct KioskFrameTests {
     )
     func orientationLocked() {
         for size in [(rows: 30, columns: 100), (rows: 40, columns: 60)] {
-            let portrait = Self.plain(KioskLoop.frame(Self.welcome("portrait"), size: size))
-            let landscape = Self.plain(KioskLoop.frame(Self.welcome("landscape"), size: size))
+            let portrait = Self.plain(KioskLoop.frame(Self.welcome(.portrait), size: size))
+            let landscape = Self.plain(KioskLoop.frame(Self.welcome(.landscape), size: size))
             #expect(portrait.count == size.rows && landscape.count == size.rows)
             let band = min(size.columns, 44)
             let margin = (size.columns - band) / 2

@@ -563,6 +563,9 @@ public final class DeviceApp {
         }
     }
 
+    /// The feed being pulled ("roster") and how far it is, while one is (the progress bar's values).
+    public var feedProgress: (feed: String, done: Int, total: Int)? { status.feedProgress }
+
     /// A feed's progress (nil: done); shown as the progress bar, live to `onProgress`.
     package func reportProgress(_ progress: (done: Int, total: Int)?, feed: String) {
         status.feedProgress = progress.map { (feed, $0.done, $0.total) }

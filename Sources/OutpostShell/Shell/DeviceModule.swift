@@ -39,7 +39,7 @@ package protocol DeviceModule: AnyObject {
     var tabs: [UIElement] { get }
     /// The module's whole screen when it takes the device over (kiosk mode); the shell then
     /// shows nothing of its own.
-    func takeover(now: Date) -> UITree?
+    func takeover(now: Date) -> (any ScreenModel)?
     /// True while the module holds the device for someone who is not staff (kiosk mode): the
     /// shell then refuses every staff action (the event list, another event, sign-in, sign-out,
     /// the check-in actions) until the module lets go through its own exit (the kiosk passcode).
@@ -47,9 +47,9 @@ package protocol DeviceModule: AnyObject {
     /// Why a staff action is refused while the module holds the device, in one sentence.
     var heldRefusal: String { get }
     /// The module's screen in front of the event shell (e.g. the confirmation screen).
-    var frontScreen: (screen: String, elements: [UIElement])? { get }
-    /// The module's part of the event shell screen.
-    var eventShellElements: [UIElement] { get }
+    var frontScreen: (any ScreenModel)? { get }
+    /// The module's parts of the event shell screen (check-in's tab, the kiosk's set-up panel).
+    var eventShellParts: [any ScreenPart] { get }
     /// What staff must know on every signed-in screen (e.g. entries the server refused).
     var statusElements: [UIElement] { get }
 
@@ -67,7 +67,7 @@ package protocol DeviceModule: AnyObject {
     /// lands on their activities); the shell then shows ``homeScreen``.
     func isHome(for user: UserInfo) -> Bool
     /// The module's own screen outside any event, while the shell shows the module.
-    var homeScreen: (screen: String, elements: [UIElement])? { get }
+    var homeScreen: (any ScreenModel)? { get }
     /// Pulls the feeds that belong to the signed-in user rather than to an event (a mentor's
     /// contacts and activities); run on sign-in and on every sync.
     func pullAccount() async throws
@@ -103,7 +103,7 @@ extension DeviceModule {
     package var heldRefusal: String { "This device is held by another mode: leave it first." }
     /// Most modules live inside events.
     package func isHome(for user: UserInfo) -> Bool { false }
-    package var homeScreen: (screen: String, elements: [UIElement])? { nil }
+    package var homeScreen: (any ScreenModel)? { nil }
     package func pullAccount() async throws {}
     package var lastUpdated: Date? { nil }
     package func appeared(now: Date) {}

@@ -77,14 +77,14 @@ public final class KioskLoop {
     }
 
     func frameLines() -> [String] {
-        Self.frame(app.tree(), size: terminal.refreshSize())
+        Self.frame(app.shown(), size: terminal.refreshSize())
     }
 
     /// The kiosk's frame for a terminal of `size`: portrait (the orientation chosen at set-up)
     /// is a narrow column of at most 44 columns centred on the screen, landscape the whole width.
-    nonisolated static func frame(_ tree: UITree, size: (rows: Int, columns: Int)) -> [String] {
-        let portrait =
-            tree.elements.first { $0.attributes["orientation"] != nil }?.attributes["orientation"] == "portrait"
+    nonisolated static func frame(_ shown: ShownScreen, size: (rows: Int, columns: Int)) -> [String] {
+        let tree = shown.tree
+        let portrait = shown.part(KioskScreen.self)?.kiosk.orientation == .portrait
         // Portrait: a narrow centred column; landscape: the whole width.
         let width = portrait ? min(size.columns, 44) : size.columns
         let margin = String(repeating: " ", count: max(0, (size.columns - width) / 2))

@@ -244,7 +244,8 @@ public final class StationLoop {
 
     func render() {
         let size = terminal.refreshSize()
-        let tree = app.tree()
+        let shown = app.shown()
+        let tree = shown.tree
         let view = StationView(width: size.columns, height: size.rows)
         let event = app.events.first { $0.id.wire == tree.event }?.name
         let status = [
@@ -273,11 +274,9 @@ public final class StationLoop {
             hint = "Press an event's number (or ↑↓ Enter) · r refresh · Ctrl-Q quit"
             prompt = ""
         case UIIdentifier.confirmationScreen:
-            if let screen = tree.element(UIIdentifier.confirmationScreen) {
-                body.append(
-                    "  Access: \(screen.attributes["accessType"] ?? "—")   Status: \(screen.attributes["status"] ?? "—")"
-                )
-                if let notes = screen.attributes["notes"], !notes.isEmpty { body.append("  Notes: \(notes)") }
+            if let screen = shown.part(ConfirmationScreen.self) {
+                body.append("  Access: \(screen.accessTypeName)   Status: \(screen.guest.status.rawValue)")
+                if !screen.guest.notes.isEmpty { body.append("  Notes: \(screen.guest.notes)") }
             }
             hint =
                 tree.contains(UIIdentifier.alreadyCheckedIn)

@@ -15,11 +15,8 @@ struct DeviceOpenCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let app = try device.launch()
-        app.onProgress = { tree in
-            guard let progress = tree.element(UIIdentifier.rosterProgress),
-                let done = Int(progress.attributes["done"] ?? ""), let total = Int(progress.attributes["total"] ?? ""),
-                total > 0
-            else { return }
+        app.onProgress = { [unowned app] _ in
+            guard let (feed, done, total) = app.feedProgress, feed == "roster", total > 0 else { return }
             let width = 30
             let filled = done * width / total
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
