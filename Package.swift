@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "OutpostTerminalTests",
             dependencies: [
-                "OutpostCore", "OutpostDevice", "OutpostProtocol",
+                "OutpostCore", "OutpostDevice", "OutpostProtocol", "OutpostTracking",
                 "OutpostTerminal",
                 "OutpostServer",
                 "CTurboJPEG",
@@ -250,12 +250,14 @@ let package = Package(
         ),
         .target(
             name: "OutpostReport",
-            dependencies: ["OutpostDevice", "OutpostDrawing"],
+            dependencies: ["OutpostCore", "OutpostDevice", "OutpostDrawing"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "OutpostReportTests",
-            dependencies: ["OutpostDevice", "OutpostReport", "OutpostDrawing", "OutpostTestSupport", "CCairo"],
+            dependencies: [
+                "OutpostDevice", "OutpostProtocol", "OutpostReport", "OutpostDrawing", "OutpostTestSupport", "CCairo",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

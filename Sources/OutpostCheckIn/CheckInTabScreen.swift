@@ -58,9 +58,13 @@ package struct CheckInTabScreen: ScreenPart, Sendable {
         return elements
     }
 
+    /// The suggestions staff can pick: those of manual entry, shown when the camera is denied or
+    /// staff chose manual entry (none while the viewfinder is shown).
+    package var shownSuggestions: [LocalGuest] { cameraDenied || manualEntry ? suggestions : [] }
+
     private func manualEntryElements() -> [UIElement] {
         [UIElement(UIIdentifier.manualEntryInput, query ?? "", ["placeholder": "Name, e-mail or code"])]
-            + suggestions.map { guest in
+            + shownSuggestions.map { guest in
                 UIElement(
                     UIIdentifier.manualEntrySuggestion, "\(guest.name) · \(guest.email) · \(guest.code)",
                     ["guestId": guest.id.wire, "code": guest.code, "checkedIn": String(guest.checkIn != nil)])

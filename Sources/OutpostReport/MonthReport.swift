@@ -1,9 +1,10 @@
 import Foundation
+import OutpostCore
 import OutpostDevice
 import OutpostDrawing
 
-/// A worker's month on one A4 landscape page, from the month screen's tree
-/// alone, so the page says what the screen says: the 42-cell grid (shift dots in their colours,
+/// A worker's month on one A4 landscape page, from the month screen's typed model alone (its
+/// minutes and marks, never its words parsed back), so the page says what the screen says: the 42-cell grid (shift dots in their colours,
 /// a rose dot for tracked time, vacation and sick days, ✓ with the overtime on confirmed days,
 /// ? on days still to confirm), the month's days as side-by-side bars (planned green, tracked
 /// rose) on an axis of 12, 16 or 24 hours, and the totals of the footer. Pure.
@@ -27,16 +28,15 @@ public enum MonthReport {
     public static let overtimeMinus = ReportColor(0xB91C1C)
 
     /// The seed's shift palette.
-    public static func colour(_ name: String) -> ReportColor {
-        switch name {
-        case "teal": ReportColor(0x14B8A6)
-        case "blue": ReportColor(0x3B82F6)
-        case "green": ReportColor(0x22C55E)
-        case "amber": ReportColor(0xF59E0B)
-        case "rose": ReportColor(0xF43F5E)
-        case "purple": ReportColor(0xA855F7)
-        case "cyan": ReportColor(0x06B6D4)
-        default: muted
+    public static func colour(_ color: ShiftColor) -> ReportColor {
+        switch color {
+        case .teal: ReportColor(0x14B8A6)
+        case .blue: ReportColor(0x3B82F6)
+        case .green: ReportColor(0x22C55E)
+        case .amber: ReportColor(0xF59E0B)
+        case .rose: ReportColor(0xF43F5E)
+        case .purple: ReportColor(0xA855F7)
+        case .cyan: ReportColor(0x06B6D4)
         }
     }
 
@@ -46,42 +46,37 @@ public enum MonthReport {
         public var description: String { "The month screen is not shown; nothing to draw." }
     }
 
-    /// The page for `tree` (the month screen's), with `worker` under the title.
-    public static func page(_ tree: UITree, worker: String?) throws -> ReportPage {
-        let cells = tree.elements(UIIdentifier.calendarMonthCell)
-        guard tree.screen == UIIdentifier.calendarMonthScreen, cells.count == 42 else { throw ReportError.notAMonth }
-        let title = tree.element(UIIdentifier.calendarTitle)
+    /// The page for what is `shown` (the month screen, with the demo's banner when it is the
+    /// demo month), with `worker` under the title.
+    public static func page(_ shown: ShownScreen, worker: String?) throws -> ReportPage {
+        guard let month = shown.part(MonthScreen.self) else { throw ReportError.notAMonth }
+        return page(month, demo: shown.tree.contains(UIIdentifier.trackDemoBanner), worker: worker)
+    }
+
+    static func page(_ month: MonthScreen, demo: Bool, worker: String?) -> ReportPage {
         var shapes: [ReportShape] = [
             .rect(ReportRect(x: 0, y: 0, width: width, height: height), fill: white, stroke: nil, name: "page"),
-            .text(title?.text ?? "", x: margin, y: 52, size: 20, colour: ink, bold: true, align: .left),
+            .text(month.title, x: margin, y: 52, size: 20, colour: ink, bold: true, align: .left),
         ]
         if let worker {
             shapes.append(.text(worker, x: width - margin, y: 52, size: 11, colour: muted, bold: false, align: .right))
         }
         // The demo month says so on the page: it is never a record of anyone's work.
-        if tree.contains(UIIdentifier.trackDemoBanner) {
+        if demo {
             shapes.append(
                 .text(
                     "Demo month: invented hours, not a record of work", x: width - margin, y: 68, size: 11,
                     colour: trackedColour, bold: true, align: .right))
         }
-        shapes += grid(cells, weekdays: (title?.attributes["weekdays"] ?? "").split(separator: ",").map(String.init))
-        let days = cells.filter { $0.attributes["inMonth"] == "true" }
-        let summary = tree.element(UIIdentifier.calendarMonthSummary)
-        let parts = (summary?.text ?? "").components(separatedBy: " · ")
-        shapes += bars(days, tracked: label(parts, 0), planned: label(parts, 1))
-        shapes += totals(parts)
+        shapes += grid(month.cells, weekdays: month.weekdays)
+        shapes += bars(month.days.map(\.hours), tracked: month.copy.trackedLabel, planned: month.copy.plannedLabel)
+        shapes += totals(month.footer)
         return ReportPage(width: width, height: height, shapes: shapes)
-    }
-
-    /// The first word of the footer's part `index` ("Tracked 99 h 13 min" → "Tracked").
-    static func label(_ parts: [String], _ index: Int) -> String {
-        index < parts.count ? String(parts[index].split(separator: " ").first ?? "") : ""
     }
 
     static let gridRect = ReportRect(x: margin, y: 96, width: 448, height: 444)
 
-    static func grid(_ cells: [UIElement], weekdays: [String]) -> [ReportShape] {
+    static func grid(_ cells: [MonthScreen.Cell], weekdays: [String]) -> [ReportShape] {
         var shapes: [ReportShape] = []
         let cellWidth = gridRect.width / 7
         let cellHeight = gridRect.height / 6
@@ -92,16 +87,15 @@ public enum MonthReport {
                     colour: muted, bold: true, align: .center))
         }
         for (index, cell) in cells.enumerated() {
-            let attributes = cell.attributes
-            let date = attributes["date"] ?? ""
-            let inMonth = attributes["inMonth"] == "true"
-            let status = attributes["status"] ?? "empty"
+            let date = cell.hours.day
+            let inMonth = cell.inMonth
+            let status = cell.mark
             let box = ReportRect(
                 x: gridRect.x + Double(index % 7) * cellWidth, y: gridRect.y + Double(index / 7) * cellHeight,
                 width: cellWidth, height: cellHeight)
-            let fill = !inMonth ? outside : status == "confirmed" ? confirmedTint : white
+            let fill = !inMonth ? outside : status == .confirmed ? confirmedTint : white
             shapes.append(.rect(box, fill: fill, stroke: rule, name: "cell-\(date)"))
-            if attributes["today"] == "true" {
+            if cell.isToday {
                 shapes.append(
                     .rect(
                         ReportRect(x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2), fill: nil,
@@ -113,31 +107,30 @@ public enum MonthReport {
                     String(Int(date.suffix(2)) ?? 0), x: box.x + 6, y: box.y + 15, size: 11, colour: textColour,
                     bold: inMonth, align: .left))
             switch status {
-            case "confirmed":
+            case .confirmed:
                 shapes.append(
                     .text(
                         "✓", x: box.x + box.width - 6, y: box.y + 15, size: 11, colour: teal, bold: true, align: .right)
                 )
-            case "unconfirmed":
+            case .unconfirmed:
                 shapes.append(
                     .text(
                         "?", x: box.x + box.width - 6, y: box.y + 15, size: 11, colour: muted, bold: true, align: .right
                     ))
-            default: break
+            case .planned, .empty: break
             }
             var dotX = box.x + 9
-            for shift in (attributes["shifts"] ?? "").split(separator: ",") {
-                shapes.append(
-                    .circle(x: dotX, y: box.y + 30, radius: 3.5, fill: inMonth ? colour(String(shift)) : rule))
+            for shift in cell.shiftColors {
+                shapes.append(.circle(x: dotX, y: box.y + 30, radius: 3.5, fill: inMonth ? colour(shift) : rule))
                 dotX += 10
             }
-            if attributes["tracked"] == "true" {
+            if cell.hours.grossSeconds > 0 {
                 shapes.append(
                     .circle(x: dotX + (dotX > box.x + 9 ? 4 : 0), y: box.y + 30, radius: 3.5, fill: trackedColour))
             }
             var absenceY = box.y + 48
-            for absence in (attributes["absences"] ?? "").split(separator: ",") {
-                let isSick = absence == "sick"
+            for absence in cell.absences {
+                let isSick = absence == .sick
                 shapes.append(
                     .rect(
                         ReportRect(x: box.x + 5, y: absenceY - 9, width: box.width - 10, height: 12),
@@ -148,7 +141,7 @@ public enum MonthReport {
                 )
                 absenceY += 14
             }
-            if let minutes = attributes["overtimeMinutes"].flatMap(Int.init) {
+            if let minutes = cell.hours.overtimeMinutes {
                 shapes.append(
                     .text(
                         overtime(minutes), x: box.x + box.width - 6, y: box.y + box.height - 7, size: 9,
@@ -167,12 +160,9 @@ public enum MonthReport {
     static let chartRect = ReportRect(x: 520, y: 96, width: 286, height: 220)
 
     /// The month's days as pairs of bars, planned then tracked, on 12, 16 or 24 hours.
-    static func bars(_ days: [UIElement], tracked: String, planned: String) -> [ReportShape] {
+    static func bars(_ days: [DayHours], tracked: String, planned: String) -> [ReportShape] {
         var shapes: [ReportShape] = []
-        let most =
-            days.map {
-                max(Int($0.attributes["plannedMinutes"] ?? "") ?? 0, Int($0.attributes["trackedMinutes"] ?? "") ?? 0)
-            }.max() ?? 0
+        let most = days.map { max($0.plannedMinutes, $0.trackedMinutes) }.max() ?? 0
         let axis = most <= 12 * 60 ? 12 : most <= 16 * 60 ? 16 : 24
         let chart = chartRect
         for hour in stride(from: 0, through: axis, by: 4) {
@@ -184,13 +174,12 @@ public enum MonthReport {
         let slot = chart.width / Double(max(1, days.count))
         let barWidth = max(1, (slot - 2) / 2)
         for (index, day) in days.enumerated() {
-            let date = day.attributes["date"] ?? ""
+            let date = day.day
             let x = chart.x + Double(index) * slot + 1
-            for (offset, key, fill, name) in [
-                (0.0, "plannedMinutes", plannedColour, "planned"),
-                (barWidth, "trackedMinutes", trackedColour, "tracked"),
+            for (offset, minutes, fill, name) in [
+                (0.0, Double(day.plannedMinutes), plannedColour, "planned"),
+                (barWidth, Double(day.trackedMinutes), trackedColour, "tracked"),
             ] {
-                let minutes = Double(Int(day.attributes[key] ?? "") ?? 0)
                 guard minutes > 0 else { continue }
                 let barHeight = chart.height * min(1, minutes / 60 / Double(axis))
                 shapes.append(

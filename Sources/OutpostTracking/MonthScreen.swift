@@ -6,8 +6,8 @@ import OutpostShell
 /// Monday before the 1st), each with its shift dots, a tracked marker, absence icons, ✓ for a
 /// confirmed day (with its overtime) and ? for a day with activity still to confirm; and the
 /// summary footer of the month's own days. Pure.
-package struct MonthScreen: ScreenModel {
-    package struct Cell: Hashable {
+package struct MonthScreen: ScreenModel, Codable, Hashable {
+    package struct Cell: Codable, Hashable {
         package var hours: DayHours
         package var inMonth: Bool
         package var isToday: Bool
@@ -15,7 +15,22 @@ package struct MonthScreen: ScreenModel {
         package var isPast: Bool
         package var shiftColors: [ShiftColor]
         package var absences: [AbsenceMark.Kind]
+
+        package var mark: DayMark { DayMark(hours, past: isPast) }
     }
+
+    /// The weekdays' short names, Monday first (the grid's header).
+    package var weekdays: [String] { (0..<7).map { copy.weekday($0) } }
+
+    /// The footer's parts; "(X confirmed)" stays with the last.
+    package var footer: [String] {
+        var parts = copy.monthSummaryParts(summary)
+        if let confirmed = summary.confirmedNudge { parts[parts.count - 1] += " " + copy.confirmedNudge(confirmed) }
+        return parts
+    }
+
+    /// The cells of the month's own days.
+    package var days: [Cell] { cells.filter(\.inMonth) }
 
     package var title: String
     package var cells: [Cell]
@@ -34,7 +49,7 @@ package struct MonthScreen: ScreenModel {
             UIElement(UIIdentifier.calendarPrev, copy.previousMonth),
             UIElement(
                 UIIdentifier.calendarTitle, title,
-                ["weekdays": (0..<7).map { copy.weekday($0) }.joined(separator: ",")]),
+                ["weekdays": weekdays.joined(separator: ",")]),
             UIElement(UIIdentifier.calendarNext, copy.nextMonth),
         ]
         for cell in cells {
@@ -42,7 +57,7 @@ package struct MonthScreen: ScreenModel {
             let number = String(Int(hours.day.suffix(2)) ?? 0)
             var attributes = [
                 "date": hours.day, "inMonth": String(cell.inMonth),
-                "status": WeekScreen.status(hours, past: cell.isPast),
+                "status": cell.mark.rawValue,
                 "tracked": String(hours.grossSeconds > 0),
                 "trackedMinutes": String(hours.trackedMinutes), "plannedMinutes": String(hours.plannedMinutes),
             ]
@@ -62,11 +77,9 @@ package struct MonthScreen: ScreenModel {
             if cell.absences.contains(.sick) { text += " 🤒" }
             elements.append(UIElement(UIIdentifier.calendarMonthCell, text, attributes))
         }
-        var footer = copy.monthSummary(summary)
-        if let confirmed = summary.confirmedNudge { footer += " " + copy.confirmedNudge(confirmed) }
         elements.append(
             UIElement(
-                UIIdentifier.calendarMonthSummary, footer,
+                UIIdentifier.calendarMonthSummary, footer.joined(separator: " · "),
                 [
                     "trackedMinutes": String(summary.trackedMinutes), "plannedMinutes": String(summary.plannedMinutes),
                     "overtimeMinutes": String(summary.overtimeMinutes), "vacationDays": String(summary.vacationDays),

@@ -6,8 +6,8 @@ import OutpostShell
 /// planned and tracked per day, unconfirmed days faded with an "X to confirm" nudge (today
 /// excluded), absence markers, days before the account as "—", the y-axis that grows from 12 h
 /// to 16 h or 24 h with the data, and the next shift. Pure.
-package struct StatusDashboard: Hashable {
-    package struct Bar: Hashable {
+package struct StatusDashboard: Codable, Hashable {
+    package struct Bar: Codable, Hashable {
         package var hours: DayHours
         package var weekday: String
         package var faded: Bool

@@ -63,7 +63,7 @@ package enum TrackingMessage: Codable, Sendable, Hashable {
 }
 
 /// Every word of the time-tracking module, in English and German (seed 003's app ships both).
-package struct TrackingCopy {
+package struct TrackingCopy: Codable, Sendable, Hashable {
     package let language: AppLanguage
 
     package init(_ language: AppLanguage) { self.language = language }
@@ -202,11 +202,21 @@ package struct TrackingCopy {
         guard parts.count == 2, (1...12).contains(parts[1]) else { return month }
         return (language == .de ? german : english)[parts[1] - 1] + " \(parts[0])"
     }
+    package var trackedLabel: String { t("Tracked", "Erfasst") }
+    package var plannedLabel: String { t("Planned", "Geplant") }
+    /// The month's footer as its parts (tracked, planned, overtime, vacation, sick): the screen
+    /// joins them with " · ", the terminal and the report lay them out.
+    package func monthSummaryParts(_ summary: MonthHours) -> [String] {
+        [
+            "\(trackedLabel) \(duration(minutes: summary.trackedMinutes))",
+            "\(plannedLabel) \(duration(minutes: summary.plannedMinutes))",
+            t("Overtime", "Überstunden") + " \(overtime(summary.overtimeMinutes))",
+            t("Vacation", "Urlaub") + " \(summary.vacationDays)",
+            t("Sick", "Krank") + " \(summary.sickDays)",
+        ]
+    }
     package func monthSummary(_ summary: MonthHours) -> String {
-        t(
-            "Tracked \(duration(minutes: summary.trackedMinutes)) · Planned \(duration(minutes: summary.plannedMinutes)) · Overtime \(overtime(summary.overtimeMinutes)) · Vacation \(summary.vacationDays) · Sick \(summary.sickDays)",
-            "Erfasst \(duration(minutes: summary.trackedMinutes)) · Geplant \(duration(minutes: summary.plannedMinutes)) · Überstunden \(overtime(summary.overtimeMinutes)) · Urlaub \(summary.vacationDays) · Krank \(summary.sickDays)"
-        )
+        monthSummaryParts(summary).joined(separator: " · ")
     }
     package func confirmedNudge(_ count: Int) -> String { t("(\(count) confirmed)", "(\(count) bestätigt)") }
     package var previousWeek: String { t("Previous week", "Vorige Woche") }

@@ -25,8 +25,8 @@ package enum TrackingTabs {
     }
 }
 
-package struct TrackingStatusScreen: ScreenModel {
-    package struct Card: Hashable {
+package struct TrackingStatusScreen: ScreenModel, Codable, Hashable {
+    package struct Card: Codable, Hashable {
         package var location: WorkLocation
         package var session: TrackedSession?
         package var elapsedMinutes: Int

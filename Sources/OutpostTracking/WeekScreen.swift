@@ -6,8 +6,8 @@ import OutpostShell
 /// its shifts, absences (shown over the shifts), tracked time (the GPS toggle), the day's hours
 /// from ``WorkHours`` and whether it is confirmed; previous and next; the review hint and Submit
 /// on days that can be submitted. Pure.
-package struct WeekScreen: ScreenModel {
-    package struct Day: Hashable {
+package struct WeekScreen: ScreenModel, Codable, Hashable {
+    package struct Day: Codable, Hashable {
         package var hours: DayHours
         package var weekday: String
         package var shifts: [ShiftInstance]
@@ -16,6 +16,13 @@ package struct WeekScreen: ScreenModel {
         package var isToday: Bool
         /// Before today: only such a day can wait to be confirmed ("?").
         package var isPast: Bool
+
+        package var mark: DayMark { DayMark(hours, past: isPast) }
+    }
+
+    /// The templates' legend lines ("Early 06:00–14:00"), as the picker lists them.
+    package static func label(_ template: ShiftTemplate) -> String {
+        "\(template.name) \(clock(template.startMinute))–\(clock(template.startMinute + template.durationMinutes))"
     }
 
     package var title: String
@@ -44,7 +51,7 @@ package struct WeekScreen: ScreenModel {
             elements.append(
                 UIElement(
                     UIIdentifier.calendarTemplate,
-                    "\(template.name) \(Self.clock(template.startMinute))–\(Self.clock(template.startMinute + template.durationMinutes))",
+                    Self.label(template),
                     [
                         "templateId": template.id.wire, "color": template.color.rawValue,
                         "breakMinutes": String(template.breakMinutes),
@@ -63,7 +70,7 @@ package struct WeekScreen: ScreenModel {
             let hours = day.hours
             var attributes = [
                 "date": hours.day, "trackedMinutes": String(hours.trackedMinutes),
-                "plannedMinutes": String(hours.plannedMinutes), "status": Self.status(hours, past: day.isPast),
+                "plannedMinutes": String(hours.plannedMinutes), "status": day.mark.rawValue,
             ]
             if let overtime = hours.overtimeMinutes { attributes["overtimeMinutes"] = String(overtime) }
             if day.isToday { attributes["today"] = "true" }
@@ -132,10 +139,6 @@ package struct WeekScreen: ScreenModel {
     /// midnight, comma-separated (`360-840:teal,1320-1440:blue`).
     package static func spans(_ segments: [DaySegment]) -> String {
         segments.map { "\($0.startMinute)-\($0.endMinute)" + ($0.tag.map { ":" + $0 } ?? "") }.joined(separator: ",")
-    }
-
-    package static func status(_ hours: DayHours, past: Bool) -> String {
-        hours.confirmed ? "confirmed" : !hours.hasActivity ? "empty" : past ? "unconfirmed" : "planned"
     }
 
     /// Minutes after midnight as `HH:mm` (past midnight for a night shift: 24:30 stays 00:30).

@@ -231,16 +231,42 @@ struct CalendarProbeTests {
             .replacingOccurrences(of: "},{", with: "},\n{") + "\n"
     }
 
+    /// A screen model as committed: its random ids replaced by stable ones, numbered in the
+    /// order they first appear (so the committed model still decodes, and the same id is the same).
+    static func normalized(model: some Encodable) throws -> String {
+        let text = String(decoding: try OutpostJSON.encode(model), as: UTF8.self)
+        var stable: [String: String] = [:]
+        let id = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/
+        return
+            text.replacing(id) { match in
+                let original = String(match.output).lowercased()
+                if let known = stable[original] { return known }
+                let next = String(format: "00000000-0000-4000-8000-%012d", stable.count + 1)
+                stable[original] = next
+                return next
+            }
+            .replacingOccurrences(of: "},{", with: "},\n{") + "\n"
+    }
+
+    /// Compares the typed model the front-ends draw from with the committed one (beside the
+    /// tree it projects to); `OUTPOST_UPDATE_FIXTURES=1` writes it instead.
+    static func expectCommitted(model: (some Encodable)?, _ name: String) throws {
+        try expectCommitted(text: try normalized(model: try #require(model, "no \(name) shown")), name)
+    }
+
     /// Compares with the committed tree; `OUTPOST_UPDATE_FIXTURES=1` writes it instead.
     static func expectCommitted(_ tree: UITree, _ name: String) throws {
+        try expectCommitted(text: try normalized(tree), name)
+    }
+
+    static func expectCommitted(text: String, _ name: String) throws {
         let file = fixtures.appendingPathComponent(name)
-        let text = try normalized(tree)
         if ProcessInfo.processInfo.environment["OUTPOST_UPDATE_FIXTURES"] == "1" {
             try Data(text.utf8).write(to: file)
             return
         }
         let committed = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == committed, "\(name) differs from the committed tree; the new one:\n\(text)")
+        #expect(text == committed, "\(name) differs from the committed file; the new one:\n\(text)")
     }
 
     @Test(
@@ -258,14 +284,18 @@ struct CalendarProbeTests {
             #expect(cells.contains { $0.text.contains("✓") } && cells.contains { $0.text.hasSuffix("?") })
             #expect(cells.contains { $0.text.contains("🌴") } && cells.contains { $0.text.contains("🤒") })
             try Self.expectCommitted(tree, "month-2026-11.json")
+            try Self.expectCommitted(model: phone.app.shown().part(MonthScreen.self), "month-2026-11.model.json")
             phone.app.showWeek(of: "2026-11-09")
             tree = phone.app.tree()
             try Self.expectCommitted(tree, "week-2026-11-09.json")
+            try Self.expectCommitted(model: phone.app.shown().part(WeekScreen.self), "week-2026-11-09.model.json")
             // The status screen with its 14 days (the terminal's bars and the report start here too).
             phone.app.showTracking(.status)
             tree = phone.app.tree()
             #expect(tree.elements(UIIdentifier.dashboardDay).count == 14)
             try Self.expectCommitted(tree, "status-2026-11-19.json")
+            try Self.expectCommitted(
+                model: phone.app.shown().part(TrackingStatusScreen.self), "status-2026-11-19.model.json")
         }
     }
 

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import OutpostDevice
 import OutpostDrawing
+import OutpostProtocol
 import Testing
 
 @testable import OutpostReport
@@ -14,11 +15,17 @@ import FoundationXML
 /// commit its tree, drawn as a page with cairo, then read back as a user's viewer would.
 @Suite("The month report")
 struct MonthReportTests {
-    static let tree: UITree = {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../OutpostDeviceTests/Fixtures/calendar/month-2026-11.json")
-        return try! JSONDecoder().decode(UITree.self, from: Data(contentsOf: file))
-    }()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../OutpostDeviceTests/Fixtures/calendar")
+
+    /// The month as the device showed it: the committed tree and the typed model it projects.
+    static var tree: ShownScreen {
+        let tree = try! JSONDecoder().decode(
+            UITree.self, from: Data(contentsOf: fixtures.appendingPathComponent("month-2026-11.json")))
+        let month = try! OutpostJSON.decode(
+            MonthScreen.self, from: Data(contentsOf: fixtures.appendingPathComponent("month-2026-11.model.json")))
+        return ShownScreen(tree: tree, parts: month.parts)
+    }
 
     static func temporary(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("outpost-report-\(UUID().uuidString)-\(name)")
@@ -113,9 +120,13 @@ struct MonthReportTests {
         #expect(page.rect(named: "bar-planned-2026-11-23") != nil, "a shift to come is planned")
         #expect(page.texts.contains("+0:50") && page.texts.contains("✓"), "overtime and ✓ on a confirmed day")
         #expect(page.texts.contains("?"), "a day to confirm")
-        var week = Self.tree
-        week.screen = UIIdentifier.calendarWeekScreen
-        #expect(throws: MonthReport.ReportError.self) { try MonthReport.page(week, worker: nil) }
+        let weekTree = try JSONDecoder().decode(
+            UITree.self, from: Data(contentsOf: Self.fixtures.appendingPathComponent("week-2026-11-09.json")))
+        let week = try OutpostJSON.decode(
+            WeekScreen.self, from: Data(contentsOf: Self.fixtures.appendingPathComponent("week-2026-11-09.model.json")))
+        #expect(throws: MonthReport.ReportError.self) {
+            try MonthReport.page(ShownScreen(tree: weekTree, parts: week.parts), worker: nil)
+        }
     }
 
     @Test(

@@ -4,10 +4,11 @@ import OutpostProtocol
 import Testing
 
 @testable import OutpostTerminal
+@testable import OutpostTracking
 
 /// `outpost track`'s pictures: the 14 days as bars, the week and the month as
-/// grids, drawn from seed-demo's November as the device tests commit it
-/// (`OutpostDeviceTests/Fixtures/calendar`), compared with the committed renderings here, which
+/// grids, drawn from seed-demo's November as the device tests commit it (the typed screen models
+/// and the trees they project, `OutpostDeviceTests/Fixtures/calendar`), compared with the committed renderings here, which
 /// `scripts/tmux-e2e` also finds on a real terminal. `OUTPOST_UPDATE_FIXTURES=1` rewrites them.
 @Suite("Track view: the calendar as pictures")
 struct CalendarViewTests {
@@ -17,6 +18,22 @@ struct CalendarViewTests {
 
     static func tree(_ name: String) throws -> UITree {
         try JSONDecoder().decode(UITree.self, from: Data(contentsOf: trees.appendingPathComponent(name)))
+    }
+
+    /// The committed screen model `name` (`week-2026-11-09`): the front-ends draw from it.
+    static func model<M: Decodable>(_ type: M.Type, _ name: String) throws -> M {
+        try OutpostJSON.decode(M.self, from: Data(contentsOf: trees.appendingPathComponent(name + ".model.json")))
+    }
+
+    /// What the device showed: the committed tree and the typed model it projects.
+    static func shown(_ name: String) throws -> ShownScreen {
+        let model: any ScreenModel =
+            switch name {
+            case _ where name.hasPrefix("week"): try Self.model(WeekScreen.self, name)
+            case _ where name.hasPrefix("month"): try Self.model(MonthScreen.self, name)
+            default: try Self.model(TrackingStatusScreen.self, name)
+            }
+        return ShownScreen(tree: try tree(name + ".json"), parts: model.parts)
     }
 
     static func plain(_ lines: [String]) -> [String] {
@@ -46,12 +63,12 @@ struct CalendarViewTests {
         "track-terminal-committed: seed-demo's status, week and month drawn at 90×32 are the committed pictures (tmux-e2e finds the same on a terminal)"
     )
     func committed() throws {
-        let status = TrackView.frame(try Self.tree("status-2026-11-19.json"), size: Self.size, selected: 0)
+        let status = TrackView.frame(try Self.shown("status-2026-11-19"), size: Self.size, selected: 0)
         try Self.expectCommitted(
             try Self.section(status, from: " Last 14 days", to: "Next shift"), "status-2026-11-19.txt")
-        let week = TrackView.frame(try Self.tree("week-2026-11-09.json"), size: Self.size, selected: 0)
+        let week = TrackView.frame(try Self.shown("week-2026-11-09"), size: Self.size, selected: 0)
         try Self.expectCommitted(try Self.section(week, from: " ◀ Week", to: " ■"), "week-2026-11-09.txt")
-        let month = TrackView.frame(try Self.tree("month-2026-11.json"), size: Self.size, selected: 0)
+        let month = TrackView.frame(try Self.shown("month-2026-11"), size: Self.size, selected: 0)
         try Self.expectCommitted(try Self.section(month, from: " ◀ November", to: "confirmed)"), "month-2026-11.txt")
     }
 
@@ -59,8 +76,8 @@ struct CalendarViewTests {
         "track-terminal-week: days with ✓ and ?, shifts in their colour by the hour, tracked time beside them, sick days ░ over free hours, totals, overtime, Submit, the legend; the GPS toggle hides tracked time"
     )
     func week() throws {
-        let tree = try Self.tree("week-2026-11-09.json")
-        let lines = CalendarView.week(tree, width: 90, selected: 0)
+        let week = try Self.model(WeekScreen.self, "week-2026-11-09")
+        let lines = CalendarView.week(week, width: 90, selected: 0)
         let plain = Self.plain(lines)
         #expect(lines.allSatisfy { TrackViewTests.strip($0).count == 90 })
         let header = try #require(plain.first { $0.contains("Mon 9") })
@@ -76,16 +93,12 @@ struct CalendarViewTests {
         #expect(try cell(plain, "14:00", 1) == "           ", "14:00–14:15 tracked: less than half of the hour")
         #expect(try cell(plain, "00:00", 0) == "░░░░░░░    ", "a sick day lies over the free hours")
         #expect(try cell(plain, "06:00", 0) == "███████    ", "the planned shift stays visible under it")
-        #expect(lines.contains { $0.contains(CalendarView.colour("teal") + "███████") }, "the shift in its colour")
+        #expect(lines.contains { $0.contains(CalendarView.colour(.teal) + "███████") }, "the shift in its colour")
         #expect(plain.contains { $0.contains("8:20/7:30") }, "tracked against planned")
         #expect(plain.contains { $0.contains("+0:50 ✓") }, "overtime on a confirmed day")
         #expect(plain.contains { $0.hasPrefix(" ■ Early 06:00–14:00") })
-        var hidden = tree
-        hidden.elements = tree.elements.map { element in
-            var element = element
-            if element.id == UIIdentifier.calendarGPSToggle { element.attributes["on"] = "false" }
-            return element
-        }
+        var hidden = week
+        hidden.showTracked = false
         let off = Self.plain(CalendarView.week(hidden, width: 90, selected: 0))
         #expect(try cell(off, "06:00", 1) == "███████    ", "GPS off: no tracked time drawn")
     }
@@ -94,8 +107,8 @@ struct CalendarViewTests {
         "track-terminal-month: six boxed weeks of seven cells, today inverse, days outside the month dim, ✓ with overtime, ?, ☀ and ✚, shift and tracked dots, the footer wrapped; no rules between weeks when short of rows"
     )
     func month() throws {
-        let tree = try Self.tree("month-2026-11.json")
-        let lines = CalendarView.month(tree, width: 90, rows: 32)
+        let month = try Self.model(MonthScreen.self, "month-2026-11")
+        let lines = CalendarView.month(month, width: 90, rows: 32)
         let plain = Self.plain(lines)
         #expect(lines.allSatisfy { TrackViewTests.strip($0).count <= 90 })
         #expect(plain.filter { $0.hasPrefix("│") }.count == 12, "six weeks, two lines each")
@@ -111,7 +124,7 @@ struct CalendarViewTests {
             plain.suffix(2) == [
                 " Tracked 99 h 13 min · Planned 141 h 44 min · Overtime +7h 6m · Vacation 3", " Sick 1 (9 confirmed)",
             ], "the footer, wrapped between its parts")
-        let short = Self.plain(CalendarView.month(tree, width: 90, rows: 24))
+        let short = Self.plain(CalendarView.month(month, width: 90, rows: 24))
         #expect(!short.contains { $0.hasPrefix("├") } && short.filter { $0.hasPrefix("│") }.count == 12)
     }
 
@@ -121,7 +134,7 @@ struct CalendarViewTests {
     func hours() {
         func cell(_ planned: [(Int, Int)], tracked: [(Int, Int)] = [], row: Int) -> String {
             CalendarView.weekCell(
-                row: row, width: 11, planned: planned.map { ($0.0, $0.1, "teal") },
+                row: row, width: 11, planned: planned.map { ($0.0, $0.1, .teal) },
                 tracked: tracked.map { ($0.0, $0.1, nil) }, away: []
             ).plain
         }
@@ -136,8 +149,8 @@ struct CalendarViewTests {
 
     @Test("track-terminal-calendar-resize: the week and the month fit a 60-column, 24-row terminal and fill it")
     func resize() throws {
-        for name in ["week-2026-11-09.json", "month-2026-11.json"] {
-            let lines = TrackView.frame(try Self.tree(name), size: (rows: 24, columns: 60), selected: 0)
+        for name in ["week-2026-11-09", "month-2026-11"] {
+            let lines = TrackView.frame(try Self.shown(name), size: (rows: 24, columns: 60), selected: 0)
             #expect(lines.count == 24)
             #expect(lines.map(TrackViewTests.strip).allSatisfy { $0.count <= 60 }, "\(name)")
         }

@@ -203,6 +203,36 @@ struct PackageGraphTests {
         #expect(silent.isEmpty, "a try? without its reason: \(silent)")
     }
 
+    /// The front-ends: the terminals, the report and the CLI.
+    static let frontEnds = ["OutpostTerminal", "OutpostReport", "outpost"]
+
+    @Test(
+        "typed-screens-front-ends: no front-end reads an element's attributes or splits its words; they read the typed screen models"
+    )
+    func frontEndsReadTypedModels() throws {
+        var parsing: [String] = []
+        var scanned = 0
+        for target in Self.frontEnds {
+            let folder = Self.root.appendingPathComponent("Sources/\(target)")
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else {
+                    continue
+                }
+                scanned += 1
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.components(separatedBy: "//")[0]
+                    // An attribute is the tree's copy of a typed value; " · " joins a screen's words.
+                    if code.contains(/\.attributes\b/) || code.contains(/(separatedBy|split\(separator): " · "/) {
+                        parsing.append("\(target)/\(file.lastPathComponent):\(index + 1): \(line)")
+                    }
+                }
+            }
+        }
+        #expect(scanned > 30, "the scan saw the front-ends (\(scanned) files)")
+        #expect(parsing.isEmpty, "a front-end reads display values: \(parsing)")
+    }
+
     @Test("package-graph: no source imports a target of this package that its target does not declare")
     func importsAreDeclared() throws {
         let targets = try Self.targets()

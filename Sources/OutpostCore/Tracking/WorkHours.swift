@@ -81,7 +81,7 @@ public struct AbsenceMark: Sendable, Hashable {
 /// A stretch of one day, in minutes since the day began (elapsed time: on a 25-hour day the
 /// last stretch ends at minute 1,500), for the views that draw a day: tracked time, or a shift
 /// (`tag`: its colour).
-public struct DaySegment: Sendable, Hashable {
+public struct DaySegment: Codable, Sendable, Hashable {
     public var startMinute: Int
     public var endMinute: Int
     public var tag: String?
@@ -95,7 +95,7 @@ public struct DaySegment: Sendable, Hashable {
 
 /// One day's hours: what was tracked on it (sessions split at its bounds, breaks allocated in
 /// proportion), what was planned, and, on a confirmed day, the overtime.
-public struct DayHours: Sendable, Hashable {
+public struct DayHours: Codable, Sendable, Hashable {
     public var day: String
     /// The day's own length: 1,440 minutes, or 1,380 / 1,500 on a day a clock change shortens
     /// or lengthens.
@@ -125,7 +125,7 @@ public struct DayHours: Sendable, Hashable {
 
 /// A month's summary (seed 003's footer): tracked, planned, overtime on confirmed days, the
 /// vacation and sick days, and how many of the days with activity are confirmed.
-public struct MonthHours: Sendable, Hashable {
+public struct MonthHours: Codable, Sendable, Hashable {
     public var trackedMinutes: Int
     public var plannedMinutes: Int
     public var overtimeMinutes: Int

@@ -125,7 +125,8 @@ public final class StationLoop {
     }
 
     func shellKey(_ key: Key, _ tree: UITree) async {
-        let suggestions = tree.elements(UIIdentifier.manualEntrySuggestion)
+        // The guests themselves, from check-in's typed tab: ids are never read back from text.
+        let suggestions = app.shown().part(CheckInTabScreen.self)?.shownSuggestions ?? []
         switch key {
         case .character(let character):
             input.append(character)
@@ -149,7 +150,7 @@ public final class StationLoop {
     }
 
     /// Enter on the input line: a ticket (scanner), a highlighted suggestion, or a code.
-    func submit(_ suggestions: [UIElement]) async {
+    func submit(_ suggestions: [LocalGuest]) async {
         let line = input.trimmingCharacters(in: .whitespacesAndNewlines)
         input = ""
         defer { highlight = nil }
@@ -157,10 +158,9 @@ public final class StationLoop {
         if Self.looksLikeTicket(line) {
             app.scan(line.uppercased())
         } else if let chosen = highlight.flatMap({ $0 < suggestions.count ? suggestions[$0] : nil })
-            ?? suggestions.first,
-            let guestId = chosen.attributes["guestId"].flatMap(GuestID.init(wire:))
+            ?? suggestions.first
         {
-            app.choose(guestId: guestId)
+            app.choose(guestId: chosen.id)
         } else {
             app.checkIn(code: line)
         }

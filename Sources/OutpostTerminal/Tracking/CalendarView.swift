@@ -1,10 +1,11 @@
 import Foundation
+import OutpostCore
 import OutpostDevice
 
 /// The calendar of `outpost track` drawn as grids: the week as seven columns
 /// of 24 hours (planned shifts in their colours, tracked time in rose beside them, absences
-/// over them), the month as the 42 cells of six weeks, each from the screen's tree alone.
-/// Pure: a tree and a width in, lines out.
+/// over them), the month as the 42 cells of six weeks, each from the screen's typed model
+/// (minutes as numbers, marks as enums; never its words). Pure: a model and a width in, lines out.
 enum CalendarView {
     static let rose = "\u{1B}[38;5;204m"
     static let teal = "\u{1B}[38;5;30m"
@@ -16,23 +17,23 @@ enum CalendarView {
     static let bold = TrackView.bold
     static let dim = TrackView.dim
 
-    /// The seed's shift palette as 256-colour foregrounds.
-    static func colour(_ name: String?) -> String {
+    /// The seed's shift palette as 256-colour foregrounds (grey for none).
+    static func colour(_ color: ShiftColor?) -> String {
         let code =
-            switch name {
-            case "teal": 30
-            case "blue": 33
-            case "green": 35
-            case "amber": 214
-            case "rose": 204
-            case "purple": 135
-            case "cyan": 44
-            default: 250
+            switch color {
+            case .teal: 30
+            case .blue: 33
+            case .green: 35
+            case .amber: 214
+            case .rose: 204
+            case .purple: 135
+            case .cyan: 44
+            case nil: 250
             }
         return "\u{1B}[38;5;\(code)m"
     }
 
-    static func symbol(_ absence: String) -> String { absence == "sick" ? "✚" : "☀" }
+    static func symbol(_ absence: AbsenceMark.Kind) -> String { absence == .sick ? "✚" : "☀" }
 
     /// Minutes as `H:MM`, signed when asked (overtime): `+1:30`, `−0:15`, `±0:00`.
     static func hm(_ minutes: Int, signed: Bool = false) -> String {
@@ -44,23 +45,18 @@ enum CalendarView {
 
     static func overtimeStyle(_ minutes: Int) -> String { minutes > 0 ? positive : minutes < 0 ? negative : grey }
 
-    /// `360-840:teal,1320-1440` as stretches with their tags.
-    static func spans(_ text: String?) -> [(start: Int, end: Int, tag: String?)] {
-        (text ?? "").split(separator: ",").compactMap { item in
-            let parts = item.split(separator: ":", maxSplits: 1)
-            let bounds = parts[0].split(separator: "-").compactMap { Int($0) }
-            guard bounds.count == 2 else { return nil }
-            return (bounds[0], bounds[1], parts.count > 1 ? String(parts[1]) : nil)
-        }
+    /// A day's stretches with their shift colours (tracked time has none).
+    static func spans(_ segments: [DaySegment]) -> [(start: Int, end: Int, tag: ShiftColor?)] {
+        segments.map { ($0.startMinute, $0.endMinute, $0.tag.flatMap(ShiftColor.init(rawValue:))) }
     }
 
-    /// The navigation line: ◀ title ▶, and on the week the GPS toggle.
-    static func navigation(_ tree: UITree, width: Int) -> Styled {
+    /// The navigation line: ◀ title ▶, and on the week the GPS toggle (on, and its words).
+    static func navigation(title: String, toggle: (on: Bool, text: String)?, width: Int) -> Styled {
         var line = Styled(" ◀ ", grey)
-        line.append(tree.element(UIIdentifier.calendarTitle)?.text ?? "", bold)
+        line.append(title, bold)
         line.append(" ▶", grey)
-        if let toggle = tree.element(UIIdentifier.calendarGPSToggle) {
-            let on = toggle.attributes["on"] == "true"
+        if let toggle {
+            let on = toggle.on
             let text = (on ? "◉ " : "○ ") + toggle.text
             let gap = max(1, width - line.width - text.count - 1)
             line.append(String(repeating: " ", count: gap))
@@ -75,51 +71,42 @@ enum CalendarView {
     /// hours, each day's shifts (in their colours) with its tracked time (rose) beside them and
     /// absences (░) over the free hours, then tracked/planned, overtime and Submit per day, and
     /// the templates as a legend. `selected` marks the chosen day to submit.
-    static func week(_ tree: UITree, width: Int, selected: Int) -> [String] {
-        let days = tree.elements(UIIdentifier.calendarDay)
+    static func week(_ week: WeekScreen, width: Int, selected: Int) -> [String] {
+        let days = week.days
         guard days.count == 7 else { return [] }
         let label = 6
         let column = max(6, (width - label - 1) / 7)
-        let absences = tree.elements(UIIdentifier.calendarAbsence)
-        let submits = tree.elements(UIIdentifier.trackDaySubmit)
-        var lines: [Styled] = [navigation(tree, width: width)]
-        if let hint = tree.element(UIIdentifier.trackReviewHint) { lines.append(Styled(" " + hint.text, dim)) }
+        let submitting = days.filter(\.canSubmit).map(\.hours.day)
+        let copy = week.copy
+        var lines: [Styled] = [
+            navigation(
+                title: week.title, toggle: (week.showTracked, copy.showTracked(week.showTracked)), width: width)
+        ]
+        if !submitting.isEmpty { lines.append(Styled(" " + copy.reviewHint, dim)) }
         var header = Styled(String(repeating: " ", count: label))
         for day in days {
-            let date = day.attributes["date"] ?? ""
-            let name = day.text.split(separator: " ").first.map(String.init) ?? ""
             var cell = Styled(
-                name + " " + String(Int(date.suffix(2)) ?? 0), day.attributes["today"] == "true" ? inverse : bold)
-            switch day.attributes["status"] {
-            case "confirmed": cell.append(" ✓", teal)
-            case "unconfirmed": cell.append(" ?", grey)
-            default: break
+                day.weekday + " " + String(Int(day.hours.day.suffix(2)) ?? 0), day.isToday ? inverse : bold)
+            switch day.mark {
+            case .confirmed: cell.append(" ✓", teal)
+            case .unconfirmed: cell.append(" ?", grey)
+            case .planned, .empty: break
             }
-            for absence in absences where absence.attributes["date"] == date {
-                cell.append(" " + symbol(absence.attributes["kind"] ?? ""), absenceStyle)
-            }
+            for absence in day.absences { cell.append(" " + symbol(absence.kind), absenceStyle) }
             header = header + cell.spaced(column)
         }
         lines.append(header)
-        let showTracked = tree.element(UIIdentifier.calendarGPSToggle)?.attributes["on"] != "false"
         for row in 0..<12 {
             var line = Styled(String(format: "%02d:00", row * 2) + " ", grey)
             for day in days {
-                let date = day.attributes["date"] ?? ""
-                let planned = spans(day.attributes["plannedSpans"])
-                let tracked = spans(day.attributes["trackedSpans"])
-                let away = absences.filter { $0.attributes["date"] == date }.map { absence in
-                    absence.attributes["fullDay"] == "true"
-                        ? (0, 1_440)
-                        : (
-                            Int(absence.attributes["startMinute"] ?? "") ?? 0,
-                            Int(absence.attributes["endMinute"] ?? "") ?? 0
-                        )
+                let away = day.absences.map { absence in
+                    absence.fullDay ? (0, 1_440) : (absence.startMinute ?? 0, absence.endMinute ?? 0)
                 }
                 line =
                     line
                     + weekCell(
-                        row: row, width: column, planned: planned, tracked: showTracked ? tracked : [], away: away)
+                        row: row, width: column, planned: spans(day.hours.plannedSegments),
+                        tracked: week.showTracked ? spans(day.hours.trackedSegments) : [], away: away)
             }
             lines.append(line)
         }
@@ -127,22 +114,22 @@ enum CalendarView {
         var overtime = Styled(String(repeating: " ", count: label))
         var submit = Styled(String(repeating: " ", count: label))
         for day in days {
-            let planned = Int(day.attributes["plannedMinutes"] ?? "") ?? 0
-            let tracked = Int(day.attributes["trackedMinutes"] ?? "") ?? 0
+            let planned = day.hours.plannedMinutes
+            let tracked = day.hours.trackedMinutes
             totals =
                 totals
                 + (planned + tracked == 0
                 ? Styled("·", grey) : Styled(hm(tracked), rose) + Styled("/" + hm(planned), grey)).spaced(column)
-            if let minutes = day.attributes["overtimeMinutes"].flatMap(Int.init) {
+            if let minutes = day.hours.overtimeMinutes {
                 overtime =
                     overtime
                     + (Styled(hm(minutes, signed: true), overtimeStyle(minutes)) + Styled(" ✓", teal)).spaced(column)
-            } else if day.attributes["status"] == "unconfirmed" {
+            } else if day.mark == .unconfirmed {
                 overtime = overtime + Styled("?", grey).spaced(column)
             } else {
                 overtime = overtime + Styled().spaced(column)
             }
-            if let index = submits.firstIndex(where: { $0.attributes["date"] == day.attributes["date"] }) {
+            if let index = submitting.firstIndex(of: day.hours.day) {
                 submit =
                     submit
                     + Styled(index == selected ? "▶ Submit" : "  Submit", index == selected ? bold : "").spaced(column)
@@ -151,11 +138,11 @@ enum CalendarView {
             }
         }
         lines += [totals, overtime]
-        if !submits.isEmpty { lines.append(submit) }
+        if !submitting.isEmpty { lines.append(submit) }
         var legend = Styled(" ")
-        for template in tree.elements(UIIdentifier.calendarTemplate) {
-            legend.append("■ ", colour(template.attributes["color"]))
-            legend.append(template.text + "  ")
+        for template in week.templates {
+            legend.append("■ ", colour(template.color))
+            legend.append(WeekScreen.label(template) + "  ")
         }
         legend.append("■ ", rose)
         legend.append("tracked", grey)
@@ -167,8 +154,8 @@ enum CalendarView {
     /// lower half for one; ░ where an absence lies over free time), a gap, two columns of
     /// tracked time. An hour counts when at least half of it is covered.
     static func weekCell(
-        row: Int, width: Int, planned: [(start: Int, end: Int, tag: String?)],
-        tracked: [(start: Int, end: Int, tag: String?)],
+        row: Int, width: Int, planned: [(start: Int, end: Int, tag: ShiftColor?)],
+        tracked: [(start: Int, end: Int, tag: ShiftColor?)],
         away: [(Int, Int)]
     ) -> Styled {
         func covered(_ spans: [(start: Int, end: Int)], hour: Int) -> Bool {
@@ -211,8 +198,8 @@ enum CalendarView {
     /// today and dim outside the month; ✓ or ?; absence symbols; a dot per shift in its colour
     /// and a rose dot for tracked time; overtime on confirmed days), then the summary footer.
     /// With fewer than `roomy` rows the rules between the weeks are left out.
-    static func month(_ tree: UITree, width: Int, rows: Int) -> [String] {
-        let cells = tree.elements(UIIdentifier.calendarMonthCell)
+    static func month(_ month: MonthScreen, width: Int, rows: Int) -> [String] {
+        let cells = month.cells
         guard cells.count == 42 else { return [] }
         let column = max(5, (width - 8) / 7)
         let rules = rows >= 30
@@ -221,10 +208,9 @@ enum CalendarView {
                 left + Array(repeating: String(repeating: "─", count: column), count: 7).joined(separator: middle)
                     + right, grey)
         }
-        var lines: [Styled] = [navigation(tree, width: width)]
-        let weekdays = (tree.element(UIIdentifier.calendarTitle)?.attributes["weekdays"] ?? "")
-            .split(separator: ",").map(String.init)
-        lines.append(Styled(" " + weekdays.map { Styled($0, bold).fitted(column).plain }.joined(separator: " "), bold))
+        var lines: [Styled] = [navigation(title: month.title, toggle: nil, width: width)]
+        lines.append(
+            Styled(" " + month.weekdays.map { Styled($0, bold).fitted(column).plain }.joined(separator: " "), bold))
         lines.append(rule("┌", "┬", "┐"))
         for week in 0..<6 {
             var top = Styled("│", grey)
@@ -238,9 +224,7 @@ enum CalendarView {
             if week < 5 && rules { lines.append(rule("├", "┼", "┤")) }
         }
         lines.append(rule("└", "┴", "┘"))
-        if let summary = tree.element(UIIdentifier.calendarMonthSummary) {
-            lines += pack(summary.text.components(separatedBy: " · "), width: width - 2).map { Styled(" " + $0, bold) }
-        }
+        lines += pack(month.footer, width: width - 2).map { Styled(" " + $0, bold) }
         return lines.map { $0.fitted(width).rendered }
     }
 
@@ -259,30 +243,23 @@ enum CalendarView {
     }
 
     /// A month cell's two lines.
-    static func monthCell(_ cell: UIElement) -> (Styled, Styled) {
-        let attributes = cell.attributes
-        let inMonth = attributes["inMonth"] == "true"
-        let number = String(Int((attributes["date"] ?? "").suffix(2)) ?? 0)
-        var first = Styled(
-            number.count < 2 ? number + " " : number,
-            attributes["today"] == "true" ? inverse : inMonth ? bold : dim)
-        switch attributes["status"] {
-        case "confirmed": first.append(" ✓", teal)
-        case "unconfirmed": first.append(" ?", grey)
-        default: break
+    static func monthCell(_ cell: MonthScreen.Cell) -> (Styled, Styled) {
+        let inMonth = cell.inMonth
+        let number = String(Int(cell.hours.day.suffix(2)) ?? 0)
+        var first = Styled(number.count < 2 ? number + " " : number, cell.isToday ? inverse : inMonth ? bold : dim)
+        switch cell.mark {
+        case .confirmed: first.append(" ✓", teal)
+        case .unconfirmed: first.append(" ?", grey)
+        case .planned, .empty: break
         }
-        for absence in (attributes["absences"] ?? "").split(separator: ",") {
-            first.append(" " + symbol(String(absence)), absenceStyle)
-        }
+        for absence in cell.absences { first.append(" " + symbol(absence), absenceStyle) }
         var second = Styled()
-        for shift in (attributes["shifts"] ?? "").split(separator: ",") {
-            second.append("●", inMonth ? colour(String(shift)) : dim)
-        }
-        if attributes["tracked"] == "true" {
+        for shift in cell.shiftColors { second.append("●", inMonth ? colour(shift) : dim) }
+        if cell.hours.grossSeconds > 0 {
             if second.width > 0 { second.append(" ") }
             second.append("●", inMonth ? rose : dim)
         }
-        if let minutes = attributes["overtimeMinutes"].flatMap(Int.init) {
+        if let minutes = cell.hours.overtimeMinutes {
             second.append(" " + hm(minutes, signed: true), overtimeStyle(minutes))
         }
         return (first, second)

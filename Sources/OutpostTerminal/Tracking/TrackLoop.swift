@@ -40,7 +40,7 @@ public final class TrackLoop {
                     self.background = nil
                 }
             }
-            let frame = TrackView.frame(app.tree(), size: terminal.refreshSize(), selected: selected)
+            let frame = TrackView.frame(app.shown(), size: terminal.refreshSize(), selected: selected)
             if frame != lastFrame {
                 terminal.draw(frame)
                 lastFrame = frame
@@ -55,9 +55,13 @@ public final class TrackLoop {
     ]
 
     func handle(_ key: Key) async {
-        let tree = app.tree()
-        let cards = tree.elements(UIIdentifier.trackLocationCard)
-        let days = tree.elements(UIIdentifier.trackDaySubmit)
+        let shown = app.shown()
+        let tree = shown.tree
+        let cards = shown.part(TrackingStatusScreen.self)?.cards.map(\.location.id) ?? []
+        // The days with Submit, in the order the screen lists them.
+        let days =
+            shown.part(TrackingHistoryScreen.self)?.days.filter(\.canSubmit).map(\.date)
+            ?? shown.part(WeekScreen.self)?.days.filter(\.canSubmit).map(\.hours.day) ?? []
         let submitting =
             tree.screen == UIIdentifier.trackHistoryScreen || tree.screen == UIIdentifier.calendarWeekScreen
         let count = submitting ? days.count : cards.count
@@ -79,13 +83,11 @@ public final class TrackLoop {
         case .down:
             selected = min(max(0, count - 1), selected + 1)
         case .character("i"), .character("o"):
-            guard selected < cards.count, let wire = cards[selected].attributes["locationId"],
-                let id = LocationID(wire: wire)
-            else { return }
-            if key == .character("i") { app.clockIn(at: id) } else { app.clockOut(at: id) }
+            guard selected < cards.count else { return }
+            if key == .character("i") { app.clockIn(at: cards[selected]) } else { app.clockOut(at: cards[selected]) }
         case .character("c"):
-            guard selected < days.count, let day = days[selected].attributes["date"] else { return }
-            await app.confirmTrackedDay(day)
+            guard selected < days.count else { return }
+            await app.confirmTrackedDay(days[selected])
         case .character("s"):
             selected = 0
             app.showTracking(.status)

@@ -4,7 +4,8 @@ import OutpostDevice
 /// Lays out a frame of `outpost track`: the title and connection, the tabs, the permission
 /// warning and the last action's words, then the screen (location cards with the clocked-in one
 /// in green and its running time, a pending exit in amber; or the locations; or the history,
-/// days with their sessions and Submit), then the keys. Pure: a tree and a size in, lines out.
+/// days with their sessions and Submit), then the keys. Words come from the tree; states,
+/// times and minutes from the typed screen models. Pure: what is shown and a size in, lines out.
 public enum TrackView {
     static let green = "\u{1B}[1;32m"
     static let amber = "\u{1B}[1;33m"
@@ -44,9 +45,11 @@ public enum TrackView {
         UIIdentifier.calendarMonthCell, UIIdentifier.calendarMonthSummary,
     ]
 
-    /// The frame for `tree` in a terminal of `size`; `selected` is the chosen card (status) or
-    /// day to submit (history).
-    public static func frame(_ tree: UITree, size: (rows: Int, columns: Int), selected: Int) -> [String] {
+    /// The frame for what is `shown` in a terminal of `size`; `selected` is the chosen card
+    /// (status) or day to submit (history).
+    public static func frame(_ shown: ShownScreen, size: (rows: Int, columns: Int), selected: Int) -> [String] {
+        let tree = shown.tree
+        let status = shown.part(TrackingStatusScreen.self)
         let width = max(40, size.columns)
         let connection =
             (tree.online ? "online" : "offline") + (tree.pending > 0 ? " · \(tree.pending) waiting to sync" : "")
@@ -79,10 +82,11 @@ public enum TrackView {
                 // The grid stands in for the calendar's elements: drawn once, where the first was.
                 if !grid {
                     grid = true
-                    lines +=
-                        tree.screen == UIIdentifier.calendarWeekScreen
-                        ? CalendarView.week(tree, width: width, selected: selected)
-                        : CalendarView.month(tree, width: width, rows: size.rows)
+                    if let week = shown.part(WeekScreen.self) {
+                        lines += CalendarView.week(week, width: width, selected: selected)
+                    } else if let month = shown.part(MonthScreen.self) {
+                        lines += CalendarView.month(month, width: width, rows: size.rows)
+                    }
                 }
                 continue
             }
@@ -97,19 +101,16 @@ public enum TrackView {
                 lines += TreeRenderer.wrap("✗ " + element.text, width - 2).map { " " + red + $0 + reset }
             case UIIdentifier.trackLocationCard:
                 let marker = card == selected ? "▶ " : "  "
+                let session = status.flatMap { card < $0.cards.count ? $0.cards[card].session : nil }
                 card += 1
-                let state = element.attributes["state"] ?? "none"
                 let (symbol, colour) =
-                    switch state {
-                    case "active": ("●", green)
-                    case "pending_exit": ("◐", amber)
-                    default: ("○", dim)
+                    switch session?.state {
+                    case .active?: ("●", green)
+                    case .pendingExit?: ("◐", amber)
+                    case .completed?, nil: ("○", dim)
                     }
                 lines.append(marker + colour + symbol + " " + fit(element.text, width - 4) + reset)
-                if let since = element.attributes["clockIn"], let date = ISO8601DateFormatter.outpost.date(from: since)
-                {
-                    lines.append("      " + dim + "since " + clock(date) + reset)
-                }
+                if let session { lines.append("      " + dim + "since " + clock(session.clockIn) + reset) }
             case UIIdentifier.trackPendingExit:
                 lines += TreeRenderer.wrap(element.text, width - 6).map { "      " + amber + $0 + reset }
             case UIIdentifier.trackHistoryDay:
@@ -129,7 +130,7 @@ public enum TrackView {
                 lines.append("")
                 let nudge = tree.element(UIIdentifier.dashboardNudge).map { "  " + amber + $0.text + reset } ?? ""
                 lines.append(" " + bold + element.text + reset + nudge)
-                lines += bars(tree, height: 6).map { " " + $0 }
+                if let dashboard = status?.dashboard { lines += bars(dashboard, height: 6).map { " " + $0 } }
             case UIIdentifier.dashboardNudge:
                 continue
             case UIIdentifier.trackProfile:
@@ -159,10 +160,10 @@ public enum TrackView {
     /// The 14-day overview as side-by-side bars (seed 003's HoursSummaryWidget): planned green,
     /// tracked rose, unconfirmed days dim, days before the account "–"; `height` rows for the
     /// axis the dashboard chose (12, 16 or 24 h), labelled at its top, middle and zero.
-    static func bars(_ tree: UITree, height: Int) -> [String] {
-        let days = tree.elements(UIIdentifier.dashboardDay)
+    static func bars(_ dashboard: StatusDashboard, height: Int) -> [String] {
+        let days = dashboard.bars
         guard !days.isEmpty else { return [] }
-        let axis = Double(tree.element(UIIdentifier.dashboard)?.attributes["axisHours"].flatMap(Int.init) ?? 12)
+        let axis = Double(dashboard.axisHours)
         func cells(_ minutes: Int) -> Int { Int((Double(minutes) / 60 / axis * Double(height * 8)).rounded()) }
         var rows: [String] = []
         for row in (0..<height).reversed() {
@@ -170,10 +171,10 @@ public enum TrackView {
                 row == height - 1 ? "\(Int(axis))h" : row == height / 2 - 1 ? "\(Int(axis) / 2)h" : ""
             var line = label.padding(toLength: 4, withPad: " ", startingAt: 0) + "┤"
             for day in days {
-                let planned = cells(Int(day.attributes["plannedMinutes"] ?? "") ?? 0)
-                let tracked = cells(Int(day.attributes["trackedMinutes"] ?? "") ?? 0)
+                let planned = cells(day.hours.plannedMinutes)
+                let tracked = cells(day.hours.trackedMinutes)
                 func block(_ total: Int) -> Character { eighths[max(0, min(8, total - row * 8))] }
-                let faded = day.attributes["faded"] == "true" ? dim : ""
+                let faded = day.faded ? dim : ""
                 line +=
                     " " + faded + plannedColour + String(block(planned)) + reset + faded + rose + String(block(tracked))
                     + reset
@@ -181,8 +182,8 @@ public enum TrackView {
             rows.append(line)
         }
         rows.append(
-            "0h  ┼" + days.map { $0.attributes["beforeAccount"] == "true" ? "–––" : "───" }.joined())
-        rows.append("     " + days.map { " " + ($0.attributes["weekday"] ?? "?") + " " }.joined())
+            "0h  ┼" + days.map { $0.beforeAccount ? "–––" : "───" }.joined())
+        rows.append("     " + days.map { " " + $0.weekday + " " }.joined())
         return rows
     }
 
@@ -195,13 +196,5 @@ public enum TrackView {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "HH:mm"
         return formatter.string(from: date)
-    }
-}
-
-extension ISO8601DateFormatter {
-    static var outpost: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }

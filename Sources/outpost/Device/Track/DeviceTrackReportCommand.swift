@@ -31,16 +31,15 @@ struct DeviceTrackReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await device.perform { app in
             app.showMonth(month)
-            let tree = app.tree()
-            guard tree.screen == UIIdentifier.calendarMonthScreen else {
+            let shown = app.shown()
+            guard let month = shown.part(MonthScreen.self) else {
                 throw ValidationError("No month to draw: sign in as a worker first.")
             }
             let chosen =
                 format ?? out.flatMap { CairoCanvas.Format(rawValue: URL(fileURLWithPath: $0).pathExtension) } ?? .png
-            let shown = tree.elements(UIIdentifier.calendarMonthCell).first { $0.attributes["inMonth"] == "true" }
-            let name = out ?? "hours-\(String((shown?.attributes["date"] ?? "").prefix(7))).\(chosen.rawValue)"
+            let name = out ?? "hours-\(String((month.days.first?.hours.day ?? "").prefix(7))).\(chosen.rawValue)"
             let url = URL(fileURLWithPath: name)
-            try CairoCanvas.write(try MonthReport.page(tree, worker: tree.user), format: chosen, to: url)
+            try CairoCanvas.write(try MonthReport.page(shown, worker: shown.tree.user), format: chosen, to: url)
             print("report \(url.path)")
         }
     }
