@@ -251,13 +251,13 @@ struct CheckInProbeTests {
             app.cancel()  // dismiss: nothing written
             #expect(
                 try await lab.api.store.checkInCounts(
-                    eventId: lab.world.event.id.uuid, guestId: guest.id.uuid) == (1, 0))
+                    eventId: lab.world.event.id, guestId: guest.id) == (1, 0))
             app.scan(ticket)
             await app.confirm(note: "lost wristband")
             tree = app.tree()
             #expect(tree.pending == 0)
             let counts = try await lab.api.store.checkInCounts(
-                eventId: lab.world.event.id.uuid, guestId: guest.id.uuid)
+                eventId: lab.world.event.id, guestId: guest.id)
             #expect(counts.checkIns == 1 && counts.events == 1)
             #expect(try await lab.audit().map(\.kind) == [.checkedIn, .reconfirmed])
         }

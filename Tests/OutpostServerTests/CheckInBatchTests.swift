@@ -137,8 +137,8 @@ struct CheckInBatchTests {
             let metrics = try await api.request(.get, "/metrics").text
             #expect(metrics.contains(#"outpost_checkin_batches_total{commit="per_entry"} 1"#))
             #expect(!metrics.contains(#"commit="one""#))
-            let countX = try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: x.uuid)
-            let countY = try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: y.uuid)
+            let countX = try await api.store.checkInCounts(eventId: world.event.id, guestId: x)
+            let countY = try await api.store.checkInCounts(eventId: world.event.id, guestId: y)
             #expect(countX.checkIns == 1 && countX.events == 0, "X once, by the batch's own entry")
             #expect(countY.checkIns == 1 && countY.events == 1, "Y once, the holder's; the batch's attempt recorded")
             try await ConcurrencyTests.expectOrderedFeed(api.store, event: world.event.id, entries: 2)
@@ -170,7 +170,7 @@ struct CheckInBatchTests {
             let answers = try Self.answers(first.body)
             #expect(answers[1] == (try Self.canonical(single.body)), "the single route's stored answer")
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: world.guests[0].id.uuid)
+                eventId: world.event.id, guestId: world.guests[0].id)
             #expect(counts.checkIns == 1 && counts.events == 0, "applied once")
             #expect(try await api.audit(world.organizer, event: world.event).count == 3)
             // The same key with another body (a note added): that entry alone is refused.
@@ -198,7 +198,7 @@ struct CheckInBatchTests {
             let over = try await Self.postBatch(api, world, tooMany)
             #expect(over.status == 422 && over.text.contains("500"))
             #expect(
-                try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: world.guests[0].id.uuid)
+                try await api.store.checkInCounts(eventId: world.event.id, guestId: world.guests[0].id)
                     .checkIns == 0)
             let colon = try await Self.postBatch(
                 api, world,

@@ -24,7 +24,7 @@ struct CheckInContractTests {
             #expect(body.checkIn.deviceId == "device-1")
             #expect(body.checkIn.at == api.clock.now)
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: guest.id.uuid)
+                eventId: world.event.id, guestId: guest.id)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }
@@ -67,8 +67,8 @@ struct CheckInContractTests {
             #expect(body.result == .alreadyCheckedIn)
             #expect(body.checkIn == (try first.decode(CheckInResponse.self)).checkIn)
             #expect(body.checkIn.byName == "Alex")
-            let eventId = world.event.id.uuid
-            let counts = try await api.store.checkInCounts(eventId: eventId, guestId: guest.id.uuid)
+            let eventId = world.event.id
+            let counts = try await api.store.checkInCounts(eventId: eventId, guestId: guest.id)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let kinds = try await api.store.database.read {
                 try await $0.query(
@@ -103,7 +103,7 @@ struct CheckInContractTests {
             #expect(again.status == 200)
             #expect(try again.decode(CheckInResponse.self).result == .reconfirmed)
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: guest.id.uuid)
+                eventId: world.event.id, guestId: guest.id)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let note = try await api.store.database.read {
                 try await $0.queryOne("SELECT note FROM checkins WHERE guest_id = ?", [.text(guest.id.wire)])?.text(
@@ -131,7 +131,7 @@ struct CheckInContractTests {
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.count == 1)
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: guest.id.uuid)
+                eventId: world.event.id, guestId: guest.id)
             #expect(counts.checkIns == 1 && counts.events == 0)
         }
     }

@@ -31,7 +31,7 @@ struct ConcurrencyTests {
             #expect(results.filter { $0.result == .alreadyCheckedIn }.count == 31)
             #expect(Set(results.map(\.checkIn.id)).count == 1)
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: guest.uuid)
+                eventId: world.event.id, guestId: guest)
             #expect(counts.checkIns == 1 && counts.events == 31)
             #expect(try await api.audit(world.organizer, event: world.event).count == 32)
             try await Self.expectOrderedFeed(api.store, event: world.event.id, entries: 32)
@@ -60,7 +60,7 @@ struct ConcurrencyTests {
             #expect(
                 decoded.result == .alreadyCheckedIn && decoded.checkIn.id == winner
                     && decoded.checkIn.deviceId == "holder")
-            let counts = try await api.store.checkInCounts(eventId: world.event.id.uuid, guestId: guest.uuid)
+            let counts = try await api.store.checkInCounts(eventId: world.event.id, guestId: guest)
             #expect(counts.checkIns == 1 && counts.events == 1)
             let audit = try await api.audit(world.organizer, event: world.event)
             #expect(audit.last?.kind == .alreadyCheckedIn && audit.last?.deviceId == "late")
@@ -166,7 +166,7 @@ struct ConcurrencyTests {
             #expect(Set(responses.map(\.body)).count == 1)
             #expect(responses.allSatisfy { $0.status == 201 })
             let counts = try await api.store.checkInCounts(
-                eventId: world.event.id.uuid, guestId: guest.uuid)
+                eventId: world.event.id, guestId: guest)
             #expect(counts.checkIns == 1 && counts.events == 0)
             #expect(try await api.audit(world.organizer, event: world.event).count == 1)
             let metrics = try await api.request(.get, "/metrics").text

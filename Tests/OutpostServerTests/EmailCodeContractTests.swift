@@ -171,8 +171,8 @@ struct EmailCodeContractTests {
             }
             let left = try await api.store.normalizeStoredEmails()
             #expect(left == ["ｔａｋｅｎ@example.org"])
-            #expect(try await api.store.user(email: "kf73@example.org")?.id == kelvin.user.id.uuid)
-            #expect(try await api.store.user(email: "wide@example.org")?.id == wide.user.id.uuid)
+            #expect(try await api.store.user(email: "kf73@example.org")?.id == kelvin.user.id)
+            #expect(try await api.store.user(email: "wide@example.org")?.id == wide.user.id)
             let signedIn = try await api.signIn(email: "kf73@example.org", password: "staff-password")
             #expect(signedIn.user.id == kelvin.user.id)
             // Run again: nothing more to do.

@@ -4,8 +4,8 @@ import OutpostCore
 /// What `GET /v1/activities` is asked for: filters (mentor, contact, a range of days), and a page
 /// (`limit` after a cursor) or everything. Parsed from the query; pure.
 struct ActivityQuery: Sendable, Equatable {
-    var mentor: UUID?
-    var contact: UUID?
+    var mentor: UserID?
+    var contact: ContactID?
     /// First and last day, `YYYY-MM-DD`, inclusive.
     var from: String?
     var to: String?
@@ -16,12 +16,12 @@ struct ActivityQuery: Sendable, Equatable {
 
     struct Cursor: Sendable, Equatable {
         var date: String
-        var id: UUID
+        var id: ActivityID
 
         /// The opaque text a client passes back.
-        var token: String { Base64URL.encode(Array("\(date)|\(id.lowercasedString)".utf8)) }
+        var token: String { Base64URL.encode(Array("\(date)|\(id.wire)".utf8)) }
 
-        init(date: String, id: UUID) {
+        init(date: String, id: ActivityID) {
             self.date = date
             self.id = id
         }
@@ -31,7 +31,7 @@ struct ActivityQuery: Sendable, Equatable {
                 return nil
             }
             let parts = decoded.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2, ActivityDate.isValid(parts[0]), let id = UUID(uuidString: parts[1]) else {
+            guard parts.count == 2, ActivityDate.isValid(parts[0]), let id = ActivityID(wire: parts[1]) else {
                 return nil
             }
             self.init(date: parts[0], id: id)
@@ -46,10 +46,10 @@ struct ActivityQuery: Sendable, Equatable {
         for (name, value) in parameters {
             switch name {
             case "mentor":
-                guard let id = UUID(uuidString: value) else { return .failure(QueryError("'mentor' is a user id.")) }
+                guard let id = UserID(wire: value) else { return .failure(QueryError("'mentor' is a user id.")) }
                 query.mentor = id
             case "contact":
-                guard let id = UUID(uuidString: value) else {
+                guard let id = ContactID(wire: value) else {
                     return .failure(QueryError("'contact' is a contact id."))
                 }
                 query.contact = id

@@ -58,7 +58,7 @@ struct ActivityRoutes {
 
     @Sendable func write(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try API.writeActivity.parameters(in: context).uuid
+        let id = try API.writeActivity.parameters(in: context)
         let body = try await HTTPHelpers.decode(ActivityWrite.self, from: request)
         try Self.validate(body, now: dependencies.clock.now())
         switch try await dependencies.store.writeActivity(
@@ -73,7 +73,7 @@ struct ActivityRoutes {
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try API.deleteActivity.parameters(in: context).uuid
+        let id = try API.deleteActivity.parameters(in: context)
         guard let text = request.uri.queryParameters.get("baseVersion"), let base = Int(text), base >= 1 else {
             throw APIError.invalidRequest(
                 "The query parameter 'baseVersion' (the version deleted, 1 or more) is required.")

@@ -37,27 +37,27 @@ extension Store {
     /// The activity with its author of the last write, when the caller may see it: an organizer
     /// any of the tenant's, a mentor only their own.
     private static func visibleActivity(
-        _ connection: any SQLConnection, _ id: UUID, caller: Caller
-    ) async throws -> (activity: Activity, updatedBy: UUID)? {
+        _ connection: any SQLConnection, _ id: ActivityID, caller: Caller
+    ) async throws -> (activity: Activity, updatedBy: UserID)? {
         guard
             let row = try await connection.queryOne(
-                "SELECT \(activityColumns) FROM activities WHERE id = ?", [.uuid(id)]),
-            try row.uuid("tenant_id") == caller.tenantId
+                "SELECT \(activityColumns) FROM activities WHERE id = ?", [.id(id)]),
+            try row.id("tenant_id", as: TenantID.self) == caller.tenantId
         else { return nil }
-        let mentor = try row.uuid("mentor_id")
+        let mentor = try row.id("mentor_id", as: UserID.self)
         guard caller.role == .organizer || mentor == caller.userId else { return nil }
-        return (try activity(from: row), try row.uuid("updated_by"))
+        return (try activity(from: row), try row.id("updated_by"))
     }
 
     /// Creates (`baseVersion` 0) or replaces an activity, checking the version it was made on.
     /// The contact must be one the caller may see; a mentor writes only their own activities.
     func writeActivity(
-        _ id: UUID, _ write: ActivityWrite, caller: Caller, now: Date
+        _ id: ActivityID, _ write: ActivityWrite, caller: Caller, now: Date
     ) async throws
         -> ActivityWriteOutcome
     {
         try await database.transaction { connection in
-            guard try await Self.contactIsVisible(connection, write.contactId.uuid, to: caller) else {
+            guard try await Self.contactIsVisible(connection, write.contactId, to: caller) else {
                 return .notFound
             }
             if write.baseVersion == 0 {
@@ -68,9 +68,9 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING \(Self.activityColumns)
                     """,
                     [
-                        .uuid(id), .uuid(caller.tenantId), .id(write.contactId), .uuid(caller.userId),
+                        .id(id), .id(caller.tenantId), .id(write.contactId), .id(caller.userId),
                         .text(write.type.rawValue), .text(write.date), .int(Int64(write.durationMinutes)),
-                        .text(write.notes), .date(now), .uuid(caller.userId), .date(now),
+                        .text(write.notes), .date(now), .id(caller.userId), .date(now),
                     ])
                 if let inserted { return .created(try Self.activity(from: inserted)) }
             }
@@ -86,8 +86,8 @@ extension Store {
                     """,
                     [
                         .id(write.contactId), .text(write.type.rawValue), .text(write.date),
-                        .int(Int64(write.durationMinutes)), .text(write.notes), .date(now), .uuid(caller.userId),
-                        .uuid(id), .int(Int64(write.baseVersion)),
+                        .int(Int64(write.durationMinutes)), .text(write.notes), .date(now), .id(caller.userId),
+                        .id(id), .int(Int64(write.baseVersion)),
                     ])
                 if let updated { return .updated(try Self.activity(from: updated)) }
             }
@@ -103,7 +103,9 @@ extension Store {
 
     /// Deletes an activity made on `baseVersion` (kept as a tombstone so devices learn of it).
     /// Deleting what is already deleted succeeds; a newer version is a conflict.
-    func deleteActivity(_ id: UUID, baseVersion: Int, caller: Caller, now: Date) async throws -> ActivityDeleteOutcome {
+    func deleteActivity(
+        _ id: ActivityID, baseVersion: Int, caller: Caller, now: Date
+    ) async throws -> ActivityDeleteOutcome {
         try await database.transaction { connection in
             guard let (current, _) = try await Self.visibleActivity(connection, id, caller: caller) else {
                 return .notFound
@@ -114,7 +116,7 @@ extension Store {
                 """
                 UPDATE activities SET deleted = 1, version = version + 1, updated_at = ?, updated_by = ?
                 WHERE id = ? AND version = ? RETURNING id
-                """, [.date(now), .uuid(caller.userId), .uuid(id), .int(Int64(baseVersion))])
+                """, [.date(now), .id(caller.userId), .id(id), .int(Int64(baseVersion))])
             if deleted != nil { return .deleted }
             guard let (latest, _) = try await Self.visibleActivity(connection, id, caller: caller) else {
                 return .notFound
@@ -130,7 +132,7 @@ extension Store {
                 """
                 SELECT \(Self.activityColumns) FROM activities
                 WHERE tenant_id = ? AND (? = 'organizer' OR mentor_id = ?) ORDER BY on_date DESC, id
-                """, [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]
+                """, [.id(caller.tenantId), .text(caller.role.rawValue), .id(caller.userId)]
             ).map(Self.activity(from:))
         }
     }

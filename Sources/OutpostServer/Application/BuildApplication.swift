@@ -130,7 +130,7 @@ public enum OutpostServer {
         let hash = try await PasswordHasher(cost: bcryptCost).hashPassword(password)
         do {
             let created = try await store.bootstrap(tenantName: tenant, email: email, name: name, passwordHash: hash)
-            return BootstrapResult(tenantId: TenantID(created.tenantId), userId: UserID(created.userId))
+            return BootstrapResult(tenantId: created.tenantId, userId: created.userId)
         } catch StoreError.emailTaken {
             throw BootstrapError.emailTaken(email)
         }

@@ -32,7 +32,7 @@ struct AuditCursor: Sendable, Equatable {
 struct AuditFilter: Sendable, Equatable {
     var kind: AuditKind?
     var deviceId: String?
-    var userId: UUID?
+    var userId: UserID?
 
     /// The filter's SQL conditions and their values.
     var clauses: (sql: String, values: [SQLValue]) {
@@ -48,7 +48,7 @@ struct AuditFilter: Sendable, Equatable {
         }
         if let userId {
             sql += " AND l.user_id = ?"
-            values.append(.uuid(userId))
+            values.append(.id(userId))
         }
         return (sql, values)
     }
@@ -71,7 +71,7 @@ extension Store {
                 WHERE l.event_id = ? AND l.tenant_id = ? AND (l.seq > ? OR (l.seq = ? AND l.id > ?))\(conditions)
                 ORDER BY l.seq, l.id LIMIT ?
                 """,
-                [.uuid(event.id), .uuid(event.tenantId), .int(cursor.seq), .int(cursor.seq), .int(cursor.id)] + values
+                [.id(event.id), .id(event.tenantId), .int(cursor.seq), .int(cursor.seq), .int(cursor.id)] + values
                     + [.int(Int64(limit + 1))])
             let page = rows.prefix(limit)
             let entries = try page.map { row in
@@ -87,14 +87,14 @@ extension Store {
     }
 
     /// A tenant's refused attempts (audit rows of no visible event: `seq` 0) after row `after`.
-    func refusedAttempts(tenantId: UUID, after: Int64, limit: Int) async throws -> AuditPage {
+    func refusedAttempts(tenantId: TenantID, after: Int64, limit: Int) async throws -> AuditPage {
         try await database.read { connection in
             let rows = try await connection.query(
                 """
                 SELECT id, kind, event_id, guest_id, device_id, user_id, at, client_at, method FROM audit_log
                 WHERE tenant_id = ? AND seq = 0 AND id > ? ORDER BY id LIMIT ?
                 """,
-                [.uuid(tenantId), .int(after), .int(Int64(limit + 1))])
+                [.id(tenantId), .int(after), .int(Int64(limit + 1))])
             let page = rows.prefix(limit)
             let entries = try page.map { try Self.auditEntry(from: $0, withEvent: true) }
             let last = try page.last?.int("id") ?? after

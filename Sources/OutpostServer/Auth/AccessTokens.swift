@@ -14,7 +14,7 @@ struct AccessTokens: Sendable {
     func issue(for caller: Caller, now: Date) -> String {
         let expiry = (now + lifetime).millisecondsSince1970
         var payload =
-            "\(caller.userId.lowercasedString)|\(caller.tenantId.lowercasedString)|\(caller.role.rawValue)|\(expiry)"
+            "\(caller.userId.wire)|\(caller.tenantId.wire)|\(caller.role.rawValue)|\(expiry)"
         if let session = caller.session { payload += "|\(session.lowercasedString)" }
         let signed = "v1." + Base64URL.encode(Array(payload.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Array(signed.utf8), using: key)
@@ -41,8 +41,8 @@ struct AccessTokens: Sendable {
             let payload = String(validating: payloadBytes, as: UTF8.self)
         else { return nil }
         let fields = payload.split(separator: "|")
-        guard fields.count == 4 || fields.count == 5, let userId = UUID(wire: String(fields[0])),
-            let tenantId = UUID(wire: String(fields[1])),
+        guard fields.count == 4 || fields.count == 5, let userId = UserID(wire: String(fields[0])),
+            let tenantId = TenantID(wire: String(fields[1])),
             let role = UserRole(rawValue: String(fields[2])), let expiry = Int64(fields[3]),
             now.millisecondsSince1970 < expiry
         else { return nil }

@@ -4,10 +4,10 @@ import OutpostCore
 /// What presenting a refresh token led to.
 enum RefreshOutcome: Sendable {
     /// The token was current: it is now rotated; here is its successor's owner.
-    case rotated(userId: UUID, familyId: UUID, deviceId: String)
+    case rotated(userId: UserID, familyId: UUID, deviceId: String)
     /// The token was rotated moments ago and its successor is still unused (the grace window):
     /// the same successor is answered again; nothing changed.
-    case replayed(userId: UUID, familyId: UUID, deviceId: String)
+    case replayed(userId: UserID, familyId: UUID, deviceId: String)
     /// The token had been rotated before: its whole family is now revoked.
     case reused
     /// Unknown, expired or revoked.
@@ -16,7 +16,7 @@ enum RefreshOutcome: Sendable {
 
 extension Store {
     func insertRefreshToken(
-        hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String, issuedAt: Date, expiresAt: Date
+        hash: [UInt8], familyId: UUID, userId: UserID, deviceId: String, issuedAt: Date, expiresAt: Date
     ) async throws {
         try await database.transaction { connection in
             try await Self.insertRefreshToken(
@@ -26,7 +26,7 @@ extension Store {
     }
 
     private static func insertRefreshToken(
-        _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UUID, deviceId: String,
+        _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UserID, deviceId: String,
         issuedAt: Date, expiresAt: Date
     ) async throws {
         try await connection.execute(
@@ -34,7 +34,7 @@ extension Store {
             INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
-            [.blob(hash), .uuid(familyId), .uuid(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
+            [.blob(hash), .uuid(familyId), .id(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
     }
 
     /// Revokes every token of a family still live (reuse of a rotated token).
@@ -69,7 +69,7 @@ extension Store {
                 [.date(now), .blob(hash), .date(now)])
             {
                 let familyId = try rotated.uuid("family_id")
-                let userId = try rotated.uuid("user_id")
+                let userId = try rotated.id("user_id", as: UserID.self)
                 let deviceId = try rotated.text("device_id")
                 try await Self.insertRefreshToken(
                     connection, hash: successorHash, familyId: familyId, userId: userId, deviceId: deviceId,
@@ -91,7 +91,7 @@ extension Store {
                 try successor.optionalInt("rotated_at") == nil, try successor.optionalInt("revoked_at") == nil
             {
                 return .replayed(
-                    userId: try row.uuid("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
+                    userId: try row.id("user_id"), familyId: familyId, deviceId: try row.text("device_id"))
             }
             try await Self.revokeFamily(connection, familyId: familyId, now: now)
             return .reused
@@ -168,11 +168,11 @@ extension Store {
     }
 
     /// Replaces a user's password hash (an old-form hash upgraded after a correct sign-in).
-    func updatePasswordHash(userId: UUID, from old: String, to new: String) async throws {
+    func updatePasswordHash(userId: UserID, from old: String, to new: String) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?",
-                [.text(new), .uuid(userId), .text(old)])
+                [.text(new), .id(userId), .text(old)])
         }
     }
 }

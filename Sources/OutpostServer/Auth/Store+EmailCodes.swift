@@ -83,7 +83,7 @@ extension Store {
         email: String, name: String, consentVersion: String, passwordHash: String, now: Date
     ) async throws -> UserRecord? {
         let user = UserRecord(
-            id: UUID(), tenantId: UUID(), email: Self.normalizedEmail(email), name: name, role: .worker,
+            id: .random(), tenantId: .random(), email: Self.normalizedEmail(email), name: name, role: .worker,
             passwordHash: passwordHash)
         return try await database.transaction { connection in
             if try await connection.queryOne("SELECT 1 FROM users WHERE email = ?", [.text(user.email)]) != nil {
@@ -91,34 +91,34 @@ extension Store {
             }
             try await connection.execute(
                 "INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)",
-                [.uuid(user.tenantId), .text(name), .date(now)])
+                [.id(user.tenantId), .text(name), .date(now)])
             try await connection.execute(
                 """
                 INSERT INTO users (id, tenant_id, email, name, role, password_hash, created_at, consent_version, consent_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .uuid(user.id), .uuid(user.tenantId), .text(user.email), .text(name), .text(user.role.rawValue),
+                    .id(user.id), .id(user.tenantId), .text(user.email), .text(name), .text(user.role.rawValue),
                     .text(passwordHash), .date(now), .text(consentVersion), .date(now),
                 ])
             return user
         }
     }
 
-    func consent(userId: UUID) async throws -> ConsentRecord {
+    func consent(userId: UserID) async throws -> ConsentRecord {
         try await database.read { connection in
             let row = try await connection.queryOne(
-                "SELECT consent_version, consent_at FROM users WHERE id = ?", [.uuid(userId)])
+                "SELECT consent_version, consent_at FROM users WHERE id = ?", [.id(userId)])
             return ConsentRecord(
                 version: try row?.optionalText("consent_version"), acceptedAt: try row?.optionalDate("consent_at"))
         }
     }
 
-    func setConsent(userId: UUID, version: String, now: Date) async throws {
+    func setConsent(userId: UserID, version: String, now: Date) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 "UPDATE users SET consent_version = ?, consent_at = ? WHERE id = ?",
-                [.text(version), .date(now), .uuid(userId)])
+                [.text(version), .date(now), .id(userId)])
         }
     }
 }

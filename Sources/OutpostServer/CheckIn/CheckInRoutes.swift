@@ -22,7 +22,7 @@ struct CheckInRoutes {
     /// The answer embeds each entry's stored bytes unchanged: `{"results":[{"idempotencyKey":…,
     /// "status":…,"answer":<bytes>}]}`.
     @Sendable func batch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let eventId = try API.checkInBatch.parameters(in: context).uuid
+        let eventId = try API.checkInBatch.parameters(in: context)
         let body = try await HTTPHelpers.decode(CheckInBatchRequest.self, from: request)
         guard !body.entries.isEmpty, body.entries.count <= CheckInBatchRequest.maxEntries else {
             throw APIError.invalidRequest(
@@ -76,7 +76,7 @@ struct CheckInRoutes {
     }
 
     @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let eventId = try API.checkIn.parameters(in: context).uuid
+        let eventId = try API.checkIn.parameters(in: context)
         guard let keyText = request.headers[.idempotencyKey] else {
             throw APIError.invalidRequest("The Idempotency-Key header is required (deviceId:guestId:scannedAtMillis).")
         }
@@ -95,17 +95,17 @@ struct CheckInRoutes {
 
     /// A check-in under its key, the single route's: decided now or replayed (the stored answer).
     private func apply(
-        _ body: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
+        _ body: CheckInRequest, key: IdempotencyKey, eventId: EventID, context: AuthenticatedContext
     ) async throws -> StoredAnswer {
         let command = try command(body, key: key, eventId: eventId, context: context)
         return try stored(try await dependencies.store.checkIn(command, render: Self.render), command, context: context)
     }
 
     private func command(
-        _ body: CheckInRequest, key: IdempotencyKey, eventId: UUID, context: AuthenticatedContext
+        _ body: CheckInRequest, key: IdempotencyKey, eventId: EventID, context: AuthenticatedContext
     ) throws -> CheckInCommand {
         CheckInCommand(
-            caller: context.caller, eventId: eventId, guestId: body.guestId.uuid, idempotencyKey: key.description,
+            caller: context.caller, eventId: eventId, guestId: body.guestId, idempotencyKey: key.description,
             requestHash: try Self.requestHash(eventId: eventId, body: body), request: body,
             now: dependencies.clock.now(), dedupeWindow: dependencies.configuration.dedupeWindow)
     }
@@ -142,9 +142,9 @@ struct CheckInRoutes {
 
     /// SHA-256 over the event and the body's canonical JSON (sorted keys), so a retry matches
     /// its original and any changed field does not.
-    static func requestHash(eventId: UUID, body: CheckInRequest) throws -> [UInt8] {
+    static func requestHash(eventId: EventID, body: CheckInRequest) throws -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(data: Array(eventId.lowercasedString.utf8))
+        hasher.update(data: Array(eventId.wire.utf8))
         hasher.update(data: try OutpostJSON.encode(body))
         return Array(hasher.finalize())
     }

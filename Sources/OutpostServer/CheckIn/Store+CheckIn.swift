@@ -6,8 +6,8 @@ import OutpostProtocol
 /// One check-in request, validated and ready for the database.
 struct CheckInCommand: Sendable {
     var caller: Caller
-    var eventId: UUID
-    var guestId: UUID
+    var eventId: EventID
+    var guestId: GuestID
     var idempotencyKey: String
     /// SHA-256 of the request's canonical form, to tell a retry from a reused key.
     var requestHash: [UInt8]
@@ -48,7 +48,7 @@ enum CheckInAnswer: Sendable {
 struct CheckInDecision: Sendable {
     var outcome: CheckInOutcome
     /// The event the entry belongs to (nil: not visible to the caller; logged under sequence 0).
-    var eventId: UUID?
+    var eventId: EventID?
     var auditKind: AuditKind
     /// A new check-in: the guest's row takes the new sequence number (the roster delta carries it).
     var bumpsGuest: Bool
@@ -122,7 +122,7 @@ extension Store {
         guard
             let stored = try await connection.queryOne(
                 "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
-                [.uuid(command.caller.tenantId), .text(command.idempotencyKey)])
+                [.id(command.caller.tenantId), .text(command.idempotencyKey)])
         else { throw StoreError.notFound }
         guard try stored.blob("request_hash") == command.requestHash else { return .keyReused }
         guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
@@ -151,12 +151,12 @@ extension Store {
         _ connection: any SQLConnection, dialect: SQLDialect, _ command: CheckInCommand
     ) async throws -> (claimed: Bool, row: SQLRow) {
         let claim: [SQLValue] = [
-            .uuid(command.caller.tenantId), .text(command.idempotencyKey), .blob(command.requestHash),
+            .id(command.caller.tenantId), .text(command.idempotencyKey), .blob(command.requestHash),
             .date(command.now),
         ]
         let read: [SQLValue] =
-            [.uuid(command.caller.userId), .uuid(command.eventId)] + visibilityBinds(command.caller)
-            + [.uuid(command.guestId)]
+            [.id(command.caller.userId), .id(command.eventId)] + visibilityBinds(command.caller)
+            + [.id(command.guestId)]
         switch dialect {
         case .postgres:
             guard let row = try await connection.queryOne(ClaimAndReadStatement.self, claim + read) else {
@@ -181,12 +181,12 @@ extension Store {
     ) async throws {
         let request = command.request
         let audit: [SQLValue] = [
-            .uuid(command.caller.tenantId), .uuid(command.eventId), .text(decision.auditKind.rawValue),
-            .uuid(command.guestId), .text(request.deviceId), .uuid(command.caller.userId), .date(command.now),
+            .id(command.caller.tenantId), .id(command.eventId), .text(decision.auditKind.rawValue),
+            .id(command.guestId), .text(request.deviceId), .id(command.caller.userId), .date(command.now),
             .date(request.scannedAt), .text(request.method.rawValue),
         ]
         let key: [SQLValue] = [
-            .int(Int64(answer.status)), .blob(answer.body), .uuid(command.caller.tenantId),
+            .int(Int64(answer.status)), .blob(answer.body), .id(command.caller.tenantId),
             .text(command.idempotencyKey),
         ]
         guard let eventId = decision.eventId else {
@@ -203,16 +203,16 @@ extension Store {
         case .postgres:
             let rows = try await connection.query(
                 SettleStatement.self,
-                [.uuid(eventId), .uuid(command.guestId), .uuid(eventId), .bool(decision.bumpsGuest)] + audit + key)
+                [.id(eventId), .id(command.guestId), .id(eventId), .bool(decision.bumpsGuest)] + audit + key)
             guard let row = rows.first, try row.optionalInt("seq") != nil, try row.int("audited") == 1,
                 try row.int("kept") == 1
             else { throw StoreError.notFound }
         case .sqlite:
-            guard let seq = try await connection.queryOne(NextSequenceStatement.self, [.uuid(eventId)])?.int("seq")
+            guard let seq = try await connection.queryOne(NextSequenceStatement.self, [.id(eventId)])?.int("seq")
             else { throw StoreError.notFound }
             if decision.bumpsGuest {
                 _ = try await connection.query(
-                    GuestSequenceStatement.self, [.int(seq), .uuid(command.guestId), .uuid(eventId)])
+                    GuestSequenceStatement.self, [.int(seq), .id(command.guestId), .id(eventId)])
             }
             var withSeq = audit
             withSeq.insert(.int(seq), at: 2)
@@ -240,12 +240,12 @@ extension Store {
         if let status = try row.optionalText("guest_status") {
             if let checkInId = try row.optionalID("checkin_id", as: CheckInID.self) {
                 existing = CheckInRecord(
-                    id: checkInId, guestId: GuestID(command.guestId), at: try row.date("checkin_at"),
+                    id: checkInId, guestId: command.guestId, at: try row.date("checkin_at"),
                     clientAt: try row.date("checkin_client_at"), byName: try row.text("checkin_by"),
                     deviceId: try row.text("checkin_device"))
             }
             guard let parsed = GuestStatus(rawValue: status) else { throw StoreError.notFound }
-            facts = GuestFacts(eventId: event.id, status: parsed, checkedInAt: existing?.at)
+            facts = GuestFacts(eventId: event.id.uuid, status: parsed, checkedInAt: existing?.at)
         }
         if let ticket = request.ticket, facts != nil {
             let keys = try await Self.eventKeys(connection, eventId: event.id, now: command.now)
@@ -255,8 +255,8 @@ extension Store {
             }
             // The scanner's framing (a suffix, a prefix, case) is not part of the ticket (``ScannedText``).
             let payload = try? TicketCodec.verify(
-                ScannedText.normalized(ticket), tenantId: event.tenantId, eventId: event.id, keys: publicKeys)
-            if payload?.guestId != command.guestId { facts = nil }
+                ScannedText.normalized(ticket), tenantId: event.tenantId.uuid, eventId: event.id.uuid, keys: publicKeys)
+            if payload?.guestId != command.guestId.uuid { facts = nil }
         }
         /// A repeat of an existing check-in: its history gets the attempt.
         func repeated(_ existing: CheckInRecord) async throws -> CheckInDecision {
@@ -266,21 +266,21 @@ extension Store {
             return decided(
                 .alreadyCheckedIn(existing), request.method == .kiosk ? .kioskAlreadyCheckedIn : .alreadyCheckedIn)
         }
-        switch CheckInRules.decide(guest: facts, eventId: event.id, reconfirm: request.reconfirm ?? false) {
+        switch CheckInRules.decide(guest: facts, eventId: event.id.uuid, reconfirm: request.reconfirm ?? false) {
         case .notFound:
             return decided(.notFound, .rejectedNotFound)
         case .notAdmissible:
             return decided(.notAdmissible, .rejectedNotAdmissible)
         case .checkIn:
             let record = CheckInRecord(
-                id: .random(), guestId: GuestID(command.guestId), at: command.now,
+                id: .random(), guestId: command.guestId, at: command.now,
                 clientAt: request.scannedAt, byName: try row.optionalText("caller_name") ?? "",
                 deviceId: request.deviceId)
             let inserted = try await connection.queryOne(
                 InsertCheckInStatement.self,
                 [
-                    .id(record.id), .uuid(event.id), .uuid(command.guestId), .date(record.at), .date(record.clientAt),
-                    .text(record.deviceId), .uuid(command.caller.userId), .text(record.byName),
+                    .id(record.id), .id(event.id), .id(command.guestId), .date(record.at), .date(record.clientAt),
+                    .text(record.deviceId), .id(command.caller.userId), .text(record.byName),
                     .text(request.method.rawValue), .text(request.note ?? ""),
                 ])
             if inserted != nil { return decided(.checkedIn(record), .checkedIn, bumpsGuest: true) }
@@ -289,11 +289,11 @@ extension Store {
             guard
                 let winner = try await connection.queryOne(
                     "SELECT id, at, client_at, by_name, device_id FROM checkins WHERE event_id = ? AND guest_id = ?",
-                    [.uuid(event.id), .uuid(command.guestId)])
+                    [.id(event.id), .id(command.guestId)])
             else { throw StoreError.notFound }
             return try await repeated(
                 CheckInRecord(
-                    id: try winner.id("id"), guestId: GuestID(command.guestId), at: try winner.date("at"),
+                    id: try winner.id("id"), guestId: command.guestId, at: try winner.date("at"),
                     clientAt: try winner.date("client_at"), byName: try winner.text("by_name"),
                     deviceId: try winner.text("device_id")))
         case .alreadyCheckedIn:
@@ -322,22 +322,22 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .uuid(UUID()), .id(checkInId), .uuid(command.eventId), .uuid(command.guestId), .text(kind),
+                .uuid(UUID()), .id(checkInId), .id(command.eventId), .id(command.guestId), .text(kind),
                 .date(command.now), .date(command.request.scannedAt), .text(command.request.deviceId),
-                .uuid(command.caller.userId), .text(command.request.method.rawValue),
+                .id(command.caller.userId), .text(command.request.method.rawValue),
                 .optionalText(command.request.note),
             ])
     }
 
     /// Check-in rows and check-in event rows of a guest (for tests and diagnostics).
-    public func checkInCounts(eventId: UUID, guestId: UUID) async throws -> (checkIns: Int, events: Int) {
+    public func checkInCounts(eventId: EventID, guestId: GuestID) async throws -> (checkIns: Int, events: Int) {
         try await database.read { connection in
             let rows = try await connection.queryOne(
                 """
                 SELECT (SELECT COUNT(*) FROM checkins WHERE event_id = ? AND guest_id = ?) AS checkins,
                        (SELECT COUNT(*) FROM checkin_events WHERE event_id = ? AND guest_id = ?) AS events
                 """,
-                [.uuid(eventId), .uuid(guestId), .uuid(eventId), .uuid(guestId)])
+                [.id(eventId), .id(guestId), .id(eventId), .id(guestId)])
             return (Int(try rows?.int("checkins") ?? 0), Int(try rows?.int("events") ?? 0))
         }
     }

@@ -39,7 +39,7 @@ extension ConsoleRoutes {
 
     @Sendable func dashboardStream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.dashboardStream.parameters(in: context)
-        let eventId = id.uuid
+        let eventId = id
         guard let start = Self.session(request) else {
             throw APIError(.unauthorized, .unauthorized, "Your sign-in has ended; sign in again.")
         }

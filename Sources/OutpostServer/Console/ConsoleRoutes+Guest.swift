@@ -52,13 +52,13 @@ extension ConsoleRoutes {
             guard let status = GuestStatus(rawValue: form["status"] ?? "") else {
                 throw EventForm.Invalid(sentence: "Choose the guest's status.")
             }
-            guard let accessType = form["accessTypeId"].flatMap(UUID.init(wire:)) else {
+            guard let accessType = form["accessTypeId"].flatMap(AccessTypeID.init(wire:)) else {
                 throw EventForm.Invalid(sentence: "Choose the guest's access type.")
             }
             let body = try OutpostJSON.encode(
                 UpdateGuestRequest(
                     status: status, name: form["name"] ?? "", email: form["email"] ?? "", notes: form["notes"] ?? "",
-                    accessTypeId: AccessTypeID(accessType)))
+                    accessTypeId: accessType))
             let back = ConsolePages.guest.path(id, guestId)
             let answer = try await call(API.updateGuest.line(id, guestId), body)
             guard answer.status == .ok else { return .refused(answer, back: back) }

@@ -215,10 +215,10 @@ struct ConsoleRoutes: Sendable {
     @Sendable func assignStaff(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.assignStaff.parameters(in: context)
         return try await changing(request, context) { _, form, call in
-            guard let user = form["userId"].flatMap(UUID.init(wire:)) else {
+            guard let user = form["userId"].flatMap(UserID.init(wire:)) else {
                 throw EventForm.Invalid(sentence: "Choose a user to put on the staff.")
             }
-            let answer = try await call(API.assignStaff.line(id, UserID(user)), nil)
+            let answer = try await call(API.assignStaff.line(id, user), nil)
             guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.event.path(id)) }
             return .redirect(ConsolePages.event.path(id, query: [("done", "staff")]))
         }

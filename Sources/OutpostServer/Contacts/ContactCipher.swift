@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 /// Seals and opens a contact's sensitive fields under its tenant's data key (AES-256-GCM). The
@@ -7,7 +8,7 @@ import OutpostProtocol
 /// contact's row does not open.
 enum ContactCipher {
     static func seal(
-        _ fields: ContactSensitive, contactId: UUID, tenantId: UUID, dataKey: SymmetricKey
+        _ fields: ContactSensitive, contactId: ContactID, tenantId: TenantID, dataKey: SymmetricKey
     ) throws -> [UInt8] {
         let box = try AES.GCM.seal(
             try OutpostJSON.encode(fields), using: dataKey, authenticating: context(contactId, tenantId))
@@ -16,7 +17,7 @@ enum ContactCipher {
     }
 
     static func open(
-        _ sealed: [UInt8], contactId: UUID, tenantId: UUID, dataKey: SymmetricKey
+        _ sealed: [UInt8], contactId: ContactID, tenantId: TenantID, dataKey: SymmetricKey
     ) throws
         -> ContactSensitive
     {
@@ -29,7 +30,7 @@ enum ContactCipher {
         }
     }
 
-    private static func context(_ contactId: UUID, _ tenantId: UUID) -> Data {
-        Data("outpost contact|\(tenantId.lowercasedString)|\(contactId.lowercasedString)".utf8)
+    private static func context(_ contactId: ContactID, _ tenantId: TenantID) -> Data {
+        Data("outpost contact|\(tenantId.wire)|\(contactId.wire)".utf8)
     }
 }

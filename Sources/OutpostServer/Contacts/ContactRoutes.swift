@@ -48,7 +48,7 @@ struct ContactRoutes {
     /// A coordinator edits a contact's details (the sensitive ones stay sealed); audited.
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try API.updateContact.parameters(in: context).uuid
+        let id = try API.updateContact.parameters(in: context)
         var body = try await HTTPHelpers.decode(UpdateContactRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         body.area = body.area?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -69,7 +69,7 @@ struct ContactRoutes {
     /// activities stay as counts; audited.
     @Sendable func erase(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try API.eraseContact.parameters(in: context).uuid
+        let id = try API.eraseContact.parameters(in: context)
         guard
             try await dependencies.store.eraseContact(
                 id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
@@ -87,7 +87,7 @@ struct ContactRoutes {
     /// The sensitive fields, decrypted for this answer only: audited, never cached on the way.
     @Sendable func reveal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .mentor])
-        let id = try API.revealContact.parameters(in: context).uuid
+        let id = try API.revealContact.parameters(in: context)
         guard
             let fields = try await dependencies.store.revealContact(
                 id, caller: context.caller, keys: dependencies.keyEncryptionKeys, now: dependencies.clock.now())
@@ -99,7 +99,7 @@ struct ContactRoutes {
 
     @Sendable func reveals(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try API.contactReveals.parameters(in: context).uuid
+        let id = try API.contactReveals.parameters(in: context)
         guard let reveals = try await dependencies.store.contactReveals(id, tenantId: context.caller.tenantId) else {
             throw APIError.notFound
         }
@@ -122,7 +122,7 @@ struct ContactRoutes {
         try context.require([.organizer])
         guard
             try await dependencies.store.setContactMentor(
-                contact.uuid, userId: user.uuid, tenantId: context.caller.tenantId, assigned: assigned)
+                contact, userId: user, tenantId: context.caller.tenantId, assigned: assigned)
         else { throw APIError.notFound }
         return Response(status: .noContent)
     }

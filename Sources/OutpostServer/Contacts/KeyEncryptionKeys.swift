@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OutpostCore
 
 /// The server's key-encryption keys (KEKs) for envelope encryption of contacts' sensitive
 /// fields: each tenant's data key is stored wrapped (AES-GCM) by one of these, never in the clear.
@@ -106,7 +107,7 @@ public struct KeyEncryptionKeys: Sendable {
 
     /// Wraps a tenant's data key under the current key; the tenant is bound as associated data,
     /// so a wrapped key copied to another tenant's row does not unwrap.
-    func wrap(_ dataKey: SymmetricKey, tenantId: UUID) throws -> (kekId: String, wrapped: [UInt8]) {
+    func wrap(_ dataKey: SymmetricKey, tenantId: TenantID) throws -> (kekId: String, wrapped: [UInt8]) {
         let raw = dataKey.withUnsafeBytes { Data($0) }
         let box = try AES.GCM.seal(raw, using: current.key, authenticating: Self.context(tenantId, current.id))
         guard let combined = box.combined else { throw EnvelopeError.cannotWrap }
@@ -114,7 +115,7 @@ public struct KeyEncryptionKeys: Sendable {
     }
 
     /// Unwraps a data key wrapped by any key of the ring.
-    func unwrap(_ wrapped: [UInt8], kekId: String, tenantId: UUID) throws -> SymmetricKey {
+    func unwrap(_ wrapped: [UInt8], kekId: String, tenantId: TenantID) throws -> SymmetricKey {
         guard let kek = byId[kekId] else { throw EnvelopeError.unknownKeyEncryptionKey(kekId) }
         do {
             let box = try AES.GCM.SealedBox(combined: wrapped)
@@ -124,8 +125,8 @@ public struct KeyEncryptionKeys: Sendable {
         }
     }
 
-    private static func context(_ tenantId: UUID, _ kekId: String) -> Data {
-        Data("outpost data key|\(tenantId.lowercasedString)|\(kekId)".utf8)
+    private static func context(_ tenantId: TenantID, _ kekId: String) -> Data {
+        Data("outpost data key|\(tenantId.wire)|\(kekId)".utf8)
     }
 }
 

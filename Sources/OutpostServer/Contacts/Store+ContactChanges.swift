@@ -7,13 +7,13 @@ extension Store {
     /// into the sealed box (the empty text removes one), and an audit row naming the fields
     /// changed. Nil when the contact is not the caller's tenant's, or was erased.
     func updateContact(
-        _ contactId: UUID, _ request: UpdateContactRequest, caller: Caller, keys: KeyEncryptionKeys, now: Date
+        _ contactId: ContactID, _ request: UpdateContactRequest, caller: Caller, keys: KeyEncryptionKeys, now: Date
     ) async throws -> Contact? {
         try await database.transaction { connection in
             guard
                 let row = try await connection.queryOne(
                     "SELECT c.name, c.area, c.sensitive FROM contacts c WHERE c.id = ? AND \(Self.contactVisible)",
-                    [.uuid(contactId)] + Self.contactBinds(caller))
+                    [.id(contactId)] + Self.contactBinds(caller))
             else { return nil }
             var changed: [String] = []
             let (oldName, oldArea) = (try row.text("name"), try row.text("area"))
@@ -46,7 +46,7 @@ extension Store {
                     """,
                     [
                         .text(name), .text(area), .blob(sealed), .text(sensitive.present.joined(separator: ",")),
-                        .date(now), .uuid(contactId),
+                        .date(now), .id(contactId),
                     ])
                 try await Self.recordContactChange(
                     connection, contactId, caller: caller, action: .edited, fields: changed, activities: nil, now: now)
@@ -60,12 +60,12 @@ extension Store {
     /// go; the activities stay (kind, day, minutes, mentor: the counts a funder asks for), and
     /// the audit says who erased which contact when. Nil when the contact is not the caller's
     /// tenant's, or was erased already; else how many activities were kept.
-    func eraseContact(_ contactId: UUID, caller: Caller, keys: KeyEncryptionKeys, now: Date) async throws -> Int? {
+    func eraseContact(_ contactId: ContactID, caller: Caller, keys: KeyEncryptionKeys, now: Date) async throws -> Int? {
         try await database.transaction { connection in
             guard
                 let row = try await connection.queryOne(
                     "SELECT c.sensitive_fields FROM contacts c WHERE c.id = ? AND \(Self.contactVisible)",
-                    [.uuid(contactId)] + Self.contactBinds(caller))
+                    [.id(contactId)] + Self.contactBinds(caller))
             else { return nil }
             let fields = ["name", "area"] + (try row.text("sensitive_fields")).split(separator: ",").map(String.init)
             let dataKey = try await dataKey(connection, tenantId: caller.tenantId, keys: keys, now: now)
@@ -76,18 +76,18 @@ extension Store {
                 UPDATE contacts SET name = '', area = '', sensitive = ?, sensitive_fields = '', updated_at = ?,
                     erased_at = ?
                 WHERE id = ?
-                """, [.blob(empty), .date(now), .date(now), .uuid(contactId)])
-            try await connection.execute("DELETE FROM contact_reveals WHERE contact_id = ?", [.uuid(contactId)])
-            try await connection.execute("DELETE FROM contact_mentors WHERE contact_id = ?", [.uuid(contactId)])
+                """, [.blob(empty), .date(now), .date(now), .id(contactId)])
+            try await connection.execute("DELETE FROM contact_reveals WHERE contact_id = ?", [.id(contactId)])
+            try await connection.execute("DELETE FROM contact_mentors WHERE contact_id = ?", [.id(contactId)])
             // A new version of each, so devices that hold a copy take the emptied notes.
             try await connection.execute(
                 """
                 UPDATE activities SET notes = '', version = version + 1, updated_at = ?, updated_by = ?
                 WHERE contact_id = ? AND notes <> ''
-                """, [.date(now), .uuid(caller.userId), .uuid(contactId)])
+                """, [.date(now), .id(caller.userId), .id(contactId)])
             let kept = Int(
                 try await connection.queryOne(
-                    "SELECT COUNT(*) AS n FROM activities WHERE contact_id = ? AND deleted = 0", [.uuid(contactId)]
+                    "SELECT COUNT(*) AS n FROM activities WHERE contact_id = ? AND deleted = 0", [.id(contactId)]
                 )?.int("n") ?? 0)
             try await Self.recordContactChange(
                 connection, contactId, caller: caller, action: .erased, fields: fields, activities: kept, now: now)
@@ -96,13 +96,13 @@ extension Store {
     }
 
     /// The tenant's contact edits and erasures, oldest first.
-    func contactChanges(tenantId: UUID) async throws -> [ContactChange] {
+    func contactChanges(tenantId: TenantID) async throws -> [ContactChange] {
         try await database.read { connection in
             try await connection.query(
                 """
                 SELECT contact_id, user_id, action, fields, activities, at FROM contact_changes
                 WHERE tenant_id = ? ORDER BY id
-                """, [.uuid(tenantId)]
+                """, [.id(tenantId)]
             ).map {
                 ContactChange(
                     contactId: try $0.id("contact_id"), userId: try $0.id("user_id"),
@@ -113,19 +113,19 @@ extension Store {
         }
     }
 
-    static func contact(_ connection: any SQLConnection, _ contactId: UUID) async throws -> Contact? {
+    static func contact(_ connection: any SQLConnection, _ contactId: ContactID) async throws -> Contact? {
         guard
             let row = try await connection.queryOne(
-                "SELECT \(contactColumns) FROM contacts c WHERE c.id = ?", [.uuid(contactId)])
+                "SELECT \(contactColumns) FROM contacts c WHERE c.id = ?", [.id(contactId)])
         else { return nil }
         let mentors = try await connection.query(
-            "SELECT user_id FROM contact_mentors WHERE contact_id = ? ORDER BY user_id", [.uuid(contactId)]
+            "SELECT user_id FROM contact_mentors WHERE contact_id = ? ORDER BY user_id", [.id(contactId)]
         ).map { try $0.id("user_id", as: UserID.self) }
         return try contact(from: row, mentors: mentors)
     }
 
     private static func recordContactChange(
-        _ connection: any SQLConnection, _ contactId: UUID, caller: Caller, action: ContactChange.Action,
+        _ connection: any SQLConnection, _ contactId: ContactID, caller: Caller, action: ContactChange.Action,
         fields: [String], activities: Int?, now: Date
     ) async throws {
         try await connection.execute(
@@ -134,7 +134,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .uuid(caller.tenantId), .uuid(contactId), .uuid(caller.userId), .text(action.rawValue),
+                .id(caller.tenantId), .id(contactId), .id(caller.userId), .text(action.rawValue),
                 .text(fields.joined(separator: ",")), activities.map { .int(Int64($0)) } ?? .null, .date(now),
             ])
     }

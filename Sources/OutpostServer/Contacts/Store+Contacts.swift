@@ -11,7 +11,7 @@ extension Store {
         "c.tenant_id = ? AND c.erased_at IS NULL AND (? = 'organizer' OR EXISTS (SELECT 1 FROM contact_mentors m WHERE m.contact_id = c.id AND m.user_id = ?))"
 
     static func contactBinds(_ caller: Caller) -> [SQLValue] {
-        [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]
+        [.id(caller.tenantId), .text(caller.role.rawValue), .id(caller.userId)]
     }
 
     static let contactColumns = """
@@ -23,28 +23,28 @@ extension Store {
     /// first use; a key wrapped by an older key-encryption key is re-wrapped under the current one
     /// here, in the caller's transaction (rotation: the data it encrypts is never touched).
     func dataKey(
-        _ connection: any SQLConnection, tenantId: UUID, keys: KeyEncryptionKeys, now: Date
+        _ connection: any SQLConnection, tenantId: TenantID, keys: KeyEncryptionKeys, now: Date
     ) async throws
         -> SymmetricKey
     {
         let select = "SELECT kek_id, wrapped FROM tenant_data_keys WHERE tenant_id = ?"
-        if try await connection.queryOne(select, [.uuid(tenantId)]) == nil {
+        if try await connection.queryOne(select, [.id(tenantId)]) == nil {
             let wrapped = try keys.wrap(SymmetricKey(size: .bits256), tenantId: tenantId)
             try await connection.execute(
                 """
                 INSERT INTO tenant_data_keys (tenant_id, kek_id, wrapped, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT DO NOTHING
                 """,
-                [.uuid(tenantId), .text(wrapped.kekId), .blob(wrapped.wrapped), .date(now)])
+                [.id(tenantId), .text(wrapped.kekId), .blob(wrapped.wrapped), .date(now)])
         }
-        guard let row = try await connection.queryOne(select, [.uuid(tenantId)]) else { throw StoreError.notFound }
+        guard let row = try await connection.queryOne(select, [.id(tenantId)]) else { throw StoreError.notFound }
         let kekId = try row.text("kek_id")
         let key = try keys.unwrap(try row.blob("wrapped"), kekId: kekId, tenantId: tenantId)
         if kekId != keys.current.id {
             let rewrapped = try keys.wrap(key, tenantId: tenantId)
             try await connection.execute(
                 "UPDATE tenant_data_keys SET kek_id = ?, wrapped = ? WHERE tenant_id = ? AND kek_id = ?",
-                [.text(rewrapped.kekId), .blob(rewrapped.wrapped), .uuid(tenantId), .text(kekId)])
+                [.text(rewrapped.kekId), .blob(rewrapped.wrapped), .id(tenantId), .text(kekId)])
         }
         return key
     }
@@ -62,9 +62,9 @@ extension Store {
     }
 
     func createContact(
-        tenantId: UUID, request: CreateContactRequest, keys: KeyEncryptionKeys, now: Date
+        tenantId: TenantID, request: CreateContactRequest, keys: KeyEncryptionKeys, now: Date
     ) async throws -> Contact {
-        let id = UUID()
+        let id = ContactID.random()
         let sensitive = request.sensitive
         return try await database.transaction { connection in
             let dataKey = try await dataKey(connection, tenantId: tenantId, keys: keys, now: now)
@@ -75,11 +75,11 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .uuid(id), .uuid(tenantId), .text(request.name), .text(request.area), .blob(sealed),
+                    .id(id), .id(tenantId), .text(request.name), .text(request.area), .blob(sealed),
                     .text(sensitive.present.joined(separator: ",")), .date(now), .date(now),
                 ])
             return Contact(
-                id: ContactID(id), name: request.name, area: request.area, lastVisit: nil,
+                id: id, name: request.name, area: request.area, lastVisit: nil,
                 sensitiveFields: sensitive.present, mentorIds: [], updatedAt: now)
         }
     }
@@ -111,73 +111,75 @@ extension Store {
 
     /// True when the caller may see the contact.
     static func contactIsVisible(
-        _ connection: any SQLConnection, _ contactId: UUID, to caller: Caller
+        _ connection: any SQLConnection, _ contactId: ContactID, to caller: Caller
     ) async throws
         -> Bool
     {
         try await connection.queryOne(
-            "SELECT 1 FROM contacts c WHERE c.id = ? AND \(contactVisible)", [.uuid(contactId)] + contactBinds(caller)
+            "SELECT 1 FROM contacts c WHERE c.id = ? AND \(contactVisible)", [.id(contactId)] + contactBinds(caller)
         ) != nil
     }
 
     /// Opens a contact's sensitive fields for the caller and records who saw them, in one
     /// transaction (no reveal without its audit row). Nil when the caller may not see the contact.
     func revealContact(
-        _ contactId: UUID, caller: Caller, keys: KeyEncryptionKeys, now: Date
+        _ contactId: ContactID, caller: Caller, keys: KeyEncryptionKeys, now: Date
     ) async throws -> ContactSensitive? {
         try await database.transaction { connection in
             guard
                 let row = try await connection.queryOne(
                     "SELECT c.sensitive FROM contacts c WHERE c.id = ? AND \(Self.contactVisible)",
-                    [.uuid(contactId)] + Self.contactBinds(caller))
+                    [.id(contactId)] + Self.contactBinds(caller))
             else { return nil }
             let dataKey = try await dataKey(connection, tenantId: caller.tenantId, keys: keys, now: now)
             let fields = try ContactCipher.open(
                 try row.blob("sensitive"), contactId: contactId, tenantId: caller.tenantId, dataKey: dataKey)
             try await connection.execute(
                 "INSERT INTO contact_reveals (tenant_id, contact_id, user_id, at) VALUES (?, ?, ?, ?)",
-                [.uuid(caller.tenantId), .uuid(contactId), .uuid(caller.userId), .date(now)])
+                [.id(caller.tenantId), .id(contactId), .id(caller.userId), .date(now)])
             return fields
         }
     }
 
     /// Who revealed a contact's sensitive fields, oldest first; nil for a contact of another tenant.
-    func contactReveals(_ contactId: UUID, tenantId: UUID) async throws -> [ContactReveal]? {
+    func contactReveals(_ contactId: ContactID, tenantId: TenantID) async throws -> [ContactReveal]? {
         try await database.read { connection in
             guard
                 try await connection.queryOne(
-                    "SELECT 1 FROM contacts WHERE id = ? AND tenant_id = ?", [.uuid(contactId), .uuid(tenantId)])
+                    "SELECT 1 FROM contacts WHERE id = ? AND tenant_id = ?", [.id(contactId), .id(tenantId)])
                     != nil
             else { return nil }
             return try await connection.query(
-                "SELECT user_id, at FROM contact_reveals WHERE contact_id = ? ORDER BY id", [.uuid(contactId)]
+                "SELECT user_id, at FROM contact_reveals WHERE contact_id = ? ORDER BY id", [.id(contactId)]
             ).map { ContactReveal(userId: try $0.id("user_id"), at: try $0.date("at")) }
         }
     }
 
     /// Assigns (or, with `assigned` false, unassigns) a mentor of the tenant to a contact of the
     /// tenant. False when either is not the tenant's, or the user is not a mentor.
-    func setContactMentor(_ contactId: UUID, userId: UUID, tenantId: UUID, assigned: Bool) async throws -> Bool {
+    func setContactMentor(
+        _ contactId: ContactID, userId: UserID, tenantId: TenantID, assigned: Bool
+    ) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
-                    "SELECT 1 FROM contacts WHERE id = ? AND tenant_id = ?", [.uuid(contactId), .uuid(tenantId)])
+                    "SELECT 1 FROM contacts WHERE id = ? AND tenant_id = ?", [.id(contactId), .id(tenantId)])
                     != nil,
                 try await connection.queryOne(
                     "SELECT 1 FROM users WHERE id = ? AND tenant_id = ? AND role = 'mentor'",
-                    [.uuid(userId), .uuid(tenantId)]) != nil
+                    [.id(userId), .id(tenantId)]) != nil
             else { return false }
             if assigned {
                 try await connection.execute(
                     "INSERT INTO contact_mentors (contact_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    [.uuid(contactId), .uuid(userId)])
+                    [.id(contactId), .id(userId)])
             } else {
                 try await connection.execute(
                     "DELETE FROM contact_mentors WHERE contact_id = ? AND user_id = ?",
-                    [.uuid(contactId), .uuid(userId)])
+                    [.id(contactId), .id(userId)])
             }
             try await connection.execute(
-                "UPDATE contacts SET updated_at = ? WHERE id = ?", [.date(.now), .uuid(contactId)])
+                "UPDATE contacts SET updated_at = ? WHERE id = ?", [.date(.now), .id(contactId)])
             return true
         }
     }

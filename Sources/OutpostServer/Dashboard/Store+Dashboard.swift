@@ -5,7 +5,7 @@ import OutpostProtocol
 extension Store {
     /// Records what a device said of itself after a sync: the check-ins of this event it still
     /// holds. One row per event and device, the latest report.
-    func reportDevice(eventId: UUID, deviceId: String, userId: UUID, pending: Int, at: Date) async throws {
+    func reportDevice(eventId: EventID, deviceId: String, userId: UserID, pending: Int, at: Date) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 """
@@ -14,18 +14,18 @@ extension Store {
                 ON CONFLICT (event_id, device_id) DO UPDATE
                 SET user_id = excluded.user_id, pending = excluded.pending, reported_at = excluded.reported_at
                 """,
-                [.uuid(eventId), .text(deviceId), .uuid(userId), .int(Int64(pending)), .date(at)])
+                [.id(eventId), .text(deviceId), .id(userId), .int(Int64(pending)), .date(at)])
         }
     }
 
     /// What changes the dashboard: the event's change counter (every check-in and guest change,
     /// on any instance) and the devices' reports. Cheap, for a stream to poll.
-    func dashboardVersion(eventId: UUID) async throws -> String {
+    func dashboardVersion(eventId: EventID) async throws -> String {
         try await database.read { connection in
-            let seq = try await connection.queryOne("SELECT seq FROM events WHERE id = ?", [.uuid(eventId)])
+            let seq = try await connection.queryOne("SELECT seq FROM events WHERE id = ?", [.id(eventId)])
             let reports = try await connection.queryOne(
                 "SELECT COUNT(*) AS n, MAX(reported_at) AS last, SUM(pending) AS pending FROM device_reports WHERE event_id = ?",
-                [.uuid(eventId)])
+                [.id(eventId)])
             return [
                 try seq?.int("seq") ?? 0, try reports?.int("n") ?? 0, try reports?.optionalInt("last") ?? 0,
                 try reports?.optionalInt("pending") ?? 0,
@@ -38,14 +38,14 @@ extension Store {
     func dashboard(event: EventRecord, now: Date) async throws -> DoorDashboard {
         let stats = try await stats(eventId: event.id)
         return try await database.read { connection in
-            let seq = try await connection.queryOne("SELECT seq FROM events WHERE id = ?", [.uuid(event.id)])
+            let seq = try await connection.queryOne("SELECT seq FROM events WHERE id = ?", [.id(event.id)])
             let minutes = DashboardMinutes(now: now)
             let counts = try await connection.query(
                 """
                 SELECT at / 60000 AS minute, COUNT(*) AS n FROM checkins
                 WHERE event_id = ? AND at >= ? AND at < ? GROUP BY at / 60000
                 """,
-                [.uuid(event.id), .date(minutes.start), .date(minutes.end)])
+                [.id(event.id), .date(minutes.start), .date(minutes.end)])
             let perMinute = minutes.fill(try counts.map { (try $0.int("minute"), Int(try $0.int("n"))) })
             let recent = try await connection.query(
                 """
@@ -53,7 +53,7 @@ extension Store {
                 FROM checkins c JOIN guests g ON g.id = c.guest_id JOIN access_types a ON a.id = g.access_type_id
                 WHERE c.event_id = ? ORDER BY c.at DESC, c.id DESC LIMIT 20
                 """,
-                [.uuid(event.id)]
+                [.id(event.id)]
             ).map {
                 DoorDashboard.RecentCheckIn(
                     guestName: try $0.text("guest_name"), accessType: try $0.text("access_type"), at: try $0.date("at"),
@@ -64,7 +64,7 @@ extension Store {
                 SELECT r.device_id, r.pending, r.reported_at, u.name FROM device_reports r
                 JOIN users u ON u.id = r.user_id WHERE r.event_id = ? ORDER BY r.reported_at DESC, r.device_id
                 """,
-                [.uuid(event.id)]
+                [.id(event.id)]
             ).map {
                 DoorDashboard.Device(
                     deviceId: try $0.text("device_id"), userName: try $0.text("name"),

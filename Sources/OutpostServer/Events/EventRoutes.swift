@@ -25,7 +25,7 @@ struct EventRoutes {
     static func event(
         _ id: EventID, _ context: AuthenticatedContext, _ dependencies: ServerDependencies
     ) async throws -> EventRecord {
-        guard let event = try await dependencies.store.event(id.uuid, visibleTo: context.caller) else {
+        guard let event = try await dependencies.store.event(id, visibleTo: context.caller) else {
             throw APIError.notFound
         }
         return event
@@ -112,7 +112,7 @@ struct EventRoutes {
         try context.require([.organizer])
         let (eventId, user) = try API.assignStaff.parameters(in: context)
         let event = try await Self.event(eventId, context, dependencies)
-        let userId = user.uuid
+        let userId = user
         guard try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) != nil else {
             throw APIError.notFound
         }
@@ -131,7 +131,7 @@ struct EventRoutes {
         try context.require([.organizer])
         let (eventId, user) = try API.unassignStaff.parameters(in: context)
         let event = try await Self.event(eventId, context, dependencies)
-        let userId = user.uuid
+        let userId = user
         guard try await dependencies.store.unassignStaff(eventId: event.id, userId: userId) else {
             throw APIError.notFound
         }
@@ -180,7 +180,7 @@ struct EventRoutes {
             filter.deviceId = device
         }
         if let user = given("userId") {
-            guard let id = UUID(wire: user) else { throw APIError.invalidRequest("'userId' must be a user's id.") }
+            guard let id = UserID(wire: user) else { throw APIError.invalidRequest("'userId' must be a user's id.") }
             filter.userId = id
         }
         return filter

@@ -14,7 +14,7 @@ extension Store {
         "e.tenant_id = ? AND (? IN ('organizer', 'support') OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?))"
 
     static func visibilityBinds(_ caller: Caller) -> [SQLValue] {
-        [.uuid(caller.tenantId), .text(caller.role.rawValue), .uuid(caller.userId)]
+        [.id(caller.tenantId), .text(caller.role.rawValue), .id(caller.userId)]
     }
 
     static func event(from row: SQLRow) throws -> EventRecord {
@@ -25,14 +25,14 @@ extension Store {
             kiosk = KioskInfo(passcodeHash: hash, orientation: orientation)
         }
         return EventRecord(
-            id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), name: try row.text("name"),
+            id: try row.id("id"), tenantId: try row.id("tenant_id"), name: try row.text("name"),
             startsAt: try row.date("starts_at"), endsAt: try row.date("ends_at"), timeZone: try row.text("time_zone"),
             modules: try row.text("modules").split(separator: ",").map(String.init), kiosk: kiosk)
     }
 
-    func createEvent(tenantId: UUID, request: CreateEventRequest) async throws -> EventRecord {
+    func createEvent(tenantId: TenantID, request: CreateEventRequest) async throws -> EventRecord {
         let record = EventRecord(
-            id: UUID(), tenantId: tenantId, name: request.name, startsAt: request.startsAt, endsAt: request.endsAt,
+            id: .random(), tenantId: tenantId, name: request.name, startsAt: request.startsAt, endsAt: request.endsAt,
             timeZone: request.timeZone, modules: request.modules ?? ["checkin"], kiosk: nil)
         try await database.transaction { connection in
             try await connection.execute(
@@ -41,7 +41,7 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .uuid(record.id), .uuid(tenantId), .text(record.name), .date(record.startsAt), .date(record.endsAt),
+                    .id(record.id), .id(tenantId), .text(record.name), .date(record.startsAt), .date(record.endsAt),
                     .text(record.timeZone), .text(record.modules.joined(separator: ",")), .date(.now),
                 ])
         }
@@ -60,14 +60,14 @@ extension Store {
                 "UPDATE events SET name = ?, starts_at = ?, ends_at = ?, time_zone = ? WHERE id = ?",
                 [
                     .text(updated.name), .date(updated.startsAt), .date(updated.endsAt), .text(updated.timeZone),
-                    .uuid(event.id),
+                    .id(event.id),
                 ])
         }
         return updated
     }
 
     /// The event's access types, by name.
-    func accessTypes(eventId: UUID) async throws -> [AccessTypeInfo] {
+    func accessTypes(eventId: EventID) async throws -> [AccessTypeInfo] {
         try await database.read { connection in try await Self.accessTypes(connection, eventId: eventId) }
     }
 
@@ -82,75 +82,76 @@ extension Store {
     }
 
     /// The event if the caller may work it; nil for unknown, other tenant's and unassigned events alike.
-    func event(_ id: UUID, visibleTo caller: Caller) async throws -> EventRecord? {
+    func event(_ id: EventID, visibleTo caller: Caller) async throws -> EventRecord? {
         try await database.read { connection in
             try await Self.event(connection, id, visibleTo: caller)
         }
     }
 
     static func event(
-        _ connection: any SQLConnection, _ id: UUID, visibleTo caller: Caller
+        _ connection: any SQLConnection, _ id: EventID, visibleTo caller: Caller
     ) async throws -> EventRecord? {
         try await connection.queryOne(
             "SELECT \(eventColumns) FROM events e WHERE e.id = ? AND \(visibleToCaller)",
-            [.uuid(id)] + visibilityBinds(caller)
+            [.id(id)] + visibilityBinds(caller)
         ).map(event(from:))
     }
 
     /// Takes a user off an event's staff; false when they were not on it.
-    func unassignStaff(eventId: UUID, userId: UUID) async throws -> Bool {
+    func unassignStaff(eventId: EventID, userId: UserID) async throws -> Bool {
         try await database.transaction { connection in
             try await connection.queryOne(
                 "DELETE FROM event_staff WHERE event_id = ? AND user_id = ? RETURNING user_id",
-                [.uuid(eventId), .uuid(userId)]) != nil
+                [.id(eventId), .id(userId)]) != nil
         }
     }
 
-    func assignStaff(eventId: UUID, userId: UUID) async throws {
+    func assignStaff(eventId: EventID, userId: UserID) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 "INSERT INTO event_staff (event_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                [.uuid(eventId), .uuid(userId)])
+                [.id(eventId), .id(userId)])
         }
     }
 
-    func createAccessType(eventId: UUID, name: String, walkInAllowed: Bool) async throws -> AccessTypeInfo {
+    func createAccessType(eventId: EventID, name: String, walkInAllowed: Bool) async throws -> AccessTypeInfo {
         let id = UUID()
         try await database.transaction { connection in
             _ = try await bumpSequence(connection, eventId: eventId)
             try await connection.execute(
                 "INSERT INTO access_types (id, event_id, name, walk_in_allowed, created_at) VALUES (?, ?, ?, ?, ?)",
-                [.uuid(id), .uuid(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
+                [.uuid(id), .id(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
         }
         return AccessTypeInfo(id: AccessTypeID(id), name: name, walkInAllowed: walkInAllowed)
     }
 
-    static func accessTypes(_ connection: any SQLConnection, eventId: UUID) async throws -> [AccessTypeInfo] {
+    static func accessTypes(_ connection: any SQLConnection, eventId: EventID) async throws -> [AccessTypeInfo] {
         try await connection.query(
             "SELECT id, name, walk_in_allowed FROM access_types WHERE event_id = ? ORDER BY created_at, id",
-            [.uuid(eventId)]
+            [.id(eventId)]
         ).map {
             AccessTypeInfo(
                 id: try $0.id("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
         }
     }
 
-    func setKiosk(eventId: UUID, passcodeHash: String, orientation: KioskOrientation) async throws {
+    func setKiosk(eventId: EventID, passcodeHash: String, orientation: KioskOrientation) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 "UPDATE events SET kiosk_passcode_hash = ?, kiosk_orientation = ?, seq = seq + 1 WHERE id = ?",
-                [.text(passcodeHash), .text(orientation.rawValue), .uuid(eventId)])
+                [.text(passcodeHash), .text(orientation.rawValue), .id(eventId)])
         }
     }
 
     /// Every signing key of the event still valid at `now`, oldest first.
-    static func eventKeys(_ connection: any SQLConnection, eventId: UUID, now: Date) async throws -> [EventKeyRecord] {
+    static func eventKeys(_ connection: any SQLConnection, eventId: EventID, now: Date) async throws -> [EventKeyRecord]
+    {
         try await connection.query(
             """
             SELECT key_id, public_key, private_key FROM event_keys
             WHERE event_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, key_id
             """,
-            [.uuid(eventId), .date(now)]
+            [.id(eventId), .date(now)]
         ).map {
             EventKeyRecord(
                 keyID: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int("key_id"))),
@@ -160,7 +161,7 @@ extension Store {
 
     /// The event's signing key, created on first use (once, even with several server instances:
     /// creation holds the event's row lock).
-    func signingKey(eventId: UUID, now: Date) async throws -> EventKeyRecord {
+    func signingKey(eventId: EventID, now: Date) async throws -> EventKeyRecord {
         if let key = try await database.read({ try await Self.eventKeys($0, eventId: eventId, now: now).first }) {
             return key
         }
@@ -178,14 +179,14 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?)
                 """,
                 [
-                    .uuid(eventId), .int(Int64(record.keyID.rawValue)), .blob(record.publicKey),
+                    .id(eventId), .int(Int64(record.keyID.rawValue)), .blob(record.publicKey),
                     .blob(record.privateKey), .date(now),
                 ])
             return record
         }
     }
 
-    func stats(eventId: UUID) async throws -> EventStats {
+    func stats(eventId: EventID) async throws -> EventStats {
         try await database.read { connection in
             let rows = try await connection.query(
                 """
@@ -195,14 +196,14 @@ extension Store {
                         AS checked_in
                 FROM access_types a WHERE a.event_id = ? ORDER BY a.created_at, a.id
                 """,
-                [.uuid(eventId)])
+                [.id(eventId)])
             let byType = try rows.map {
                 AccessTypeStats(
                     accessTypeId: try $0.id("id"), name: try $0.text("name"), guests: Int(try $0.int("guests")),
                     checkedIn: Int(try $0.int("checked_in")))
             }
             let last = try await connection.queryOne(
-                "SELECT MAX(at) AS last_at FROM checkins WHERE event_id = ?", [.uuid(eventId)])
+                "SELECT MAX(at) AS last_at FROM checkins WHERE event_id = ?", [.id(eventId)])
             return EventStats(
                 guests: byType.reduce(0) { $0 + $1.guests }, checkedIn: byType.reduce(0) { $0 + $1.checkedIn },
                 byAccessType: byType, lastCheckInAt: try last?.optionalDate("last_at"))

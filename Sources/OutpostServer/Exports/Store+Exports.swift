@@ -19,7 +19,8 @@ struct CheckInExportRow: Sendable, Equatable {
 
 extension Store {
     /// The event's check-ins after (`at`, `id`), oldest first, `limit` at a time.
-    func checkInExport(eventId: UUID, after: (at: Date, id: String)?, limit: Int) async throws -> [CheckInExportRow] {
+    func checkInExport(eventId: EventID, after: (at: Date, id: String)?, limit: Int) async throws -> [CheckInExportRow]
+    {
         try await database.read { connection in
             let start = after ?? (Date(millisecondsSince1970: -1), "")
             return try await connection.query(
@@ -30,7 +31,7 @@ extension Store {
                 WHERE c.event_id = ? AND (c.at > ? OR (c.at = ? AND c.id > ?))
                 ORDER BY c.at, c.id LIMIT ?
                 """,
-                [.uuid(eventId), .date(start.at), .date(start.at), .text(start.id), .int(Int64(limit))]
+                [.id(eventId), .date(start.at), .date(start.at), .text(start.id), .int(Int64(limit))]
             ).map {
                 CheckInExportRow(
                     id: try $0.text("id"), at: try $0.date("at"), guestName: try $0.text("name"),

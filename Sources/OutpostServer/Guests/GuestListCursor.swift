@@ -29,7 +29,7 @@ struct GuestListCursor: Sendable, Equatable {
 struct GuestFilter: Sendable, Equatable {
     /// A part of the name or e-mail (any case), or the whole code.
     var query: String?
-    var accessTypeId: UUID?
+    var accessTypeId: AccessTypeID?
     var status: String?
     /// `checked_in` or `not_checked_in`.
     var checkIn: String?

@@ -32,7 +32,7 @@ struct GuestRoutes {
             throw APIError.invalidRequest("'q' is at most 200 characters.")
         }
         if let accessType = given("accessTypeId") {
-            guard let id = UUID(wire: accessType) else {
+            guard let id = AccessTypeID(wire: accessType) else {
                 throw APIError.invalidRequest("'accessTypeId' must be an access type's id.")
             }
             filter.accessTypeId = id
@@ -60,7 +60,7 @@ struct GuestRoutes {
         try context.require([.organizer, .support])
         let (eventId, guest) = try API.showGuest.parameters(in: context)
         let event = try await EventRoutes.event(eventId, context, dependencies)
-        let guestId = guest.uuid
+        let guestId = guest
         guard
             let guest = try await dependencies.store.database.read({
                 try await Store.guest($0, eventId: event.id, id: guestId)
@@ -73,7 +73,7 @@ struct GuestRoutes {
         try context.require([.organizer])
         let event = try await EventRoutes.event(API.createGuest.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(CreateGuestRequest.self, from: request)
-        let accessTypeId = body.accessTypeId.uuid
+        let accessTypeId = body.accessTypeId
         let guest = NewGuest(
             name: try HTTPHelpers.nonEmpty(body.name, "name"), email: try UserRoutes.validEmail(body.email),
             accessTypeId: accessTypeId, notes: body.notes ?? "")
@@ -92,7 +92,7 @@ struct GuestRoutes {
         try context.require([.organizer])
         let (eventId, guest) = try API.updateGuest.parameters(in: context)
         let event = try await EventRoutes.event(eventId, context, dependencies)
-        let guestId = guest.uuid
+        let guestId = guest
         var body = try await HTTPHelpers.decode(UpdateGuestRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         if let email = body.email { body.email = try UserRoutes.validEmail(email) }
@@ -179,8 +179,8 @@ struct GuestImport {
 
     /// Data rows one import reads; past it the rest of the file is refused with one error.
     let rowLimit: Int
-    private let byName: [String: UUID]
-    private let byId: [String: UUID]
+    private let byName: [String: AccessTypeID]
+    private let byId: [String: AccessTypeID]
     private var columns: [String]?
     private var index: [String: Int] = [:]
     /// Guests read; those before `taken` were handed out by ``takeGuests(_:)``.
@@ -194,11 +194,11 @@ struct GuestImport {
 
     init(accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000) {
         self.rowLimit = rowLimit
-        var byName: [String: UUID] = [:]
-        var byId: [String: UUID] = [:]
+        var byName: [String: AccessTypeID] = [:]
+        var byId: [String: AccessTypeID] = [:]
         for type in accessTypes {
-            if byName[type.name.lowercased()] == nil { byName[type.name.lowercased()] = type.id.uuid }
-            byId[type.id.wire] = type.id.uuid
+            if byName[type.name.lowercased()] == nil { byName[type.name.lowercased()] = type.id }
+            byId[type.id.wire] = type.id
         }
         self.byName = byName
         self.byId = byId

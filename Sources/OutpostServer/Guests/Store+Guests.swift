@@ -7,7 +7,7 @@ import OutpostProtocol
 struct NewGuest: Sendable {
     var name: String
     var email: String
-    var accessTypeId: UUID
+    var accessTypeId: AccessTypeID
     var notes: String
 }
 
@@ -38,12 +38,14 @@ extension Store {
         return String(Base32.encode(bytes).prefix(10))
     }
 
-    static func accessTypeExists(_ connection: any SQLConnection, eventId: UUID, id: UUID) async throws -> Bool {
+    static func accessTypeExists(
+        _ connection: any SQLConnection, eventId: EventID, id: AccessTypeID
+    ) async throws -> Bool {
         try await connection.queryOne(
-            "SELECT 1 FROM access_types WHERE id = ? AND event_id = ?", [.uuid(id), .uuid(eventId)]) != nil
+            "SELECT 1 FROM access_types WHERE id = ? AND event_id = ?", [.id(id), .id(eventId)]) != nil
     }
 
-    func createGuest(eventId: UUID, guest: NewGuest) async throws -> GuestInfo {
+    func createGuest(eventId: EventID, guest: NewGuest) async throws -> GuestInfo {
         try await database.transaction { connection in
             guard try await Self.accessTypeExists(connection, eventId: eventId, id: guest.accessTypeId) else {
                 throw StoreError.unknownAccessType
@@ -56,9 +58,9 @@ extension Store {
 
     /// Inserts a guest with a fresh code, drawing again on the (unlikely) collision.
     private static func insertGuest(
-        _ connection: any SQLConnection, eventId: UUID, guest: NewGuest, seq: Int64
-    ) async throws -> UUID {
-        let id = UUID()
+        _ connection: any SQLConnection, eventId: EventID, guest: NewGuest, seq: Int64
+    ) async throws -> GuestID {
+        let id = GuestID.random()
         for _ in 0..<5 {
             let inserted = try await connection.queryOne(
                 """
@@ -67,7 +69,7 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """,
                 [
-                    .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
+                    .id(id), .id(eventId), .id(guest.accessTypeId), .text(guest.name), .text(guest.email),
                     .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(.now),
                     .text(GuestNameKey.of(guest.name)),
                 ])
@@ -83,17 +85,17 @@ extension Store {
     /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
     /// round trip). A row whose random code collided is inserted again alone.
     private static func insertGuests(
-        _ connection: any SQLConnection, eventId: UUID, guests: [NewGuest], firstSeq: Int64
+        _ connection: any SQLConnection, eventId: EventID, guests: [NewGuest], firstSeq: Int64
     ) async throws {
         let now = Date.now
-        var ids: [UUID: (NewGuest, Int64)] = [:]
+        var ids: [GuestID: (NewGuest, Int64)] = [:]
         var binds: [SQLValue] = []
         for (offset, guest) in guests.enumerated() {
-            let id = UUID()
+            let id = GuestID.random()
             let seq = firstSeq + Int64(offset)
             ids[id] = (guest, seq)
             binds += [
-                .uuid(id), .uuid(eventId), .uuid(guest.accessTypeId), .text(guest.name), .text(guest.email),
+                .id(id), .id(eventId), .id(guest.accessTypeId), .text(guest.name), .text(guest.email),
                 .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now), .text(GuestNameKey.of(guest.name)),
             ]
         }
@@ -105,20 +107,20 @@ extension Store {
             VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
             """,
             binds)
-        for row in inserted { ids[try row.uuid("id")] = nil }
+        for row in inserted { ids[try row.id("id")] = nil }
         for (guest, seq) in ids.values {
             _ = try await insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
         }
     }
 
-    static func guest(_ connection: any SQLConnection, eventId: UUID, id: UUID) async throws -> GuestInfo? {
+    static func guest(_ connection: any SQLConnection, eventId: EventID, id: GuestID) async throws -> GuestInfo? {
         try await connection.queryOne(
-            "SELECT \(guestColumns) FROM \(guestJoin) WHERE g.event_id = ? AND g.id = ?", [.uuid(eventId), .uuid(id)]
+            "SELECT \(guestColumns) FROM \(guestJoin) WHERE g.event_id = ? AND g.id = ?", [.id(eventId), .id(id)]
         ).map(guest(from:))
     }
 
     /// Applies a partial update; a status change reaches devices in their next roster delta.
-    func updateGuest(eventId: UUID, id: UUID, update: UpdateGuestRequest) async throws -> GuestInfo {
+    func updateGuest(eventId: EventID, id: GuestID, update: UpdateGuestRequest) async throws -> GuestInfo {
         try await database.transaction { connection in
             guard try await Self.guest(connection, eventId: eventId, id: id) != nil else { throw StoreError.notFound }
             var assignments: [String] = []
@@ -131,16 +133,16 @@ extension Store {
             if let email = update.email { assignments.append("email = ?"); binds.append(.text(email)) }
             if let notes = update.notes { assignments.append("notes = ?"); binds.append(.text(notes)) }
             if let accessType = update.accessTypeId {
-                let accessTypeId = accessType.uuid
+                let accessTypeId = accessType
                 guard try await Self.accessTypeExists(connection, eventId: eventId, id: accessTypeId)
                 else { throw StoreError.unknownAccessType }
                 assignments.append("access_type_id = ?")
-                binds.append(.uuid(accessTypeId))
+                binds.append(.id(accessTypeId))
             }
             if !assignments.isEmpty {
                 guard let seq = try await bumpSequence(connection, eventId: eventId) else { throw StoreError.notFound }
                 assignments.append("seq = ?")
-                binds += [.int(seq), .uuid(id), .uuid(eventId)]
+                binds += [.int(seq), .id(id), .id(eventId)]
                 try await connection.execute(
                     "UPDATE guests SET \(assignments.joined(separator: ", ")) WHERE id = ? AND event_id = ?", binds)
             }
@@ -151,7 +153,7 @@ extension Store {
     /// Writes one chunk of an import (at most ``maxImportChunk`` guests) in one transaction. A guest whose name and e-mail (in any
     /// case) the event already has, or that appeared earlier in the chunk, is skipped; only the
     /// chunk's own e-mails are looked up.
-    func importGuests(eventId: UUID, guests: [NewGuest]) async throws -> (imported: Int, skipped: Int) {
+    func importGuests(eventId: EventID, guests: [NewGuest]) async throws -> (imported: Int, skipped: Int) {
         guard !guests.isEmpty else { return (0, 0) }
         precondition(guests.count <= Self.maxImportChunk, "an import chunk is at most \(Self.maxImportChunk) guests")
         let key = { (name: String, email: String) in "\(name)\u{0}\(email.lowercased())" }
@@ -163,7 +165,7 @@ extension Store {
                 SELECT name, email FROM guests WHERE event_id = ?
                 AND lower(email) IN (\(Array(repeating: "?", count: emails.count).joined(separator: ", ")))
                 """,
-                [.uuid(eventId)] + emails.map { .text($0) })
+                [.id(eventId)] + emails.map { .text($0) })
             for row in existing { seen.insert(key(try row.text("name"), try row.text("email"))) }
             let fresh = guests.filter { seen.insert(key($0.name, $0.email)).inserted }
             guard !fresh.isEmpty else { return (0, guests.count) }
@@ -182,7 +184,7 @@ extension Store {
         event: EventRecord, filter: GuestFilter, after cursor: GuestListCursor?, limit: Int
     ) async throws -> GuestPage {
         var conditions = ["g.event_id = ?"]
-        var binds: [SQLValue] = [.uuid(event.id)]
+        var binds: [SQLValue] = [.id(event.id)]
         if let query = filter.query {
             let folded = "%" + Self.likeEscaped(GuestNameKey.of(query)) + "%"
             let pattern = "%" + Self.likeEscaped(query.lowercased()) + "%"
@@ -192,7 +194,7 @@ extension Store {
         }
         if let accessType = filter.accessTypeId {
             conditions.append("g.access_type_id = ?")
-            binds.append(.uuid(accessType))
+            binds.append(.id(accessType))
         }
         if let status = filter.status {
             conditions.append("g.status = ?")
@@ -240,7 +242,7 @@ extension Store {
                 WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))
                 ORDER BY g.seq, g.id LIMIT ?
                 """,
-                [.uuid(event.id), .int(cursor.seq), .int(cursor.seq), .text(cursor.guestId), .int(Int64(limit + 1))])
+                [.id(event.id), .int(cursor.seq), .int(cursor.seq), .text(cursor.guestId), .int(Int64(limit + 1))])
             let hasMore = rows.count > limit
             let pageRows = rows.prefix(limit)
             let guests = try pageRows.map(Self.guest(from:))
@@ -255,7 +257,7 @@ extension Store {
                     SELECT COUNT(*) AS remaining FROM guests g
                     WHERE g.event_id = ? AND (g.seq > ? OR (g.seq = ? AND g.id > ?))
                     """,
-                    [.uuid(event.id), .int(next.seq), .int(next.seq), .text(next.guestId)])
+                    [.id(event.id), .int(next.seq), .int(next.seq), .text(next.guestId)])
                 remaining = Int(try count?.int("remaining") ?? 0)
             }
             let keys = try await Self.eventKeys(connection, eventId: event.id, now: now).map {

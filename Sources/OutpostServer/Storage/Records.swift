@@ -4,15 +4,15 @@ import OutpostProtocol
 
 /// Who is calling, as an access token proves it.
 public struct Caller: Sendable, Hashable {
-    public var userId: UUID
-    public var tenantId: UUID
+    public var userId: UserID
+    public var tenantId: TenantID
     public var role: UserRole
     /// The sign-in the access token belongs to (its refresh-token family): when it ends, the
     /// token is refused at once (``RevokedSessions``). Nil only for tokens issued before tokens
     /// named it.
     public var session: UUID?
 
-    public init(userId: UUID, tenantId: UUID, role: UserRole, session: UUID? = nil) {
+    public init(userId: UserID, tenantId: TenantID, role: UserRole, session: UUID? = nil) {
         self.userId = userId
         self.tenantId = tenantId
         self.role = role
@@ -21,21 +21,21 @@ public struct Caller: Sendable, Hashable {
 }
 
 struct UserRecord: Sendable, Hashable {
-    var id: UUID
-    var tenantId: UUID
+    var id: UserID
+    var tenantId: TenantID
     var email: String
     var name: String
     var role: UserRole
     var passwordHash: String
 
     var info: UserInfo {
-        UserInfo(id: UserID(id), name: name, email: email, role: role, tenantId: TenantID(tenantId))
+        UserInfo(id: id, name: name, email: email, role: role, tenantId: tenantId)
     }
 }
 
 struct EventRecord: Sendable {
-    var id: UUID
-    var tenantId: UUID
+    var id: EventID
+    var tenantId: TenantID
     var name: String
     var startsAt: Date
     var endsAt: Date
@@ -45,7 +45,7 @@ struct EventRecord: Sendable {
 
     var info: EventInfo {
         EventInfo(
-            id: EventID(id), name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
+            id: id, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
             modules: modules)
     }
 }

@@ -73,9 +73,9 @@ public final class Store: Sendable {
 
     /// Bumps the event's change counter by `count` and returns the new value; rows written in
     /// this transaction take the numbers `value - count + 1 ... value`. Nil when no such event.
-    func bumpSequence(_ connection: any SQLConnection, eventId: UUID, by count: Int = 1) async throws -> Int64? {
+    func bumpSequence(_ connection: any SQLConnection, eventId: EventID, by count: Int = 1) async throws -> Int64? {
         let row = try await connection.queryOne(
-            "UPDATE events SET seq = seq + ? WHERE id = ? RETURNING seq", [.int(Int64(count)), .uuid(eventId)])
+            "UPDATE events SET seq = seq + ? WHERE id = ? RETURNING seq", [.int(Int64(count)), .id(eventId)])
         return try row?.int("seq")
     }
 

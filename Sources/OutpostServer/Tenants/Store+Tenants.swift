@@ -1,25 +1,26 @@
 import Foundation
+import OutpostCore
 import OutpostProtocol
 
 extension Store {
     /// The tenant's settings (defaults until an organizer changes them).
-    func tenantSettings(_ tenantId: UUID) async throws -> TenantSettings {
+    func tenantSettings(_ tenantId: TenantID) async throws -> TenantSettings {
         try await database.read { connection in
             guard
                 let row = try await connection.queryOne(
-                    "SELECT offline_unlock_hours FROM tenant_settings WHERE tenant_id = ?", [.uuid(tenantId)])
+                    "SELECT offline_unlock_hours FROM tenant_settings WHERE tenant_id = ?", [.id(tenantId)])
             else { return TenantSettings() }
             return TenantSettings(offlineUnlockHours: Int(try row.int("offline_unlock_hours")))
         }
     }
 
-    func setTenantSettings(_ tenantId: UUID, _ settings: TenantSettings) async throws {
+    func setTenantSettings(_ tenantId: TenantID, _ settings: TenantSettings) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 """
                 INSERT INTO tenant_settings (tenant_id, offline_unlock_hours) VALUES (?, ?)
                 ON CONFLICT (tenant_id) DO UPDATE SET offline_unlock_hours = excluded.offline_unlock_hours
-                """, [.uuid(tenantId), .int(Int64(settings.offlineUnlockHours))])
+                """, [.id(tenantId), .int(Int64(settings.offlineUnlockHours))])
         }
     }
 }

@@ -5,7 +5,8 @@ import OutpostProtocol
 extension Store {
     /// Queues a guest's ticket mail and records it as theirs, in one transaction (one row per
     /// guest; the tries of the mail it replaces are carried into its count).
-    func queueTicketMail(eventId: UUID, guestId: UUID, email: String, mail: OutgoingMail, now: Date) async throws {
+    func queueTicketMail(eventId: EventID, guestId: GuestID, email: String, mail: OutgoingMail, now: Date) async throws
+    {
         try await database.transaction { connection in
             let mailId = try await Self.enqueueMail(connection, mail, now: now)
             try await connection.execute(
@@ -18,12 +19,14 @@ extension Store {
                         + COALESCE((SELECT q.attempts FROM mail_queue q WHERE q.id = ticket_mails.mail_id), 0),
                     error = NULL, updated_at = excluded.updated_at, mail_id = excluded.mail_id
                 """,
-                [.uuid(eventId), .uuid(guestId), .text(email), .date(now), .int(mailId)])
+                [.id(eventId), .id(guestId), .text(email), .date(now), .int(mailId)])
         }
     }
 
     /// Records a ticket mail that could not be made (so never queued), with why.
-    func recordUnsendableTicketMail(eventId: UUID, guestId: UUID, email: String, error: String, at: Date) async throws {
+    func recordUnsendableTicketMail(
+        eventId: EventID, guestId: GuestID, email: String, error: String, at: Date
+    ) async throws {
         try await database.transaction { connection in
             try await connection.execute(
                 """
@@ -35,13 +38,13 @@ extension Store {
                         + COALESCE((SELECT q.attempts FROM mail_queue q WHERE q.id = ticket_mails.mail_id), 0),
                     error = excluded.error, updated_at = excluded.updated_at, mail_id = NULL
                 """,
-                [.uuid(eventId), .uuid(guestId), .text(email), .text(error), .date(at)])
+                [.id(eventId), .id(guestId), .text(email), .text(error), .date(at)])
         }
     }
 
     /// Every guest's last ticket mail of the event, by the guest's name, with where its queued
     /// mail stands now; and the queued mail's id for those still waiting.
-    func ticketMails(eventId: UUID) async throws -> [(delivery: TicketMailDelivery, waitingMail: Int64?)] {
+    func ticketMails(eventId: EventID) async throws -> [(delivery: TicketMailDelivery, waitingMail: Int64?)] {
         try await database.read { connection in
             try await connection.query(
                 """
@@ -52,7 +55,7 @@ extension Store {
                 LEFT JOIN mail_queue q ON q.id = m.mail_id
                 WHERE m.event_id = ? ORDER BY g.name, g.id
                 """,
-                [.uuid(eventId)]
+                [.id(eventId)]
             ).map { row in
                 var delivery = TicketMailDelivery(
                     guestId: try row.id("guest_id"), guestName: try row.text("name"), email: try row.text("email"),

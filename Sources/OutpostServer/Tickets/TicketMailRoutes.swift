@@ -45,7 +45,7 @@ struct TicketMailRoutes {
             for id in ids {
                 guard
                     let guest = try await store.database.read({
-                        try await Store.guest($0, eventId: event.id, id: id.uuid)
+                        try await Store.guest($0, eventId: event.id, id: id)
                     })
                 else { throw APIError.notFound }
                 candidates.append(guest)
@@ -88,7 +88,7 @@ struct TicketMailRoutes {
             }
             do {
                 let text = try TicketRoutes.ticketText(
-                    event: event, guestId: guest.id.uuid, key: key, signing: signing, now: now)
+                    event: event, guestId: guest.id, key: key, signing: signing, now: now)
                 guard
                     let page = TicketSheet.page(
                         event: event.info,
@@ -99,14 +99,14 @@ struct TicketMailRoutes {
                     event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
                     pdf: Array(try CairoCanvas.pdf([page])))
                 try await store.queueTicketMail(
-                    eventId: event.id, guestId: guest.id.uuid, email: guest.email,
+                    eventId: event.id, guestId: guest.id, email: guest.email,
                     mail: try OutgoingMail(
                         purpose: .ticket, message: message, messageID: relay.newMessageID(), now: now),
                     now: now)
             } catch let error as MailError {
                 failed += 1
                 try await store.recordUnsendableTicketMail(
-                    eventId: event.id, guestId: guest.id.uuid, email: guest.email, error: "\(error)", at: now)
+                    eventId: event.id, guestId: guest.id, email: guest.email, error: "\(error)", at: now)
                 dependencies.logger.warning(
                     "ticket mail not made",
                     metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])

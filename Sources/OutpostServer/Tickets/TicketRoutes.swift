@@ -25,7 +25,7 @@ struct TicketRoutes {
         let event = try await EventRoutes.event(API.ticketSheet.parameters(in: context), context, dependencies)
         var filter = GuestFilter(status: GuestStatus.confirmed.rawValue)
         if let accessType = request.uri.queryParameters.get("accessTypeId") {
-            guard let id = UUID(wire: accessType) else {
+            guard let id = AccessTypeID(wire: accessType) else {
                 throw APIError.invalidRequest("'accessTypeId' must be an access type's id.")
             }
             filter.accessTypeId = id
@@ -52,7 +52,7 @@ struct TicketRoutes {
         let key = try await store.signingKey(eventId: event.id, now: now)
         let signing = try Curve25519.Signing.PrivateKey(rawRepresentation: key.privateKey)
         let pages = try guests.compactMap { guest -> ReportPage? in
-            let text = try Self.ticketText(event: event, guestId: guest.id.uuid, key: key, signing: signing, now: now)
+            let text = try Self.ticketText(event: event, guestId: guest.id, key: key, signing: signing, now: now)
             return TicketSheet.page(
                 event: event.info,
                 ticket: TicketSheet.Ticket(guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
@@ -65,11 +65,12 @@ struct TicketRoutes {
 
     /// A guest's signed ticket text (what the QR code carries), issued `now` under the event's key.
     static func ticketText(
-        event: EventRecord, guestId: UUID, key: EventKeyRecord, signing: Curve25519.Signing.PrivateKey, now: Date
+        event: EventRecord, guestId: GuestID, key: EventKeyRecord, signing: Curve25519.Signing.PrivateKey, now: Date
     ) throws -> String {
         try TicketCodec.encode(
             TicketPayload(
-                keyID: key.keyID, tenantId: event.tenantId, eventId: event.id, guestId: guestId, issuedAt: now),
+                keyID: key.keyID, tenantId: event.tenantId.uuid, eventId: event.id.uuid, guestId: guestId.uuid,
+                issuedAt: now),
             signingKey: signing)
     }
 
@@ -77,7 +78,7 @@ struct TicketRoutes {
         try context.require([.organizer])
         let (eventId, guest) = try API.ticket.parameters(in: context)
         let event = try await EventRoutes.event(eventId, context, dependencies)
-        let guestId = guest.uuid
+        let guestId = guest
         let format = request.uri.queryParameters.get("format") ?? "text"
         guard ["text", "svg", "png"].contains(format) else {
             throw APIError.invalidRequest("'format' must be text, svg or png.")

@@ -52,7 +52,7 @@ extension Store {
         return try await database.transaction { connection in
             guard
                 try await connection.queryOne(
-                    "SELECT 1 FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(caller.userId)]) != nil
+                    "SELECT 1 FROM users WHERE id = ? AND removed_at IS NULL", [.id(caller.userId)]) != nil
             else { return .noAccount }
             if let current = try await Self.submittedDay(connection, of: caller.userId, date) {
                 return current.submissionId == body.submissionId ? .replayed(current) : .alreadySubmitted(current)
@@ -70,7 +70,7 @@ extension Store {
                 RETURNING \(Self.daySubmissionColumns)
                 """,
                 [
-                    .uuid(caller.userId), .uuid(caller.tenantId), .text(date), .text(week), .uuid(body.submissionId),
+                    .id(caller.userId), .id(caller.tenantId), .text(date), .text(week), .uuid(body.submissionId),
                     .text(body.timeZone), .text(sessions), .int(Int64(body.trackedMinutes)), .date(body.confirmedAt),
                     .date(now), body.asTrackedMinutes.map { .int(Int64($0)) } ?? .null, .optionalText(deleted),
                 ])
@@ -85,12 +85,12 @@ extension Store {
 
     /// A user's submitted days (oldest first) and finalised weeks, when the caller may see
     /// them: the user themselves, or an organizer of the user's tenant. Nil otherwise.
-    func submittedDays(of userId: UUID, caller: Caller) async throws -> DaySubmissionList? {
+    func submittedDays(of userId: UserID, caller: Caller) async throws -> DaySubmissionList? {
         try await database.read { connection in
             guard
                 let user = try await connection.queryOne(
-                    "SELECT tenant_id FROM users WHERE id = ?", [.uuid(userId)]),
-                try user.uuid("tenant_id") == caller.tenantId,
+                    "SELECT tenant_id FROM users WHERE id = ?", [.id(userId)]),
+                try user.id("tenant_id", as: TenantID.self) == caller.tenantId,
                 userId == caller.userId || caller.role == .organizer
             else { return nil }
             return try await Self.daySubmissionList(connection, of: userId)
@@ -100,59 +100,59 @@ extension Store {
     /// A user's submitted days, oldest first, and finalised weeks (the list route and the
     /// data export read them alike).
     static func daySubmissionList(
-        _ connection: any SQLConnection, of userId: UUID
+        _ connection: any SQLConnection, of userId: UserID
     ) async throws
         -> DaySubmissionList
     {
         let days = try await connection.query(
-            "SELECT \(daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date", [.uuid(userId)]
+            "SELECT \(daySubmissionColumns) FROM day_submissions WHERE user_id = ? ORDER BY on_date", [.id(userId)]
         ).map(daySubmission)
         let weeks = try await connection.query(
             "SELECT \(finalisedWeekColumns) FROM finalised_weeks WHERE user_id = ? ORDER BY week",
-            [.uuid(userId)]
+            [.id(userId)]
         ).map(finalisedWeek)
         return DaySubmissionList(days: days, finalisedWeeks: weeks)
     }
 
     /// An organizer finalises a week of a worker of their tenant (again: the first stands).
     /// Nil when there is no such worker in the caller's tenant.
-    func finaliseWeek(_ week: String, of userId: UUID, caller: Caller, now: Date) async throws -> FinalisedWeek? {
+    func finaliseWeek(_ week: String, of userId: UserID, caller: Caller, now: Date) async throws -> FinalisedWeek? {
         try await database.transaction { connection in
             guard
                 let user = try await connection.queryOne(
-                    "SELECT tenant_id FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(userId)]),
-                try user.uuid("tenant_id") == caller.tenantId
+                    "SELECT tenant_id FROM users WHERE id = ? AND removed_at IS NULL", [.id(userId)]),
+                try user.id("tenant_id", as: TenantID.self) == caller.tenantId
             else { return nil }
             try await connection.execute(
                 """
                 INSERT INTO finalised_weeks (user_id, tenant_id, week, finalised_by, finalised_at)
                 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """, [.uuid(userId), .uuid(caller.tenantId), .text(week), .uuid(caller.userId), .date(now)])
+                """, [.id(userId), .id(caller.tenantId), .text(week), .id(caller.userId), .date(now)])
             return try await Self.finalisedWeek(connection, of: userId, week)
         }
     }
 
     static func submittedDay(
-        _ connection: any SQLConnection, of userId: UUID, _ date: String
+        _ connection: any SQLConnection, of userId: UserID, _ date: String
     ) async throws
         -> DaySubmission?
     {
         try await connection.queryOne(
             "SELECT \(daySubmissionColumns) FROM day_submissions WHERE user_id = ? AND on_date = ?",
-            [.uuid(userId), .text(date)]
+            [.id(userId), .text(date)]
         ).map(daySubmission)
     }
 
     static let finalisedWeekColumns = "user_id, week, finalised_by, finalised_at"
 
     static func finalisedWeek(
-        _ connection: any SQLConnection, of userId: UUID, _ week: String
+        _ connection: any SQLConnection, of userId: UserID, _ week: String
     ) async throws
         -> FinalisedWeek?
     {
         try await connection.queryOne(
             "SELECT \(finalisedWeekColumns) FROM finalised_weeks WHERE user_id = ? AND week = ?",
-            [.uuid(userId), .text(week)]
+            [.id(userId), .text(week)]
         ).map(finalisedWeek)
     }
 }

@@ -60,7 +60,7 @@ struct TrackingRoutes {
 
     @Sendable func userDays(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let userId = try API.workerDays.parameters(in: context).uuid
+        let userId = try API.workerDays.parameters(in: context)
         guard let list = try await dependencies.store.submittedDays(of: userId, caller: context.caller) else {
             throw APIError.notFound
         }
@@ -70,7 +70,7 @@ struct TrackingRoutes {
     @Sendable func finalise(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
         let (user, week) = try API.finaliseWeek.parameters(in: context)
-        let userId = user.uuid
+        let userId = user
         guard WorkDay.isWeek(week) else {
             throw APIError.invalidRequest("The week must be an ISO week such as 2026-W48.")
         }

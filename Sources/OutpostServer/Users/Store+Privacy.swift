@@ -11,19 +11,19 @@ extension Store {
                     """
                     SELECT id, tenant_id, email, name, role, created_at, consent_version, consent_at FROM users
                     WHERE id = ? AND removed_at IS NULL
-                    """, [.uuid(caller.userId)])
+                    """, [.id(caller.userId)])
             else { return nil }
             let user = UserInfo(
                 id: try row.id("id"), name: try row.text("name"), email: try row.text("email"),
                 role: try row.enumeration("role", as: UserRole.self), tenantId: try row.id("tenant_id"))
             let devices = try await connection.query(
                 "SELECT DISTINCT device_id FROM refresh_tokens WHERE user_id = ? ORDER BY device_id",
-                [.uuid(caller.userId)]
+                [.id(caller.userId)]
             ).map { try $0.text("device_id") }
             let tracking = try await Self.daySubmissionList(connection, of: caller.userId)
             let activities = try await connection.query(
                 "SELECT \(Self.activityColumns) FROM activities WHERE mentor_id = ? ORDER BY on_date, id",
-                [.uuid(caller.userId)]
+                [.id(caller.userId)]
             ).map(Self.activity(from:))
             return AccountExport(
                 user: user, createdAt: try row.date("created_at"),
@@ -41,10 +41,10 @@ extension Store {
         try await database.transaction { connection in
             guard
                 let row = try await connection.queryOne(
-                    "SELECT email FROM users WHERE id = ? AND role = 'worker'", [.uuid(caller.userId)])
+                    "SELECT email FROM users WHERE id = ? AND role = 'worker'", [.id(caller.userId)])
             else { return false }
             let email = try row.text("email")
-            let user: [SQLValue] = [.uuid(caller.userId)]
+            let user: [SQLValue] = [.id(caller.userId)]
             for table in [
                 "day_submissions", "finalised_weeks", "refresh_tokens", "event_staff", "contact_mentors",
                 "user_device_reports",
@@ -58,7 +58,7 @@ extension Store {
                 "DELETE FROM signin_failures WHERE subject IN (?, ?)",
                 [.text("email:" + email), .text("code-email:" + email)])
             try await connection.execute("DELETE FROM users WHERE id = ?", user)
-            let tenant: [SQLValue] = [.uuid(caller.tenantId)]
+            let tenant: [SQLValue] = [.id(caller.tenantId)]
             let occupied = try await connection.queryOne(
                 """
                 SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE tenant_id = ?)

@@ -7,7 +7,7 @@ extension Store {
 
     static func user(from row: SQLRow) throws -> UserRecord {
         UserRecord(
-            id: try row.uuid("id"), tenantId: try row.uuid("tenant_id"), email: try row.text("email"),
+            id: try row.id("id"), tenantId: try row.id("tenant_id"), email: try row.text("email"),
             name: try row.text("name"), role: try row.enumeration("role", as: UserRole.self),
             passwordHash: try row.text("password_hash"))
     }
@@ -23,9 +23,9 @@ extension Store {
     /// Creates the first tenant and its organizer; refuses an e-mail that exists.
     func bootstrap(
         tenantName: String, email: String, name: String, passwordHash: String
-    ) async throws -> (tenantId: UUID, userId: UUID) {
-        let tenantId = UUID()
-        let userId = UUID()
+    ) async throws -> (tenantId: TenantID, userId: UserID) {
+        let tenantId = TenantID.random()
+        let userId = UserID.random()
         try await database.transaction { connection in
             if try await connection.queryOne(
                 "SELECT 1 FROM users WHERE email = ?", [.text(Self.normalizedEmail(email))]) != nil
@@ -34,7 +34,7 @@ extension Store {
             }
             try await connection.execute(
                 "INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)",
-                [.uuid(tenantId), .text(tenantName), .date(.now)])
+                [.id(tenantId), .text(tenantName), .date(.now)])
             try await insertUser(
                 connection,
                 UserRecord(
@@ -58,7 +58,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
             """,
             [
-                .uuid(user.id), .uuid(user.tenantId), .text(user.email), .text(user.name), .text(user.role.rawValue),
+                .id(user.id), .id(user.tenantId), .text(user.email), .text(user.name), .text(user.role.rawValue),
                 .text(user.passwordHash), .date(.now),
             ])
         if inserted == nil { throw StoreError.emailTaken }
@@ -75,42 +75,42 @@ extension Store {
     }
 
     /// A user who may still use the service (not removed).
-    func user(id: UUID) async throws -> UserRecord? {
+    func user(id: UserID) async throws -> UserRecord? {
         try await database.read { connection in
             try await connection.queryOne(
-                "SELECT \(Self.userColumns) FROM users WHERE id = ? AND removed_at IS NULL", [.uuid(id)]
+                "SELECT \(Self.userColumns) FROM users WHERE id = ? AND removed_at IS NULL", [.id(id)]
             )
             .map(Self.user(from:))
         }
     }
 
     /// The tenant's users (not removed), by name then e-mail.
-    func users(tenantId: UUID) async throws -> [UserRecord] {
+    func users(tenantId: TenantID) async throws -> [UserRecord] {
         try await database.read { connection in
             try await connection.query(
                 "SELECT \(Self.userColumns) FROM users WHERE tenant_id = ? AND removed_at IS NULL ORDER BY name, email",
-                [.uuid(tenantId)]
+                [.id(tenantId)]
             ).map(Self.user(from:))
         }
     }
 
     /// The event's staff (not removed), by name then e-mail.
-    func staff(eventId: UUID) async throws -> [UserRecord] {
+    func staff(eventId: EventID) async throws -> [UserRecord] {
         try await database.read { connection in
             try await connection.query(
                 """
                 SELECT \(Self.userColumns) FROM users WHERE removed_at IS NULL
                 AND id IN (SELECT user_id FROM event_staff WHERE event_id = ?) ORDER BY name, email
-                """, [.uuid(eventId)]
+                """, [.id(eventId)]
             ).map(Self.user(from:))
         }
     }
 
-    func user(id: UUID, tenantId: UUID) async throws -> UserRecord? {
+    func user(id: UserID, tenantId: TenantID) async throws -> UserRecord? {
         try await database.read { connection in
             try await connection.queryOne(
                 "SELECT \(Self.userColumns) FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
-                [.uuid(id), .uuid(tenantId)]
+                [.id(id), .id(tenantId)]
             ).map(Self.user(from:))
         }
     }
@@ -118,38 +118,38 @@ extension Store {
     /// Removes a user of the tenant: they can no longer sign in, every sign-in of theirs is
     /// revoked (their devices learn it at their next refresh), and their assignments go. The row
     /// stays for the records that name them. False when no such user of the tenant.
-    func removeUser(_ id: UUID, tenantId: UUID, now: Date) async throws -> Bool {
+    func removeUser(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
                     "UPDATE users SET removed_at = ? WHERE id = ? AND tenant_id = ? AND removed_at IS NULL RETURNING id",
-                    [.date(now), .uuid(id), .uuid(tenantId)]) != nil
+                    [.date(now), .id(id), .id(tenantId)]) != nil
             else { return false }
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
-            try await connection.execute("DELETE FROM event_staff WHERE user_id = ?", [.uuid(id)])
-            try await connection.execute("DELETE FROM contact_mentors WHERE user_id = ?", [.uuid(id)])
+            try await connection.execute("DELETE FROM event_staff WHERE user_id = ?", [.id(id)])
+            try await connection.execute("DELETE FROM contact_mentors WHERE user_id = ?", [.id(id)])
             return true
         }
     }
 
     /// Sets a user's password (an organizer's reset) and revokes every sign-in of theirs.
-    func resetPassword(_ id: UUID, tenantId: UUID, passwordHash: String, now: Date) async throws -> Bool {
+    func resetPassword(_ id: UserID, tenantId: TenantID, passwordHash: String, now: Date) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
                     """
                     UPDATE users SET password_hash = ? WHERE id = ? AND tenant_id = ? AND removed_at IS NULL
                     RETURNING id
-                    """, [.text(passwordHash), .uuid(id), .uuid(tenantId)]) != nil
+                    """, [.text(passwordHash), .id(id), .id(tenantId)]) != nil
             else { return false }
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
             return true
         }
     }
 
-    private static func revokeEverySignIn(_ connection: any SQLConnection, userId: UUID, now: Date) async throws {
+    private static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-            [.date(now), .uuid(userId)])
+            [.date(now), .id(userId)])
     }
 }

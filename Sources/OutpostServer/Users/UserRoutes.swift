@@ -26,7 +26,7 @@ struct UserRoutes {
 
     @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try API.removeUser.parameters(in: context).uuid
+        let id = try API.removeUser.parameters(in: context)
         guard id != context.caller.userId else {
             throw APIError.invalidRequest("You cannot remove yourself.", status: .unprocessableContent)
         }
@@ -63,7 +63,7 @@ struct UserRoutes {
 
     @Sendable func resetPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
-        let id = try API.resetPassword.parameters(in: context).uuid
+        let id = try API.resetPassword.parameters(in: context)
         let body = try await HTTPHelpers.decode(PasswordResetRequest.self, from: request)
         guard body.password.count >= 8 else {
             throw APIError.invalidRequest("'password' must be at least 8 characters.", status: .unprocessableContent)
@@ -85,7 +85,7 @@ struct UserRoutes {
             throw APIError.invalidRequest("'password' must be at least 8 characters.", status: .unprocessableContent)
         }
         let record = UserRecord(
-            id: UUID(), tenantId: context.caller.tenantId, email: email,
+            id: .random(), tenantId: context.caller.tenantId, email: email,
             name: try HTTPHelpers.nonEmpty(body.name, "name"),
             role: body.role, passwordHash: try await dependencies.hasher.hashPassword(body.password))
         do {
