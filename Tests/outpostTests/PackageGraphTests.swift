@@ -169,6 +169,29 @@ struct PackageGraphTests {
         #expect(found.isEmpty, "route paths written outside the route description: \(found)")
     }
 
+    @Test(
+        "typed-ids-server: the server's records, callers and store functions hold typed ids; no declaration there is a raw UUID"
+    )
+    func serverIdsTyped() throws {
+        var raw: [String] = []
+        var scanned = 0
+        let server = Self.root.appendingPathComponent("Sources/OutpostServer")
+        let files = FileManager.default.enumerator(at: server, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            // SQLValue binds and reads UUIDs for the ids that have no kind (a check-in event's row).
+            guard file.pathExtension == "swift", file.lastPathComponent != "SQLValue.swift",
+                let text = try? String(contentsOf: file, encoding: .utf8)
+            else { continue }
+            scanned += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(/:\s*\[?UUID\b/) {
+                raw.append("\(file.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(scanned > 80, "the scan saw the server (\(scanned) files)")
+        #expect(raw.isEmpty, "raw UUIDs declared in the server: \(raw)")
+    }
+
     /// The device targets whose every `try?` carries its reason; the module targets join as
     /// their audit lands (everything else there surfaces through ``StorageFaults`` or a refusal).
     static let reasonedTargets = [

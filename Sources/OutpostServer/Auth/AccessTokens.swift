@@ -15,7 +15,7 @@ struct AccessTokens: Sendable {
         let expiry = (now + lifetime).millisecondsSince1970
         var payload =
             "\(caller.userId.wire)|\(caller.tenantId.wire)|\(caller.role.rawValue)|\(expiry)"
-        if let session = caller.session { payload += "|\(session.lowercasedString)" }
+        if let session = caller.session { payload += "|\(session.wire)" }
         let signed = "v1." + Base64URL.encode(Array(payload.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Array(signed.utf8), using: key)
         return signed + "." + Base64URL.encode(mac)
@@ -46,9 +46,9 @@ struct AccessTokens: Sendable {
             let role = UserRole(rawValue: String(fields[2])), let expiry = Int64(fields[3]),
             now.millisecondsSince1970 < expiry
         else { return nil }
-        var session: UUID?
+        var session: SignInID?
         if fields.count == 5 {
-            guard let family = UUID(wire: String(fields[4])) else { return nil }
+            guard let family = SignInID(wire: String(fields[4])) else { return nil }
             session = family
         }
         return Caller(userId: userId, tenantId: tenantId, role: role, session: session)

@@ -63,7 +63,7 @@ struct AuthRoutes {
     /// A new sign-in of `user` on `deviceId`: a refresh-token family and the token pair.
     func startSession(for user: UserRecord, deviceId: String, now: Date) async throws -> Response {
         let refreshToken = RefreshTokens.make()
-        let family = UUID()
+        let family = SignInID.random()
         try await dependencies.store.insertRefreshToken(
             hash: RefreshTokens.hash(refreshToken), familyId: family, userId: user.id, deviceId: deviceId,
             issuedAt: now, expiresAt: now + dependencies.configuration.refreshTokenLifetime)
@@ -104,8 +104,9 @@ struct AuthRoutes {
         return Response(status: .noContent)
     }
 
-    private func tokenPair(for user: UserRecord, refreshToken: String, family: UUID, now: Date) async throws -> Response
-    {
+    private func tokenPair(
+        for user: UserRecord, refreshToken: String, family: SignInID, now: Date
+    ) async throws -> Response {
         let caller = Caller(userId: user.id, tenantId: user.tenantId, role: user.role, session: family)
         let access = try await dependencies.accessTokens().issue(for: caller, now: now)
         return try HTTPHelpers.json(

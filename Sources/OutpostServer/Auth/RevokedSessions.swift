@@ -23,7 +23,7 @@ final class RevokedSessions: @unchecked Sendable {
     private let store: Store
     private let tokenLifetime: TimeInterval
     private let lock = NSLock()
-    private var revoked: [UUID: Date] = [:]
+    private var revoked: [SignInID: Date] = [:]
     private var readAt: Date?
     private var reading: Task<Void, any Error>?
 
@@ -33,7 +33,7 @@ final class RevokedSessions: @unchecked Sendable {
     }
 
     /// True when `family`'s sign-in ended; read again from the store first when the set is stale.
-    func isRevoked(family: UUID, now: Date) async throws -> Bool {
+    func isRevoked(family: SignInID, now: Date) async throws -> Bool {
         let (fresh, found) = lock.withLock { () -> (Bool, Bool) in
             let fresh = readAt.map { now.timeIntervalSince($0) < Self.refreshInterval && now >= $0 } ?? false
             return (fresh, revoked[family] != nil)
@@ -65,7 +65,7 @@ final class RevokedSessions: @unchecked Sendable {
         try await task.value
     }
 
-    private func merge(_ found: [(family: UUID, at: Date)], now: Date) {
+    private func merge(_ found: [(family: SignInID, at: Date)], now: Date) {
         lock.withLock {
             for (family, at) in found { revoked[family] = at }
             let horizon = now.addingTimeInterval(-tokenLifetime - Self.overlap)
@@ -77,12 +77,12 @@ final class RevokedSessions: @unchecked Sendable {
 
 extension Store {
     /// The refresh-token families revoked at or after `since`, each with when.
-    func familiesRevoked(since: Date) async throws -> [(family: UUID, at: Date)] {
+    func familiesRevoked(since: Date) async throws -> [(family: SignInID, at: Date)] {
         try await database.read { connection in
             try await connection.query(
                 "SELECT family_id, MAX(revoked_at) AS at FROM refresh_tokens WHERE revoked_at >= ? GROUP BY family_id",
                 [.date(since)]
-            ).map { row in (try row.uuid("family_id"), try row.date("at")) }
+            ).map { row in (try row.id("family_id"), try row.date("at")) }
         }
     }
 }

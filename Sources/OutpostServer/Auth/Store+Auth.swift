@@ -4,10 +4,10 @@ import OutpostCore
 /// What presenting a refresh token led to.
 enum RefreshOutcome: Sendable {
     /// The token was current: it is now rotated; here is its successor's owner.
-    case rotated(userId: UserID, familyId: UUID, deviceId: String)
+    case rotated(userId: UserID, familyId: SignInID, deviceId: String)
     /// The token was rotated moments ago and its successor is still unused (the grace window):
     /// the same successor is answered again; nothing changed.
-    case replayed(userId: UserID, familyId: UUID, deviceId: String)
+    case replayed(userId: UserID, familyId: SignInID, deviceId: String)
     /// The token had been rotated before: its whole family is now revoked.
     case reused
     /// Unknown, expired or revoked.
@@ -16,7 +16,7 @@ enum RefreshOutcome: Sendable {
 
 extension Store {
     func insertRefreshToken(
-        hash: [UInt8], familyId: UUID, userId: UserID, deviceId: String, issuedAt: Date, expiresAt: Date
+        hash: [UInt8], familyId: SignInID, userId: UserID, deviceId: String, issuedAt: Date, expiresAt: Date
     ) async throws {
         try await database.transaction { connection in
             try await Self.insertRefreshToken(
@@ -26,7 +26,7 @@ extension Store {
     }
 
     private static func insertRefreshToken(
-        _ connection: any SQLConnection, hash: [UInt8], familyId: UUID, userId: UserID, deviceId: String,
+        _ connection: any SQLConnection, hash: [UInt8], familyId: SignInID, userId: UserID, deviceId: String,
         issuedAt: Date, expiresAt: Date
     ) async throws {
         try await connection.execute(
@@ -34,14 +34,14 @@ extension Store {
             INSERT INTO refresh_tokens (token_hash, family_id, user_id, device_id, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
-            [.blob(hash), .uuid(familyId), .id(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
+            [.blob(hash), .id(familyId), .id(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
     }
 
     /// Revokes every token of a family still live (reuse of a rotated token).
-    private static func revokeFamily(_ connection: any SQLConnection, familyId: UUID, now: Date) async throws {
+    private static func revokeFamily(_ connection: any SQLConnection, familyId: SignInID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
-            [.date(now), .uuid(familyId)])
+            [.date(now), .id(familyId)])
     }
 
     /// Rotates a refresh token in one transaction: the presented token is marked rotated and its
@@ -68,7 +68,7 @@ extension Store {
                 """,
                 [.date(now), .blob(hash), .date(now)])
             {
-                let familyId = try rotated.uuid("family_id")
+                let familyId = try rotated.id("family_id", as: SignInID.self)
                 let userId = try rotated.id("user_id", as: UserID.self)
                 let deviceId = try rotated.text("device_id")
                 try await Self.insertRefreshToken(
@@ -83,11 +83,11 @@ extension Store {
                 try row.optionalInt("revoked_at") == nil,
                 let rotatedAt = try row.optionalDate("rotated_at")
             else { return .invalid }  // unknown, revoked, or expired before it was ever used
-            let familyId = try row.uuid("family_id")
+            let familyId = try row.id("family_id", as: SignInID.self)
             if graceWindow > 0, now.timeIntervalSince(rotatedAt) <= graceWindow,
                 let successor = try await connection.queryOne(
                     "SELECT rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ? AND family_id = ?",
-                    [.blob(successorHash), .uuid(familyId)]),
+                    [.blob(successorHash), .id(familyId)]),
                 try successor.optionalInt("rotated_at") == nil, try successor.optionalInt("revoked_at") == nil
             {
                 return .replayed(

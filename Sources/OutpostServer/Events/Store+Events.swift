@@ -115,14 +115,14 @@ extension Store {
     }
 
     func createAccessType(eventId: EventID, name: String, walkInAllowed: Bool) async throws -> AccessTypeInfo {
-        let id = UUID()
+        let id = AccessTypeID.random()
         try await database.transaction { connection in
             _ = try await bumpSequence(connection, eventId: eventId)
             try await connection.execute(
                 "INSERT INTO access_types (id, event_id, name, walk_in_allowed, created_at) VALUES (?, ?, ?, ?, ?)",
-                [.uuid(id), .id(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
+                [.id(id), .id(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
         }
-        return AccessTypeInfo(id: AccessTypeID(id), name: name, walkInAllowed: walkInAllowed)
+        return AccessTypeInfo(id: id, name: name, walkInAllowed: walkInAllowed)
     }
 
     static func accessTypes(_ connection: any SQLConnection, eventId: EventID) async throws -> [AccessTypeInfo] {

@@ -2,6 +2,11 @@ import Foundation
 import OutpostCore
 import OutpostProtocol
 
+public enum SignInIDKind: IDKind {}
+/// One sign-in of a user on a device: its refresh tokens are one family, and revoking it ends
+/// every access token that names it.
+public typealias SignInID = TypedID<SignInIDKind>
+
 /// Who is calling, as an access token proves it.
 public struct Caller: Sendable, Hashable {
     public var userId: UserID
@@ -10,9 +15,9 @@ public struct Caller: Sendable, Hashable {
     /// The sign-in the access token belongs to (its refresh-token family): when it ends, the
     /// token is refused at once (``RevokedSessions``). Nil only for tokens issued before tokens
     /// named it.
-    public var session: UUID?
+    public var session: SignInID?
 
-    public init(userId: UserID, tenantId: TenantID, role: UserRole, session: UUID? = nil) {
+    public init(userId: UserID, tenantId: TenantID, role: UserRole, session: SignInID? = nil) {
         self.userId = userId
         self.tenantId = tenantId
         self.role = role
