@@ -11,11 +11,11 @@ import OutpostShell
 @MainActor
 package final class ActivitiesModule: DeviceModule {
     package static let name = "activities"
-    package static let migrations = DeviceStore.activitiesMigrations
+    package static let migrations = ModuleStore<ActivitiesModule>.activitiesMigrations
 
     /// What the module may use of the shell.
     package let context: ModuleContext
-    private let store: DeviceStore
+    private let store: ModuleStore<ActivitiesModule>
     package var state = ActivitiesState()
     /// The sensitive fields of the contact on screen, as the server revealed them: in memory
     /// only, never saved, gone with the next action, a lock or the process.
@@ -24,9 +24,9 @@ package final class ActivitiesModule: DeviceModule {
     private var contacts: [Contact] = []
     private var activitiesScreen = ActivitiesScreen(rows: [], conflicts: [], failures: [])
 
-    package init(context: ModuleContext) {
+    package init(context: ModuleContext, store: ModuleStore<ActivitiesModule>) {
         self.context = context
-        self.store = context.store
+        self.store = store
     }
 
     package var outboxHandlers: [any OutboxEntryHandler] {

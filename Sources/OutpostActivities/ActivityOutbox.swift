@@ -14,7 +14,7 @@ import OutpostShell
 /// the other entries sync on.
 @MainActor
 package struct ActivityOutbox: OutboxEntryHandler {
-    package let store: DeviceStore
+    package let store: ModuleStore<ActivitiesModule>
     /// Called with the activity of each entry the server accepted (the "N activities synced"
     /// notice counts activities, not writes).
     package let onSynced: @MainActor @Sendable (ActivityID) -> Void

@@ -12,13 +12,13 @@ package final class CheckInModule: DeviceModule {
     package static let name = "checkin"
     /// The roster's tables (made by the shell's v1 and v3 on stores older than this target,
     /// adopted there), then the roster version the search-index snapshot is checked against.
-    package static let migrations = DeviceStore.checkInMigrations
+    package static let migrations = ModuleStore<CheckInModule>.checkInMigrations
     /// The roster goes at sign-out, with the shell's session data.
     package static let sessionTables = ["guests", "access_types", "event_keys", "sync_state"]
 
     /// What the module may use of the shell.
     package let context: ModuleContext
-    package let store: DeviceStore
+    package let store: ModuleStore<CheckInModule>
     package var state = CheckInState()
     /// Guests per roster page, and per transaction applying one: 10,000 (the server's maximum),
     /// because the blind indexes are random and each page's transaction rewrites index pages all
@@ -42,10 +42,10 @@ package final class CheckInModule: DeviceModule {
     /// The snapshot being written after a build (the bench and tests await it).
     private(set) var snapshotWrite: Task<Void, Never>?
 
-    package init(context: ModuleContext) {
+    package init(context: ModuleContext, store: ModuleStore<CheckInModule>) {
         self.context = context
         // Modules exist only over an open store.
-        self.store = context.store
+        self.store = store
     }
 
     package var outboxHandlers: [any OutboxEntryHandler] {

@@ -8,7 +8,7 @@ import OutpostShell
 /// Idempotency-Key; the answer updates the guest's local check-in state.
 @MainActor
 package struct CheckInOutbox: OutboxEntryHandler {
-    package let store: DeviceStore
+    package let store: ModuleStore<CheckInModule>
     /// Called when the server says another device checked the guest in first.
     package let onAlreadyCheckedIn: @MainActor (AlreadyCheckedInInfo) -> Void
 

@@ -12,7 +12,7 @@ import OutpostShell
 /// entries' strings in the stored order: nothing is folded or sorted on open.
 ///
 /// The store seals the bytes with the roster version they were built from; a snapshot whose
-/// version is not the roster's is not opened (``DeviceStore/rosterIndexSnapshot(eventId:)``).
+/// version is not the roster's is not opened (``ModuleStore/rosterIndexSnapshot(eventId:)``).
 extension RosterIndex {
     package static let snapshotTag: UInt8 = 0x01
 

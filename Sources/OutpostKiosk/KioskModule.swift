@@ -30,7 +30,7 @@ package final class KioskModule: DeviceModule {
     package var draftIdleSeconds = KioskScreen.draftIdleSeconds
     private var lastGuard: KioskGuard?
 
-    package init(context: ModuleContext) {
+    package init(context: ModuleContext, store: ModuleStore<KioskModule>) {
         self.context = context
     }
 

@@ -75,8 +75,10 @@ extension OutboxKind {
     package static let daySubmission = OutboxKind(rawValue: "day_submission")
 }
 
-extension DeviceStore {
-    package static let dayColumns = "day, time_zone, submission_id, confirmed_at, status, code, message, submitted_at"
+extension ModuleStore where Owner == TrackingModule {
+    package static var dayColumns: String {
+        "day, time_zone, submission_id, confirmed_at, status, code, message, submitted_at"
+    }
 
     package static func confirmedDay(_ row: Row) throws -> ConfirmedDay {
         guard let id = UUID(uuidString: row["submission_id"]),

@@ -11,7 +11,7 @@ import OutpostShell
 /// sessions stay on the device whatever the answer.
 @MainActor
 package struct DaySubmissionOutbox: OutboxEntryHandler {
-    package let store: DeviceStore
+    package let store: ModuleStore<TrackingModule>
     /// Called with the day and, when refused, the server's words.
     package let onAnswer: @MainActor (_ day: String, _ code: String?, _ refusal: String?) -> Void
 

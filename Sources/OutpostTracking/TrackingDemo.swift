@@ -11,7 +11,7 @@ import OutpostShell
 /// seed makes the same month.
 package enum TrackingDemo {
     package static func seed(
-        store: DeviceStore, owner: UserID, month: String, seed: UInt64, now: Date, zone: TimeZone
+        store: ModuleStore<TrackingModule>, owner: UserID, month: String, seed: UInt64, now: Date, zone: TimeZone
     ) throws -> (sessions: Int, shifts: Int, confirmed: [String]) {
         var random = SeededRandom(seed: seed)
         let location: WorkLocation
@@ -89,7 +89,7 @@ package enum TrackingDemo {
     }
 }
 
-extension DeviceStore {
+extension ModuleStore where Owner == TrackingModule {
     /// A finished session as the demo writes it (automatic or by hand), flagged short under
     /// five minutes.
     package func insertCompletedSession(

@@ -77,11 +77,11 @@ extension KeyedDecodingContainer {
 @MainActor
 package final class TrackingModule: DeviceModule {
     package static let name = "track"
-    package static let migrations = DeviceStore.trackingMigrations
+    package static let migrations = ModuleStore<TrackingModule>.trackingMigrations
 
     /// What the module may use of the shell.
     package let context: ModuleContext
-    package let store: DeviceStore
+    package let store: ModuleStore<TrackingModule>
     package var state = TrackingState()
 
     private var locations: [WorkLocation] = []
@@ -93,9 +93,9 @@ package final class TrackingModule: DeviceModule {
     private var dashboard: StatusDashboard?
     private var now = Date()
 
-    package init(context: ModuleContext) {
+    package init(context: ModuleContext, store: ModuleStore<TrackingModule>) {
         self.context = context
-        self.store = context.store
+        self.store = store
     }
 
     package var outboxHandlers: [any OutboxEntryHandler] {

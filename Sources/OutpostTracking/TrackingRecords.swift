@@ -30,7 +30,7 @@ package struct TrackingRecords: Codable, Sendable {
     package var plan: ShiftPlan
 }
 
-extension DeviceStore {
+extension ModuleStore where Owner == TrackingModule {
     package func trackingRecords(owner: UserID) throws -> TrackingRecords {
         let sealer = sealer
         let events = try readStatement { db in

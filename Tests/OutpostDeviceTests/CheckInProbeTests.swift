@@ -317,7 +317,7 @@ struct CheckInProbeTests {
             let tree = app.tree()
             #expect(tree.pending == 0)
             #expect(tree.element(UIIdentifier.syncRejectedBanner)?.text.contains("guest_not_admissible") == true)
-            let local = try #require(try app.store.guest(eventId: lab.world.event.id, id: guest.id))
+            let local = try #require(try app.checkInStore.guest(eventId: lab.world.event.id, id: guest.id))
             #expect(local.checkIn == nil, "the refused check-in is undone on the device")
             await app.sync()
             #expect(try await lab.audit().map(\.kind) == [.rejectedNotAdmissible], "sent once, not retried")

@@ -183,6 +183,7 @@ struct OutboxBatchTests {
         try await DeviceLab.run(guests: 5) { lab in
             let (app, _) = try await Self.queued(lab, "answer-write") { NoRoster($0) }
             let store = app.store
+            let roster = app.checkInStore
             let event = lab.world.event.id
             let columns = "SELECT id, code_index, email_index, keys_digest, status FROM guests ORDER BY id"
             let before = try store.queue.read { try Row.fetchAll($0, sql: columns) }
@@ -190,16 +191,16 @@ struct OutboxBatchTests {
                 try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM guests WHERE local_pending = 1")
             }
             #expect(pendingBefore == 5)
-            let guests = try lab.world.guests.map { try #require(try store.guest(eventId: event, id: $0.id)) }
+            let guests = try lab.world.guests.map { try #require(try roster.guest(eventId: event, id: $0.id)) }
             await app.sync()
             #expect(app.pendingCount == 0)
             let serverAt = try await lab.serverCheckInTimes()
             #expect(serverAt.count == 5)
             for guest in guests {
                 let at = try #require(serverAt[guest.id])
-                let byCode = try #require(try store.guest(eventId: event, code: guest.code))
+                let byCode = try #require(try roster.guest(eventId: event, code: guest.code))
                 #expect(byCode.checkIn?.pending == false && byCode.checkIn?.at == at)
-                #expect(try store.guests(eventId: event, email: guest.email).map(\.id) == [guest.id])
+                #expect(try roster.guests(eventId: event, email: guest.email).map(\.id) == [guest.id])
                 var unchanged = byCode
                 unchanged.checkIn = guest.checkIn
                 #expect(unchanged == guest, "only the check-in changed")

@@ -56,7 +56,7 @@ struct PrivacyProbeTests {
             for day in days { #expect((day["confirmedAt"] as? String).flatMap(OutpostJSON.parse) != nil, "\(day)") }
             let events = try #require(track["events"] as? [[String: Any]])
             let owner = try #require(phone.app.trackingModule?.owner)
-            #expect(events.count == (try phone.app.store.trackingEvents(owner: owner).count ?? -1))
+            #expect(events.count == (try phone.app.trackingStore.trackingEvents(owner: owner).count ?? -1))
             #expect(events.contains { $0["ignored"] as? String != nil }, "ignored events are in it, with their reason")
             let server = try #require(document["server"] as? [String: Any])
             #expect((server["days"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == [date])

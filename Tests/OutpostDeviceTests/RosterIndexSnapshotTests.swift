@@ -67,7 +67,7 @@ struct DeviceRosterSnapshotTests {
     /// Stores a snapshot of an index over `guests` as if it were built from the roster at `version`.
     @MainActor
     static func plant(_ app: DeviceApp, _ lab: DeviceLab, guests: [LocalGuest], version: Int) throws {
-        try app.store.saveRosterIndexSnapshot(
+        try app.checkInStore.saveRosterIndexSnapshot(
             eventId: lab.world.event.id, version: version, bytes: RosterIndex(guests: guests).snapshot())
     }
 
@@ -77,7 +77,7 @@ struct DeviceRosterSnapshotTests {
         let app = try await lab.readyDevice("a")
         _ = app.index
         await app.indexSnapshotWritten()
-        return (app, try app.store.rosterVersion(eventId: lab.world.event.id))
+        return (app, try app.checkInStore.rosterVersion(eventId: lab.world.event.id))
     }
 
     static func stranger(_ lab: DeviceLab) -> LocalGuest {
@@ -92,16 +92,16 @@ struct DeviceRosterSnapshotTests {
         try await DeviceLab.run { lab in
             let app = try await lab.readyDevice("a")
             let eventId = lab.world.event.id
-            #expect(try app.store.rosterIndexSnapshot(eventId: eventId) == nil, "nothing searched yet")
+            #expect(try app.checkInStore.rosterIndexSnapshot(eventId: eventId) == nil, "nothing searched yet")
             let first = lab.world.guests[0]
             #expect(app.index?.search(first.name).map(\.id) == [first.id])
             await app.indexSnapshotWritten()
-            let stored = try #require(try app.store.rosterIndexSnapshot(eventId: eventId))
+            let stored = try #require(try app.checkInStore.rosterIndexSnapshot(eventId: eventId))
             #expect(try RosterIndex(snapshot: stored).count == lab.world.guests.count)
             // A snapshot only the test could have written, at the roster's version: a launch that
             // finds "Snapshot Only" read it rather than the roster.
             let stranger = Self.stranger(lab)
-            try Self.plant(app, lab, guests: [stranger], version: try app.store.rosterVersion(eventId: eventId))
+            try Self.plant(app, lab, guests: [stranger], version: try app.checkInStore.rosterVersion(eventId: eventId))
             let relaunched = try lab.launch("a")
             #expect(relaunched.tree().screen == UIIdentifier.eventShell)
             #expect(relaunched.index?.search("snapshot").map(\.id) == [stranger.id])
@@ -122,17 +122,17 @@ struct DeviceRosterSnapshotTests {
         try await DeviceLab.run { lab in
             let app = try await lab.readyDevice("a")
             let eventId = lab.world.event.id
-            let before = try app.store.rosterVersion(eventId: eventId)
+            let before = try app.checkInStore.rosterVersion(eventId: eventId)
             try Self.plant(app, lab, guests: [Self.stranger(lab)], version: before)
             let late = try await lab.api.createGuest(
                 lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
             await app.sync()
-            #expect(try app.store.rosterVersion(eventId: eventId) > before, "the new guest counts")
+            #expect(try app.checkInStore.rosterVersion(eventId: eventId) > before, "the new guest counts")
             let relaunched = try lab.launch("a")
             #expect(relaunched.index?.search("snapshot").isEmpty == true, "the stale snapshot is not opened")
             #expect(relaunched.index?.search("late arr").map(\.id) == [late.id])
             await relaunched.indexSnapshotWritten()
-            let rewritten = try #require(try relaunched.store.rosterIndexSnapshot(eventId: eventId))
+            let rewritten = try #require(try relaunched.checkInStore.rosterIndexSnapshot(eventId: eventId))
             #expect(try RosterIndex(snapshot: rewritten).search("late arr").map(\.id) == [late.id])
         }
     }
@@ -146,11 +146,11 @@ struct DeviceRosterSnapshotTests {
             let first = lab.world.guests[0]
             let key = "roster_index \(eventId.wire)"
             // Sealed, at the right version, but not an index.
-            try app.store.saveRosterIndexSnapshot(eventId: eventId, version: version, bytes: [0x01, 0xFF])
+            try app.checkInStore.saveRosterIndexSnapshot(eventId: eventId, version: version, bytes: [0x01, 0xFF])
             var relaunched = try lab.launch("a")
             #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
             await relaunched.indexSnapshotWritten()
-            #expect(try relaunched.store.rosterIndexSnapshot(eventId: eventId) != nil, "rewritten")
+            #expect(try relaunched.checkInStore.rosterIndexSnapshot(eventId: eventId) != nil, "rewritten")
             // Not a sealed box at all (a damaged row).
             try await relaunched.store.queue.write { db in
                 try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [Data([1, 2, 3]), key])
@@ -173,8 +173,8 @@ struct DeviceRosterSnapshotTests {
             await app.confirm()
             #expect(app.pendingCount == 0, "answered")
             await app.sync()
-            #expect(try app.store.rosterVersion(eventId: eventId) == version)
-            #expect(try app.store.rosterIndexSnapshot(eventId: eventId) != nil)
+            #expect(try app.checkInStore.rosterVersion(eventId: eventId) == version)
+            #expect(try app.checkInStore.rosterIndexSnapshot(eventId: eventId) != nil)
             app.lookup(guest.name)
             let suggestion = app.tree().elements(UIIdentifier.manualEntrySuggestion).first {
                 $0.attributes["guestId"] == guest.id.wire
@@ -187,7 +187,7 @@ struct DeviceRosterSnapshotTests {
                 json: UpdateGuestRequest(name: "Renamed Person"))
             #expect(renamed.status == 200)
             await app.sync()
-            #expect(try app.store.rosterVersion(eventId: eventId) > version)
+            #expect(try app.checkInStore.rosterVersion(eventId: eventId) > version)
             #expect(app.index?.search("renamed").map(\.id) == [guest.id])
         }
     }
@@ -206,16 +206,16 @@ struct DeviceRosterSnapshotTests {
                         ?? -1
                 }
             }
-            #expect(try app.store.guestCount(eventId: eventId) == 4)
+            #expect(try app.checkInStore.guestCount(eventId: eventId) == 4)
             #expect(try await counted() == 4)
             #expect(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] == "4")
             _ = try await lab.api.createGuest(
                 lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
             await app.sync()
-            #expect(try app.store.guestCount(eventId: eventId) == 5)
+            #expect(try app.checkInStore.guestCount(eventId: eventId) == 5)
             #expect(try await counted() == 5)
             await app.signOut()
-            #expect(try app.store.guestCount(eventId: eventId) == 0)
+            #expect(try app.checkInStore.guestCount(eventId: eventId) == 0)
         }
     }
 
@@ -240,7 +240,8 @@ struct DeviceRosterSnapshotTests {
         let (store, report) = try DeviceStore.open(
             home: home, keyStore: keyStore, modules: DeviceModules.eventDay.migrations)
         #expect(report.applied.contains("checkin: v1 roster version and pending index"))
-        #expect(try store.guestCount(eventId: event) == 3)
-        #expect(try store.rosterVersion(eventId: event) > 0)
+        let roster = ModuleStore<CheckInModule>(store)
+        #expect(try roster.guestCount(eventId: event) == 3)
+        #expect(try roster.rosterVersion(eventId: event) > 0)
     }
 }

@@ -67,7 +67,7 @@ struct StorageProbeTests {
         let tree = app.tree()
         #expect(tree.pending == Self.fixturePending)
         #expect(tree.element(UIIdentifier.appUpdateBanner)?.attributes["pending"] == String(Self.fixturePending))
-        let entries = try #require(try app.store.outbox(owner: nil))
+        let entries = try #require(try app.checkInStore.outbox(owner: nil))
         #expect(entries.count == Self.fixturePending)
         #expect(
             entries.map(\.idempotencyKey).first == "dev-fixture-v1:c0ffee00-1234-4abc-8def-000000000000:1795000000000")

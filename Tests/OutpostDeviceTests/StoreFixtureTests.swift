@@ -126,7 +126,7 @@ struct StoreFixtureTests {
                     #expect(new.rows.count >= old.rows.count, "\(name) lost rows")
                 }
             }
-            #expect(try store.outbox(state: .pending, owner: nil).count <= pendingBefore)
+            #expect(try ModuleStore<CheckInModule>(store).outbox(state: .pending, owner: nil).count <= pendingBefore)
             #expect(try store.outboxRows().count == pendingBefore, "\(fixture.lastPathComponent): the outbox")
         }
     }

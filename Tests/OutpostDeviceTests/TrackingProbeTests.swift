@@ -328,7 +328,7 @@ struct TrackingProbeTests {
                     #expect(states == [.completed], "field confirms it at the stale limit")
                     #expect(phone.completedMinutes == [60])
                 }
-                let events = try #require(phone.app.store).trackingEvents(
+                let events = try phone.app.trackingStore.trackingEvents(
                     owner: try #require(phone.app.session?.user.id))
                 #expect(events.contains { $0.kind == "exit" && $0.source == "event" })
                 if profile.name == "seed" { #expect(events.contains { $0.ignored == "signal_degradation" }) }

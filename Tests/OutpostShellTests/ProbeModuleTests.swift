@@ -25,20 +25,20 @@ final class NotesProbeModule: DeviceModule {
     static let kind = OutboxKind(rawValue: "note")
 
     let context: ModuleContext
-    let store: DeviceStore
+    let store: ModuleStore<NotesProbeModule>
     /// Saved and restored by the shell.
     var drafts: [String] = []
     /// Events whose feed the shell pulled, in order.
     var pulled: [EventID] = []
     private var noteCount = 0
 
-    init(context: ModuleContext) {
+    init(context: ModuleContext, store: ModuleStore<NotesProbeModule>) {
         self.context = context
-        store = context.store
+        self.store = store
     }
 
     struct Handler: OutboxEntryHandler {
-        let store: DeviceStore
+        let store: ModuleStore<NotesProbeModule>
         var kind: OutboxKind { NotesProbeModule.kind }
         var noun: ShellStatus.Noun { ShellStatus.Noun(one: "note", many: "notes") }
         func request(for row: OutboxRow) throws -> TransportRequest {

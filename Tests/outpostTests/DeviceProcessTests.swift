@@ -57,7 +57,9 @@ struct DeviceProcessTests {
             home: homeURL, keyStore: FileKeyStore(url: homeURL.appendingPathComponent("device.key")),
             modules: DeviceModules.all.migrations)
         let eventId = try #require(EventID(wire: session.eventId))
-        #expect(try store.rosterIndexSnapshot(eventId: eventId) != nil, "the snapshot outlived the command")
+        #expect(
+            try ModuleStore<CheckInModule>(store).rosterIndexSnapshot(eventId: eventId) != nil,
+            "the snapshot outlived the command")
     }
 
     @Test(

@@ -192,6 +192,39 @@ struct PackageGraphTests {
         #expect(raw.isEmpty, "raw UUIDs declared in the server: \(raw)")
     }
 
+    @Test(
+        "module-store-own: a module reaches the store only through its own handle (ModuleStore of itself), never the device store or another module's tables' functions"
+    )
+    func moduleStoreOwn() throws {
+        var crossing: [String] = []
+        for target in Self.modules.sorted() {
+            let folder = Self.root.appendingPathComponent("Sources/\(target)")
+            var texts: [(String, String)] = []
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else {
+                    continue
+                }
+                texts.append((file.lastPathComponent, text))
+            }
+            let owners = texts.compactMap { $0.1.firstMatch(of: /final class (\w+): DeviceModule/)?.output.1 }
+            try #require(owners.count == 1, "\(target) declares one module: \(owners)")
+            let own = String(owners[0])
+            for (name, text) in texts {
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.components(separatedBy: "//")[0]
+                    let named = code.matches(of: /ModuleStore<(\w+)>|Owner == (\w+)/).map {
+                        String($0.output.1 ?? $0.output.2 ?? "")
+                    }
+                    if code.contains(/\bDeviceStore\b(?!Error)/) || named.contains(where: { $0 != own }) {
+                        crossing.append("\(target)/\(name):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        #expect(crossing.isEmpty, "a module reaching past its own store handle: \(crossing)")
+    }
+
     /// The device targets whose every `try?` carries its reason; the module targets join as
     /// their audit lands (everything else there surfaces through ``StorageFaults`` or a refusal).
     static let reasonedTargets = [

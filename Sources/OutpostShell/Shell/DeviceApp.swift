@@ -60,8 +60,8 @@ public final class DeviceApp {
             let app = DeviceApp(
                 home: home, ports: ports, store: store, deviceId: deviceId, report: report,
                 makeTransport: makeTransport)
-            let context = ModuleContext(shell: app, store: store)
-            app.modules = modules.types.map { $0.init(context: context) }
+            let context = ModuleContext(shell: app)
+            app.modules = modules.types.map { $0.make(context: context, store: store) }
             app.restore()
             return .ready(app)
         } catch {

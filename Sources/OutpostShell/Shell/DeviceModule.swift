@@ -25,8 +25,9 @@ package protocol DeviceModule: AnyObject {
     /// sign-out's own transaction, with the shell's.
     nonisolated static var sessionTables: [String] { get }
 
-    /// Made once per launch, after the store opened and migrated.
-    init(context: ModuleContext)
+    /// Made once per launch, after the store opened and migrated, with what it may use of the
+    /// shell and its own handle on the store.
+    init(context: ModuleContext, store: ModuleStore<Self>)
 
     /// The handlers of the outbox entry kinds this module writes.
     var outboxHandlers: [any OutboxEntryHandler] { get }
@@ -96,6 +97,11 @@ package protocol DeviceModule: AnyObject {
 }
 
 extension DeviceModule {
+    /// The module, made with its own handle on `store` (the shell's launch makes each this way).
+    package static func make(context: ModuleContext, store: DeviceStore) -> any DeviceModule {
+        Self(context: context, store: ModuleStore<Self>(store))
+    }
+
     /// Most modules keep their records by owner, across sessions.
     package nonisolated static var sessionTables: [String] { [] }
     /// Most modules never hold the device.

@@ -3,19 +3,16 @@ import OutpostCore
 import OutpostProtocol
 
 /// What a module may use of the shell, and nothing else: the platform's ports and clock, the
-/// session's user, the open event, the store, the authorized transport, refusals, progress and
+/// session's user, the open event, the authorized transport, refusals, progress and
 /// the other modules' exported interfaces. A module never holds the app itself (the shell's
 /// state, its navigation, its session keeper and its vault stay the shell's).
 @MainActor
 public final class ModuleContext {
     private unowned let shell: DeviceApp
-    /// The device store: the module reads and writes its own tables, and queues its outbox
-    /// entries in the same transaction as its local write.
-    public let store: DeviceStore
 
-    package init(shell: DeviceApp, store: DeviceStore) {
+    /// (A module's store is its own ``ModuleStore``, given at its init, not the context's.)
+    package init(shell: DeviceApp) {
         self.shell = shell
-        self.store = store
     }
 
     /// The platform's ports as they are now (the simulator may switch them between actions).

@@ -142,7 +142,7 @@ package enum LegacyTrackingStore {
     }
 }
 
-extension DeviceStore {
+extension ModuleStore where Owner == TrackingModule {
     /// Gives the previous app's imported hours to `owner` (the first worker to sign in) and
     /// returns what the import did; nil when there is nothing unowned.
     package func adoptLegacyTracking(owner: UserID) throws -> LegacyTrackingStore.Report? {

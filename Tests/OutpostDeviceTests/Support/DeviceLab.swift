@@ -8,6 +8,8 @@ import OutpostServer
 import OutpostTestSupport
 import Testing
 
+@testable import OutpostShell
+
 /// A real server on a loopback port (in-process, with an injected clock) and device homes in a
 /// temporary directory: the device engine's tests drive real HTTP end to end.
 struct DeviceLab: Sendable {
@@ -318,4 +320,11 @@ final class DroppingTransport: Transport, @unchecked Sendable {
         if fails { throw TransportError.connectionFailed("the network dropped") }
         return try await inner.send(request)
     }
+}
+
+extension DeviceApp {
+    /// Check-in's own handle on this device's store (the roster, its index, its outbox entries).
+    var checkInStore: ModuleStore<CheckInModule> { ModuleStore(store) }
+    /// Time tracking's own handle on this device's store.
+    var trackingStore: ModuleStore<TrackingModule> { ModuleStore(store) }
 }

@@ -7,23 +7,25 @@ import OutpostShell
 /// The activities module's tables: contacts (their non-sensitive fields only, sealed), the
 /// mentor's activities (sealed) and unresolved conflicts (sealed). Sensitive contact fields are
 /// never written here.
-extension DeviceStore {
-    package static let activitiesMigrations: [DeviceMigration] = [
-        DeviceMigration("v1 contacts, activities, conflicts") { db, _ in
-            try db.execute(
-                sql: """
-                    CREATE TABLE mentor_contacts (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
-                    CREATE TABLE mentor_activities (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
-                    CREATE TABLE mentor_conflicts (activity_id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
-                    """)
-        },
-        // An unresolved conflict is the mentor's pending work: it is kept
-        // through a sign-out, under its owner, until they resolve or discard it. Rows from before
-        // have no owner and belong to whoever signs in next.
-        DeviceMigration("v2 conflicts have owners") { db, _ in
-            try db.execute(sql: "ALTER TABLE mentor_conflicts ADD COLUMN owner TEXT")
-        },
-    ]
+extension ModuleStore where Owner == ActivitiesModule {
+    package static var activitiesMigrations: [DeviceMigration] {
+        [
+            DeviceMigration("v1 contacts, activities, conflicts") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE mentor_contacts (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                        CREATE TABLE mentor_activities (id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                        CREATE TABLE mentor_conflicts (activity_id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                        """)
+            },
+            // An unresolved conflict is the mentor's pending work: it is kept
+            // through a sign-out, under its owner, until they resolve or discard it. Rows from before
+            // have no owner and belong to whoever signs in next.
+            DeviceMigration("v2 conflicts have owners") { db, _ in
+                try db.execute(sql: "ALTER TABLE mentor_conflicts ADD COLUMN owner TEXT")
+            },
+        ]
+    }
 
     // MARK: Contacts
 
@@ -196,7 +198,7 @@ extension DeviceStore {
 
     /// The activity entries the server refused for good (not conflicts), with their requests.
     package func refusedActivityEntries() throws -> [(row: OutboxRow, request: ActivityOutboxRequest?)] {
-        try outboxRows().filter { $0.kind == .activity && $0.state == .rejected }.map { row in
+        try outboxRows(kind: .activity, state: .rejected).map { row in
             // An unreadable request is still listed (its words say "an activity"), never hidden.
             (row, try? request(of: row, as: ActivityOutboxRequest.self))
         }

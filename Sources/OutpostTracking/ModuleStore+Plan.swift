@@ -3,7 +3,7 @@ import GRDB
 import OutpostCore
 import OutpostShell
 
-extension DeviceStore {
+extension ModuleStore where Owner == TrackingModule {
     /// The owner's plan (empty before their first template).
     package func plan(owner: UserID) throws -> ShiftPlan {
         let sealed = try readStatement { db in

@@ -15,7 +15,7 @@ package struct SessionCorrectionRecord: Codable, Sendable, Hashable {
     package var correction: SessionCorrection
 }
 
-extension DeviceStore {
+extension ModuleStore where Owner == TrackingModule {
     /// Changes a finished session's start or end (seed 003's `UPDATE_TRACKING_START`/`END`;
     /// nil keeps that end): the new times end after they start, not in the future, within 24
     /// hours and overlapping no other session there, and no day the old or new times touch is

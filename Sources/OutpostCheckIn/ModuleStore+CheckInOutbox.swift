@@ -9,7 +9,7 @@ extension OutboxKind {
     public static let checkIn = OutboxKind(rawValue: "checkin")
 }
 
-extension DeviceStore {
+extension ModuleStore where Owner == CheckInModule {
     /// Commits a check-in locally: the guest's check-in state and its outbox entry (owned by
     /// `owner`, with its Idempotency-Key fixed now), in one transaction, before anything touches
     /// the network.
@@ -43,7 +43,7 @@ extension DeviceStore {
     package func outbox(state: OutboxState = .pending, owner: UserID?) throws -> [CheckInEntry] {
         // Filtered in SQL (by the state index): every screen reload asks for the refused
         // entries, and reading the whole queue made each action cost more the longer it grew.
-        try outboxRows(state: state).filter { owner == nil || $0.owner == owner }.compactMap { row in
+        try outboxRows(kind: .checkIn, state: state).filter { owner == nil || $0.owner == owner }.compactMap { row in
             // A row that cannot be unsealed is the replayer's to quarantine, not this list's.
             guard row.kind == .checkIn, let eventId = row.eventId, let request = try? checkInRequest(of: row) else {
                 return nil

@@ -8,123 +8,125 @@ import OutpostShell
 /// location is open. Locations and event fixes are sealed; session times are plain (the
 /// constraints need them). Every row belongs to the user who made it (`owner`): two people who
 /// share a phone each see only their own locations and hours, and signing out loses nothing.
-extension DeviceStore {
-    package static let trackingMigrations: [DeviceMigration] = [
-        DeviceMigration("v1 locations, sessions, events, verifications, engines") { db, _ in
-            try db.execute(
-                sql: """
-                    CREATE TABLE track_locations (
-                        id TEXT PRIMARY KEY, owner TEXT NOT NULL, position INTEGER NOT NULL, sealed BLOB NOT NULL);
-                    CREATE INDEX track_locations_owner ON track_locations (owner, position);
-                    CREATE TABLE track_sessions (
-                        id TEXT PRIMARY KEY,
-                        owner TEXT NOT NULL,
-                        location_id TEXT NOT NULL,
-                        clock_in INTEGER NOT NULL,
-                        clock_out INTEGER,
-                        state TEXT NOT NULL CHECK (state IN ('active', 'pending_exit', 'completed')),
-                        method TEXT NOT NULL CHECK (method IN ('geofence_auto', 'manual')),
-                        pending_exit_at INTEGER,
-                        checkin_accuracy REAL,
-                        exit_accuracy REAL,
-                        end_reason TEXT,
-                        short INTEGER NOT NULL DEFAULT 0,
-                        CHECK ((clock_out IS NULL AND state IN ('active', 'pending_exit'))
-                            OR (clock_out IS NOT NULL AND state = 'completed')),
-                        CHECK (clock_out IS NULL OR clock_out >= clock_in),
-                        CHECK ((state = 'pending_exit') = (pending_exit_at IS NOT NULL)));
-                    CREATE UNIQUE INDEX track_sessions_open ON track_sessions (location_id) WHERE clock_out IS NULL;
-                    CREATE INDEX track_sessions_clock_in ON track_sessions (owner, clock_in);
-                    CREATE TABLE track_events (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, location_id TEXT NOT NULL,
-                        kind TEXT NOT NULL, at INTEGER NOT NULL, accuracy REAL, accuracy_source TEXT, confidence TEXT,
-                        ignored TEXT, fix BLOB);
-                    CREATE TABLE track_verifications (
-                        owner TEXT NOT NULL, location_id TEXT NOT NULL, due_at INTEGER NOT NULL,
-                        PRIMARY KEY (location_id, due_at));
-                    CREATE TABLE track_engines (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL);
-                    """)
-        },
-        DeviceMigration("v2 confirmed days") { db, _ in
-            // A confirmed day is locked: its sessions are what was submitted. `status` follows
-            // the day's submission: queued in the outbox, submitted (the server stored it), or
-            // refused (the server's words in `message`).
-            try db.execute(
-                sql: """
-                    CREATE TABLE track_days (
-                        owner TEXT NOT NULL,
-                        day TEXT NOT NULL,
-                        time_zone TEXT NOT NULL,
-                        submission_id TEXT NOT NULL,
-                        confirmed_at INTEGER NOT NULL,
-                        status TEXT NOT NULL CHECK (status IN ('queued', 'submitted', 'refused')),
-                        code TEXT,
-                        message TEXT,
-                        submitted_at INTEGER,
-                        PRIMARY KEY (owner, day));
-                    """)
-        },
-        DeviceMigration("v3 the previous app's store") { db, sealer in
-            // What the import of the previous app's store did (sealed; owner '' until the first
-            // worker signs in), then the import itself when the home has that file.
-            try db.execute(
-                sql:
-                    "CREATE TABLE track_imports (owner TEXT NOT NULL, imported_at INTEGER NOT NULL, sealed BLOB NOT NULL)"
-            )
-            try LegacyTrackingStore.importFile(db, sealer)
-        },
-        DeviceMigration("v4 shift plan") { db, _ in
-            // Each worker's plan (shift and absence templates, shifts, absences) as one sealed
-            // value: the rules live in `ShiftPlan`, the store keeps what they decided.
-            try db.execute(sql: "CREATE TABLE track_plans (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL)")
-        },
-        DeviceMigration("v5 account days") { db, _ in
-            // The day a worker first used time tracking on this phone: the dashboard shows the
-            // days before it as "—", not as days without work.
-            try db.execute(sql: "CREATE TABLE track_accounts (owner TEXT PRIMARY KEY, since TEXT NOT NULL)")
-        },
-        DeviceMigration("v6 session breaks") { db, _ in
-            // The break a worker gives a tracked session (seed 003's UPDATE_TRACKING_BREAK);
-            // shared out over the days the session touches in proportion.
-            try db.execute(
-                sql:
-                    "ALTER TABLE track_sessions ADD COLUMN break_minutes INTEGER NOT NULL DEFAULT 0 CHECK (break_minutes >= 0)"
-            )
-        },
-        DeviceMigration("v7 submit explained") { db, _ in
-            // Seed 003's first-time tooltip: shown before a worker's first Submit, then never
-            // again for them (per worker, so a colleague on the same phone sees it too).
-            try db.execute(
-                sql: "ALTER TABLE track_accounts ADD COLUMN submit_explained INTEGER NOT NULL DEFAULT 0")
-        },
-        DeviceMigration("v8 corrections") { db, _ in
-            // Seed 003's corrections: a session keeps its times as tracked once the worker
-            // changes them, and every change (a deletion too) is a row of who, when, before and
-            // after; a deleted session lives on in its deletion row.
-            try db.execute(
-                sql: """
-                    ALTER TABLE track_sessions ADD COLUMN tracked_clock_in INTEGER;
-                    ALTER TABLE track_sessions ADD COLUMN tracked_clock_out INTEGER;
-                    CREATE TABLE track_corrections (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        owner TEXT NOT NULL,
-                        session_id TEXT NOT NULL,
-                        location_id TEXT NOT NULL,
-                        method TEXT NOT NULL,
-                        short INTEGER NOT NULL DEFAULT 0,
-                        break_minutes INTEGER NOT NULL DEFAULT 0,
-                        before_in INTEGER NOT NULL,
-                        before_out INTEGER NOT NULL,
-                        after_in INTEGER,
-                        after_out INTEGER,
-                        by TEXT NOT NULL,
-                        at INTEGER NOT NULL,
-                        CHECK ((after_in IS NULL) = (after_out IS NULL)),
-                        CHECK (after_out IS NULL OR after_out > after_in));
-                    CREATE INDEX track_corrections_owner ON track_corrections (owner, session_id, id);
-                    """)
-        },
-    ]
+extension ModuleStore where Owner == TrackingModule {
+    package static var trackingMigrations: [DeviceMigration] {
+        [
+            DeviceMigration("v1 locations, sessions, events, verifications, engines") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE track_locations (
+                            id TEXT PRIMARY KEY, owner TEXT NOT NULL, position INTEGER NOT NULL, sealed BLOB NOT NULL);
+                        CREATE INDEX track_locations_owner ON track_locations (owner, position);
+                        CREATE TABLE track_sessions (
+                            id TEXT PRIMARY KEY,
+                            owner TEXT NOT NULL,
+                            location_id TEXT NOT NULL,
+                            clock_in INTEGER NOT NULL,
+                            clock_out INTEGER,
+                            state TEXT NOT NULL CHECK (state IN ('active', 'pending_exit', 'completed')),
+                            method TEXT NOT NULL CHECK (method IN ('geofence_auto', 'manual')),
+                            pending_exit_at INTEGER,
+                            checkin_accuracy REAL,
+                            exit_accuracy REAL,
+                            end_reason TEXT,
+                            short INTEGER NOT NULL DEFAULT 0,
+                            CHECK ((clock_out IS NULL AND state IN ('active', 'pending_exit'))
+                                OR (clock_out IS NOT NULL AND state = 'completed')),
+                            CHECK (clock_out IS NULL OR clock_out >= clock_in),
+                            CHECK ((state = 'pending_exit') = (pending_exit_at IS NOT NULL)));
+                        CREATE UNIQUE INDEX track_sessions_open ON track_sessions (location_id) WHERE clock_out IS NULL;
+                        CREATE INDEX track_sessions_clock_in ON track_sessions (owner, clock_in);
+                        CREATE TABLE track_events (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, location_id TEXT NOT NULL,
+                            kind TEXT NOT NULL, at INTEGER NOT NULL, accuracy REAL, accuracy_source TEXT, confidence TEXT,
+                            ignored TEXT, fix BLOB);
+                        CREATE TABLE track_verifications (
+                            owner TEXT NOT NULL, location_id TEXT NOT NULL, due_at INTEGER NOT NULL,
+                            PRIMARY KEY (location_id, due_at));
+                        CREATE TABLE track_engines (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+                        """)
+            },
+            DeviceMigration("v2 confirmed days") { db, _ in
+                // A confirmed day is locked: its sessions are what was submitted. `status` follows
+                // the day's submission: queued in the outbox, submitted (the server stored it), or
+                // refused (the server's words in `message`).
+                try db.execute(
+                    sql: """
+                        CREATE TABLE track_days (
+                            owner TEXT NOT NULL,
+                            day TEXT NOT NULL,
+                            time_zone TEXT NOT NULL,
+                            submission_id TEXT NOT NULL,
+                            confirmed_at INTEGER NOT NULL,
+                            status TEXT NOT NULL CHECK (status IN ('queued', 'submitted', 'refused')),
+                            code TEXT,
+                            message TEXT,
+                            submitted_at INTEGER,
+                            PRIMARY KEY (owner, day));
+                        """)
+            },
+            DeviceMigration("v3 the previous app's store") { db, sealer in
+                // What the import of the previous app's store did (sealed; owner '' until the first
+                // worker signs in), then the import itself when the home has that file.
+                try db.execute(
+                    sql:
+                        "CREATE TABLE track_imports (owner TEXT NOT NULL, imported_at INTEGER NOT NULL, sealed BLOB NOT NULL)"
+                )
+                try LegacyTrackingStore.importFile(db, sealer)
+            },
+            DeviceMigration("v4 shift plan") { db, _ in
+                // Each worker's plan (shift and absence templates, shifts, absences) as one sealed
+                // value: the rules live in `ShiftPlan`, the store keeps what they decided.
+                try db.execute(sql: "CREATE TABLE track_plans (owner TEXT PRIMARY KEY, sealed BLOB NOT NULL)")
+            },
+            DeviceMigration("v5 account days") { db, _ in
+                // The day a worker first used time tracking on this phone: the dashboard shows the
+                // days before it as "—", not as days without work.
+                try db.execute(sql: "CREATE TABLE track_accounts (owner TEXT PRIMARY KEY, since TEXT NOT NULL)")
+            },
+            DeviceMigration("v6 session breaks") { db, _ in
+                // The break a worker gives a tracked session (seed 003's UPDATE_TRACKING_BREAK);
+                // shared out over the days the session touches in proportion.
+                try db.execute(
+                    sql:
+                        "ALTER TABLE track_sessions ADD COLUMN break_minutes INTEGER NOT NULL DEFAULT 0 CHECK (break_minutes >= 0)"
+                )
+            },
+            DeviceMigration("v7 submit explained") { db, _ in
+                // Seed 003's first-time tooltip: shown before a worker's first Submit, then never
+                // again for them (per worker, so a colleague on the same phone sees it too).
+                try db.execute(
+                    sql: "ALTER TABLE track_accounts ADD COLUMN submit_explained INTEGER NOT NULL DEFAULT 0")
+            },
+            DeviceMigration("v8 corrections") { db, _ in
+                // Seed 003's corrections: a session keeps its times as tracked once the worker
+                // changes them, and every change (a deletion too) is a row of who, when, before and
+                // after; a deleted session lives on in its deletion row.
+                try db.execute(
+                    sql: """
+                        ALTER TABLE track_sessions ADD COLUMN tracked_clock_in INTEGER;
+                        ALTER TABLE track_sessions ADD COLUMN tracked_clock_out INTEGER;
+                        CREATE TABLE track_corrections (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            owner TEXT NOT NULL,
+                            session_id TEXT NOT NULL,
+                            location_id TEXT NOT NULL,
+                            method TEXT NOT NULL,
+                            short INTEGER NOT NULL DEFAULT 0,
+                            break_minutes INTEGER NOT NULL DEFAULT 0,
+                            before_in INTEGER NOT NULL,
+                            before_out INTEGER NOT NULL,
+                            after_in INTEGER,
+                            after_out INTEGER,
+                            by TEXT NOT NULL,
+                            at INTEGER NOT NULL,
+                            CHECK ((after_in IS NULL) = (after_out IS NULL)),
+                            CHECK (after_out IS NULL OR after_out > after_in));
+                        CREATE INDEX track_corrections_owner ON track_corrections (owner, session_id, id);
+                        """)
+            },
+        ]
+    }
 
     // MARK: Locations
 
@@ -177,10 +179,12 @@ extension DeviceStore {
 
     // MARK: Sessions
 
-    package static let sessionColumns = """
+    package static var sessionColumns: String {
+        """
         id, location_id, clock_in, clock_out, state, method, pending_exit_at, checkin_accuracy, exit_accuracy, short,
         break_minutes, tracked_clock_in, tracked_clock_out
         """
+    }
 
     package static func session(_ row: Row) throws -> TrackedSession {
         guard let id = UUID(uuidString: row["id"]), let location = LocationID(wire: row["location_id"]),

@@ -7,7 +7,7 @@ import OutpostShell
 
 /// Check-in's tables in the device store: the roster (guests, access types, ticket keys, the
 /// cursor and the kiosk settings that come with it) and the ledger of this device's check-ins.
-extension DeviceStore {
+extension ModuleStore where Owner == CheckInModule {
     /// Applies one roster page and its cursor in one transaction. A check-in this device made
     /// that the server has not answered yet survives a page that does not know of it.
     package func applyRosterPage(eventId: EventID, page: RosterPage) throws {
@@ -183,7 +183,7 @@ extension DeviceStore {
     /// Every check-in confirmed on this device that the store still holds, answered ones first
     /// (by key), then the outbox in replay order, damaged rows included. Sign-out forgets the
     /// answers; with discard, the user's entries too.
-    public func ledger() throws -> [CheckInLedgerEntry] {
+    package func ledger() throws -> [CheckInLedgerEntry] {
         let answers = try readStatement { db in
             try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
         }
@@ -203,7 +203,7 @@ extension DeviceStore {
         }
         // The outbox by its plaintext columns: a row that cannot be unsealed is still listed.
         let answered = Dictionary(entries.enumerated().map { ($1.idempotencyKey, $0) }) { first, _ in first }
-        for row in try outboxRows() where row.kind == .checkIn {
+        for row in try outboxRows(kind: .checkIn) {
             let state: CheckInLedgerEntry.State =
                 switch row.state {
                 case .pending: .pending

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostShell
+
+/// The check-in module's own tables and the sealed snapshot of its search index.
+///
+/// `roster_versions` counts, per event, the roster's guests and the changes to the roster that
+/// can change a search: a guest added or removed, or its name, e-mail or code changed. Triggers keep it, so no
+/// write path can forget to; a check-in or a status change does not count, because the index
+/// holds only ids and search keys. A guest's search keys are compared by `keys_digest`, an
+/// HMAC under the store's index key (it says no more than the code's blind index already does).
+///
+/// The blind indexes lose their event id column: an HMAC is selective on its own, and the
+/// narrower entries made a 100,000-guest roster's inserts about a fifth cheaper (the keys are
+/// random, so every insert lands on another index page).
+extension ModuleStore where Owner == CheckInModule {
+    package static var checkInMigrations: [DeviceMigration] {
+        [
+            // The roster's tables, as the shell's v1 made them before check-in had a target.
+            DeviceMigration("roster tables", adopting: DeviceSchema.v1) { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE access_types (
+                            event_id TEXT NOT NULL, id TEXT NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (event_id, id));
+                        CREATE TABLE guests (
+                            event_id TEXT NOT NULL, id TEXT NOT NULL, code_index BLOB NOT NULL, email_index BLOB NOT NULL,
+                            status TEXT NOT NULL, checked_in_at INTEGER, sealed BLOB NOT NULL, PRIMARY KEY (event_id, id));
+                        CREATE INDEX guests_code ON guests (event_id, code_index);
+                        CREATE INDEX guests_email ON guests (event_id, email_index);
+                        CREATE TABLE event_keys (
+                            event_id TEXT NOT NULL, key_id TEXT NOT NULL, public_key BLOB NOT NULL, PRIMARY KEY (event_id, key_id));
+                        CREATE TABLE sync_state (event_id TEXT PRIMARY KEY, cursor TEXT, synced_at INTEGER, kiosk BLOB);
+                        """)
+            },
+            // Whether a guest's check-in is known only to this device: the one thing a roster page
+            // must not overwrite. As a plain flag, applying a page reads and unseals only those
+            // guests instead of every guest on the page. (The shell's v3 before check-in had a target.)
+            DeviceMigration("local pending flag", adopting: DeviceSchema.v3) { db, sealer in
+                try db.execute(sql: "ALTER TABLE guests ADD COLUMN local_pending INTEGER NOT NULL DEFAULT 0")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT event_id, id, sealed FROM guests WHERE checked_in_at IS NOT NULL")
+                for row in rows where try sealer.openGuest(row["sealed"] as Data).checkIn?.pending == true {
+                    try db.execute(
+                        sql: "UPDATE guests SET local_pending = 1 WHERE event_id = ? AND id = ?",
+                        arguments: [row["event_id"] as String, row["id"] as String])
+                }
+            },
+            DeviceMigration("v1 roster version and pending index") { db, _ in
+                try db.execute(
+                    sql: """
+                        ALTER TABLE guests ADD COLUMN keys_digest BLOB;
+                        CREATE INDEX guests_pending ON guests (event_id) WHERE local_pending = 1;
+                        DROP INDEX guests_code;
+                        DROP INDEX guests_email;
+                        CREATE INDEX guests_code ON guests (code_index);
+                        CREATE INDEX guests_email ON guests (email_index);
+                        CREATE TABLE roster_versions (
+                            event_id TEXT PRIMARY KEY, version INTEGER NOT NULL, guests INTEGER NOT NULL);
+                        INSERT INTO roster_versions (event_id, version, guests)
+                            SELECT event_id, 1, COUNT(*) FROM guests GROUP BY event_id;
+                        CREATE TRIGGER guests_added AFTER INSERT ON guests BEGIN
+                            INSERT INTO roster_versions (event_id, version, guests) VALUES (NEW.event_id, 1, 1)
+                            ON CONFLICT (event_id) DO UPDATE SET version = version + 1, guests = guests + 1;
+                        END;
+                        CREATE TRIGGER guests_removed AFTER DELETE ON guests BEGIN
+                            UPDATE roster_versions SET version = version + 1, guests = guests - 1
+                            WHERE event_id = OLD.event_id;
+                        END;
+                        CREATE TRIGGER guests_moved AFTER UPDATE OF event_id ON guests
+                        WHEN OLD.event_id IS NOT NEW.event_id BEGIN
+                            UPDATE roster_versions SET version = version + 1, guests = guests - 1
+                            WHERE event_id = OLD.event_id;
+                            INSERT INTO roster_versions (event_id, version, guests) VALUES (NEW.event_id, 1, 1)
+                            ON CONFLICT (event_id) DO UPDATE SET version = version + 1, guests = guests + 1;
+                        END;
+                        CREATE TRIGGER guests_rekeyed AFTER UPDATE OF keys_digest, id ON guests
+                        WHEN OLD.keys_digest IS NOT NEW.keys_digest OR OLD.id IS NOT NEW.id BEGIN
+                            UPDATE roster_versions SET version = version + 1 WHERE event_id = NEW.event_id;
+                        END;
+                        """)
+            },
+        ]
+    }
+
+    /// How many guests the event's roster holds, from the triggers' count: the screens show it
+    /// after every action, and a COUNT over 100,000 guests took 3 ms of each scan and confirm.
+    package func guestCount(eventId: EventID) throws -> Int {
+        try readStatement { db in
+            try Int.fetchOne(
+                db, sql: "SELECT guests FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
+        }
+    }
+
+    /// The roster's change count for searches (0 before any guest).
+    package func rosterVersion(eventId: EventID) throws -> Int {
+        try readStatement { db in try Self.rosterVersion(db, eventId) }
+    }
+
+    private static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT version FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire])
+            ?? 0
+    }
+
+    /// Every guest of the event and the roster version they are, read in one transaction.
+    package func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
+        let (version, boxes) = try queue.read { db in
+            (
+                try Self.rosterVersion(db, eventId),
+                try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+            )
+        }
+        return (version, try openGuests(boxes))
+    }
+
+    /// The guests with these ids (those the store has), in the order asked.
+    package func guests(eventId: EventID, ids: [GuestID]) throws -> [LocalGuest] {
+        guard !ids.isEmpty else { return [] }
+        let boxes = try readStatement { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, sealed FROM guests WHERE event_id = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))",
+                arguments: StatementArguments([eventId.wire] + ids.map(\.wire)))
+        }
+        var found: [String: Data] = [:]
+        for row in boxes { found[row["id"]] = row["sealed"] }
+        return try ids.compactMap { id in try found[id.wire].map { try sealer.openGuest($0) } }
+    }
+
+    private static func snapshotKey(_ eventId: EventID) -> String { "roster_index \(eventId.wire)" }
+
+    /// The sealed search-index snapshot of the event, if it was built from the roster as it is
+    /// now; nil when there is none or the roster changed since.
+    package func rosterIndexSnapshot(eventId: EventID) throws -> Data? {
+        let (version, box) = try queue.read { db in
+            (
+                try Self.rosterVersion(db, eventId),
+                try Data.fetchOne(
+                    db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.snapshotKey(eventId)])
+            )
+        }
+        guard let box else { return nil }
+        let sealed = try sealer.open(box)
+        let built = try sealed.withUnsafeBytes { raw in
+            var reader = ByteLayout.Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 0)
+            return try reader.bigEndian64()
+        }
+        return built == UInt64(version) ? sealed.dropFirst(8) : nil
+    }
+
+    /// Keeps `bytes` (``RosterIndex/snapshot()``) as the event's snapshot, built from the roster
+    /// at `version`. The meta table holds it, so signing out forgets it with the roster.
+    package func saveRosterIndexSnapshot(eventId: EventID, version: Int, bytes: [UInt8]) throws {
+        var sealed: [UInt8] = []
+        sealed.reserveCapacity(8 + bytes.count)
+        ByteLayout.append(bigEndian: UInt64(version), to: &sealed)
+        sealed.append(contentsOf: bytes)
+        let box = try sealer.seal(Data(sealed))
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [Self.snapshotKey(eventId), box])
+        }
+    }
+}
