@@ -80,4 +80,29 @@ struct StorageFaultTests {
             #expect(app.pendingCount == 0, "sent again, answered from the server's stored answer")
         }
     }
+
+    @Test(
+        "shared-phone-ended-session-forgotten: a session the server ended whose stored copy cannot be cleared shows the fault and is cleared by the next action once the store takes writes; the next launch is signed out"
+    )
+    @MainActor
+    func endedSessionForgotten() async throws {
+        try await ShellLab.run { lab in
+            let app = try await lab.notesDevice("ended")
+            #expect(app.session != nil)
+            try Self.failWrites(to: "meta", in: app.store)
+            app.handle(APIClientError.sessionEnded(code: nil))
+            app.commit()
+            #expect(app.session == nil, "gone from memory at once")
+            #expect(app.faults.all.map(\.what).contains("forget the ended session"), "\(app.faults.all)")
+            #expect(app.tree().element(UIIdentifier.storageFaultBanner) != nil)
+            // Launched now, the phone would still find the session in the store.
+            #expect(try app.store.sealedMeta("session", as: SessionState.self) != nil)
+
+            try Self.healWrites(to: "meta", in: app.store)
+            app.commit()
+            #expect(try app.store.sealedMeta("session", as: SessionState.self) == nil, "cleared by the next action")
+            let relaunched = try lab.launch("ended", modules: ProbeModuleTests.notesOnly)
+            #expect(relaunched.session == nil, "the next person finds the phone signed out")
+        }
+    }
 }

@@ -71,7 +71,7 @@ extension DeviceApp {
             }
         }
         savedStates = [:]
-        sessionKeeper.end()
+        forgetStoredSession()
         events = []
         state = ShellState()
         for module in modules { module.sessionEnded() }

@@ -117,7 +117,7 @@ extension DeviceApp {
             let user = session?.user
             let kept = pendingCount
             let waiting = "\(kept) \(pendingNoun.for(kept))"
-            sessionKeeper.end()
+            forgetStoredSession()
             state.screen = .signIn
             if code == APIErrorCode.accountRemoved.rawValue, let user {
                 // The true reason, and where the work is: the server takes nothing from a

@@ -39,6 +39,9 @@ public final class DeviceApp {
     public private(set) var refusal: String?
     /// Writes to the store that failed while the app ran: shown as a banner, kept for tests.
     package internal(set) var faults = StorageFaults()
+    /// An ended session whose stored copy could not be cleared: every action tries again, so the
+    /// next launch (maybe another person's) never restores it once the store takes the write.
+    var sessionLeftInStore = false
     /// Called with the tree after every roster page (the progress bar).
     public var onProgress: (@MainActor (UITree) -> Void)?
     /// How the transport for a server URL is made (tests wrap it with faults).
@@ -142,8 +145,15 @@ public final class DeviceApp {
     /// action ends here.
     package func commit() {
         vault.touch()
+        if sessionLeftInStore, session == nil { forgetStoredSession() }
         saveStates()
         reload()
+    }
+
+    /// Clears the stored copy of the session that just ended (``SessionKeeper/end()``); when the
+    /// store refuses, the fault shows and the next action tries again.
+    func forgetStoredSession() {
+        sessionLeftInStore = surfacing("forget the ended session") { try sessionKeeper.end() } == nil
     }
 
     /// Keeps the shell's and every module's state, those that changed since they were last

@@ -51,12 +51,12 @@ package final class SessionKeeper {
         _ = try await rotate(from: session, client: client)
     }
 
-    /// Forgets the session (sign-out, or the server ended it).
-    package func end() {
+    /// Forgets the session (sign-out, or the server ended it): gone from memory at once, and from
+    /// the store; throws when the store's copy could not be cleared (the caller surfaces it: on a
+    /// shared phone the next person must not find this session restored at the next launch).
+    package func end() throws {
         current = nil
-        // The in-memory session is gone either way; the store's copy is also cleared by the
-        // sign-out's own transaction (``DeviceStore/clearForSignOut(discarding:sessionTables:)``).
-        try? persist(nil)
+        try persist(nil)
     }
 
     /// Sends `request` with the access token; on the server's 401 rotates the token pair once
