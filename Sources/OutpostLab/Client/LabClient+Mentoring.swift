@@ -6,7 +6,7 @@ import OutpostProtocol
 /// The peer-mentor calls (seed 004) the lab and the tests make.
 extension LabClient {
     package func createContact(_ contact: CreateContactRequest) async throws -> Contact {
-        try await call(API.createContact.line(), json: contact, what: "creating contact \(contact.name)")
+        try await call(API.createContact, json: contact, what: "creating contact \(contact.name)")
     }
 
     package func assignContact(_ contact: ContactID, to mentor: UserID) async throws {
@@ -18,16 +18,15 @@ extension LabClient {
     }
 
     package func contacts() async throws -> [Contact] {
-        try await call(API.listContacts.line(), what: "listing contacts", as: ContactList.self).contacts
+        try await call(API.listContacts, what: "listing contacts").contacts
     }
 
     package func activities() async throws -> [Activity] {
-        try await call(API.listActivities.line(), what: "listing activities", as: ActivityList.self).activities
+        try await call(API.listActivities, what: "listing activities").activities
     }
 
     package func reveals(_ contact: ContactID) async throws -> [ContactReveal] {
-        try await call(API.contactReveals.line(contact), what: "listing reveals", as: ContactRevealList.self)
-            .reveals
+        try await call(API.contactReveals, contact, what: "listing reveals").reveals
     }
 
     /// `PUT /v1/activities/{id}`: the raw answer (201, 200 or 409 are all meaningful).

@@ -86,6 +86,23 @@ package final class LabClient: @unchecked Sendable {
 
     /// A request that must succeed (2xx); its answer.
     @discardableResult
+    /// Calls `endpoint` with `json` and decodes the answer its description declares (the body
+    /// and answer types are the route table's, so a call cannot expect another route's answer).
+    package func call<Body: Encodable & Sendable, Answer: Decodable, each Parameter: PathValue>(
+        _ endpoint: Endpoint<Body, Answer, repeat each Parameter>, _ parameter: repeat each Parameter,
+        query: [(String, String?)] = [], json: Body, what: String
+    ) async throws -> Answer {
+        try await call(endpoint.line(repeat each parameter, query: query), json: json, what: what, as: Answer.self)
+    }
+
+    /// The same for an endpoint that takes no body.
+    package func call<Answer: Decodable, each Parameter: PathValue>(
+        _ endpoint: Endpoint<NoBody, Answer, repeat each Parameter>, _ parameter: repeat each Parameter,
+        query: [(String, String?)] = [], what: String
+    ) async throws -> Answer {
+        try await call(endpoint.line(repeat each parameter, query: query), what: what, as: Answer.self)
+    }
+
     package func expect(
         _ line: RequestLine, json: (any Encodable & Sendable)? = nil, body: Data? = nil,
         headers: [String: String] = [:], what: String
@@ -102,31 +119,29 @@ package final class LabClient: @unchecked Sendable {
     // MARK: The API calls the lab and the tests make
 
     package func createEvent(_ event: CreateEventRequest) async throws -> EventInfo {
-        try await call(API.createEvent.line(), json: event, what: "creating event \(event.name)")
+        try await call(API.createEvent, json: event, what: "creating event \(event.name)")
     }
 
     /// Every event the caller may work.
     package func events() async throws -> [EventInfo] {
-        let list: EventList = try await call(API.listEvents.line(query: [("range", "all")]), what: "listing events")
-        return list.events
+        try await call(API.listEvents, query: [("range", "all")], what: "listing events").events
     }
 
     package func updateEvent(_ event: EventID, _ update: UpdateEventRequest) async throws -> EventInfo {
-        try await call(API.updateEvent.line(event), json: update, what: "updating event \(event)")
+        try await call(API.updateEvent, event, json: update, what: "updating event \(event)")
     }
 
     package func updateGuest(_ event: EventID, _ guest: GuestID, _ update: UpdateGuestRequest) async throws -> GuestInfo
     {
-        try await call(API.updateGuest.line(event, guest), json: update, what: "updating guest \(guest)")
+        try await call(API.updateGuest, event, guest, json: update, what: "updating guest \(guest)")
     }
 
     package func createAccessType(event: EventID, _ type: CreateAccessTypeRequest) async throws -> AccessTypeInfo {
-        try await call(
-            API.createAccessType.line(event), json: type, what: "creating access type \(type.name)")
+        try await call(API.createAccessType, event, json: type, what: "creating access type \(type.name)")
     }
 
     package func createGuest(event: EventID, _ guest: CreateGuestRequest) async throws -> GuestInfo {
-        try await call(API.createGuest.line(event), json: guest, what: "creating guest \(guest.name)")
+        try await call(API.createGuest, event, json: guest, what: "creating guest \(guest.name)")
     }
 
     /// `POST …/guests:import` with a CSV body.
@@ -137,7 +152,7 @@ package final class LabClient: @unchecked Sendable {
     }
 
     package func createUser(_ user: CreateUserRequest) async throws -> UserInfo {
-        try await call(API.createUser.line(), json: user, what: "creating user \(user.email)")
+        try await call(API.createUser, json: user, what: "creating user \(user.email)")
     }
 
     package func assignStaff(user: UserID, event: EventID) async throws {
@@ -158,9 +173,7 @@ package final class LabClient: @unchecked Sendable {
     }
 
     package func rosterPage(event: EventID, limit: Int, since cursor: String? = nil) async throws -> RosterPage {
-        try await call(
-            API.roster.line(event, query: [("limit", String(limit)), ("since", cursor)]),
-            what: "the roster")
+        try await call(API.roster, event, query: [("limit", String(limit)), ("since", cursor)], what: "the roster")
     }
 
     /// The whole roster from `since`, page by page as a device's sync reads it: guests, pages, seconds.
@@ -198,18 +211,14 @@ package final class LabClient: @unchecked Sendable {
     /// The whole audit log of the event, oldest first.
     /// One page of the audit log after `since` (a page's cursor; nil: from the start).
     package func auditPage(event: EventID, since: String?, limit: Int = 1000) async throws -> AuditPage {
-        try await call(
-            API.audit.line(event, query: [("limit", String(limit)), ("since", since)]),
-            what: "the audit log")
+        try await call(API.audit, event, query: [("limit", String(limit)), ("since", since)], what: "the audit log")
     }
 
     package func audit(event: EventID) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
         var cursor: String?
         repeat {
-            let page: AuditPage = try await call(
-                API.audit.line(event, query: [("limit", "1000"), ("since", cursor)]),
-                what: "the audit log")
+            let page = try await auditPage(event: event, since: cursor)
             entries += page.entries
             cursor = page.hasMore ? page.cursor : nil
         } while cursor != nil
