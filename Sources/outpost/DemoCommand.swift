@@ -37,10 +37,6 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-station"), help: "Do not open the station; keep serving until stopped.")
     var noStation = false
 
-    static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
-    static let staff = (email: "staff@demo.outpost", password: "outpost-staff", name: "Sam Staff")
-    static let kioskPasscode = "394817"
-
     func validate() throws {
         guard (1...20_000).contains(guests) else { throw ValidationError("--guests must be from 1 to 20000.") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535.") }
@@ -63,8 +59,8 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.smtpRelay = mail.flatMap { SMTPClient(relay: $0.relay) }
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         _ = try await OutpostServer.bootstrap(
-            store: parts.store, tenant: "Outpost Demo", email: Self.organizer.email, password: Self.organizer.password,
-            name: Self.organizer.name, bcryptCost: 8)
+            store: parts.store, tenant: "Outpost Demo", email: DemoWorld.organizer.email,
+            password: DemoWorld.organizer.password, name: DemoWorld.organizer.name, bcryptCost: 8)
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)
         let server = URL(string: "http://127.0.0.1:\(port)")!
         if noStation {
@@ -107,55 +103,24 @@ struct DemoCommand: AsyncParsableCommand {
     @MainActor
     @discardableResult
     func seedAndPrint(server: URL, directory: URL) async throws -> DeviceApp {
-        let organizer = try await LabClient.signedIn(
-            transport: LiveTransport.make(baseURL: server),
-            LabClient.Credentials(
-                email: Self.organizer.email, password: Self.organizer.password, deviceId: "outpost-demo"))
-        let now = Date()
-        let seeded = try await Seeder(client: organizer).seed(
-            Seeder.Plan(
-                event: CreateEventRequest(
-                    name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
-                    modules: ["checkin", "kiosk"]),
-                accessTypes: [
-                    CreateAccessTypeRequest(name: "General", walkInAllowed: true),
-                    CreateAccessTypeRequest(name: "VIP", walkInAllowed: false),
-                ],
-                guests: guests,
-                staff: [
-                    CreateUserRequest(
-                        email: Self.staff.email, name: Self.staff.name, role: .checkinStaff,
-                        password: Self.staff.password)
-                ],
-                kiosk: KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
-        let event = seeded.event
-        let result = seeded.imported
-        var tickets: [(GuestInfo, String)] = []
-        for guest in seeded.guests.prefix(3) {
-            tickets.append((guest, try await organizer.ticket(event: event.id, guest: guest.id)))
-        }
-        let home = directory.appendingPathComponent("device")
-        let ports = DevicePorts(
-            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let device = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
-        await device.signIn(server: server, email: Self.staff.email, password: Self.staff.password)
-        await device.openEvent(event.id)
-        try tickets.map(\.1).joined(separator: "\n").appending("\n")
+        let world = try await DemoWorld.seed(server: server, guests: guests, directory: directory)
+        let (organizer, staff) = (DemoWorld.organizer, DemoWorld.staff)
+        try world.tickets.map(\.text).joined(separator: "\n").appending("\n")
             .write(to: directory.appendingPathComponent("sample-tickets.txt"), atomically: true, encoding: .utf8)
-        print("Outpost demo: \(server.absoluteString), event \"\(event.name)\" with \(result.imported) guests.")
+        print("Outpost demo: \(server.absoluteString), event \"\(world.event.name)\" with \(world.imported) guests.")
         print(
-            "Organizer \(Self.organizer.email) / \(Self.organizer.password) · staff \(Self.staff.email) / \(Self.staff.password) · kiosk passcode \(Self.kioskPasscode)"
+            "Organizer \(organizer.email) / \(organizer.password) · staff \(staff.email) / \(staff.password) · kiosk passcode \(DemoWorld.kioskPasscode)"
         )
         print(
-            "Organizer console: \(server.absoluteString)/admin (sign in as \(Self.organizer.email) / \(Self.organizer.password));"
-                + " the doors, live: \(server.absoluteString)/admin/events/\(event.id.wire)/dashboard")
-        print("Device home: \(home.path) (try `outpost device status --home \(home.path)`)\n")
-        for (guest, text) in tickets {
+            "Organizer console: \(server.absoluteString)/admin (sign in as \(organizer.email) / \(organizer.password));"
+                + " the doors, live: \(server.absoluteString)/admin/events/\(world.event.id.wire)/dashboard")
+        print("Device home: \(world.home.path) (try `outpost device status --home \(world.home.path)`)\n")
+        for (guest, text) in world.tickets {
             print("\(guest.name) — code \(guest.code)")
             for line in QRCode(text: text)?.terminalLines() ?? [] { print("  " + line) }
             print("  \(text)\n")
         }
-        return device
+        return world.device
     }
 
     static func waitForHealth(_ server: URL) async throws {

@@ -1,0 +1,60 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostProtocol
+
+/// What `outpost demo` seeds on its server: an organizer's event tonight with two access types,
+/// a staff user, the kiosk set up and `guests` guests; a staff device signed in on it, with the
+/// roster synced; and three sample tickets.
+package struct DemoWorld {
+    package static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
+    package static let staff = (email: "staff@demo.outpost", password: "outpost-staff", name: "Sam Staff")
+    package static let kioskPasscode = "394817"
+
+    package let event: EventInfo
+    package let imported: Int
+    /// Three guests and their ticket texts (what the QR codes carry).
+    package let tickets: [(guest: GuestInfo, text: String)]
+    /// The staff device, signed in with the event open.
+    package let device: DeviceApp
+    package let home: URL
+
+    /// Seeds the server at `server` (its organizer bootstrapped) and signs a device in under
+    /// `directory`/device.
+    @MainActor
+    package static func seed(server: URL, guests: Int, directory: URL) async throws -> DemoWorld {
+        let organizer = try await LabClient.signedIn(
+            transport: LiveTransport.make(baseURL: server),
+            LabClient.Credentials(
+                email: Self.organizer.email, password: Self.organizer.password, deviceId: "outpost-demo"))
+        let now = Date()
+        let seeded = try await Seeder(client: organizer).seed(
+            Seeder.Plan(
+                event: CreateEventRequest(
+                    name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
+                    modules: ["checkin", "kiosk"]),
+                accessTypes: [
+                    CreateAccessTypeRequest(name: "General", walkInAllowed: true),
+                    CreateAccessTypeRequest(name: "VIP", walkInAllowed: false),
+                ],
+                guests: guests,
+                staff: [
+                    CreateUserRequest(
+                        email: Self.staff.email, name: Self.staff.name, role: .checkinStaff,
+                        password: Self.staff.password)
+                ],
+                kiosk: KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
+        var tickets: [(GuestInfo, String)] = []
+        for guest in seeded.guests.prefix(3) {
+            tickets.append((guest, try await organizer.ticket(event: seeded.event.id, guest: guest.id)))
+        }
+        let home = directory.appendingPathComponent("device")
+        let ports = DevicePorts(
+            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
+        let device = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
+        await device.signIn(server: server, email: Self.staff.email, password: Self.staff.password)
+        await device.openEvent(seeded.event.id)
+        return DemoWorld(
+            event: seeded.event, imported: seeded.imported.imported, tickets: tickets, device: device, home: home)
+    }
+}
