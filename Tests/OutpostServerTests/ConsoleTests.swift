@@ -269,6 +269,30 @@ struct ConsoleTests {
     }
 
     @Test(
+        "console-staff-picker-empty: the staff picker starts on no one and requires a choice; a form sent without one is refused in words and puts nobody on the staff",
+        arguments: StoreKind.allCases)
+    func staffPickerEmpty(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            let eventPath = "/admin/events/\(world.event.id.wire)"
+            let page = try await browser.get(eventPath)
+            #expect(
+                page.text.contains(
+                    #"<select name="userId" id="assign-user" required><option value="" selected>Choose a user…</option>"#
+                ),
+                "the picker's first choice is no one, and a choice is required")
+            let staffPath = "/v1/events/\(world.event.id.wire)/staff"
+            let before: UserList = try await api.request(.get, staffPath, token: world.organizer.accessToken).decode()
+            let answer = try await browser.post(eventPath + "/staff", [("userId", "")])
+            #expect(
+                answer.status == 422 && answer.text.contains("Choose a user to put on the staff."), "\(answer.text)")
+            let after: UserList = try await api.request(.get, staffPath, token: world.organizer.accessToken).decode()
+            #expect(after.users.map(\.id) == before.users.map(\.id), "an unchosen picker assigns nobody")
+        }
+    }
+
+    @Test(
         "console-staff-kiosk: an organizer creates a user, puts them on an event's staff and takes them off; a weak kiosk passcode is refused with the API's rules, a good one sets the kiosk up; the user removed",
         arguments: StoreKind.allCases)
     func staffAndKiosk(kind: StoreKind) async throws {

@@ -17,6 +17,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
@@ -159,6 +160,12 @@ def run(driver, wait):
     check("a staff user was created", "checkin_staff" in driver.find_element(By.ID, "users").text)
     driver.get(event_url)
     wait.until(ready.presence_of_element_located((By.ID, "assign-staff")))
+    # Nobody is chosen until the organizer chooses: a click on the button alone sends nothing.
+    driver.find_element(By.ID, "assign").click()
+    check("the staff picker starts empty and requires a choice",
+          driver.execute_script("return document.getElementById('assign-user').validity.valueMissing")
+          and "Dora Door" not in driver.find_element(By.ID, "event-staff").text)
+    Select(driver.find_element(By.ID, "assign-user")).select_by_visible_text("Dora Door (checkin_staff)")
     follow(driver, wait, driver.find_element(By.ID, "assign"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "event-staff"), "Dora Door"))
     check("and put on the event's staff", "on the staff" in driver.find_element(By.ID, "notice").text)

@@ -113,7 +113,7 @@ enum ConsoleTemplates {
         {{#canEdit}}
         <form method="post" action="/admin/events/{{event.id}}/staff" class="card inline" id="assign-staff">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <label>User <select name="userId" id="assign-user">{{#users}}<option value="{{id}}">{{name}} ({{role}})</option>{{/users}}</select></label>
+        <label>User <select name="userId" id="assign-user" required><option value="" selected>Choose a user…</option>{{#users}}<option value="{{id}}">{{name}} ({{role}})</option>{{/users}}</select></label>
         <button type="submit" id="assign">Put on staff</button>
         </form>
         {{/canEdit}}
