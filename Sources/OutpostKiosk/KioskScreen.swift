@@ -32,16 +32,36 @@ package struct KioskScreen: ScreenModel, Sendable {
         self.battery = battery
     }
 
-    package var identifier: String { content().screen }
-    package func elements() -> [UIElement] { content().elements }
+    /// The screen shown: the exit prompt, the last attendee's result while it lasts, or the welcome.
+    package var identifier: String {
+        if kiosk.exitPromptShown { return UIIdentifier.kioskExitPrompt }
+        return shownResult.map { Self.words($0).id } ?? UIIdentifier.kioskWelcomeScreen
+    }
 
-    /// The screen shown (welcome, a result, the exit prompt) and its elements.
-    private func content() -> (screen: String, elements: [UIElement]) {
+    /// The last attendee's result, while it is still shown (never over the exit prompt).
+    private var shownResult: KioskResult? {
+        guard !kiosk.exitPromptShown, let result = kiosk.result,
+            now.timeIntervalSince(result.shownAt) < Self.resultSeconds
+        else { return nil }
+        return result
+    }
+
+    /// A result's identifier and words.
+    private static func words(_ result: KioskResult) -> (id: String, text: String) {
+        switch result.kind {
+        case .welcome: (UIIdentifier.kioskConfirmation, "Welcome, \(result.name ?? "")! You're checked in.")
+        case .alreadyCheckedIn:
+            (UIIdentifier.kioskAlreadyCheckedInMessage, "You're already checked in. Have a great event!")
+        case .notFound: (UIIdentifier.kioskEmailNotFoundMessage, "We can't find that email — please see staff.")
+        case .notSaved:
+            (UIIdentifier.kioskNotSavedMessage, "We couldn't record your check-in here — please see staff.")
+        }
+    }
+
+    package func elements() -> [UIElement] {
         var elements: [UIElement] = []
         let orientation = ["orientation": kiosk.orientation.rawValue]
-        var screen = UIIdentifier.kioskWelcomeScreen
         if kiosk.exitPromptShown {
-            screen = UIIdentifier.kioskExitPrompt
             elements.append(
                 UIElement(UIIdentifier.kioskExitPrompt, "Staff: enter the kiosk passcode to exit.", orientation))
             if let message = kiosk.exitMessage { elements.append(UIElement(UIIdentifier.signInError, message)) }
@@ -49,18 +69,9 @@ package struct KioskScreen: ScreenModel, Sendable {
                 UIElement(
                     UIIdentifier.kioskPasscodeInput, String(repeating: "•", count: draft.count),
                     ["length": String(draft.count)]))
-        } else if let result = kiosk.result, now.timeIntervalSince(result.shownAt) < Self.resultSeconds {
+        } else if let result = shownResult {
             let timing = ["dismissAfter": String(Int(Self.resultSeconds))].merging(orientation) { $1 }
-            let (id, text): (String, String) =
-                switch result.kind {
-                case .welcome: (UIIdentifier.kioskConfirmation, "Welcome, \(result.name ?? "")! You're checked in.")
-                case .alreadyCheckedIn:
-                    (UIIdentifier.kioskAlreadyCheckedInMessage, "You're already checked in. Have a great event!")
-                case .notFound: (UIIdentifier.kioskEmailNotFoundMessage, "We can't find that email — please see staff.")
-                case .notSaved:
-                    (UIIdentifier.kioskNotSavedMessage, "We couldn't record your check-in here — please see staff.")
-                }
-            screen = id
+            let (id, text) = Self.words(result)
             elements.append(UIElement(id, text, timing))
         } else {
             elements.append(
@@ -96,6 +107,6 @@ package struct KioskScreen: ScreenModel, Sendable {
                     ["percent": String(battery), "size": "small"]))
         }
         elements.append(UIElement(UIIdentifier.kioskExitCorner, "", ["taps": String(kiosk.cornerTaps.count)]))
-        return (screen, elements)
+        return elements
     }
 }

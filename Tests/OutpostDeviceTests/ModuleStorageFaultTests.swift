@@ -23,15 +23,21 @@ struct ModuleStorageFaultTests {
         try store.queue.write { db in try db.execute(sql: "ALTER TABLE \(table)_away RENAME TO \(table)") }
     }
 
+    /// A staff device with the roster synced and the event open, then offline.
+    static func offlineAtTheDoor(_ lab: DeviceLab, _ name: String) async throws -> DeviceApp {
+        _ = try await lab.readyDevice(name)
+        let app = try lab.launch(name)
+        await app.openEvent(lab.world.event.id)
+        app.update { $0.online = false }
+        return app
+    }
+
     @Test(
         "checkin-roster-unreadable-refuses: a code lookup on an unreadable roster refuses with the reason, never 'no such code'"
     )
     func rosterUnreadable() async throws {
         try await DeviceLab.run { lab in
-            _ = try await lab.readyDevice("roster")
-            let app = try lab.launch("roster")
-            await app.openEvent(lab.world.event.id)
-            app.update { $0.online = false }
+            let app = try await Self.offlineAtTheDoor(lab, "roster")
             let guest = lab.world.guests[0]
 
             try Self.hide("guests", in: app.store)
@@ -59,10 +65,7 @@ struct ModuleStorageFaultTests {
     )
     func confirmUnreadable() async throws {
         try await DeviceLab.run { lab in
-            _ = try await lab.readyDevice("confirm")
-            let app = try lab.launch("confirm")
-            await app.openEvent(lab.world.event.id)
-            app.update { $0.online = false }
+            let app = try await Self.offlineAtTheDoor(lab, "confirm")
             app.checkIn(code: lab.world.guests[1].code)
             #expect(app.tree().screen == UIIdentifier.confirmationScreen)
 

@@ -55,13 +55,13 @@ public final class StationLoop {
             running = false
             return
         }
-        let tree = app.tree()
-        switch tree.screen {
+        let shown = app.shown()
+        switch shown.tree.screen {
         case UIIdentifier.signIn: await signInKey(key)
         case UIIdentifier.eventPicker: await pickerKey(key)
-        case UIIdentifier.confirmationScreen: await confirmationKey(key, tree)
+        case UIIdentifier.confirmationScreen: await confirmationKey(key, shown.tree)
         case UIIdentifier.signOutPendingWarning: await signOutKey(key)
-        default: await shellKey(key, tree)
+        default: await shellKey(key, shown)
         }
     }
 
@@ -124,9 +124,9 @@ public final class StationLoop {
         }
     }
 
-    func shellKey(_ key: Key, _ tree: UITree) async {
+    func shellKey(_ key: Key, _ shown: ShownScreen) async {
         // The guests themselves, from check-in's typed tab: ids are never read back from text.
-        let suggestions = app.shown().part(CheckInTabScreen.self)?.shownSuggestions ?? []
+        let suggestions = shown.part(CheckInTabScreen.self)?.shownSuggestions ?? []
         switch key {
         case .character(let character):
             input.append(character)
