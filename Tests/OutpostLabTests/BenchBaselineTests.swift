@@ -45,6 +45,24 @@ struct BenchBaselineTests {
         #expect(baselines.verdicts(build: "debug", figures: figures, margin: 3).allSatisfy { $0.passed })
     }
 
+    @Test(
+        "bench-check-reproduce: a figure past its limit is measured again and keeps the better ratio; a regression in both runs still fails"
+    )
+    func reproduce() {
+        let baselines = BenchBaselines(builds: ["debug": ["search": 40, "scan": 4]])
+        let first = [Self.figure("search", ratio: 124), Self.figure("scan", ratio: 13), Self.figure("drain", ratio: nil)]
+        #expect(baselines.verdicts(build: "debug", figures: first, margin: 3).map(\.passed) == [false, false])
+        // Noise: search measures 60 the second time. A real regression: scan stays past 12.
+        let second = [Self.figure("search", ratio: 60), Self.figure("scan", ratio: 12.5)]
+        let best = BenchFigure.better(first, second)
+        #expect(best.map(\.ratio) == [60, 12.5, nil])
+        #expect(baselines.verdicts(build: "debug", figures: best, margin: 3).map(\.passed) == [false, true])
+        // A second run that did not measure a figure, or measured it broken, keeps the first.
+        let broken = BenchFigure.better(first, [Self.figure("search", ratio: .nan)])
+        #expect(broken.map(\.ratio) == [124, 13, nil])
+        #expect(BenchFigure.better([Self.figure("x", ratio: .nan)], [Self.figure("x", ratio: 2)]).map(\.ratio) == [2])
+    }
+
     @Test("seeder-parts: a large roster is imported in parts with the same first rows and no e-mail twice")
     func seederParts() {
         let types = ["General"]

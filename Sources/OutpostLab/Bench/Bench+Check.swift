@@ -2,12 +2,21 @@ import Foundation
 
 /// `--check` and `--write-baseline`: the regression guard over ratios to floors.
 extension Bench {
+    /// The names of the figures past their limit in `document` (none when nothing is guarded).
+    func regressedFigures(_ document: BenchDocument) throws -> [String] {
+        try storedBaselines().verdicts(build: document.build, figures: document.figures, margin: margin)
+            .filter { !$0.passed }.map(\.name)
+    }
+
+    func storedBaselines() throws -> BenchBaselines {
+        let url = URL(fileURLWithPath: baselines)
+        return FileManager.default.fileExists(atPath: url.path)
+            ? try JSONDecoder().decode(BenchBaselines.self, from: Data(contentsOf: url)) : BenchBaselines()
+    }
+
     func compareWithBaselines(_ document: BenchDocument) throws {
         let url = URL(fileURLWithPath: baselines)
-        let decoder = JSONDecoder()
-        var stored =
-            FileManager.default.fileExists(atPath: url.path)
-            ? try decoder.decode(BenchBaselines.self, from: Data(contentsOf: url)) : BenchBaselines()
+        var stored = try storedBaselines()
         if writeBaseline {
             stored.record(build: document.build, figures: document.figures)
             let encoder = JSONEncoder()

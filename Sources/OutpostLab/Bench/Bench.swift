@@ -48,11 +48,49 @@ package struct Bench {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        var figures: [BenchFigure] = []
-        var scale: [ScaleRow] = []
         let server = try await ServerHandle.start(directory: work.appendingPathComponent("server"), sqlite: true)
         defer { server.stop() }
+        var (figures, scale, last) = try await measureSizes(sizes, server: server, work: work.appendingPathComponent("1"))
+        if !check, let last {
+            figures += try await measureDrainAndIngest(after: last, server: server, work: work)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var document = BenchDocument(
+            timestamp: OutpostJSON.format(Date()), cores: ProcessInfo.processInfo.activeProcessorCount, quick: quick,
+            guests: sizes.last ?? 0, figures: figures, scale: scale, build: Self.buildMode)
+        try encoder.encode(document).write(to: URL(fileURLWithPath: output))
+        print(Self.table(document))
+        print(Self.scaleTable(scale))
+        print("Results written to \(output).")
+        if check {
+            // A regression must reproduce: a figure past its limit is measured once more (the
+            // whole run, floors included) and keeps the better of its two ratios. A real 3x
+            // regression stays; a burst of load on a shared machine does not fail the run.
+            let failed = try regressedFigures(document)
+            if !failed.isEmpty {
+                print(
+                    "bench --check: \(failed.joined(separator: "; ")) past the limit; measuring again to see "
+                        + "whether it reproduces")
+                let again = try await measureSizes(sizes, server: server, work: work.appendingPathComponent("2"))
+                document.figures = BenchFigure.better(document.figures, again.figures)
+            }
+        }
+        if check || writeBaseline {
+            try compareWithBaselines(document)
+        }
+    }
+
+    /// Every roster size's device figures, with floors measured in the same pass, and the growth
+    /// between the smallest and the largest.
+    @MainActor
+    func measureSizes(_ sizes: [Int], server: ServerHandle, work: URL) async throws -> (
+        figures: [BenchFigure], scale: [ScaleRow], last: DeviceRun?
+    ) {
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let floors = try BenchFloors.common(work: work)
+        var figures: [BenchFigure] = []
+        var scale: [ScaleRow] = []
         var last: DeviceRun?
         for size in sizes {
             let run = try await measureDevice(
@@ -62,21 +100,7 @@ package struct Bench {
             last = run
         }
         figures += BenchFigure.growth(figures, sizes: sizes)
-        if !check, let last {
-            figures += try await measureDrainAndIngest(after: last, server: server, work: work)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let document = BenchDocument(
-            timestamp: OutpostJSON.format(Date()), cores: ProcessInfo.processInfo.activeProcessorCount, quick: quick,
-            guests: sizes.last ?? 0, figures: figures, scale: scale, build: Self.buildMode)
-        try encoder.encode(document).write(to: URL(fileURLWithPath: output))
-        print(Self.table(document))
-        print(Self.scaleTable(scale))
-        print("Results written to \(output).")
-        if check || writeBaseline {
-            try compareWithBaselines(document)
-        }
+        return (figures, scale, last)
     }
 
     /// The roster sizes to measure: `sizes`, else 2,000 and 50,000 (`check`), 10,000 (`quick`)

@@ -37,6 +37,17 @@ package struct BenchBaselines: Codable, Equatable {
 }
 
 extension BenchFigure {
+    /// `first` with each figure that `second` measured better (a lower ratio to its floor)
+    /// replaced by `second`'s: the best of two runs, figure by figure.
+    package static func better(_ first: [BenchFigure], _ second: [BenchFigure]) -> [BenchFigure] {
+        let again = Dictionary(second.map { ($0.name, $0) }) { first, _ in first }
+        return first.map { figure in
+            guard let other = again[figure.name], let ratio = other.ratio, ratio.isFinite else { return figure }
+            guard let mine = figure.ratio, mine.isFinite else { return other }
+            return ratio < mine ? other : figure
+        }
+    }
+
     /// How each floor-normalized figure grew from the smallest size to the largest: its ratio at
     /// the largest over its ratio at the smallest. A path whose cost per action grows with the
     /// roster (a COUNT per screen reload, a scan where an index should be) shows here long
