@@ -26,6 +26,10 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case accountRemoved
     /// 409: the user's devices last reported entries not yet sent (removal needs `confirm=unsent`).
     case unsentWork
+    /// 409: the access type does not admit walk-ins.
+    case walkInNotAllowed
+    /// 409: no walk-in places of the access type are left to lease.
+    case walkInCapacityReached
     case unknown(String)
 
     public static let known: [APIErrorCode] = [
@@ -33,7 +37,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         .emailTaken, .guestNotAdmissible, .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised,
         .invalidCode, .mailUnavailable,
         .weakPasscode, .rateLimited, .busy,
-        .payloadTooLarge, .internalError, .accountRemoved, .unsentWork,
+        .payloadTooLarge, .internalError, .accountRemoved, .unsentWork, .walkInNotAllowed, .walkInCapacityReached,
     ]
 
     public init(_ code: String) {
@@ -65,6 +69,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .internalError: "internal_error"
         case .accountRemoved: "account_removed"
         case .unsentWork: "unsent_work"
+        case .walkInNotAllowed: "walk_in_not_allowed"
+        case .walkInCapacityReached: "walk_in_capacity_reached"
         case .unknown(let code): code
         }
     }
@@ -79,7 +85,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
             .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised, .weakPasscode,
-            .payloadTooLarge:
+            .payloadTooLarge, .walkInNotAllowed, .walkInCapacityReached:
             true
         case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
             .internalError, .accountRemoved, .unsentWork, .unknown:

@@ -30,7 +30,7 @@ struct RosterWireTests {
 
     static let page = RosterPage(
         accessTypes: [
-            AccessTypeInfo(id: .random(), name: "General", walkInAllowed: true),
+            AccessTypeInfo(id: .random(), name: "General", walkInAllowed: true, walkInCapacity: 40),
             AccessTypeInfo(id: .random(), name: "VIP ✨", walkInAllowed: false),
         ],
         guests: [

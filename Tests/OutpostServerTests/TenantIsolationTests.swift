@@ -33,10 +33,15 @@ struct TenantIsolationTests {
                     contactId: contact.id, type: .visit, date: "2026-11-17", durationMinutes: 30, notes: "tea"),
                 baseVersion: 0)
             #expect(try await api.lab(mentor).putActivity(activity, write).status == 201)
+            let door = try await api.lab(world.organizer).createAccessType(
+                event: event, CreateAccessTypeRequest(name: "Door", walkInAllowed: true, walkInCapacity: 10))
+            let leased = try await api.lab(world.staff1).leaseWalkIns(
+                event: event, WalkInLeaseRequest(deviceId: "door-a", accessTypeId: door.id))
+            let lease = try OutpostJSON.decode(WalkInLease.self, from: leased.body).id
             let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
                 event: event, guest: guest, user: user, otherEvent: world.otherEvent.id, key: key,
                 checkInBody: checkInBody, accessType: world.accessType.id, contact: contact.id,
-                mentor: mentor.user.id, activity: activity, activityWrite: write)
+                mentor: mentor.user.id, activity: activity, activityWrite: write, lease: lease)
             let unknownEvent = try await api.request(
                 .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
@@ -66,6 +71,9 @@ struct TenantIsolationTests {
             #expect(contacts.map(\.mentorIds) == [[mentor.user.id]])
             #expect(try await api.lab(mentor).activities().map(\.version) == [1])
             #expect(try await api.lab(world.organizer).reveals(contact.id).isEmpty)
+            // Nothing of tenant A changed: the lease is open, no walk-in was added.
+            #expect(
+                try await api.lab(world.organizer).walkInSummary(event: event).capacities.map(\.openLeases) == [0, 1])
             // Nothing of tenant A changed.
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
             #expect(guests.count == 3 && guests.allSatisfy { $0.status == .confirmed && $0.checkIn == nil })
@@ -76,15 +84,27 @@ struct TenantIsolationTests {
     static func table(
         event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
-        activity: ActivityID, activityWrite: ActivityWrite
+        activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
-        [
+        let walkIn = WalkInRequest(
+            guestId: .random(), deviceId: "d", accessTypeId: accessType, name: "Taken", email: nil, payment: nil,
+            addedAt: Date(millisecondsSince1970: 1_795_000_000_000), slot: nil)
+        return [
             (.get, "/v1/events/\(event)/roster", nil, [:]),
             (.get, "/v1/events/\(event)", nil, [:]),
             (.patch, "/v1/events/\(event)", UpdateEventRequest(name: "Taken"), [:]),
             (.get, "/v1/events/\(event)/guests", nil, [:]),
             (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
             (.post, "/v1/events/\(event)/checkins:batch", CheckInBatchRequest(entries: [checkInBody]), [:]),
+            (.post, "/v1/events/\(event)/walkins", walkIn, [key: walkIn.idempotencyKey.description]),
+            (.get, "/v1/events/\(event)/walkins", nil, [:]),
+            (.get, "/v1/events/\(event)/walkins/summary", nil, [:]),
+            (.get, "/v1/events/\(event)/walkins/summary.csv", nil, [:]),
+            (
+                .post, "/v1/events/\(event)/walkin-leases",
+                WalkInLeaseRequest(deviceId: "door-a", accessTypeId: accessType), [:]
+            ),
+            (.post, "/v1/events/\(event)/walkin-leases/\(lease)/seal", WalkInSealRequest(used: 0), [:]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
@@ -223,7 +243,7 @@ struct TenantIsolationTests {
             })
         let ids = (
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
-            activity: ActivityID.random()
+            activity: ActivityID.random(), lease: WalkInLeaseID.random()
         )
         let tabled = Set(
             Self.table(
@@ -234,11 +254,12 @@ struct TenantIsolationTests {
                 activityWrite: ActivityWrite(
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
-                    baseVersion: 0)
+                    baseVersion: 0), lease: ids.lease
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
+                    (ids.lease.wire, "{leaseId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

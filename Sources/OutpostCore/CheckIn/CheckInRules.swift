@@ -14,6 +14,8 @@ public enum CheckInMethod: String, Sendable, Codable, CaseIterable {
     case qr
     case manual
     case kiosk
+    /// Added at the door and checked in in the same step (the Walk-Ins tab).
+    case walkIn = "walk_in"
 }
 
 /// What the deciding side knows about the guest a scan names.

@@ -57,6 +57,7 @@ public enum ShiftTemplateIDKind: IDKind {}
 public enum ShiftIDKind: IDKind {}
 public enum AbsenceTemplateIDKind: IDKind {}
 public enum AbsenceIDKind: IDKind {}
+public enum WalkInLeaseIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -84,3 +85,5 @@ public typealias ShiftID = TypedID<ShiftIDKind>
 public typealias AbsenceTemplateID = TypedID<AbsenceTemplateIDKind>
 /// An absence on a day.
 public typealias AbsenceID = TypedID<AbsenceIDKind>
+/// A block of walk-in places the server leased one device for one access type.
+public typealias WalkInLeaseID = TypedID<WalkInLeaseIDKind>

@@ -45,6 +45,19 @@ public enum API {
         .put, "/v1/events/{eventId}/devices/{deviceId}")
     public static let dashboard = Endpoint<NoBody, DoorDashboard, EventID>(.get, "/v1/events/{eventId}/dashboard")
 
+    // Walk-ins.
+    public static let addWalkIn = Endpoint<WalkInRequest, WalkInResponse, EventID>(
+        .post, "/v1/events/{eventId}/walkins")
+    public static let listWalkIns = Endpoint<NoBody, WalkInList, EventID>(.get, "/v1/events/{eventId}/walkins")
+    public static let walkInSummary = Endpoint<NoBody, WalkInSummary, EventID>(
+        .get, "/v1/events/{eventId}/walkins/summary")
+    public static let exportWalkInSummary = Endpoint<NoBody, Bytes, EventID>(
+        .get, "/v1/events/{eventId}/walkins/summary.csv")
+    public static let leaseWalkIns = Endpoint<WalkInLeaseRequest, WalkInLease, EventID>(
+        .post, "/v1/events/{eventId}/walkin-leases")
+    public static let sealWalkInLease = Endpoint<WalkInSealRequest, WalkInLease, EventID, WalkInLeaseID>(
+        .post, "/v1/events/{eventId}/walkin-leases/{leaseId}/seal")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -145,6 +158,12 @@ extension API {
         setUpKiosk.route,
         reportDevice.route,
         dashboard.route,
+        addWalkIn.route,
+        listWalkIns.route,
+        walkInSummary.route,
+        exportWalkInSummary.route,
+        leaseWalkIns.route,
+        sealWalkInLease.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

@@ -48,10 +48,13 @@ public struct CreateEventRequest: Codable, Sendable, Hashable {
 public struct CreateAccessTypeRequest: Codable, Sendable, Hashable {
     public var name: String
     public var walkInAllowed: Bool?
+    /// How many walk-ins the type admits in all (only with `walkInAllowed`); nil: no limit.
+    public var walkInCapacity: Int?
 
-    public init(name: String, walkInAllowed: Bool? = nil) {
+    public init(name: String, walkInAllowed: Bool? = nil, walkInCapacity: Int? = nil) {
         self.name = name
         self.walkInAllowed = walkInAllowed
+        self.walkInCapacity = walkInCapacity
     }
 }
 

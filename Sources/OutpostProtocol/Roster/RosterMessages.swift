@@ -6,11 +6,15 @@ public struct AccessTypeInfo: Codable, Sendable, Hashable {
     public var id: AccessTypeID
     public var name: String
     public var walkInAllowed: Bool
+    /// How many walk-ins the access type admits in all; nil: no limit. Devices then admit
+    /// offline only from places the server leased them.
+    public var walkInCapacity: Int?
 
-    public init(id: AccessTypeID, name: String, walkInAllowed: Bool) {
+    public init(id: AccessTypeID, name: String, walkInAllowed: Bool, walkInCapacity: Int? = nil) {
         self.id = id
         self.name = name
         self.walkInAllowed = walkInAllowed
+        self.walkInCapacity = walkInCapacity
     }
 }
 

@@ -13,6 +13,7 @@ extension RosterPage {
             wire.id = type.id.uuid.bytes
             wire.name = type.name
             wire.walkInAllowed = type.walkInAllowed
+            if let capacity = type.walkInCapacity { wire.walkInCapacity = UInt32(clamping: capacity) }
             return wire
         }
         message.guests = guests.map { guest in
@@ -68,7 +69,9 @@ extension RosterPage {
         guard message.complete else { throw RosterWireError(reason: "the page was cut short") }
         self.init(
             accessTypes: try message.accessTypes.map { type in
-                AccessTypeInfo(id: try Self.id(type.id), name: type.name, walkInAllowed: type.walkInAllowed)
+                AccessTypeInfo(
+                    id: try Self.id(type.id), name: type.name, walkInAllowed: type.walkInAllowed,
+                    walkInCapacity: type.hasWalkInCapacity ? Int(type.walkInCapacity) : nil)
             },
             guests: try message.guests.map { guest in
                 GuestInfo(

@@ -99,6 +99,7 @@ public enum OutpostServer {
         EventRoutes(dependencies: dependencies).register(on: authenticated)
         RosterRoutes(dependencies: dependencies).register(on: authenticated)
         CheckInRoutes(dependencies: dependencies).register(on: authenticated)
+        WalkInRoutes(dependencies: dependencies).register(on: authenticated)
         GuestRoutes(dependencies: dependencies).register(on: authenticated)
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         DashboardRoutes(dependencies: dependencies).register(on: authenticated)

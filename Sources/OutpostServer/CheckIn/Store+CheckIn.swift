@@ -119,16 +119,9 @@ extension Store {
     ) async throws
         -> CheckInAnswer
     {
-        guard
-            let stored = try await connection.queryOne(
-                "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
-                [.id(command.caller.tenantId), .text(command.idempotencyKey)])
-        else { throw StoreError.notFound }
-        guard try stored.blob("request_hash") == command.requestHash else { return .keyReused }
-        guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
-            throw StoreError.notFound
-        }
-        return .replayed(StoredAnswer(status: Int(status), body: body))
+        try await earlierAnswer(
+            connection, tenantId: command.caller.tenantId, key: command.idempotencyKey, hash: command.requestHash
+        ).map(CheckInAnswer.replayed) ?? .keyReused
     }
 
     /// What one statement reads for the decision: the event if the caller may work it, the guest

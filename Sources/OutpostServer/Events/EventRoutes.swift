@@ -102,9 +102,16 @@ struct EventRoutes {
         try context.require([.organizer])
         let event = try await Self.event(API.createAccessType.parameters(in: context), context, dependencies)
         let body = try await HTTPHelpers.decode(CreateAccessTypeRequest.self, from: request)
+        if let capacity = body.walkInCapacity {
+            guard body.walkInAllowed == true, (0...1_000_000).contains(capacity) else {
+                throw APIError.invalidRequest(
+                    "'walkInCapacity' is a number from 0 to 1,000,000, for an access type that allows walk-ins.",
+                    status: .unprocessableContent)
+            }
+        }
         let accessType = try await dependencies.store.createAccessType(
             eventId: event.id, name: try HTTPHelpers.nonEmpty(body.name, "name"),
-            walkInAllowed: body.walkInAllowed ?? false)
+            walkInAllowed: body.walkInAllowed ?? false, walkInCapacity: body.walkInCapacity)
         return try HTTPHelpers.json(accessType, status: .created)
     }
 

@@ -114,24 +114,36 @@ extension Store {
         }
     }
 
-    func createAccessType(eventId: EventID, name: String, walkInAllowed: Bool) async throws -> AccessTypeInfo {
+    func createAccessType(
+        eventId: EventID, name: String, walkInAllowed: Bool, walkInCapacity: Int? = nil
+    ) async throws -> AccessTypeInfo {
         let id = AccessTypeID.random()
         try await database.transaction { connection in
             _ = try await bumpSequence(connection, eventId: eventId)
             try await connection.execute(
-                "INSERT INTO access_types (id, event_id, name, walk_in_allowed, created_at) VALUES (?, ?, ?, ?, ?)",
-                [.id(id), .id(eventId), .text(name), .bool(walkInAllowed), .date(.now)])
+                """
+                INSERT INTO access_types (id, event_id, name, walk_in_allowed, walk_in_capacity, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .id(id), .id(eventId), .text(name), .bool(walkInAllowed),
+                    walkInCapacity.map { .int(Int64($0)) } ?? .null, .date(.now),
+                ])
         }
-        return AccessTypeInfo(id: id, name: name, walkInAllowed: walkInAllowed)
+        return AccessTypeInfo(id: id, name: name, walkInAllowed: walkInAllowed, walkInCapacity: walkInCapacity)
     }
 
     static func accessTypes(_ connection: any SQLConnection, eventId: EventID) async throws -> [AccessTypeInfo] {
         try await connection.query(
-            "SELECT id, name, walk_in_allowed FROM access_types WHERE event_id = ? ORDER BY created_at, id",
+            """
+            SELECT id, name, walk_in_allowed, walk_in_capacity FROM access_types WHERE event_id = ?
+            ORDER BY created_at, id
+            """,
             [.id(eventId)]
         ).map {
             AccessTypeInfo(
-                id: try $0.id("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"))
+                id: try $0.id("id"), name: try $0.text("name"), walkInAllowed: try $0.bool("walk_in_allowed"),
+                walkInCapacity: try $0.optionalInt("walk_in_capacity").map(Int.init))
         }
     }
 

@@ -5,7 +5,55 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13]
+
+    /// Walk-ins (seed 000's Walk-Ins tab): an access type may cap its walk-ins; devices admit
+    /// offline only from places leased to them (`walkin_leases`, escrow: `walk_in_reserved`
+    /// counts open leases whole and sealed ones as used, and only a conditional update raises
+    /// it); each walk-in is a guest and a check-in, and a row here with who added them, what
+    /// they paid and what the organizer should look at.
+    static let v13 = Migration(version: 13, name: "walk-ins and their leased places") { _ in
+        [
+            "ALTER TABLE access_types ADD COLUMN walk_in_capacity BIGINT",
+            "ALTER TABLE access_types ADD COLUMN walk_in_reserved BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE walkin_leases (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                granted BIGINT NOT NULL CHECK (granted > 0),
+                used BIGINT CHECK (used >= 0 AND used <= granted),
+                granted_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                sealed_at BIGINT)
+            """,
+            "CREATE INDEX walkin_leases_type ON walkin_leases (access_type_id, sealed_at)",
+            """
+            CREATE TABLE walkins (
+                guest_id TEXT PRIMARY KEY REFERENCES guests(id),
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                lease_id TEXT,
+                slot BIGINT,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                amount_minor BIGINT,
+                currency TEXT,
+                payment_method TEXT,
+                added_at BIGINT NOT NULL,
+                at BIGINT NOT NULL,
+                duplicate_of TEXT,
+                over_capacity INTEGER NOT NULL)
+            """,
+            "CREATE INDEX walkins_event ON walkins (event_id, at)",
+            "CREATE INDEX walkins_lease ON walkins (lease_id, slot)",
+        ]
+    }
 
     /// What each device of a user last said it had not sent (mentors' and workers' devices,
     /// which belong to no event): an organizer sees it before removing the user.

@@ -170,9 +170,22 @@ public nonisolated struct Outpost_V1_AccessType: Sendable {
 
   public var walkInAllowed: Bool = false
 
+  /// How many walk-ins this access type may admit in all; absent: no limit. A device admits
+  /// offline only from the slots the server leased it.
+  public var walkInCapacity: UInt32 {
+    get {_walkInCapacity ?? 0}
+    set {_walkInCapacity = newValue}
+  }
+  /// Returns true if `walkInCapacity` has been explicitly set.
+  public var hasWalkInCapacity: Bool {self._walkInCapacity != nil}
+  /// Clears the value of `walkInCapacity`. Subsequent reads from it will return its default value.
+  public mutating func clearWalkInCapacity() {self._walkInCapacity = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _walkInCapacity: UInt32? = nil
 }
 
 public nonisolated struct Outpost_V1_Guest: Sendable {
@@ -349,7 +362,7 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AccessType"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{3}walk_in_allowed\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{3}walk_in_allowed\0\u{3}walk_in_capacity\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -360,12 +373,17 @@ nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobu
       case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.walkInAllowed) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self._walkInCapacity) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.id.isEmpty {
       try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
     }
@@ -375,6 +393,9 @@ nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobu
     if self.walkInAllowed != false {
       try visitor.visitSingularBoolField(value: self.walkInAllowed, fieldNumber: 3)
     }
+    try { if let v = self._walkInCapacity {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -382,6 +403,7 @@ nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobu
     if lhs.id != rhs.id {return false}
     if lhs.name != rhs.name {return false}
     if lhs.walkInAllowed != rhs.walkInAllowed {return false}
+    if lhs._walkInCapacity != rhs._walkInCapacity {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
