@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "OutpostDevice", targets: ["OutpostDevice"]),
         .library(name: "OutpostCheckIn", targets: ["OutpostCheckIn"]),
         .library(name: "OutpostKiosk", targets: ["OutpostKiosk"]),
+        .library(name: "OutpostWalkIns", targets: ["OutpostWalkIns"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -169,6 +170,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostWalkIns",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -186,7 +195,10 @@ let package = Package(
         // The composition: the apps made of the shell and its modules (front-ends import this).
         .target(
             name: "OutpostDevice",
-            dependencies: ["OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostTracking", "OutpostActivities"],
+            dependencies: [
+                "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostTracking",
+                "OutpostActivities",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -210,6 +222,7 @@ let package = Package(
                 "OutpostShell",
                 "OutpostCheckIn",
                 "OutpostKiosk",
+                "OutpostWalkIns",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostProtocol
 import OutpostShell
@@ -21,6 +22,16 @@ package protocol CheckInDesk: AnyObject {
     /// Commits a check-in of `guest` locally and queues it (one transaction).
     @discardableResult
     func commit(guest: LocalGuest, method: CheckInMethod, ticket: String?, note: String?) throws -> CheckInEntry
+    /// The roster's row of a guest, read inside another module's transaction `db` (a walk-in's
+    /// answer updates the guest it added).
+    func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest?
+    /// Writes a guest's roster row (sealed, with its blind indexes) inside `db`: a walk-in is on
+    /// the roster, checked in, in the same transaction as its place and its outbox entry.
+    func write(_ db: Database, guest: LocalGuest) throws
+    /// Takes a guest off the roster inside `db` (a walk-in the server refused for good).
+    func removeGuest(_ db: Database, eventId: EventID, id: GuestID) throws
+    /// The event's access types as the roster brought them.
+    func accessTypes(eventId: EventID) -> [AccessTypeInfo]
 }
 
 extension CheckInModule: CheckInDesk {
@@ -31,6 +42,20 @@ extension CheckInModule: CheckInDesk {
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
         context.surfacing("read the roster") { try store.guests(eventId: eventId, email: email) } ?? []
+    }
+
+    package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {
+        try store.guest(db, eventId: eventId, id: id)
+    }
+
+    package func write(_ db: Database, guest: LocalGuest) throws { try store.upsert(db, guest) }
+
+    package func removeGuest(_ db: Database, eventId: EventID, id: GuestID) throws {
+        try db.execute(sql: "DELETE FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
+    }
+
+    package func accessTypes(eventId: EventID) -> [AccessTypeInfo] {
+        context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) } ?? []
     }
 
     package func kioskSettings(eventId: EventID) -> KioskInfo? {

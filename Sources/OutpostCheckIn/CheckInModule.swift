@@ -29,7 +29,6 @@ package final class CheckInModule: DeviceModule {
 
     /// What the screens show, rebuilt by ``reload()``; rendering reads only these.
     private var rosterCount = 0
-    private var walkInAllowed = false
     private var confirming: ConfirmationScreen?
     private var rejected = RejectedCheckInsBanner(entries: [])
     private var resultSyncing = false
@@ -95,7 +94,6 @@ package final class CheckInModule: DeviceModule {
     package func reload() {
         guard let eventId = context.eventId else {
             rosterCount = 0
-            walkInAllowed = false
             confirming = nil
             suggestions = []
             rejected = RejectedCheckInsBanner(entries: [])
@@ -106,7 +104,6 @@ package final class CheckInModule: DeviceModule {
             .flatMap { $0 }
         let accessTypes = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) } ?? []
         rosterCount = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) } ?? 0
-        walkInAllowed = accessTypes.contains(where: \.walkInAllowed)
         confirming = state.confirmation.flatMap { confirmation in
             guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
             return ConfirmationScreen(
@@ -148,7 +145,6 @@ package final class CheckInModule: DeviceModule {
 
     package var tabs: [UIElement] {
         var tabs = [UIElement(UIIdentifier.tabCheckIn, "Check-In")]
-        if walkInAllowed { tabs.append(UIElement(UIIdentifier.tabWalkIn, "Walk-Ins")) }
         if context.currentEvent?.modules.contains("efx") == true { tabs.append(UIElement(UIIdentifier.tabEFx, "EFx")) }
         return tabs
     }

@@ -13,6 +13,21 @@ public struct LocalGuest: Codable, Sendable, Hashable {
     public var notes: String
     public var status: GuestStatus
     public var checkIn: LocalCheckIn?
+
+    package init(
+        id: GuestID, eventId: EventID, accessTypeId: AccessTypeID, name: String, email: String, code: String,
+        notes: String, status: GuestStatus, checkIn: LocalCheckIn?
+    ) {
+        self.id = id
+        self.eventId = eventId
+        self.accessTypeId = accessTypeId
+        self.name = name
+        self.email = email
+        self.code = code
+        self.notes = notes
+        self.status = status
+        self.checkIn = checkIn
+    }
 }
 
 /// The first check-in of a guest as the device knows it.

@@ -4,3 +4,4 @@
 @_exported import OutpostKiosk
 @_exported import OutpostShell
 @_exported import OutpostTracking
+@_exported import OutpostWalkIns
