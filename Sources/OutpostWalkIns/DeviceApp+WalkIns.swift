@@ -86,8 +86,12 @@ extension DeviceApp {
     /// This device's walk-ins of the open event: count and amounts by method and currency.
     public var walkInShift: WalkInShift? { walkInModule?.currentShift }
 
-    /// The end-of-shift summary as CSV (the console's walkins/summary.csv, for this device).
-    public var walkInShiftCSV: String { WalkInSummary.csv(walkInShift.map { [$0] } ?? []) }
+    /// The end-of-shift summary of the open event as CSV (the console's walkins/summary.csv, for
+    /// this device); throws when the walk-ins cannot be read (never an empty summary instead).
+    public func walkInShiftCSV() throws -> String {
+        guard let module = walkInModule, let eventId else { return WalkInSummary.csv([]) }
+        return WalkInSummary.csv([try module.shift(eventId: eventId)])
+    }
 
     /// Places this device holds per access type that admits walk-ins (nil: no limit).
     public var walkInPlacesLeft: [AccessTypeID: Int?] { walkInModule?.placesLeft ?? [:] }

@@ -104,10 +104,8 @@ package final class WalkInModule: DeviceModule {
                     ? nil
                     : leases.filter { $0.lease.accessTypeId == type.id && $0.usable(at: now) }.map(\.left).reduce(0, +))
         }
-        let mine = context.surfacing("read this device's walk-ins") { try store.walkIns(eventId: eventId) } ?? []
-        shift =
-            WalkInShift.of(mine.filter { $0.deviceId == context.deviceId }.map { ($0.deviceId, $0.payment) }).first
-            ?? WalkInShift(deviceId: context.deviceId, walkIns: 0, totals: [])
+        // Unreadable walk-ins are no summary (the fault banner says why), never "0 walk-ins".
+        shift = context.surfacing("read this device's walk-ins") { try shift(eventId: eventId) }
         resultSyncing =
             state.result.map { result in
                 context.surfacing("read the walk-in's entry") {
@@ -137,6 +135,13 @@ package final class WalkInModule: DeviceModule {
     }
 
     package var statusElements: [UIElement] { [] }
+
+    /// This device's walk-ins of `eventId` by method and currency; throws when they cannot be read.
+    package func shift(eventId: EventID) throws -> WalkInShift {
+        let mine = try store.walkIns(eventId: eventId).filter { $0.deviceId == context.deviceId }
+        return WalkInShift.of(mine.map { ($0.deviceId, $0.payment) }).first
+            ?? WalkInShift(deviceId: context.deviceId, walkIns: 0, totals: [])
+    }
 
     /// The access types the form offers.
     package var choicesForForm: [WalkInChoice] { choices }
