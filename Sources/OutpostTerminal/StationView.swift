@@ -22,7 +22,7 @@ public struct StationView: Sendable {
     /// The colour of an element, by what it means to the person at the door.
     static func style(_ id: String) -> String? {
         switch id {
-        case UIIdentifier.checkedInCard, UIIdentifier.kioskConfirmation: green
+        case UIIdentifier.checkedInCard, UIIdentifier.kioskConfirmation, UIIdentifier.walkInAddedCard: green
         case UIIdentifier.alreadyCheckedIn, UIIdentifier.kioskAlreadyCheckedInMessage, UIIdentifier.pendingSyncBanner,
             UIIdentifier.kioskBatteryLowBanner:
             amber
@@ -30,7 +30,7 @@ public struct StationView: Sendable {
             UIIdentifier.notInRosterBanner, UIIdentifier.syncRejectedBanner, UIIdentifier.kioskEmailNotFoundMessage,
             UIIdentifier.kioskExitLockoutBanner, UIIdentifier.kioskBatteryCriticalBanner, UIIdentifier.signInError,
             UIIdentifier.storageMigrationError, UIIdentifier.forceUpgradeScreen, UIIdentifier.offlineBanner,
-            UIIdentifier.kioskNotSavedMessage, UIIdentifier.storageFaultBanner:
+            UIIdentifier.kioskNotSavedMessage, UIIdentifier.storageFaultBanner, UIIdentifier.walkInError:
             red
         default: nil
         }
@@ -43,6 +43,8 @@ public struct StationView: Sendable {
         UIIdentifier.reconfirmButton, UIIdentifier.kioskSetupPasscodeInput, UIIdentifier.kioskSetupOrientationLock,
         UIIdentifier.kioskEnterCTA, UIIdentifier.signInEmail, UIIdentifier.signInPassword, UIIdentifier.signInSubmit,
         UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput,
+        UIIdentifier.walkInName, UIIdentifier.walkInEmail, UIIdentifier.walkInAccessType, UIIdentifier.walkInPayment,
+        UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel,
     ]
 
     /// A full frame.

@@ -57,7 +57,7 @@ package struct WalkInFormScreen: ScreenModel {
     }
 
     /// "12 places left on this device", "no limit", or why there are none.
-    static func places(_ left: Int?, online: Bool) -> String {
+    package static func places(_ left: Int?, online: Bool) -> String {
         guard let left else { return "no limit" }
         if left > 0 { return "\(left) \(left == 1 ? "place" : "places") left on this device" }
         return online ? "no places left" : "no places left on this device: connect to get more"

@@ -14,6 +14,8 @@ public final class StationLoop {
     var highlight: Int?
     var fields = ["", "", ""]  // e-mail, password, server
     var field = 0
+    /// The Walk-Ins form's field with the cursor: name, e-mail, access type, amount, method.
+    var walkInField = 0
     var running = true
     var shownAt: Date?
     var lastTransient: String?
@@ -61,6 +63,8 @@ public final class StationLoop {
         case UIIdentifier.eventPicker: await pickerKey(key)
         case UIIdentifier.confirmationScreen: await confirmationKey(key, shown.tree)
         case UIIdentifier.signOutPendingWarning: await signOutKey(key)
+        case UIIdentifier.walkInForm: await walkInKey(key, shown)
+        case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
     }
@@ -142,9 +146,72 @@ public final class StationLoop {
             highlight = nil
             app.dismissTransient()
         case .function(5): startSync(force: true)
+        case .function(4):
+            walkInField = 0
+            app.openWalkIn()
+        case .function(6): app.showWalkInSummary()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
+        default: break
+        }
+    }
+
+    /// The Walk-Ins form: Tab or ↓ to the next field, ← → to choose the access type and the
+    /// method, Enter adds and checks in, Esc leaves. Every keystroke is kept in the form's state
+    /// (a relaunch keeps what was typed).
+    func walkInKey(_ key: Key, _ shown: ShownScreen) async {
+        guard let form = shown.part(WalkInFormScreen.self) else { return }
+        let fields = 5
+        func edit(_ change: (inout String) -> Void) {
+            switch walkInField {
+            case 0:
+                var text = form.draft.name
+                change(&text)
+                app.updateWalkIn(name: text)
+            case 1:
+                var text = form.draft.email
+                change(&text)
+                app.updateWalkIn(email: text)
+            case 3:
+                var text = form.draft.amount
+                change(&text)
+                app.updateWalkIn(amount: text)
+            default: break
+            }
+        }
+        func choose(_ step: Int) {
+            switch walkInField {
+            case 2:
+                guard !form.choices.isEmpty else { return }
+                let index = form.choices.firstIndex { $0.accessType.id == form.chosen?.accessType.id } ?? 0
+                let next = form.choices[(index + step + form.choices.count) % form.choices.count]
+                app.updateWalkIn(accessType: next.accessType.id.wire)
+            case 4: app.updateWalkIn(method: form.draft.method == .cash ? .card : .cash)
+            default: break
+            }
+        }
+        switch key {
+        case .tab, .down: walkInField = (walkInField + 1) % fields
+        case .up: walkInField = (walkInField + fields - 1) % fields
+        case .left: choose(-1)
+        case .right: choose(1)
+        case .backspace: edit { if !$0.isEmpty { $0.removeLast() } }
+        case .character(let character):
+            if walkInField == 2 || walkInField == 4 {
+                if character == " " { choose(1) }
+            } else {
+                edit { $0.append(character) }
+            }
+        case .enter:
+            await app.addWalkIn(replayAfter: false)
+            if app.refusal == nil {
+                terminal.bell(times: 1)
+                startSync()
+            } else {
+                terminal.bell(times: 3)
+            }
+        case .escape: app.cancelWalkIn()
         default: break
         }
     }
@@ -242,6 +309,21 @@ public final class StationLoop {
 
     // MARK: - Drawing
 
+    /// The Walk-Ins form's fields, the cursor's marked.
+    func walkInLines(_ form: WalkInFormScreen) -> [String] {
+        let type = form.chosen.map {
+            "\($0.accessType.name) (\(WalkInFormScreen.places($0.placesLeft, online: form.online)))"
+        }
+        let rows: [(String, String)] = [
+            ("Name", form.draft.name), ("E-mail", form.draft.email), ("Type", "◀ \(type ?? "none") ▶"),
+            ("Paid", form.draft.amount.isEmpty ? "" : "\(form.draft.amount) \(form.draft.currency)"),
+            ("Method", "◀ \(form.draft.method.rawValue) ▶"),
+        ]
+        return rows.enumerated().map { index, row in
+            "\(index == walkInField ? "▶" : " ") \(row.0.padding(toLength: 7, withPad: " ", startingAt: 0)) \(row.1)"
+        }
+    }
+
     func render() {
         let size = terminal.refreshSize()
         let shown = app.shown()
@@ -255,7 +337,7 @@ public final class StationLoop {
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F5 sync · F2 sign out · Ctrl-Q quit"
         switch tree.screen {
         case UIIdentifier.signIn:
             let labels = ["E-mail", "Password", "Server"]
@@ -283,6 +365,15 @@ public final class StationLoop {
                 ? "Enter re-confirm · Esc dismiss" : "Enter confirm check-in · Esc cancel"
         case UIIdentifier.signOutPendingWarning:
             hint = "w wait for sync (default) · d discard · k keep for next sign-in · Esc back"
+        case UIIdentifier.walkInForm:
+            if let form = shown.part(WalkInFormScreen.self) { body = walkInLines(form) }
+            prompt = ""
+            shownInput = ""
+            hint = "Tab next field · ←→ choose · Enter add and check in · Esc cancel"
+        case UIIdentifier.walkInSummary:
+            prompt = ""
+            shownInput = ""
+            hint = "Esc back · outpost device walkin summary --csv exports it"
         default:
             break
         }
