@@ -185,7 +185,13 @@ extension ModuleStore where Owner == CheckInModule {
     /// answers; with discard, the user's entries too.
     package func ledger() throws -> [CheckInLedgerEntry] {
         let answers = try readStatement { db in
-            try Row.fetchAll(db, sql: "SELECT idempotency_key, status, body FROM answers ORDER BY idempotency_key")
+            // Check-in's answers; those stored before answers had a kind are listed as before.
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT idempotency_key, status, body FROM answers WHERE kind = ? OR kind IS NULL
+                    ORDER BY idempotency_key
+                    """, arguments: [OutboxKind.checkIn.rawValue])
         }
         var entries: [CheckInLedgerEntry] = try answers.map { row in
             let status: Int = row["status"]

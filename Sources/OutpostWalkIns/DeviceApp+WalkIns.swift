@@ -83,6 +83,9 @@ extension DeviceApp {
         return sealed
     }
 
+    /// The Idempotency-Key of the walk-in the result card shows (set by a committed add).
+    public var lastWalkInKey: String? { walkInModule?.state.result?.idempotencyKey }
+
     /// This device's walk-ins of the open event: count and amounts by method and currency.
     public var walkInShift: WalkInShift? { walkInModule?.currentShift }
 

@@ -84,6 +84,7 @@ struct WalkInProbeTests {
             #expect(try await lab.serverCheckIns()[found.id] == 1, "one check-in on the server")
             let local = try #require(try app.checkInStore.guest(eventId: lab.world.event.id, id: found.id))
             #expect(local.code == walkIns[0].code && local.checkIn?.pending == false, "the server's code, synced")
+            #expect(!app.ledger.contains { $0.idempotencyKey.contains(found.id.wire) }, "not in check-in's ledger")
             // Nothing of her is readable in the store's files.
             let files = try DeviceFiles.readAll(lab.home("door"))
             #expect(!DeviceFiles.contains(files, "Noor Haddad") && !DeviceFiles.contains(files, "noor@example.org"))
@@ -137,6 +138,7 @@ struct WalkInProbeTests {
                     $0.name == "Door"
                 })
             #expect(capacity.reserved == capacity.admitted && capacity.openLeases == 0)
+            #expect(one.ledger.allSatisfy { IdempotencyKey(parsing: $0.idempotencyKey) != nil }, "no seal in it")
         }
     }
 

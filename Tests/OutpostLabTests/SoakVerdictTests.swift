@@ -73,6 +73,43 @@ struct SoakVerdictTests {
     }
 
     @Test(
+        "soak-walkins: a walk-in committed on a device but missing on the server, more admitted than the capacity, one flagged over it, or a pool below the admitted each fail the soak"
+    )
+    func walkIns() {
+        let (devices, audit) = Self.healthy()
+        let type = AccessTypeID.random()
+        func record(_ device: String) -> WalkInRecord {
+            WalkInRecord(
+                guestId: .random(), accessTypeId: type, name: "W", email: "", code: "C", payment: nil,
+                addedAt: Date(millisecondsSince1970: 5_000), at: Date(millisecondsSince1970: 6_000), byName: "B",
+                deviceId: device, slot: nil, possibleDuplicateOf: nil, overCapacity: false)
+        }
+        let kept = [record("d1"), record("d2")]
+        func capacity(admitted: Int, over: Int = 0, reserved: Int? = nil, of limit: Int = 2) -> WalkInCapacity {
+            WalkInCapacity(
+                accessTypeId: type, name: "Door", capacity: limit, reserved: reserved ?? admitted, admitted: admitted,
+                overCapacity: over, openLeases: 0)
+        }
+        func verdict(_ walkIns: SoakVerdict.WalkIns) -> SoakVerdict {
+            SoakVerdict(
+                devices: devices, audit: audit, rosterCheckedIn: [Self.guestA, Self.guestB], proxy: ChaosStats(),
+                kills: 10, minimumKills: 5, serverKills: 2, minimumServerKills: 2, networkOffPeriods: 1,
+                unexpectedExits: [], walkIns: walkIns)
+        }
+        let reported = Set(kept.map(SoakVerdict.WalkIns.key(of:)))
+        let clean = verdict(.init(reported: reported, onServer: kept, capacity: capacity(admitted: 2)))
+        #expect(clean.passed, "\(clean.problems)")
+        let lost = verdict(.init(reported: reported, onServer: [kept[0]], capacity: capacity(admitted: 1)))
+        #expect(Self.failed(lost) == ["  lost (committed on a device, not on the server)"])
+        let over = verdict(.init(reported: reported, onServer: kept, capacity: capacity(admitted: 2, of: 1)))
+        #expect(Self.failed(over) == ["  admitted of the capacity, none over it"])
+        let flagged = verdict(.init(reported: reported, onServer: kept, capacity: capacity(admitted: 2, over: 1)))
+        #expect(Self.failed(flagged) == ["  admitted of the capacity, none over it"])
+        let short = verdict(.init(reported: reported, onServer: kept, capacity: capacity(admitted: 2, reserved: 1)))
+        #expect(Self.failed(short) == ["  places reserved (leased, sealed as used) cover the admitted"])
+    }
+
+    @Test(
         "soak-platform-crash: FoundationNetworking's trap on a lost connection (swift-corelibs-foundation #5285) is reported on its own line and fails the soak like any other crash"
     )
     func platformCrash() {

@@ -34,6 +34,11 @@ package struct Soak {
         self.output = output
     }
 
+    /// The access type the workers add walk-ins to, and its capacity: small enough that the
+    /// doors run out while offline, so the lease rules are what keeps them under it.
+    package static let walkInType = "Soak Door"
+    package static let walkInCapacity = 40
+
     /// At least 100 device kills in a five-minute run, in proportion for other lengths.
     package var minimumKills: Int { max(5, Int(100 * duration / 300)) }
 
@@ -77,6 +82,9 @@ package struct Soak {
         let sharer = "soak-staff-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
         try await admin.organizer.addStaff(
             email: sharer, name: "Soak Staff", password: ServerHandle.password, event: seeded.eventId)
+        let door = try await admin.organizer.createAccessType(
+            event: seeded.eventId,
+            CreateAccessTypeRequest(name: Self.walkInType, walkInAllowed: true, walkInCapacity: Self.walkInCapacity))
         let tickets = try await admin.organizer.tickets(event: seeded.eventId, guests: seeded.guestIds)
         let ticketFile = work.appendingPathComponent("tickets.txt")
         try tickets.joined(separator: "\n").write(to: ticketFile, atomically: true, encoding: .utf8)
@@ -181,6 +189,12 @@ package struct Soak {
         try await admin.organizer.roster(event: seeded.eventId, limit: 2000) { page in
             for guest in page.guests where guest.checkIn != nil { roster.insert(guest.id) }
         }
+        let walkIns = SoakVerdict.WalkIns(
+            reported: soakDevices.reduce(into: Set<String>()) { $0.formUnion($1.walkIns) },
+            onServer: try await admin.organizer.walkIns(event: seeded.eventId),
+            capacity: try await admin.organizer.walkInSummary(event: seeded.eventId).capacities.first {
+                $0.accessTypeId == door.id
+            })
         let stats = proxy.stats
         let verdict = SoakVerdict(
             devices: verdictDevices, audit: audit, rosterCheckedIn: roster, proxy: stats,
@@ -191,7 +205,8 @@ package struct Soak {
             platformCrashes: soakDevices.flatMap(\.platformCrashes), queue: queue.samples,
             client: .init(
                 suffixedScans: soakDevices.map(\.suffixedScans).reduce(0, +),
-                userSwitches: soakDevices.map(\.userSwitches).reduce(0, +), accessTTL: accessTTL))
+                userSwitches: soakDevices.map(\.userSwitches).reduce(0, +), accessTTL: accessTTL),
+            walkIns: walkIns)
 
         print(
             "Outpost soak · \(Int(duration)) s · \(postgres == nil ? "SQLite" : "PostgreSQL") · \(instances) instance(s) · "

@@ -14,6 +14,7 @@ package final class SoakDevice: @unchecked Sendable {
     private var process: Process?
     private var launches = 0
     private let confirmedKeys = NIOLockedValueBox<Set<String>>([])
+    private let walkInKeys = NIOLockedValueBox<Set<String>>([])
     private let suffixed = NIOLockedValueBox(0)
     /// The staff who share this device (one, or two taking turns with sign-out --keep).
     package let users: [String]
@@ -67,6 +68,9 @@ package final class SoakDevice: @unchecked Sendable {
 
     /// Every key a worker on this device reported as committed.
     package var confirmed: Set<String> { confirmedKeys.withLockedValue { $0 } }
+
+    /// Every walk-in a worker on this device reported as committed (its Idempotency-Key).
+    package var walkIns: Set<String> { walkInKeys.withLockedValue { $0 } }
 
     /// Scans the workers sent with a scanner's prefix or suffix.
     package var suffixedScans: Int { suffixed.withLockedValue { $0 } }
@@ -135,6 +139,7 @@ package final class SoakDevice: @unchecked Sendable {
             ((try? FileManager.default.attributesOfItem(atPath: log.path)[.size]) as? NSNumber)?.uint64Value ?? 0
         let output = Pipe()
         let keys = confirmedKeys
+        let walkIns = walkInKeys
         let suffixed = suffixed
         let readers = readers
         // A line cut short by a kill stays in this launch's `partial` and is never reported.
@@ -156,6 +161,11 @@ package final class SoakDevice: @unchecked Sendable {
             keys.withLockedValue { keys in
                 for line in complete where line.hasPrefix("confirmed ") {
                     keys.insert(String(line.dropFirst("confirmed ".count)))
+                }
+            }
+            walkIns.withLockedValue { keys in
+                for line in complete where line.hasPrefix("walkin ") {
+                    keys.insert(String(line.dropFirst("walkin ".count)))
                 }
             }
             suffixed.withLockedValue { $0 += complete.filter { $0 == "suffixed" }.count }

@@ -43,6 +43,28 @@ package struct SoakVerdict: Codable {
         }
     }
 
+    /// The walk-ins: what the devices reported committed, what the server holds, and the
+    /// capped access type's places as the server counts them.
+    package struct WalkIns: Codable {
+        package var reported: Set<String>
+        package var onServer: [WalkInRecord]
+        package var capacity: WalkInCapacity?
+
+        package init(reported: Set<String>, onServer: [WalkInRecord], capacity: WalkInCapacity?) {
+            self.reported = reported
+            self.onServer = onServer
+            self.capacity = capacity
+        }
+
+        /// A server walk-in's Idempotency-Key (device, guest, time of adding).
+        package static func key(of record: WalkInRecord) -> String {
+            IdempotencyKey(
+                deviceId: record.deviceId, guestId: record.guestId.uuid,
+                scannedAtMillis: record.addedAt.millisecondsSince1970
+            ).description
+        }
+    }
+
     package struct Row: Codable {
         package var check: String
         package var value: String
@@ -64,7 +86,7 @@ package struct SoakVerdict: Codable {
         requestsWhileFaulty: Int? = nil, kills: Int,
         minimumKills: Int, serverKills: Int, minimumServerKills: Int, networkOffPeriods: Int,
         unexpectedExits: [String], platformCrashes: [String] = [], queue: [SoakQueueMeter.Sample] = [],
-        client: ClientFigures = ClientFigures()
+        client: ClientFigures = ClientFigures(), walkIns: WalkIns? = nil
     ) {
         let checkIns = audit.filter { $0.kind == .checkedIn }
         var rowsPerGuest: [GuestID: Int] = [:]
@@ -243,6 +265,7 @@ package struct SoakVerdict: Codable {
                 value: "\(proxy.requests)" + (requestsWhileFaulty.map { " (\($0) while faults were on)" } ?? ""),
                 required: "", ok: true),
         ]
+        if let walkIns { rows += walkInRows(walkIns) }
         for (kind, count) in proxy.faultsByKind {
             rows.append(Row(check: "  fault: \(kind)", value: "\(count)", required: "", ok: true))
         }
@@ -250,6 +273,37 @@ package struct SoakVerdict: Codable {
             Row(
                 check: "server 5xx not caused by injected faults", value: "\(proxy.serverErrors)", required: "0",
                 ok: proxy.serverErrors == 0))
+    }
+
+    /// Every walk-in a device committed is on the server once, and the doors together never
+    /// admitted more than the capacity: none flagged over it, the pool never below the admitted.
+    mutating func walkInRows(_ walkIns: WalkIns) -> [Row] {
+        let onServer = Set(walkIns.onServer.map(WalkIns.key(of:)))
+        let lost = walkIns.reported.subtracting(onServer)
+        for key in lost.sorted() {
+            problems.append("walk-in \(key) was committed on its device but is not on the server")
+        }
+        let capacity = walkIns.capacity
+        let admitted = capacity?.admitted ?? 0
+        let limit = capacity?.capacity ?? 0
+        let within = capacity != nil && admitted <= limit && capacity?.overCapacity == 0
+        if !within {
+            problems.append("walk-ins: \(admitted) admitted of \(limit), \(capacity?.overCapacity ?? -1) over capacity")
+        }
+        let counted = (capacity?.reserved ?? -1) >= admitted
+        return [
+            Row(check: "walk-ins added on the devices", value: "\(walkIns.reported.count)", required: "", ok: true),
+            Row(
+                check: "  lost (committed on a device, not on the server)", value: "\(lost.count)", required: "0",
+                ok: lost.isEmpty),
+            Row(
+                check: "  admitted of the capacity, none over it",
+                value: "\(admitted) of \(limit), \(capacity?.overCapacity ?? 0) over", required: "≤ capacity, 0 over",
+                ok: within),
+            Row(
+                check: "  places reserved (leased, sealed as used) cover the admitted",
+                value: "\(capacity?.reserved ?? 0) ≥ \(admitted)", required: "yes", ok: counted),
+        ]
     }
 
     /// The Idempotency-Key of the request an audit row decided (device, guest, scan time).

@@ -10,7 +10,8 @@ import OutpostProtocol
 /// switches its own network off and on. A third of the scans carry a scanner's framing. After
 /// every local commit it prints `confirmed KEY` on stdout, so the soak knows exactly what the
 /// device promised, and `suffixed` after each framed scan. ``drain(_:)`` instead syncs until the
-/// outbox is empty and reports the device's ledger.
+/// outbox is empty and reports the device's ledger. Now and then it adds a walk-in of the
+/// soak's capped access type (``Soak/walkInType``) and prints `walkin KEY` once it is committed.
 @MainActor
 package struct SoakWorker {
     package let app: DeviceApp
@@ -46,9 +47,11 @@ package struct SoakWorker {
         }
     }
 
-    /// Syncs until the outbox is empty (at most 200 rounds) with the network on.
+    /// Closes the door for walk-ins (the places left go back), then syncs until the outbox is
+    /// empty (at most 200 rounds) with the network on.
     package func drain() async -> Report {
         app.update { $0.online = true }
+        await app.closeWalkInDoor()
         let pendingAtStart = app.pendingCount
         let started = ContinuousClock.now
         for _ in 0..<200 where app.pendingCount > 0 && app.isSignedIn {
@@ -95,7 +98,24 @@ package struct SoakWorker {
                     }
                 }
             }
+            if chance(0.05) { await addWalkIn(&random) }
             if chance(0.3) { await app.sync() }
+        }
+    }
+
+    /// A walk-in of the capped access type, paid or not; `walkin KEY` once committed (refused
+    /// when the device holds no place: offline, or the pool is empty).
+    func addWalkIn(_ random: inout SeededRandom) async {
+        app.openWalkIn()
+        let paid = Bool.random(using: &random)
+        app.updateWalkIn(
+            name: "Soak Walk-in \(UInt16.random(in: 0...UInt16.max, using: &random))", accessType: Soak.walkInType,
+            amount: paid ? "12.50" : "", method: Bool.random(using: &random) ? .cash : .card)
+        await app.addWalkIn(replayAfter: false)
+        if app.refusal == nil, let key = app.lastWalkInKey {
+            FileHandle.standardOutput.write(Data("walkin \(key)\n".utf8))
+        } else {
+            app.cancelWalkIn()
         }
     }
 }

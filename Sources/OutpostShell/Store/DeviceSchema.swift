@@ -16,6 +16,7 @@ package enum DeviceSchema {
     package static let v4 = "v4 outbox entries have an owner and a kind"
     package static let v5 = "v5 outbox entries without an event"
     package static let v6 = "v6 outbox state index"
+    package static let v7 = "v7 stored answers have a kind"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -135,6 +136,12 @@ package enum DeviceSchema {
             // an index on the state each count read the whole queue (a confirm with 1,000
             // entries queued offline took 2 ms instead of 0.9).
             try db.execute(sql: "CREATE INDEX outbox_state ON outbox (state, owner, kind)")
+        }
+        migrator.registerMigration(v7) { db in
+            // Every module's answers share the table; a module's ledger reads its own kind (check-in's
+            // listed a walk-in's and a lease seal's answers as check-ins). Rows stored before
+            // have no kind.
+            try db.execute(sql: "ALTER TABLE answers ADD COLUMN kind TEXT")
         }
         for migration in modules {
             migrator.registerMigration(migration.identifier) { db in try migration.apply(db, sealer) }

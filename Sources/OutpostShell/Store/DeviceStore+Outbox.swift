@@ -148,10 +148,13 @@ extension DeviceStore {
         // Cached statements: a drain stores a hundred answers a batch.
         try db.cachedStatement(
             sql: """
-                INSERT INTO answers (idempotency_key, status, body, received_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
+                INSERT INTO answers (idempotency_key, status, body, received_at, kind) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body,
+                    kind = excluded.kind
                 """
-        ).execute(arguments: [row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970])
+        ).execute(arguments: [
+            row.idempotencyKey, status, try sealer.seal(body), now.millisecondsSince1970, row.kind.rawValue,
+        ])
         try apply(db)
         if let rejection {
             try db.execute(
