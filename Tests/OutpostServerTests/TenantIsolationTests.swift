@@ -158,6 +158,7 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
             (.post, "/admin/events/\(event)/guests/\(guest)/cancel"), (.get, "/admin/events/\(event)/audit"),
             (.get, "/admin/events/\(event)/audit.csv"), (.get, "/admin/events/\(event)/checkins.csv"),
+            (.get, "/admin/events/\(event)/walkins"), (.get, "/admin/events/\(event)/walkins.csv"),
             (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
             (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
         ]

@@ -144,9 +144,13 @@ def run(driver, wait):
     # Its access types.
     for name in ("General", "VIP"):
         driver.find_element(By.ID, "access-type-name").send_keys(name)
+        if name == "General":  # walk-ins at the door, five places in all
+            driver.find_element(By.ID, "access-type-walkin").click()
+            driver.find_element(By.ID, "access-type-capacity").send_keys("5")
         follow(driver, wait, driver.find_element(By.ID, "add-access-type"))
         wait.until(ready.text_to_be_present_in_element((By.ID, "access-types"), name))
     check("two access types", len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2)
+    check("General admits five walk-ins", "5 walk-in places" in driver.find_element(By.ID, "access-types").text)
 
     # A door staff user, put on the event's staff.
     event_url = driver.current_url.split("?")[0]
@@ -288,7 +292,7 @@ def run(driver, wait):
     event_id = event_url.rstrip("/").split("/")[-1]
 
     def device(*arguments):
-        answer = subprocess.run([OUTPOST, "device", arguments[0], "--home", home, *arguments[1:]],
+        answer = subprocess.run([OUTPOST, "device", *arguments, "--home", home],
                                 capture_output=True, text=True)
         if answer.returncode != 0:
             print(f"console-e2e: outpost device {arguments[0]}: {answer.stderr.strip()[:300]}")
@@ -320,6 +324,23 @@ def run(driver, wait):
     check("no dialog on the dashboard", no_dialog(driver))
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-dashboard.png"))
+
+    # A walk-in at the door (the device leases places of General first), then the walk-ins page.
+    walked_in = device("walkin", "add", "--name", "Walt <b>Walker</b>", "--type", "General", "--paid", "20",
+                       "--method", "cash")
+    check("the device adds a walk-in and checks them in", walked_in)
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "walkins-link"))
+    walk_ins = wait.until(ready.presence_of_element_located((By.ID, "walkins")))
+    check("the walk-in is listed with who added them and what was paid, as text",
+          "Walt <b>Walker</b>" in walk_ins.text and "Dora Door" in walk_ins.text and "20.00 EUR (cash)" in walk_ins.text,
+          walk_ins.text)
+    places = driver.find_element(By.ID, "walkin-places").text
+    check("General's places: 5, one admitted", "General 5 1" in places, places)
+    shifts = driver.find_element(By.ID, "walkin-shifts").text
+    check("the end-of-shift summary has the device's cash", "cash 1 20.00 EUR" in shifts, shifts)
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-walkins.png"))
 
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))

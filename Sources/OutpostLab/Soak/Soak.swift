@@ -37,7 +37,7 @@ package struct Soak {
     /// The access type the workers add walk-ins to, and its capacity: small enough that the
     /// doors run out while offline, so the lease rules are what keeps them under it.
     package static let walkInType = "Soak Door"
-    package static let walkInCapacity = 40
+    package static let walkInCapacity = 24
 
     /// At least 100 device kills in a five-minute run, in proportion for other lengths.
     package var minimumKills: Int { max(5, Int(100 * duration / 300)) }

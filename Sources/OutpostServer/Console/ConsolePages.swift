@@ -36,6 +36,8 @@ package enum ConsolePages {
     package static let audit = Page<EventID>(.get, "/admin/events/{eventId}/audit")
     package static let auditCSV = Page<EventID>(.get, "/admin/events/{eventId}/audit.csv")
     package static let checkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/checkins.csv")
+    package static let walkIns = Page<EventID>(.get, "/admin/events/{eventId}/walkins")
+    package static let walkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/walkins.csv")
     package static let ticketMails = Page<EventID>(.get, "/admin/events/{eventId}/ticket-mails")
     package static let mailTickets = Form<EventID>(.post, "/admin/events/{eventId}/ticket-mails")
     package static let resendTicket = Form<EventID, GuestID>(
@@ -78,6 +80,8 @@ extension ConsolePages {
         audit.route,
         auditCSV.route,
         checkInsCSV.route,
+        walkIns.route,
+        walkInsCSV.route,
         ticketMails.route,
         mailTickets.route,
         resendTicket.route,

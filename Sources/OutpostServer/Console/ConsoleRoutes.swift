@@ -52,6 +52,7 @@ struct ConsoleRoutes: Sendable {
         registerDashboard(on: group)
         registerGuest(on: group)
         registerAudit(on: group)
+        registerWalkIns(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -170,7 +171,11 @@ struct ConsoleRoutes: Sendable {
                 "event", title: event.name,
                 values.merging([
                     "event": ["id": event.id.wire, "name": event.name],
-                    "accessTypes": detail.accessTypes.map { ["name": $0.name, "walkInAllowed": $0.walkInAllowed] },
+                    "accessTypes": detail.accessTypes.map { type -> [String: Any] in
+                        var values: [String: Any] = ["name": type.name, "walkInAllowed": type.walkInAllowed]
+                        if let capacity = type.walkInCapacity { values["walkInCapacity"] = capacity }
+                        return values
+                    },
                     "showStaff": staff.status == .ok,
                     "staff": staffList.map {
                         ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.rawValue]
@@ -204,8 +209,19 @@ struct ConsoleRoutes: Sendable {
     @Sendable func createAccessType(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.createAccessType.parameters(in: context)
         return try await changing(request, context) { _, form, call in
+            // An empty capacity is no limit; anything else must be a number (the API says which).
+            let capacityText = (form["walkInCapacity"] ?? "").trimmingCharacters(in: .whitespaces)
+            var capacity: Int?
+            if !capacityText.isEmpty {
+                guard let number = Int(capacityText) else {
+                    throw EventForm.Invalid(
+                        sentence: "The walk-in places must be a whole number, or empty for no limit.")
+                }
+                capacity = number
+            }
             let body = try OutpostJSON.encode(
-                CreateAccessTypeRequest(name: form["name"] ?? "", walkInAllowed: form["walkInAllowed"] == "true"))
+                CreateAccessTypeRequest(
+                    name: form["name"] ?? "", walkInAllowed: form["walkInAllowed"] == "true", walkInCapacity: capacity))
             let answer = try await call(API.createAccessType.line(id), body)
             guard answer.status == .created else { return .refused(answer, back: ConsolePages.event.path(id)) }
             return .redirect(ConsolePages.event.path(id, query: [("done", "access-type")]))

@@ -82,21 +82,23 @@ enum ConsoleTemplates {
         <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
         {{#canWatch}}<a href="/admin/events/{{event.id}}/audit" id="audit-link">Audit log</a>
-        <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>
+        <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
         <section>
         <h2>Access types</h2>
         <ul id="access-types">
-        {{#accessTypes}}<li>{{name}}{{#walkInAllowed}} <span class="tag">walk-in allowed</span>{{/walkInAllowed}}</li>{{/accessTypes}}
+        {{#accessTypes}}<li>{{name}}{{#walkInAllowed}} <span class="tag">walk-in allowed</span>{{/walkInAllowed}}{{#walkInCapacity}} <span class="tag">{{walkInCapacity}} walk-in places</span>{{/walkInCapacity}}</li>{{/accessTypes}}
         {{^accessTypes}}<li>None yet: guests need one.</li>{{/accessTypes}}
         </ul>
         {{#canEdit}}
         <form method="post" action="/admin/events/{{event.id}}/access-types" class="card inline" id="new-access-type">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <label>Name <input type="text" name="name" id="access-type-name" required></label>
-        <label class="check"><input type="checkbox" name="walkInAllowed" value="true"> walk-in allowed</label>
+        <label class="check"><input type="checkbox" name="walkInAllowed" value="true" id="access-type-walkin"> walk-in allowed</label>
+        <label>Walk-in places <input type="number" name="walkInCapacity" id="access-type-capacity" min="0" placeholder="no limit"></label>
         <button type="submit" id="add-access-type">Add access type</button>
         </form>
         {{/canEdit}}
@@ -321,6 +323,44 @@ enum ConsoleTemplates {
         </p>
         """
 
+    static let walkIns = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Walk-ins</h1>
+        <section>
+        <h2>Places</h2>
+        <table class="list" id="walkin-places">
+        <thead><tr><th>Access type</th><th>Capacity</th><th>Admitted</th><th>Held by doors or used</th><th>Open leases</th><th>Over capacity</th></tr></thead>
+        <tbody>
+        {{#capacities}}<tr><td>{{name}}</td><td>{{capacity}}</td><td>{{admitted}}</td><td>{{reserved}}</td><td>{{openLeases}}</td><td>{{overCapacity}}</td></tr>{{/capacities}}
+        {{^capacities}}<tr><td colspan="6">No access type admits walk-ins.</td></tr>{{/capacities}}
+        </tbody>
+        </table>
+        <p class="hint">Doors hold leased places so they can admit offline; a door's unused places come back when it closes or its lease ends.</p>
+        </section>
+        <section>
+        <h2>End of shift, by device</h2>
+        <table class="list" id="walkin-shifts">
+        <thead><tr><th>Device</th><th>Walk-ins</th><th>How paid</th><th>Count</th><th>Amount</th></tr></thead>
+        <tbody>
+        {{#shifts}}<tr><td>{{device}}</td><td>{{walkIns}}</td><td>{{method}}</td><td>{{count}}</td><td>{{amount}}</td></tr>{{/shifts}}
+        {{^shifts}}<tr><td colspan="5">No walk-ins yet.</td></tr>{{/shifts}}
+        </tbody>
+        </table>
+        <p><a href="{{csv}}" id="walkins-csv">Download the summary as CSV</a></p>
+        </section>
+        <section>
+        <h2>Everyone added at the door</h2>
+        <table class="list" id="walkins">
+        <thead><tr><th>Added</th><th>Name</th><th>E-mail</th><th>Access type</th><th>By</th><th>Device</th><th>Paid</th><th>Look at</th></tr></thead>
+        <tbody>
+        {{#walkIns}}<tr><td>{{at}}</td><td><a href="/admin/events/{{event.id}}/guests/{{guestId}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{byName}}</td><td>{{device}}</td><td>{{paid}}</td><td>{{#duplicateOf}}<span class="tag warn">possible duplicate of <a href="/admin/events/{{event.id}}/guests/{{duplicateOf}}">{{duplicateName}}</a></span>{{/duplicateOf}}{{#overCapacity}} <span class="tag warn">over capacity</span>{{/overCapacity}}</td></tr>{{/walkIns}}
+        {{^walkIns}}<tr><td colspan="8">No walk-ins yet.</td></tr>{{/walkIns}}
+        </tbody>
+        </table>
+        <p class="hint">A possible duplicate is kept as its own guest: nothing is merged unless you cancel one.</p>
+        </section>
+        """
+
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
@@ -356,7 +396,7 @@ enum ConsoleTemplates {
     static let all: [String: String] = [
         "layout": layout, "signIn": signIn, "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "ticketMails": ticketMails,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "ticketMails": ticketMails,
     ]
 
     static func library() throws -> MustacheLibrary {
