@@ -65,9 +65,9 @@ struct ConsoleWalkInTests {
             #expect(
                 page.text.contains("<td>Door</td><td>30</td><td>1</td><td>\(lease.granted)</td><td>1</td><td>0</td>"))
             let csv = try await browser.get("/admin/events/\(id)/walkins.csv")
-            let api_csv = try await api.lab(world.organizer).expect(
+            let apiCSV = try await api.lab(world.organizer).expect(
                 API.exportWalkInSummary.line(world.event.id), what: "the CSV")
-            #expect(csv.status == 200 && csv.text == String(decoding: api_csv.body, as: UTF8.self))
+            #expect(csv.status == 200 && csv.text == String(decoding: apiCSV.body, as: UTF8.self))
             #expect(csv.text.contains("door-a,1,card,EUR,1,12.50"))
             let staff = try await ConsoleTests.signedIn(api, "alex@acme.test", password: "staff-password")
             #expect(try await staff.get("/admin/events/\(id)/walkins").status == 403)
