@@ -180,6 +180,7 @@ package final class WalkInModule: DeviceModule {
 
     /// Opens the Walk-Ins form (only where an access type admits walk-ins).
     package func open() {
+        sealExpired()
         guard !choices.isEmpty else {
             return context.refuse("No access type of this event admits walk-ins.")
         }
@@ -230,6 +231,7 @@ package final class WalkInModule: DeviceModule {
     package func add() -> Bool {
         guard let draft = state.form, let eventId = context.eventId else { return false }
         clearTransient()
+        sealExpired()
         let choice = choices.first { $0.accessType.id == draft.accessTypeId } ?? choices.first
         if let problem = problem(draft, choice) {
             state.error = problem

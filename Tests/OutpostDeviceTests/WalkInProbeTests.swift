@@ -172,3 +172,42 @@ struct WalkInProbeTests {
         }
     }
 }
+
+extension WalkInProbeTests {
+    @Test(
+        "walkin-lease-expiry: a lease whose time is up (on the device's clock, offset measured at the grant) takes no more places; it is sealed on the device and the seal gives the rest back once online"
+    )
+    func leaseExpiry() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await Self.doorType(lab, capacity: 10)
+            // The device's clock is a day off the server's: the lease's two hours are the device's.
+            let clock = ManualClock(lab.api.clock.now.addingTimeInterval(86_400))
+            let app = try lab.launch("expiry", clock: clock.wallClock)
+            await app.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            await app.openEvent(lab.world.event.id)
+            #expect(app.walkInPlacesLeft.values.compactMap { $0 } == [5], "half of 10")
+            app.update { $0.online = false }
+            Self.fill(app, name: "Early", type: "Door")
+            await app.addWalkIn()
+            #expect(app.tree().refusal == nil)
+            clock.advance(by: WalkInLeasePolicy.lifetime + 1)
+            Self.fill(app, name: "Late", type: "Door")
+            await app.addWalkIn()
+            #expect(
+                app.tree().refusal == "No walk-in places of Door are left on this device: connect to get more.",
+                "an expired lease admits nobody")
+            app.cancelWalkIn()
+            #expect(app.pendingCount == 2, "the walk-in and the lease's seal")
+            app.update { $0.online = true }
+            await app.sync()
+            await app.sync()
+            let capacity = try #require(
+                try await lab.api.lab(lab.world.organizer).walkInSummary(event: lab.world.event.id).capacities.first {
+                    $0.name == "Door"
+                })
+            #expect(capacity.admitted == 1 && capacity.overCapacity == 0)
+            // The expired lease was sealed at 1 used; the sync leased new places.
+            #expect(capacity.reserved == 1 + (app.walkInPlacesLeft.values.compactMap { $0 }.first ?? 0))
+        }
+    }
+}
