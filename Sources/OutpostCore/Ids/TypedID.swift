@@ -58,6 +58,7 @@ public enum ShiftIDKind: IDKind {}
 public enum AbsenceTemplateIDKind: IDKind {}
 public enum AbsenceIDKind: IDKind {}
 public enum WalkInLeaseIDKind: IDKind {}
+public enum NoteRevisionIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -87,3 +88,6 @@ public typealias AbsenceTemplateID = TypedID<AbsenceTemplateIDKind>
 public typealias AbsenceID = TypedID<AbsenceIDKind>
 /// A block of walk-in places the server leased one device for one access type.
 public typealias WalkInLeaseID = TypedID<WalkInLeaseIDKind>
+/// One revision of a note at the door (made by the device that writes it; a note is known by the
+/// id of its first revision).
+public typealias NoteRevisionID = TypedID<NoteRevisionIDKind>

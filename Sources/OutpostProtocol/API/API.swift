@@ -58,6 +58,11 @@ public enum API {
     public static let sealWalkInLease = Endpoint<WalkInSealRequest, WalkInLease, EventID, WalkInLeaseID>(
         .post, "/v1/events/{eventId}/walkin-leases/{leaseId}/seal")
 
+    // Notes at the door.
+    public static let writeNote = Endpoint<NoteRevision, StoredNote, EventID, NoteRevisionID>(
+        .put, "/v1/events/{eventId}/notes/{revisionId}")
+    public static let listNotes = Endpoint<NoBody, NotePage, EventID>(.get, "/v1/events/{eventId}/notes")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -164,6 +169,8 @@ extension API {
         exportWalkInSummary.route,
         leaseWalkIns.route,
         sealWalkInLease.route,
+        writeNote.route,
+        listNotes.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

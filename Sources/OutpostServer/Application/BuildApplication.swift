@@ -100,6 +100,7 @@ public enum OutpostServer {
         RosterRoutes(dependencies: dependencies).register(on: authenticated)
         CheckInRoutes(dependencies: dependencies).register(on: authenticated)
         WalkInRoutes(dependencies: dependencies).register(on: authenticated)
+        NoteRoutes(dependencies: dependencies).register(on: authenticated)
         GuestRoutes(dependencies: dependencies).register(on: authenticated)
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         DashboardRoutes(dependencies: dependencies).register(on: authenticated)

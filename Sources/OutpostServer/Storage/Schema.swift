@@ -5,7 +5,32 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14]
+
+    /// Notes at the door (seed 000's Notes tab): append-only revisions on a guest or on the event,
+    /// each under the id its device made; the event's own counter orders the notes feed by commit.
+    static let v14 = Migration(version: 14, name: "notes at the door") { _ in
+        [
+            "ALTER TABLE events ADD COLUMN note_seq BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE notes (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                note_id TEXT NOT NULL,
+                guest_id TEXT,
+                replaces TEXT NOT NULL,
+                body TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                author_id TEXT NOT NULL,
+                author_name TEXT NOT NULL,
+                written_at BIGINT NOT NULL,
+                at BIGINT NOT NULL,
+                seq BIGINT NOT NULL)
+            """,
+            "CREATE INDEX notes_feed ON notes (event_id, seq)",
+        ]
+    }
 
     /// Walk-ins (seed 000's Walk-Ins tab): an access type may cap its walk-ins; devices admit
     /// offline only from places leased to them (`walkin_leases`, escrow: `walk_in_reserved`
