@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OutpostCheckIn", targets: ["OutpostCheckIn"]),
         .library(name: "OutpostKiosk", targets: ["OutpostKiosk"]),
         .library(name: "OutpostWalkIns", targets: ["OutpostWalkIns"]),
+        .library(name: "OutpostNotes", targets: ["OutpostNotes"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -178,6 +179,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostNotes",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -196,7 +205,7 @@ let package = Package(
         .target(
             name: "OutpostDevice",
             dependencies: [
-                "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostTracking",
+                "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostTracking",
                 "OutpostActivities",
             ],
             swiftSettings: swiftSettings
@@ -223,6 +232,7 @@ let package = Package(
                 "OutpostCheckIn",
                 "OutpostKiosk",
                 "OutpostWalkIns",
+                "OutpostNotes",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",

@@ -108,7 +108,9 @@ package final class CheckInModule: DeviceModule {
             guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
             return ConfirmationScreen(
                 guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
-                method: confirmation.method, timeZone: context.currentEvent?.timeZone)
+                method: confirmation.method, timeZone: context.currentEvent?.timeZone,
+                doorNotes: context.service((any GuestNotesSource).self)?.doorNotes(eventId: eventId, guestId: guest.id)
+                    ?? [])
         }
         // A result whose entry cannot be read still counts as waiting: never "synced" unseen.
         resultSyncing =

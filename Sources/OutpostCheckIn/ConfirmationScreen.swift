@@ -10,6 +10,9 @@ package struct ConfirmationScreen: ScreenModel {
     package var accessTypeName: String
     package var method: CheckInMethod
     package var timeZone: String?
+    /// The guest's notes at the door ("body · author"), oldest first, from the module that keeps
+    /// them (``GuestNotesSource``); staff only, never on the kiosk's attendee screens.
+    package var doorNotes: [String] = []
 
     package var identifier: String { UIIdentifier.confirmationScreen }
 
@@ -22,6 +25,7 @@ package struct ConfirmationScreen: ScreenModel {
                     "notes": guest.notes, "method": method.rawValue,
                 ])
         ]
+        elements += doorNotes.map { UIElement(UIIdentifier.doorNote, $0) }
         if let checkIn = guest.checkIn {
             elements.append(
                 UIElement(

@@ -11,6 +11,8 @@ extension UIIdentifier {
     public static let manualEntryToggle = "checkin-manual-entry-toggle"
     public static let manualEntryInput = "checkin-manual-entry-input"
     public static let confirmationScreen = "checkin-confirmation-screen"
+    /// One of the guest's notes at the door on the confirmation card.
+    public static let doorNote = "checkin-door-note"
     public static let confirmButton = "checkin-confirm-button"
     public static let cancelButton = "checkin-cancel-button"
     public static let alreadyCheckedIn = "checkin-already-checked-in"

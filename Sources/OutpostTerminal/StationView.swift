@@ -24,13 +24,15 @@ public struct StationView: Sendable {
         switch id {
         case UIIdentifier.checkedInCard, UIIdentifier.kioskConfirmation, UIIdentifier.walkInAddedCard: green
         case UIIdentifier.alreadyCheckedIn, UIIdentifier.kioskAlreadyCheckedInMessage, UIIdentifier.pendingSyncBanner,
+            UIIdentifier.notesConflict,
             UIIdentifier.kioskBatteryLowBanner:
             amber
         case UIIdentifier.crossEventBanner, UIIdentifier.tamperedBanner, UIIdentifier.notAdmissibleBanner,
             UIIdentifier.notInRosterBanner, UIIdentifier.syncRejectedBanner, UIIdentifier.kioskEmailNotFoundMessage,
             UIIdentifier.kioskExitLockoutBanner, UIIdentifier.kioskBatteryCriticalBanner, UIIdentifier.signInError,
             UIIdentifier.storageMigrationError, UIIdentifier.forceUpgradeScreen, UIIdentifier.offlineBanner,
-            UIIdentifier.kioskNotSavedMessage, UIIdentifier.storageFaultBanner, UIIdentifier.walkInError:
+            UIIdentifier.kioskNotSavedMessage, UIIdentifier.storageFaultBanner, UIIdentifier.walkInError,
+            UIIdentifier.notesError:
             red
         default: nil
         }
@@ -44,7 +46,8 @@ public struct StationView: Sendable {
         UIIdentifier.kioskEnterCTA, UIIdentifier.signInEmail, UIIdentifier.signInPassword, UIIdentifier.signInSubmit,
         UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput,
         UIIdentifier.walkInName, UIIdentifier.walkInEmail, UIIdentifier.walkInAccessType, UIIdentifier.walkInPayment,
-        UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel,
+        UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel, UIIdentifier.doorNote, UIIdentifier.notesInput,
+        UIIdentifier.notesSave, UIIdentifier.tabNotes,
     ]
 
     /// A full frame.

@@ -64,6 +64,7 @@ public final class StationLoop {
         case UIIdentifier.confirmationScreen: await confirmationKey(key, shown.tree)
         case UIIdentifier.signOutPendingWarning: await signOutKey(key)
         case UIIdentifier.walkInForm: await walkInKey(key, shown)
+        case UIIdentifier.notesScreen: await notesKey(key, shown)
         case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
@@ -150,6 +151,7 @@ public final class StationLoop {
             walkInField = 0
             app.openWalkIn()
         case .function(6): app.showWalkInSummary()
+        case .function(7): app.openNotes()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
@@ -212,6 +214,21 @@ public final class StationLoop {
                 terminal.bell(times: 3)
             }
         case .escape: app.cancelWalkIn()
+        default: break
+        }
+    }
+
+    /// The Notes screen: typing writes the handover note (kept in the module's state), Enter
+    /// saves it (locally and queued), Esc goes back.
+    func notesKey(_ key: Key, _ shown: ShownScreen) async {
+        let draft = shown.part(NotesScreen.self)?.state.draft ?? ""
+        switch key {
+        case .character(let character): app.typeNote(draft + String(character))
+        case .backspace: if !draft.isEmpty { app.typeNote(String(draft.dropLast())) }
+        case .enter:
+            await app.saveNote(replayAfter: false)
+            if app.refusal == nil { startSync() } else { terminal.bell(times: 3) }
+        case .escape: app.closeNotes()
         default: break
         }
     }
@@ -337,7 +354,7 @@ public final class StationLoop {
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F5 sync · F2 sign out · Ctrl-Q quit"
         switch tree.screen {
         case UIIdentifier.signIn:
             let labels = ["E-mail", "Password", "Server"]
@@ -359,6 +376,7 @@ public final class StationLoop {
             if let screen = shown.part(ConfirmationScreen.self) {
                 body.append("  Access: \(screen.accessTypeName)   Status: \(screen.guest.status.rawValue)")
                 if !screen.guest.notes.isEmpty { body.append("  Notes: \(screen.guest.notes)") }
+                for note in screen.doorNotes { body.append("  Note: \(note)") }
             }
             hint =
                 tree.contains(UIIdentifier.alreadyCheckedIn)
@@ -370,6 +388,14 @@ public final class StationLoop {
             prompt = ""
             shownInput = ""
             hint = "Tab next field · ←→ choose · Enter add and check in · Esc cancel"
+        case UIIdentifier.notesScreen:
+            prompt = "Note › "
+            shownInput = shown.part(NotesScreen.self)?.state.draft ?? ""
+            hint = "Type a note on the event (a handover) · Enter save · Esc back"
+        case UIIdentifier.notesScreen:
+            prompt = "Note › "
+            shownInput = shown.part(NotesScreen.self)?.state.draft ?? ""
+            hint = "Type a note on the event (a handover) · Enter save · Esc back"
         case UIIdentifier.walkInSummary:
             prompt = ""
             shownInput = ""

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+
+/// A revision as the device keeps it: sealed, with who wrote it (the server's name once synced;
+/// until then the writer's own).
+package struct LocalNote: Codable, Sendable, Hashable {
+    package var revision: NoteRevision
+    package var authorName: String
+    /// True while only this device has it (its outbox entry is not answered yet).
+    package var pending: Bool
+}
+
+/// The notes module's tables: every revision of the event's notes (sealed at rest: no note text in
+/// the store's files) and the feed's cursor.
+extension ModuleStore where Owner == NotesModule {
+    package static var notesMigrations: [DeviceMigration] {
+        [
+            DeviceMigration("revisions and cursor") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE note_revisions (
+                            id TEXT PRIMARY KEY, event_id TEXT NOT NULL, sealed BLOB NOT NULL);
+                        CREATE INDEX note_revisions_event ON note_revisions (event_id);
+                        CREATE TABLE notes_cursor (event_id TEXT PRIMARY KEY, cursor TEXT NOT NULL);
+                        """)
+            }
+        ]
+    }
+
+    /// Every revision of the event this device holds.
+    package func notes(eventId: EventID) throws -> [LocalNote] {
+        try readStatement { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM note_revisions WHERE event_id = ?", arguments: [eventId.wire])
+        }.map { try sealer.open(json: $0, as: LocalNote.self) }
+    }
+
+    static func keep(_ db: Database, _ note: LocalNote, eventId: EventID, sealer: Sealer) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO note_revisions (id, event_id, sealed) VALUES (?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed
+                """,
+            arguments: [note.revision.id.wire, eventId.wire, try sealer.seal(json: note)])
+    }
+
+    /// Writes a revision and queues it, in one transaction.
+    package func write(_ revision: NoteRevision, eventId: EventID, authorName: String, owner: UserID, now: Date) throws
+    {
+        try queue.write { db in
+            try Self.keep(
+                db, LocalNote(revision: revision, authorName: authorName, pending: true), eventId: eventId,
+                sealer: sealer)
+            _ = try enqueue(
+                db, kind: .note, eventId: eventId, idempotencyKey: "note:\(revision.id.wire)", request: revision,
+                owner: owner, now: now)
+        }
+    }
+
+    /// One page of the feed and its cursor, in one transaction (a kill loses at most this page).
+    package func apply(_ page: NotePage, eventId: EventID) throws {
+        try queue.write { db in
+            for note in page.notes {
+                try Self.keep(
+                    db, LocalNote(revision: note.revision, authorName: note.authorName, pending: false),
+                    eventId: eventId, sealer: sealer)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO notes_cursor (event_id, cursor) VALUES (?, ?)
+                    ON CONFLICT (event_id) DO UPDATE SET cursor = excluded.cursor
+                    """,
+                arguments: [eventId.wire, page.cursor])
+        }
+    }
+
+    package func cursor(eventId: EventID) throws -> String? {
+        try readStatement { db in
+            try String.fetchOne(
+                db, sql: "SELECT cursor FROM notes_cursor WHERE event_id = ?", arguments: [eventId.wire])
+        }
+    }
+
+    package func revision(of row: OutboxRow) throws -> NoteRevision {
+        try request(of: row, as: NoteRevision.self)
+    }
+
+    /// The server's answer to a revision: stored (the author's name as the server has it), or
+    /// refused for good (the revision leaves this device; the refused banner names it).
+    package func settle(_ db: Database, _ revision: NoteRevision, eventId: EventID, stored: StoredNote?) throws {
+        if let stored {
+            try Self.keep(
+                db, LocalNote(revision: stored.revision, authorName: stored.authorName, pending: false),
+                eventId: eventId, sealer: sealer)
+        } else {
+            try db.execute(sql: "DELETE FROM note_revisions WHERE id = ?", arguments: [revision.id.wire])
+        }
+    }
+}
+
+extension OutboxKind {
+    /// A note's revision: `PUT /v1/events/{id}/notes/{revisionId}`.
+    package static let note = OutboxKind(rawValue: "note")
+}

@@ -1,0 +1,109 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostLab
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostShell
+
+/// The Notes tab (seed 000) on real devices against a real server: notes written offline on two
+/// devices both survive and both show until one replaces them; a guest's notes are on the
+/// confirmation card; nothing of a note is readable in the store's files.
+@Suite("Notes probes (seed 000)")
+struct NotesProbeTests {
+    @MainActor
+    static func entries(_ app: DeviceApp) -> [UIElement] { app.tree().elements(UIIdentifier.notesEntry) }
+
+    @Test(
+        "notes-both-survive-offline: a guest's note edited on two devices offline keeps both versions, shown on both devices in order of writing, until one edit replaces both; the confirmation card shows the note; sealed at rest"
+    )
+    func bothSurvive() async throws {
+        try await DeviceLab.run { lab in
+            let guest = lab.world.guests[0]
+            let alex = try await lab.readyDevice("alex")
+            let bea = try await lab.readyDevice("bea", email: "bea@acme.test")
+            #expect(alex.tree().contains(UIIdentifier.tabNotes))
+            alex.openNotes(guestId: guest.id)
+            alex.typeNote("wheelchair, escort to row 1")
+            await alex.saveNote()
+            #expect(alex.tree().refusal == nil)
+            let noteId = try #require(
+                Self.entries(alex).first?.attributes["noteId"].flatMap(NoteRevisionID.init(wire:)))
+            await bea.sync()
+            // Both doors lose the network and edit the same note.
+            for app in [alex, bea] { app.update { $0.online = false } }
+            alex.editNote(noteId)
+            alex.typeNote("wheelchair, row 1 seat 4")
+            await alex.saveNote()
+            bea.openNotes()
+            bea.editNote(noteId)
+            bea.typeNote("wheelchair; her son is with her")
+            await bea.saveNote()
+            #expect(alex.pendingCount == 1 && bea.pendingCount == 1)
+            for app in [alex, bea] { app.update { $0.online = true } }
+            await alex.sync()
+            await bea.sync()
+            await alex.sync()
+            for app in [alex, bea] {
+                let shown = Self.entries(app).map { $0.attributes["body"] ?? "" }
+                #expect(
+                    Set(shown) == ["wheelchair, row 1 seat 4", "wheelchair; her son is with her"],
+                    "both versions survive: \(shown)")
+                #expect(Self.entries(app).allSatisfy { $0.attributes["versions"] == "2" })
+                #expect(app.tree().contains(UIIdentifier.notesConflict))
+            }
+            #expect(
+                Self.entries(alex).map { $0.attributes["body"] ?? "" }.first == "wheelchair; her son is with her",
+                "newest first")
+            // The card at the door shows both.
+            alex.closeNotes()
+            alex.choose(guestId: guest.id)
+            let card = alex.tree().elements(UIIdentifier.doorNote).map(\.text)
+            #expect(card == ["wheelchair, row 1 seat 4 · Alex", "wheelchair; her son is with her · Bea"], "\(card)")
+            alex.cancel()
+            // One edit replaces both; every device sees one version.
+            alex.editNote(noteId)
+            alex.typeNote("wheelchair, row 1 seat 4; her son is with her")
+            await alex.saveNote()
+            await bea.sync()
+            for app in [alex, bea] {
+                #expect(
+                    Self.entries(app).map { $0.attributes["body"] ?? "" } == [
+                        "wheelchair, row 1 seat 4; her son is with her"
+                    ])
+                #expect(!app.tree().contains(UIIdentifier.notesConflict))
+            }
+            let stored = try await lab.api.lab(lab.world.organizer).notes(event: lab.world.event.id)
+            #expect(stored.count == 4, "every revision kept on the server")
+            // Nothing of the notes is readable in either device's files.
+            for name in ["alex", "bea"] {
+                let files = try DeviceFiles.readAll(lab.home(name))
+                #expect(!DeviceFiles.contains(files, "her son is with her"), "\(name)")
+                #expect(!DeviceFiles.contains(files, "escort to row 1"), "\(name)")
+            }
+        }
+    }
+
+    @Test(
+        "notes-handover: a note on the event (a shift handover) syncs to the next shift's device; an empty note is refused"
+    )
+    func handover() async throws {
+        try await DeviceLab.run { lab in
+            let alex = try await lab.readyDevice("alex")
+            alex.openNotes()
+            alex.typeNote("   ")
+            await alex.saveNote()
+            #expect(alex.tree().refusal == "Type the note first.")
+            alex.typeNote("Shift 2: the press packs are under the desk")
+            await alex.saveNote()
+            let bea = try await lab.readyDevice("bea", email: "bea@acme.test")
+            bea.openNotes()
+            #expect(
+                Self.entries(bea).map(\.text).first?.hasPrefix(
+                    "Handover: Shift 2: the press packs are under the desk · Alex")
+                    == true, "\(Self.entries(bea).map(\.text))")
+        }
+    }
+}
