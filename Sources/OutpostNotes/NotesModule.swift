@@ -35,6 +35,7 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
         while true {
             let line = API.listNotes.line(event.id, query: [("since", try store.cursor(eventId: event.id))])
             let response = try await context.authorized(TransportRequest(line))
+            // A page that is not the feed's (a portal's) fails the pull; the cursor stays.
             guard response.status == 200, let page = try? OutpostJSON.decode(NotePage.self, from: response.body) else {
                 throw APIClientError.http(status: response.status, code: nil)
             }

@@ -70,6 +70,7 @@ package final class WalkInModule: DeviceModule {
         } catch {
             return  // offline: the places held are what this door admits
         }
+        // A full pool (409) or a page that is not a lease leaves the places as they are.
         guard response.status == 201, let lease = try? OutpostJSON.decode(WalkInLease.self, from: response.body)
         else { return }
         context.surfacing("keep the walk-in places") {

@@ -27,6 +27,7 @@ package struct WalkInOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
+        // An answer is a walk-in's when it decodes as one; anything else is a portal's page.
         (try? OutpostJSON.decode(WalkInResponse.self, from: response.body)) != nil
     }
 
@@ -75,6 +76,7 @@ package struct WalkInSealOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
+        // A seal's answer is the sealed lease; anything else is a portal's page.
         (try? OutpostJSON.decode(WalkInLease.self, from: response.body)) != nil
     }
 

@@ -23,6 +23,7 @@ public final class StationLoop {
     var lastHealthCheck = Date.distantPast
     var lastSync = Date()
     var background: Task<Void, Never>?
+    var syncAgain = false
     var dirty = true
 
     public init(app: DeviceApp, terminal: Terminal = Terminal(), server: String?, autoConfirm: Bool = false) {
@@ -301,12 +302,21 @@ public final class StationLoop {
     }
 
     func startSync(force: Bool = false) {
-        guard background == nil || force else { return }
+        guard background == nil || force else {
+            // Something was queued while a sync ran (a note saved as a walk-in was being sent):
+            // one more sync follows it, so it does not wait for the next timer.
+            syncAgain = true
+            return
+        }
         lastSync = Date()
         background = Task { @MainActor in
             await self.app.sync()
             self.background = nil
             self.dirty = true
+            if self.syncAgain {
+                self.syncAgain = false
+                self.startSync()
+            }
         }
     }
 
