@@ -66,7 +66,7 @@ struct WalkInCapacityPropertyTests {
 
     @Test(
         "walkin-capacity-property: random lease, expiry, offline and reconnect schedules never admit more walk-ins than the capacity, on the doors or on the server",
-        arguments: [(StoreKind.sqlite, 16), (StoreKind.postgres, 4)])
+        arguments: [(StoreKind.sqlite, 10), (StoreKind.postgres, 2)])
     func neverOversold(kind: StoreKind, schedules: Int) async throws {
         try await withTestServer(kind) { api in
             let world = try await World.make(api, guests: 0)
