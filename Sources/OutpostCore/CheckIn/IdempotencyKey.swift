@@ -32,4 +32,10 @@ public struct IdempotencyKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(deviceId):\(guestId.lowercasedString):\(scannedAtMillis)" }
+
+    /// True when `deviceId` can head a key (not empty, ASCII without spaces, short enough for a
+    /// whole key): what routes that take a device id without a key (walk-in leases, notes) check.
+    public static func accepts(deviceId: String) -> Bool {
+        IdempotencyKey(parsing: "\(deviceId):\(UUID().lowercasedString):0") != nil
+    }
 }

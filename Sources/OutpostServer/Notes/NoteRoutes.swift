@@ -28,7 +28,7 @@ struct NoteRoutes {
             throw APIError.invalidRequest(
                 "A note has 1 to \(NoteRevision.maxBodyLength) characters.", status: .unprocessableContent)
         }
-        guard IdempotencyKey(parsing: "\(revision.deviceId):\(UUID().lowercasedString):0") != nil else {
+        guard IdempotencyKey.accepts(deviceId: revision.deviceId) else {
             throw APIError.invalidRequest("The deviceId must be ASCII without spaces.", status: .unprocessableContent)
         }
         switch try await dependencies.store.writeNote(

@@ -116,7 +116,7 @@ struct WalkInRoutes {
     @Sendable func lease(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let eventId = try API.leaseWalkIns.parameters(in: context)
         let body = try await HTTPHelpers.decode(WalkInLeaseRequest.self, from: request)
-        guard IdempotencyKey(parsing: "\(body.deviceId):\(UUID().lowercasedString):0") != nil else {
+        guard IdempotencyKey.accepts(deviceId: body.deviceId) else {
             throw APIError.invalidRequest("The deviceId must be ASCII without spaces.", status: .unprocessableContent)
         }
         switch try await dependencies.store.leaseWalkIns(
