@@ -17,32 +17,23 @@ struct WalkInProcessTests {
         _ = try await server.json(
             "POST", "/v1/events/\(session.eventId)/access-types", token: session.token,
             body: #"{"name":"Door","walkInAllowed":true,"walkInCapacity":20}"#)
-        let home = try CLI.temporaryDirectory() + "/device"
-        let device = ["--home", home, "--json"]
-        func run(_ arguments: [String], status: Int32 = 0) throws -> CLI.Result {
-            let result = try CLI.run(["device"] + arguments + device)
-            #expect(result.status == status, "\(arguments): \(result.stderr)")
-            return result
-        }
-        try run([
-            "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email, "--password",
-            RunningServer.password,
-        ])
-        try run(["open", session.eventId])
-        try run(["sync"])  // places of Door, leased while online
-        try run(["sim", "network", "off"])
+        let device = try HeadlessDevice(on: server, event: session.eventId)
+        try device.run(["sync"])  // places of Door, leased while online
+        try device.run(["sim", "network", "off"])
         let added = try CLI.tree(
-            try run(["walkin", "add", "--name", "Noor Haddad", "--type", "door", "--paid", "12.50", "--method", "card"])
+            try device.run([
+                "walkin", "add", "--name", "Noor Haddad", "--type", "door", "--paid", "12.50", "--method", "card",
+            ])
         )
         #expect(added["pending"] as? Int == 1)
-        let refused = try run(["walkin", "add", "--name", " ", "--type", "Door"], status: 3)
+        let refused = try device.run(["walkin", "add", "--name", " ", "--type", "Door"], status: 3)
         #expect(refused.stderr == "refused: Type the walk-in's name.\n")
         #expect(try CLI.tree(refused)["pending"] as? Int == 1, "nothing more queued")
-        let csv = try CLI.run(["device", "walkin", "summary", "--csv", "--home", home])
+        let csv = try CLI.run(["device", "walkin", "summary", "--csv", "--home", device.home])
         #expect(csv.status == 0)
         #expect(csv.stdout.hasSuffix("card,EUR,1,12.50\r\n"), "\(csv.stdout)")
-        try run(["sim", "network", "on"])
-        let synced = try CLI.tree(try run(["sync"]))
+        try device.run(["sim", "network", "on"])
+        let synced = try CLI.tree(try device.run(["sync"]))
         #expect(synced["pending"] as? Int == 0)
         let list = try await server.json("GET", "/v1/events/\(session.eventId)/walkins", token: session.token)
         let walkIns = try #require(list["walkIns"] as? [[String: Any]])
