@@ -42,6 +42,11 @@ extension DeviceApp {
         commit()
     }
 
+    /// Staff have seen the notes of the kiosk's check-ins (the staff view's list is cleared).
+    public func clearKioskStaffNotes() {
+        perform { kioskModule?.clearStaffNotes() }
+    }
+
     /// A tap on the exit corner; the third within a few seconds shows the exit prompt.
     public func tapCorner() {
         perform { kioskModule?.tapCorner() }

@@ -59,9 +59,24 @@ package final class KioskModule: DeviceModule {
     package var frontScreen: (any ScreenModel)? { nil }
 
     package var eventShellParts: [any ScreenPart] {
-        guard let role = context.session?.user.role, role == .organizer || role == .support else { return [] }
-        return [KioskSetUpPanel(configured: configured != nil, kiosk: kiosk)]
+        var parts: [any ScreenPart] = []
+        if let eventId = context.eventId, !kiosk.staffNotes.isEmpty {
+            parts.append(
+                KioskStaffNotesPanel(
+                    entries: kiosk.staffNotes.map { ($0, notes(eventId: eventId, guestId: $0.guestId)) },
+                    timeZone: context.currentEvent?.timeZone))
+        }
+        guard let role = context.session?.user.role, role == .organizer || role == .support else { return parts }
+        return parts + [KioskSetUpPanel(configured: configured != nil, kiosk: kiosk)]
     }
+
+    /// The guest's notes at the door, from the module that keeps them (none without it).
+    private func notes(eventId: EventID, guestId: GuestID) -> [String] {
+        context.service((any GuestNotesSource).self)?.doorNotes(eventId: eventId, guestId: guestId) ?? []
+    }
+
+    /// Staff have seen the kiosk's notes: the list and the attendee screen's count are cleared.
+    package func clearStaffNotes() { kiosk.staffNotes = [] }
 
     package var statusElements: [UIElement] { [] }
 
@@ -209,6 +224,10 @@ package final class KioskModule: DeviceModule {
         }
         kiosk.result = KioskResult(
             kind: guest.checkIn != nil ? .alreadyCheckedIn : .welcome, name: Self.firstName(guest.name), shownAt: now)
+        if let eventId = context.eventId, !notes(eventId: eventId, guestId: guest.id).isEmpty {
+            kiosk.staffNotes.removeAll { $0.guestId == guest.id }
+            kiosk.staffNotes.append(KioskStaffNote(guestId: guest.id, name: guest.name, at: now))
+        }
         return true
     }
 

@@ -106,6 +106,13 @@ package struct KioskScreen: ScreenModel, Sendable {
                     UIIdentifier.kioskBatteryLowBanner, "Battery \(battery)%",
                     ["percent": String(battery), "size": "small"]))
         }
+        if !kiosk.staffNotes.isEmpty {
+            // A count for staff on a sweep; no name and no note reaches the attendee screen.
+            elements.append(
+                UIElement(
+                    UIIdentifier.kioskStaffNotesWaiting, "● \(kiosk.staffNotes.count)",
+                    ["count": String(kiosk.staffNotes.count), "size": "small"]))
+        }
         elements.append(UIElement(UIIdentifier.kioskExitCorner, "", ["taps": String(kiosk.cornerTaps.count)]))
         return elements
     }

@@ -24,8 +24,40 @@ package struct KioskState: Codable, Sendable {
     /// ``KioskScreen/draftIdleSeconds`` it is gone: the next attendee never sees it.
     package var draft = ""
     package var draftAt: Date?
+    /// Attendees checked in here whose guest has notes at the door ("wheelchair, escort to row
+    /// 1"), newest last, until staff clear them: shown on the staff view, never to attendees.
+    package var staffNotes: [KioskStaffNote] = []
 
     package init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case active, orientation, lockout, cornerTaps, exitPromptShown, result, setupRules, setupMessage, exitMessage
+        case draft, draftAt, staffNotes
+    }
+
+    /// A state saved before staff notes existed restores with none.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        active = try container.decode(Bool.self, forKey: .active)
+        orientation = try container.decode(KioskOrientation.self, forKey: .orientation)
+        lockout = try container.decode(KioskLockout.self, forKey: .lockout)
+        cornerTaps = try container.decode([Date].self, forKey: .cornerTaps)
+        exitPromptShown = try container.decode(Bool.self, forKey: .exitPromptShown)
+        result = try container.decodeIfPresent(KioskResult.self, forKey: .result)
+        setupRules = try container.decode([PasscodeRule].self, forKey: .setupRules)
+        setupMessage = try container.decodeIfPresent(String.self, forKey: .setupMessage)
+        exitMessage = try container.decodeIfPresent(String.self, forKey: .exitMessage)
+        draft = try container.decode(String.self, forKey: .draft)
+        draftAt = try container.decodeIfPresent(Date.self, forKey: .draftAt)
+        staffNotes = try container.decodeIfPresent([KioskStaffNote].self, forKey: .staffNotes) ?? []
+    }
+}
+
+/// A kiosk check-in staff should know about: the guest has notes at the door.
+package struct KioskStaffNote: Codable, Sendable, Equatable {
+    package var guestId: GuestID
+    package var name: String
+    package var at: Date
 }
 
 /// What the last attendee saw.

@@ -27,4 +27,10 @@ extension UIIdentifier {
     public static let kioskSetupRuleError = "kiosk-setup-rule-error"
     /// The corner staff tap three times to reach the exit prompt.
     public static let kioskExitCorner = "kiosk-exit-corner"
+    /// On the attendee screen's footer: how many kiosk check-ins have notes for staff (a count only).
+    public static let kioskStaffNotesWaiting = "kiosk-staff-notes-waiting"
+    /// On the staff view: a guest checked in at the kiosk with their notes at the door.
+    public static let kioskStaffNote = "kiosk-staff-note"
+    /// On the staff view: staff have seen the kiosk's notes.
+    public static let kioskStaffNotesClear = "kiosk-staff-notes-clear"
 }

@@ -34,6 +34,7 @@ package struct NotesScreen: ScreenModel {
                         "noteId": revision.noteId.wire, "revisionId": revision.id.wire,
                         "guestId": revision.guestId?.wire ?? "", "versions": String(note.versions),
                         "pending": note.head.pending ? "true" : "false", "body": revision.body,
+                        "device": revision.deviceId,
                     ]))
             if note.versions > 1 {
                 elements.append(

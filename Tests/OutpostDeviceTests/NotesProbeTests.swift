@@ -13,8 +13,12 @@ import Testing
 /// confirmation card; nothing of a note is readable in the store's files.
 @Suite("Notes probes (seed 000)")
 struct NotesProbeTests {
+    /// The notes written at the doors (the world's guests also carry the organizer's notes from
+    /// the roster, each a note of its own).
     @MainActor
-    static func entries(_ app: DeviceApp) -> [UIElement] { app.tree().elements(UIIdentifier.notesEntry) }
+    static func entries(_ app: DeviceApp) -> [UIElement] {
+        app.tree().elements(UIIdentifier.notesEntry).filter { $0.attributes["device"] != "organizer" }
+    }
 
     @Test(
         "notes-both-survive-offline: a guest's note edited on two devices offline keeps both versions, shown on both devices in order of writing, until one edit replaces both; the confirmation card shows the note; sealed at rest"
@@ -61,7 +65,11 @@ struct NotesProbeTests {
             alex.closeNotes()
             alex.choose(guestId: guest.id)
             let card = alex.tree().elements(UIIdentifier.doorNote).map(\.text)
-            #expect(card == ["wheelchair, row 1 seat 4 · Alex", "wheelchair; her son is with her · Bea"], "\(card)")
+            #expect(
+                card == [
+                    "note for \(guest.name) · Acme Organizer", "wheelchair, row 1 seat 4 · Alex",
+                    "wheelchair; her son is with her · Bea",
+                ], "the organizer's note from the roster first: \(card)")
             alex.cancel()
             // One edit replaces both; every device sees one version.
             alex.editNote(noteId)
@@ -76,7 +84,8 @@ struct NotesProbeTests {
                 #expect(!app.tree().contains(UIIdentifier.notesConflict))
             }
             let stored = try await lab.api.lab(lab.world.organizer).notes(event: lab.world.event.id)
-            #expect(stored.count == 4, "every revision kept on the server")
+            #expect(
+                stored.filter { $0.revision.deviceId != "organizer" }.count == 4, "every revision kept on the server")
             // Nothing of the notes is readable in either device's files.
             for name in ["alex", "bea"] {
                 let files = try DeviceFiles.readAll(lab.home(name))
@@ -104,6 +113,50 @@ struct NotesProbeTests {
                 Self.entries(bea).map(\.text).first?.hasPrefix(
                     "Handover: Shift 2: the press packs are under the desk · Alex")
                     == true, "\(Self.entries(bea).map(\.text))")
+        }
+    }
+
+    @Test(
+        "notes-kiosk-staff-view: an attendee with notes checks in at the kiosk: the attendee screen shows a count for staff, never a name or a note; on exit the staff view lists the guest with the notes (the organizer's from the roster and a door's) until staff clear it; a guest without notes is not listed"
+    )
+    func kioskStaffView() async throws {
+        try await DeviceLab.run { lab in
+            let guest = lab.world.guests[0]
+            let plain = try await lab.api.lab(lab.world.organizer).createGuest(
+                event: lab.world.event.id,
+                CreateGuestRequest(name: "Nia Plain", email: "nia@acme.test", accessTypeId: lab.world.accessType.id))
+            let door = try await lab.readyDevice("door")
+            door.openNotes(guestId: guest.id)
+            door.typeNote("wheelchair, escort to row 1")
+            await door.saveNote()
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let kiosk = try await KioskProbeTests.kioskDevice(lab, "kiosk", clock: clock)
+            await kiosk.kioskCheckIn(email: plain.email)
+            #expect(kiosk.tree().screen == UIIdentifier.kioskConfirmation)
+            #expect(!kiosk.tree().contains(UIIdentifier.kioskStaffNotesWaiting), "no notes, nothing for staff")
+            clock.advance(by: 6)
+            await kiosk.kioskCheckIn(email: guest.email)
+            let attendee = kiosk.tree()
+            #expect(attendee.screen == UIIdentifier.kioskConfirmation)
+            let shown = attendee.elements.map { $0.text + " " + $0.attributes.values.joined(separator: " ") }
+            #expect(!shown.contains { $0.contains("wheelchair") || $0.contains("note for") }, "\(shown)")
+            #expect(attendee.element(UIIdentifier.kioskStaffNotesWaiting)?.attributes["count"] == "1")
+            #expect(attendee.element(UIIdentifier.kioskStaffNotesWaiting)?.text.contains(guest.name) == false)
+            for _ in 0..<3 { kiosk.tapCorner() }
+            kiosk.exitKiosk(passcode: KioskProbeTests.passcode)
+            #expect(!kiosk.isKioskActive)
+            let listed = kiosk.tree().elements(UIIdentifier.kioskStaffNote)
+            #expect(listed.map { $0.attributes["guestId"] } == [guest.id.wire], "only the guest with notes")
+            let text = try #require(listed.first?.text)
+            #expect(text.hasPrefix("\(guest.name) checked in at the kiosk at "))
+            #expect(text.contains("note for \(guest.name) · Acme Organizer"), "\(text)")
+            #expect(text.contains("wheelchair, escort to row 1 · Alex"), "\(text)")
+            // A relaunch keeps the list (it is the kiosk's sealed state); staff clear it when seen.
+            let relaunched = try lab.launch("kiosk", clock: clock.wallClock, monotonic: clock.monotonicClock)
+            #expect(relaunched.tree().elements(UIIdentifier.kioskStaffNote).count == 1)
+            relaunched.clearKioskStaffNotes()
+            #expect(!relaunched.tree().contains(UIIdentifier.kioskStaffNote))
+            #expect(!relaunched.tree().contains(UIIdentifier.kioskStaffNotesClear))
         }
     }
 }

@@ -56,7 +56,11 @@ struct NoteContractTests {
             merged.guestId = world.guests[0].id
             merged.noteId = first.id
             #expect(try await alex.writeNote(event: event, merged).status == 201)
-            let notes = try await alex.notes(event: event, limit: 2)
+            let all = try await alex.notes(event: event, limit: 2)
+            // The world's guests came with the organizer's notes (the roster's): each is a note.
+            let organizers = all.prefix { $0.revision.deviceId == Store.organizerNoteDevice }
+            #expect(organizers.count == world.guests.count)
+            let notes = Array(all.dropFirst(organizers.count))
             #expect(notes.map(\.revision.id) == [first.id, theirs.id, mine.id, handover.id, merged.id])
             #expect(notes.map(\.authorName) == ["Alex", "Bea", "Alex", "Bea", "Alex"])
             #expect(notes.filter { $0.revision.noteId == first.id }.count == 4, "no revision dropped")
@@ -98,8 +102,61 @@ struct NoteContractTests {
             #expect(try await api.lab(loner).writeNote(event: event, Self.note(body: "x")).status == 404)
             #expect(try await api.lab(loner).request(API.listNotes.line(event)).status == 404)
             #expect(try await api.lab(world.otherOrganizer).request(API.listNotes.line(event)).status == 404)
-            #expect(try await api.lab(world.organizer).notes(event: event).map(\.revision.body) == ["one", "two"])
+            #expect(
+                try await api.lab(world.organizer).notes(event: event).filter {
+                    $0.revision.deviceId != Store.organizerNoteDevice
+                }.map(\.revision.body) == ["one", "two"])
             #expect(try await alex.request(API.listNotes.line(event, query: [("since", "x")])).status == 400)
+        }
+    }
+
+    @Test(
+        "notes-import-first-version: the CSV import's notes column is each guest's first note revision (by the organizer, an empty cell none); a changed note on the guest is a revision replacing that note's heads, a door's edit of it included; the same text again adds none",
+        arguments: StoreKind.allCases)
+    func importFirstVersion(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api, guests: 0)
+            let event = world.event.id
+            let organizer = api.lab(world.organizer)
+            let alex = api.lab(world.staff1)
+            let type = world.accessType.name
+            let result = try await organizer.importGuests(
+                event: event,
+                csv: """
+                    name,email,access_type,notes
+                    Dana Press,dana@press.test,\(type),"press: give the media pack"
+                    Eli Quiet,eli@quiet.test,\(type),
+                    """)
+            #expect(result.imported == 2)
+            var notes = try await alex.notes(event: event)
+            #expect(notes.map(\.revision.body) == ["press: give the media pack"], "an empty cell is no note")
+            let first = try #require(notes.first)
+            let danaId = try #require(first.revision.guestId)
+            let dana = try OutpostJSON.decode(
+                GuestInfo.self, from: try await organizer.request(API.showGuest.line(event, danaId)).body)
+            #expect(dana.name == "Dana Press" && first.revision.replaces.isEmpty)
+            #expect(first.revision.noteId == first.revision.id && first.revision.deviceId == Store.organizerNoteDevice)
+            #expect(first.authorName == "Acme Organizer")
+            // A door edits the organizer's note; then the organizer changes it on the guest.
+            let door = Self.note(
+                guest: dana.id, body: "press: media pack given at door 2", replaces: [first.revision])
+            #expect(try await alex.writeNote(event: event, door).status == 201)
+            _ = try await organizer.updateGuest(
+                event, dana.id, UpdateGuestRequest(notes: "press: media pack and lanyard"))
+            _ = try await organizer.updateGuest(
+                event, dana.id, UpdateGuestRequest(notes: "press: media pack and lanyard"))
+            notes = try await alex.notes(event: event)
+            #expect(notes.count == 3, "the same text again is no new revision")
+            let latest = try #require(notes.last)
+            #expect(latest.revision.noteId == first.revision.id)
+            #expect(latest.revision.replaces == [door.id], "the organizer's change replaces the door's edit, its head")
+            #expect(NoteHeads.of(notes.map(\.revision)).map(\.body) == ["press: media pack and lanyard"])
+            // A guest added on the form with notes has one too; the form without notes none.
+            _ = try await organizer.createGuest(
+                event: event,
+                CreateGuestRequest(name: "Fay", email: "fay@acme.test", accessTypeId: world.accessType.id, notes: "VIP")
+            )
+            #expect(try await alex.notes(event: event).last?.revision.body == "VIP")
         }
     }
 }

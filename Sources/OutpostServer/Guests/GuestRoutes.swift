@@ -79,7 +79,8 @@ struct GuestRoutes {
             accessTypeId: accessTypeId, notes: body.notes ?? "")
         do {
             return try HTTPHelpers.json(
-                try await dependencies.store.createGuest(eventId: event.id, guest: guest), status: .created)
+                try await dependencies.store.createGuest(eventId: event.id, guest: guest, caller: context.caller),
+                status: .created)
         } catch StoreError.unknownAccessType {
             throw Self.unknownAccessType
         }
@@ -98,7 +99,8 @@ struct GuestRoutes {
         if let email = body.email { body.email = try UserRoutes.validEmail(email) }
         do {
             return try HTTPHelpers.json(
-                try await dependencies.store.updateGuest(eventId: event.id, id: guestId, update: body))
+                try await dependencies.store.updateGuest(
+                    eventId: event.id, id: guestId, update: body, caller: context.caller))
         } catch StoreError.notFound {
             throw APIError.notFound
         } catch StoreError.unknownAccessType {
@@ -127,7 +129,8 @@ struct GuestRoutes {
         var skipped = 0
         func write(_ guests: [NewGuest]) async throws {
             guard !guests.isEmpty else { return }
-            let written = try await dependencies.store.importGuests(eventId: event.id, guests: guests)
+            let written = try await dependencies.store.importGuests(
+                eventId: event.id, guests: guests, caller: context.caller)
             imported += written.imported
             skipped += written.skipped
         }

@@ -45,13 +45,16 @@ extension Store {
             "SELECT 1 FROM access_types WHERE id = ? AND event_id = ?", [.id(id), .id(eventId)]) != nil
     }
 
-    func createGuest(eventId: EventID, guest: NewGuest) async throws -> GuestInfo {
+    /// Adds a guest; its notes become the organizer's first note revision on the guest.
+    func createGuest(eventId: EventID, guest: NewGuest, caller: Caller) async throws -> GuestInfo {
         try await database.transaction { connection in
             guard try await Self.accessTypeExists(connection, eventId: eventId, id: guest.accessTypeId) else {
                 throw StoreError.unknownAccessType
             }
             guard let seq = try await bumpSequence(connection, eventId: eventId) else { throw StoreError.notFound }
             let id = try await Self.insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
+            try await Self.writeOrganizerNotes(
+                connection, eventId: eventId, caller: caller, notes: [(id, guest.notes)], newGuests: true, now: .now)
             return try await Self.guest(connection, eventId: eventId, id: id)!
         }
     }
@@ -83,10 +86,11 @@ extension Store {
     static let maxImportChunk = 500
 
     /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
-    /// round trip). A row whose random code collided is inserted again alone.
+    /// round trip). A row whose random code collided is inserted again alone. Returns each
+    /// guest's id.
     private static func insertGuests(
         _ connection: any SQLConnection, eventId: EventID, guests: [NewGuest], firstSeq: Int64
-    ) async throws {
+    ) async throws -> [(GuestID, NewGuest)] {
         let now = Date.now
         var ids: [GuestID: (NewGuest, Int64)] = [:]
         var binds: [SQLValue] = []
@@ -107,10 +111,15 @@ extension Store {
             VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
             """,
             binds)
-        for row in inserted { ids[try row.id("id")] = nil }
-        for (guest, seq) in ids.values {
-            _ = try await insertGuest(connection, eventId: eventId, guest: guest, seq: seq)
+        var written: [(GuestID, NewGuest)] = []
+        for row in inserted {
+            let id: GuestID = try row.id("id")
+            if let (guest, _) = ids.removeValue(forKey: id) { written.append((id, guest)) }
         }
+        for (guest, seq) in ids.values {
+            written.append((try await insertGuest(connection, eventId: eventId, guest: guest, seq: seq), guest))
+        }
+        return written
     }
 
     static func guest(_ connection: any SQLConnection, eventId: EventID, id: GuestID) async throws -> GuestInfo? {
@@ -119,10 +128,21 @@ extension Store {
         ).map(guest(from:))
     }
 
-    /// Applies a partial update; a status change reaches devices in their next roster delta.
-    func updateGuest(eventId: EventID, id: GuestID, update: UpdateGuestRequest) async throws -> GuestInfo {
+    /// Applies a partial update; a status change reaches devices in their next roster delta. A
+    /// changed `notes` is a new revision of the organizer's note on the guest.
+    func updateGuest(
+        eventId: EventID, id: GuestID, update: UpdateGuestRequest, caller: Caller
+    ) async throws
+        -> GuestInfo
+    {
         try await database.transaction { connection in
-            guard try await Self.guest(connection, eventId: eventId, id: id) != nil else { throw StoreError.notFound }
+            guard let before = try await Self.guest(connection, eventId: eventId, id: id) else {
+                throw StoreError.notFound
+            }
+            if let notes = update.notes, notes != before.notes {
+                try await Self.writeOrganizerNotes(
+                    connection, eventId: eventId, caller: caller, notes: [(id, notes)], newGuests: false, now: .now)
+            }
             var assignments: [String] = []
             var binds: [SQLValue] = []
             if let status = update.status { assignments.append("status = ?"); binds.append(.text(status.rawValue)) }
@@ -153,7 +173,12 @@ extension Store {
     /// Writes one chunk of an import (at most ``maxImportChunk`` guests) in one transaction. A guest whose name and e-mail (in any
     /// case) the event already has, or that appeared earlier in the chunk, is skipped; only the
     /// chunk's own e-mails are looked up.
-    func importGuests(eventId: EventID, guests: [NewGuest]) async throws -> (imported: Int, skipped: Int) {
+    /// Each imported guest's `notes` is the organizer's first note revision on the guest.
+    func importGuests(
+        eventId: EventID, guests: [NewGuest], caller: Caller
+    ) async throws -> (
+        imported: Int, skipped: Int
+    ) {
         guard !guests.isEmpty else { return (0, 0) }
         precondition(guests.count <= Self.maxImportChunk, "an import chunk is at most \(Self.maxImportChunk) guests")
         let key = { (name: String, email: String) in "\(name)\u{0}\(email.lowercased())" }
@@ -172,8 +197,12 @@ extension Store {
             guard let last = try await bumpSequence(connection, eventId: eventId, by: fresh.count) else {
                 throw StoreError.notFound
             }
-            try await Self.insertGuests(
+            let written = try await Self.insertGuests(
                 connection, eventId: eventId, guests: fresh, firstSeq: last - Int64(fresh.count) + 1)
+            try await Self.writeOrganizerNotes(
+                connection, eventId: eventId, caller: caller, notes: written.map { ($0.0, $0.1.notes) },
+                newGuests: true,
+                now: .now)
             return (fresh.count, guests.count - fresh.count)
         }
     }

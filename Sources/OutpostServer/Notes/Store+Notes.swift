@@ -110,3 +110,76 @@ extension Store {
         }
     }
 }
+
+/// The organizer's notes on guests (the roster's `notes`: the CSV import's column, the guest
+/// form) as notes at the door: the first text is a note's first revision, a changed text a
+/// revision replacing that note's heads, so a door's edit of it is kept beside the new text.
+extension Store {
+    /// The device id the organizer's revisions carry.
+    static let organizerNoteDevice = "organizer"
+
+    /// Writes `notes` (guest and text; empty texts skipped) as the organizer's revisions, in the
+    /// caller's transaction: one counter bump and one insert for the lot. For `newGuests` (an
+    /// import, the guest form) no earlier note is looked up.
+    static func writeOrganizerNotes(
+        _ connection: any SQLConnection, eventId: EventID, caller: Caller, notes: [(GuestID, String)],
+        newGuests: Bool, now: Date
+    ) async throws {
+        let notes = notes.filter { !$0.1.isEmpty }
+        guard !notes.isEmpty else { return }
+        guard
+            let last = try await connection.queryOne(
+                "UPDATE events SET note_seq = note_seq + ? WHERE id = ? RETURNING note_seq",
+                [.int(Int64(notes.count)), .id(eventId)]
+            )?.int("note_seq")
+        else { return }
+        let author =
+            try await connection.queryOne("SELECT name FROM users WHERE id = ?", [.id(caller.userId)])?.text("name")
+            ?? ""
+        var binds: [SQLValue] = []
+        for (offset, (guestId, body)) in notes.enumerated() {
+            let id = NoteRevisionID.random()
+            var noteId = id
+            var replaces: [NoteRevisionID] = []
+            if !newGuests, let heads = try await organizerNoteHeads(connection, eventId: eventId, guestId: guestId) {
+                noteId = heads.noteId
+                replaces = heads.heads
+            }
+            binds += [
+                .id(id), .id(caller.tenantId), .id(eventId), .id(noteId), .id(guestId),
+                .text(replaces.map(\.wire).joined(separator: ",")),
+                .text(String(body.prefix(NoteRevision.maxBodyLength))),
+                .text(organizerNoteDevice), .id(caller.userId), .text(author), .date(now), .date(now),
+                .int(last - Int64(notes.count) + 1 + Int64(offset)),
+            ]
+        }
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: notes.count)
+        try await connection.execute(
+            """
+            INSERT INTO notes (id, tenant_id, event_id, note_id, guest_id, replaces, body, device_id, author_id,
+                author_name, written_at, at, seq)
+            VALUES \(rows.joined(separator: ", "))
+            """,
+            binds)
+    }
+
+    /// The guest's organizer note (its first revision came from the roster) and its current heads;
+    /// nil when the guest has none.
+    private static func organizerNoteHeads(
+        _ connection: any SQLConnection, eventId: EventID, guestId: GuestID
+    ) async throws -> (noteId: NoteRevisionID, heads: [NoteRevisionID])? {
+        guard
+            let first = try await connection.queryOne(
+                """
+                SELECT note_id FROM notes WHERE event_id = ? AND guest_id = ? AND device_id = ? AND replaces = ''
+                ORDER BY seq LIMIT 1
+                """,
+                [.id(eventId), .id(guestId), .text(organizerNoteDevice)])
+        else { return nil }
+        let noteId = try first.id("note_id", as: NoteRevisionID.self)
+        let revisions = try await connection.query(
+            "SELECT \(noteColumns) FROM notes WHERE event_id = ? AND note_id = ?", [.id(eventId), .id(noteId)]
+        ).map(note(from:)).map(\.revision)
+        return (noteId, NoteHeads.of(revisions).map(\.id))
+    }
+}

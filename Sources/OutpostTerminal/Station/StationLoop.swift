@@ -153,6 +153,7 @@ public final class StationLoop {
             app.openWalkIn()
         case .function(6): app.showWalkInSummary()
         case .function(7): app.openNotes()
+        case .function(9): app.clearKioskStaffNotes()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
@@ -365,6 +366,7 @@ public final class StationLoop {
         var shownInput = input
         var hint =
             "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F5 sync · F2 sign out · Ctrl-Q quit"
+        if tree.contains(UIIdentifier.kioskStaffNotesClear) { hint = "F9 kiosk notes seen · " + hint }
         switch tree.screen {
         case UIIdentifier.signIn:
             let labels = ["E-mail", "Password", "Server"]
@@ -385,7 +387,11 @@ public final class StationLoop {
         case UIIdentifier.confirmationScreen:
             if let screen = shown.part(ConfirmationScreen.self) {
                 body.append("  Access: \(screen.accessTypeName)   Status: \(screen.guest.status.rawValue)")
-                if !screen.guest.notes.isEmpty { body.append("  Notes: \(screen.guest.notes)") }
+                // The roster's notes are the organizer's note's first version: shown until the
+                // notes feed has brought it (and any door edit of it) as a note at the door.
+                if !screen.guest.notes.isEmpty, screen.doorNotes.isEmpty {
+                    body.append("  Notes: \(screen.guest.notes)")
+                }
                 for note in screen.doorNotes { body.append("  Note: \(note)") }
             }
             hint =
