@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "OutpostServerTests",
             dependencies: [
-                "OutpostCore", "OutpostProtocol",
+                "OutpostCore", "OutpostDrawing", "OutpostProtocol",
                 "OutpostServer",
                 "OutpostLab",
                 "OutpostTestSupport",
@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "OutpostTerminalTests",
             dependencies: [
-                "OutpostCore", "OutpostDevice", "OutpostProtocol", "OutpostTracking",
+                "OutpostCore", "OutpostDevice", "OutpostDrawing", "OutpostProtocol", "OutpostTracking",
                 "OutpostTerminal",
                 "OutpostServer",
                 "CTurboJPEG",
@@ -268,7 +268,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
             name: "OutpostDrawing",
-            dependencies: ["CCairo"],
+            dependencies: ["OutpostProtocol", "CCairo", "CQRencode", "CZlib"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OutpostDrawing
 import Hummingbird
 import Logging
 import OutpostCore

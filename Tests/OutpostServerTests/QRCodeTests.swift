@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OutpostCore
+import OutpostDrawing
 import OutpostTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import CTurboJPEG
 import Crypto
 import Foundation
 import OutpostCore
+import OutpostDrawing
 import OutpostServer
 import Testing
 

@@ -59,6 +59,7 @@ public enum AbsenceTemplateIDKind: IDKind {}
 public enum AbsenceIDKind: IDKind {}
 public enum WalkInLeaseIDKind: IDKind {}
 public enum NoteRevisionIDKind: IDKind {}
+public enum BadgePrintIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -91,3 +92,5 @@ public typealias WalkInLeaseID = TypedID<WalkInLeaseIDKind>
 /// One revision of a note at the door (made by the device that writes it; a note is known by the
 /// id of its first revision).
 public typealias NoteRevisionID = TypedID<NoteRevisionIDKind>
+/// One badge out of a printer (made by the device that printed it: the print job's id).
+public typealias BadgePrintID = TypedID<BadgePrintIDKind>

@@ -63,6 +63,15 @@ public enum API {
         .put, "/v1/events/{eventId}/notes/{revisionId}")
     public static let listNotes = Endpoint<NoBody, NotePage, EventID>(.get, "/v1/events/{eventId}/notes")
 
+    // Badges.
+    public static let badgeLayout = Endpoint<NoBody, BadgeLayout, EventID>(.get, "/v1/events/{eventId}/badge-layout")
+    public static let setBadgeLayout = Endpoint<BadgeLayout, BadgeLayout, EventID>(
+        .put, "/v1/events/{eventId}/badge-layout")
+    public static let recordBadgePrint = Endpoint<BadgePrintRecord, StoredBadgePrint, EventID, BadgePrintID>(
+        .put, "/v1/events/{eventId}/badge-prints/{printId}")
+    public static let listBadgePrints = Endpoint<NoBody, BadgePrintList, EventID>(
+        .get, "/v1/events/{eventId}/badge-prints")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -171,6 +180,10 @@ extension API {
         sealWalkInLease.route,
         writeNote.route,
         listNotes.route,
+        badgeLayout.route,
+        setBadgeLayout.route,
+        recordBadgePrint.route,
+        listBadgePrints.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

@@ -8,4 +8,8 @@ public enum AuditKind: String, Codable, Sendable, CaseIterable {
     case kioskAlreadyCheckedIn = "kiosk_already_checked_in"
     case rejectedNotFound = "rejected_not_found"
     case rejectedNotAdmissible = "rejected_not_admissible"
+    /// A guest's badge came out of a printer (the method says which device kind printed it).
+    case badgePrinted = "badge_printed"
+    /// A badge printed again for a guest who had one, at staff's request (the reason in `method`).
+    case badgeReprinted = "badge_reprinted"
 }

@@ -101,6 +101,7 @@ public enum OutpostServer {
         CheckInRoutes(dependencies: dependencies).register(on: authenticated)
         WalkInRoutes(dependencies: dependencies).register(on: authenticated)
         NoteRoutes(dependencies: dependencies).register(on: authenticated)
+        BadgeRoutes(dependencies: dependencies).register(on: authenticated)
         GuestRoutes(dependencies: dependencies).register(on: authenticated)
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         DashboardRoutes(dependencies: dependencies).register(on: authenticated)

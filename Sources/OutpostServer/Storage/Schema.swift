@@ -5,7 +5,37 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15]
+
+    /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
+    /// the standard one), and every badge a device printed, once per print id, a reprint with
+    /// its reason.
+    static let v15 = Migration(version: 15, name: "badge layouts and prints") { _ in
+        [
+            """
+            CREATE TABLE badge_layouts (
+                event_id TEXT PRIMARY KEY REFERENCES events(id),
+                tenant_id TEXT NOT NULL,
+                layout TEXT NOT NULL,
+                updated_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE badge_prints (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                guest_id TEXT NOT NULL,
+                reprint INTEGER NOT NULL,
+                reason TEXT,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                printed_at BIGINT NOT NULL,
+                at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX badge_prints_event ON badge_prints (event_id, at)",
+        ]
+    }
 
     /// Notes at the door (seed 000's Notes tab): append-only revisions on a guest or on the event,
     /// each under the id its device made; the event's own counter orders the notes feed by commit.

@@ -32,22 +32,8 @@ enum TicketSheet {
             .text(fit(ticket.accessType, 48), x: 28, y: 152, size: 13, colour: muted, bold: false, align: .left),
         ]
         let side = 280.0
-        let modules = Double(code.size + 2 * QRCode.quietZone)
-        let module = side / modules
-        let left = (width - side) / 2
         let top = 176.0
-        shapes.append(
-            .rect(ReportRect(x: left, y: top, width: side, height: side), fill: white, stroke: nil, name: "qr"))
-        for y in 0..<code.size {
-            for x in 0..<code.size where code.isDark(x, y) {
-                shapes.append(
-                    .rect(
-                        ReportRect(
-                            x: left + (Double(x + QRCode.quietZone)) * module,
-                            y: top + (Double(y + QRCode.quietZone)) * module, width: module + 0.05,
-                            height: module + 0.05), fill: ink, stroke: nil, name: nil))
-            }
-        }
+        shapes += code.shapes(in: ReportRect(x: (width - side) / 2, y: top, width: side, height: side), ink: ink)
         shapes += [
             .text(
                 "Code \(ticket.guest.code)", x: width / 2, y: top + side + 30, size: 12, colour: ink, bold: true,

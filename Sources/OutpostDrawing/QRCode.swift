@@ -5,11 +5,11 @@ import Foundation
 /// A QR code symbol rendered by libqrencode, with SVG and PNG output.
 public struct QRCode: Sendable {
     /// Modules per side, without the quiet zone.
-    let size: Int
+    public let size: Int
     /// Row-major; true is a dark module.
-    let modules: [Bool]
+    public let modules: [Bool]
 
-    static let quietZone = 4
+    public static let quietZone = 4
 
     /// Encodes text at error-correction level M, letting libqrencode pick the densest modes
     /// (alphanumeric for a ticket). Nil only when the text cannot fit any QR version.
@@ -44,9 +44,9 @@ public struct QRCode: Sendable {
     }
 
     /// The QR version libqrencode chose.
-    var version: Int { (size - 17) / 4 }
+    public var version: Int { (size - 17) / 4 }
 
-    func isDark(_ x: Int, _ y: Int) -> Bool {
+    public func isDark(_ x: Int, _ y: Int) -> Bool {
         guard x >= 0, y >= 0, x < size, y < size else { return false }
         return modules[y * size + x]
     }

@@ -1,0 +1,100 @@
+# Sourced by scripts/test: a private CUPS scheduler (Debian's cups) on a free loopback port with
+# one queue, `badge`, a real cups-pdf printer (printer-driver-cups-pdf) that writes each job as a
+# PDF into $cups_dir/out. Between the queue and cups-pdf sits a paper switch: while the file
+# $cups_dir/paper says `out`, the backend reports media-empty and stops the queue (exit 4,
+# CUPS_BACKEND_STOP, man 7 backend), as a label printer out of labels does; the job stays queued.
+# It exports OUTPOST_TEST_CUPS_URL (the queue's IPP address), OUTPOST_TEST_CUPS_OUT and
+# OUTPOST_TEST_CUPS_PAPER, and stops and deletes it all when the calling script exits (through
+# cups_lab_stop, which the caller's EXIT trap runs). cups-pdf's backend is mode 0700, so cupsd
+# runs as root (the recipe: ../shared/research/event-day-modules.md §2); without root the lab is
+# skipped and the CUPS test cases say so.
+cups_lab_stop() {
+    [ -n "${cups_pid:-}" ] && kill "$cups_pid" 2>/dev/null && wait "$cups_pid" 2>/dev/null
+    rm -f /etc/cups/cups-pdf-outpost-lab.conf
+    [ -n "${cups_dir:-}" ] && rm -rf "$cups_dir"
+    return 0
+}
+
+cups_lab_start() {
+    if [ "$(id -u)" -ne 0 ]; then
+        log "CUPS lab skipped: cupsd with cups-pdf needs root; the CUPS test cases skip"
+        return 0
+    fi
+    cups_dir=$(mktemp -d /tmp/outpost-cups.XXXXXX)
+    chmod 0755 "$cups_dir"
+    local cups_port
+    cups_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    mkdir -p "$cups_dir"/{etc,spool/tmp,cache,state,log,serverbin/backend,out}
+    chmod 0777 "$cups_dir/out"
+    chmod 0710 "$cups_dir/spool"
+    for entry in /usr/lib/cups/*; do
+        [ "$(basename "$entry")" = backend ] || ln -s "$entry" "$cups_dir/serverbin/"
+    done
+    for entry in /usr/lib/cups/backend/*; do ln -s "$entry" "$cups_dir/serverbin/backend/"; done
+    echo in >"$cups_dir/paper"
+    chmod 0666 "$cups_dir/paper"
+    # The paper switch in front of cups-pdf (mode 0700: cupsd runs it as root, as cups-pdf needs).
+    cat >"$cups_dir/serverbin/backend/outpostpaper" <<BACKEND
+#!/bin/sh
+[ \$# -eq 0 ] && { echo 'direct outpostpaper "Outpost paper switch" "cups-pdf behind a paper switch"'; exit 0; }
+if [ "\$(cat $cups_dir/paper)" = out ]; then
+    echo "STATE: +media-empty-error" >&2
+    echo "ERROR: out of labels" >&2
+    exit 4
+fi
+echo "STATE: -media-empty-error" >&2
+DEVICE_URI=cups-pdf:/outpost-lab exec /usr/lib/cups/backend/cups-pdf "\$@"
+BACKEND
+    chmod 0700 "$cups_dir/serverbin/backend/outpostpaper"
+    cat >"$cups_dir/etc/cups-files.conf" <<CONF
+ServerRoot $cups_dir/etc
+RequestRoot $cups_dir/spool
+TempDir $cups_dir/spool/tmp
+CacheDir $cups_dir/cache
+StateDir $cups_dir/state
+ServerBin $cups_dir/serverbin
+AccessLog $cups_dir/log/access_log
+ErrorLog $cups_dir/log/error_log
+PageLog $cups_dir/log/page_log
+User lp
+Group lp
+SystemGroup root
+CONF
+    cat >"$cups_dir/etc/cupsd.conf" <<CONF
+Listen 127.0.0.1:$cups_port
+Listen $cups_dir/cupsd.sock
+Browsing No
+LogLevel info
+JobRetryInterval 1
+<Location />
+  Order allow,deny
+  Allow 127.0.0.1
+</Location>
+<Policy default>
+  <Limit All>
+    Order deny,allow
+  </Limit>
+</Policy>
+DefaultPolicy default
+CONF
+    # cups-pdf reads its settings only from /etc/cups: cups-pdf-<name>.conf for cups-pdf:/<name>.
+    printf 'Out %s/out\nLabel 0\nTitlePref 1\n' "$cups_dir" >/etc/cups/cups-pdf-outpost-lab.conf
+    cupsd -f -c "$cups_dir/etc/cupsd.conf" -s "$cups_dir/etc/cups-files.conf" >"$cups_dir/log/cupsd.out" 2>&1 &
+    cups_pid=$!
+    local tries=0
+    until CUPS_SERVER="127.0.0.1:$cups_port" lpstat -r >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 100 ]; then
+            cat "$cups_dir/log/cupsd.out" "$cups_dir/log/error_log" >&2 2>/dev/null
+            log "CUPS lab: cupsd did not start"
+            return 1
+        fi
+        sleep 0.1
+    done
+    CUPS_SERVER="127.0.0.1:$cups_port" lpadmin -p badge -E -v outpostpaper:/badge \
+        -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd -o printer-error-policy=stop-printer
+    export OUTPOST_TEST_CUPS_URL="ipp://127.0.0.1:$cups_port/printers/badge"
+    export OUTPOST_TEST_CUPS_OUT="$cups_dir/out"
+    export OUTPOST_TEST_CUPS_PAPER="$cups_dir/paper"
+    log "CUPS on 127.0.0.1:$cups_port (queue badge, cups-pdf into $cups_dir/out)"
+}
