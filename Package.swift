@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "OutpostKiosk", targets: ["OutpostKiosk"]),
         .library(name: "OutpostWalkIns", targets: ["OutpostWalkIns"]),
         .library(name: "OutpostNotes", targets: ["OutpostNotes"]),
+        .library(name: "OutpostPrint", targets: ["OutpostPrint"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -187,6 +188,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostPrint",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -205,8 +214,8 @@ let package = Package(
         .target(
             name: "OutpostDevice",
             dependencies: [
-                "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostTracking",
-                "OutpostActivities",
+                "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
+                "OutpostTracking", "OutpostActivities",
             ],
             swiftSettings: swiftSettings
         ),
@@ -233,6 +242,7 @@ let package = Package(
                 "OutpostKiosk",
                 "OutpostWalkIns",
                 "OutpostNotes",
+                "OutpostPrint",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",
@@ -250,7 +260,10 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "OutpostTerminal",
-            dependencies: ["OutpostCore", "OutpostDevice", "OutpostProtocol", "CZbar", "CPNG", "CTurboJPEG"],
+            dependencies: [
+                "OutpostCore", "OutpostDevice", "OutpostDrawing", "OutpostProtocol", "CZbar", "CPNG", "CTurboJPEG",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

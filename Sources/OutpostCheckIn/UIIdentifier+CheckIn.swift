@@ -3,7 +3,6 @@ import OutpostShell
 /// This module's stable test identifiers: Seed 001 (check-in) and the tabs the check-in module shows in the event shell (seed 000 names them).
 extension UIIdentifier {
     public static let tabCheckIn = "native-shell-tab-checkin"
-    public static let tabPrint = "native-shell-tab-print"
     public static let tabEFx = "native-shell-tab-efx"
     public static let cameraPermissionPrompt = "native-shell-camera-permission-prompt"
     // Seed 001: check-in.

@@ -87,6 +87,8 @@ public struct DevicePorts: Sendable {
     public var language: AppLanguage
     /// The phone's time zone: where its days begin and end.
     public var timeZone: TimeZone
+    /// The badge printers in reach (Bluetooth; on Linux also CUPS queues).
+    public var printers: any BadgePrinters
 
     public init(
         keyStore: any KeyStore, transport: any Transport,
@@ -97,7 +99,7 @@ public struct DevicePorts: Sendable {
         battery: @escaping @Sendable () -> Int = { 100 }, biometrics: (any Biometrics)? = nil,
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
         locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = .current, printers: any BadgePrinters = NoBadgePrinters()
     ) {
         self.keyStore = keyStore
         self.transport = transport
@@ -114,5 +116,6 @@ public struct DevicePorts: Sendable {
         self.locationPermission = locationPermission
         self.language = language
         self.timeZone = timeZone
+        self.printers = printers
     }
 }

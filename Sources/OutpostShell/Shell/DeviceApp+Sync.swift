@@ -109,6 +109,7 @@ extension DeviceApp {
             seed: UInt64(ports.random(0...1) * Double(UInt64(1) << 53)))
         for fault in outcome.storeFaults { faults.record(fault.what, fault.error) }
         if outcome.sessionEnded { handle(APIClientError.sessionEnded(code: outcome.sessionEndedCode)) }
+        for module in modules { await module.runLocalWork() }
     }
 
     /// Only a definite refusal of the refresh token ends the session; pending data stays.

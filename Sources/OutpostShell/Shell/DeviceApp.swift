@@ -110,6 +110,11 @@ public final class DeviceApp {
         modules.lazy.compactMap { $0 as? Service }.first
     }
 
+    /// Every module that provides `Service`.
+    func services<Service>(_ type: Service.Type) -> [Service] {
+        modules.compactMap { $0 as? Service }
+    }
+
     /// The signed-in session, if any.
     package var session: SessionState? { sessionKeeper.current }
 

@@ -78,6 +78,9 @@ package protocol DeviceModule: AnyObject {
     /// The app appeared: a launch, or back from the background (time tracking runs its due
     /// checks and its foreground rule here).
     func appeared(now: Date)
+    /// Work on the device's own hardware that needs no network (the print queue): run after
+    /// every replay (each action that queues, each sync), online or not.
+    func runLocalWork() async
     /// Every record of `user` the module keeps on the device, as one JSON object, for the
     /// user's export of their data (GDPR Art. 20); nil when it keeps none.
     func exportRecords(of user: UserID) throws -> Data?
@@ -113,6 +116,7 @@ extension DeviceModule {
     package func pullAccount() async throws {}
     package var lastUpdated: Date? { nil }
     package func appeared(now: Date) {}
+    package func runLocalWork() async {}
     package func exportRecords(of user: UserID) throws -> Data? { nil }
     package func erase(user: UserID) throws {}
     package func signedIn(_ user: UserInfo) {}

@@ -73,4 +73,7 @@ public final class ModuleContext {
     /// Another module's exported interface (a protocol or a public type it conforms to), when
     /// the app runs a module that provides it. Kiosk finds check-in's desk this way.
     public func service<Service>(_ type: Service.Type) -> Service? { shell.service(type) }
+
+    /// Every module that provides `Service` (each listener of a kind of event).
+    public func services<Service>(_ type: Service.Type) -> [Service] { shell.services(type) }
 }
