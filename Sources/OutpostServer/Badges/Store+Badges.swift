@@ -111,7 +111,7 @@ extension Store {
             let rows = try await connection.query(
                 """
                 SELECT \(Self.badgePrintColumns) FROM badge_prints p JOIN guests g ON g.id = p.guest_id
-                WHERE p.event_id = ? ORDER BY p.at DESC, p.id LIMIT ?
+                WHERE p.event_id = ? ORDER BY p.at DESC, p.printed_at DESC, p.id LIMIT ?
                 """,
                 [.id(eventId), .int(Int64(limit))])
             let counts = try await connection.queryOne(

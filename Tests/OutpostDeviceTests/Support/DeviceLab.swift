@@ -50,13 +50,13 @@ struct DeviceLab: Sendable {
         memory: any ProcessMemory = InProcessMemory(), gps: @escaping @Sendable () -> GeoFix? = { nil },
         locationPermission: @escaping @Sendable () -> LocationPermission = { .always }, language: AppLanguage = .en,
         timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        transport: (@Sendable (any Transport) -> any Transport)? = nil
+        transport: (@Sendable (any Transport) -> any Transport)? = nil, printers: any BadgePrinters = NoBadgePrinters()
     ) throws -> DeviceApp {
         let ports = DevicePorts(
             keyStore: keyStore(name), transport: OfflineTransport(),
             camera: { camera }, platform: platform, clock: clock, monotonic: monotonic, random: { $0.lowerBound },
             online: online, battery: { battery }, biometrics: biometrics, memory: memory, gps: gps,
-            locationPermission: locationPermission, language: language, timeZone: timeZone)
+            locationPermission: locationPermission, language: language, timeZone: timeZone, printers: printers)
         return try DeviceApp.launch(
             home: home(name), ports: ports, modules: modules,
             makeTransport: { url in
@@ -87,9 +87,10 @@ struct DeviceLab: Sendable {
     /// A device signed in as staff member Alex, inside the world's event with its roster synced.
     @MainActor
     func readyDevice(
-        _ name: String, email: String = "alex@acme.test", transport: (@Sendable (any Transport) -> any Transport)? = nil
+        _ name: String, email: String = "alex@acme.test", transport: (@Sendable (any Transport) -> any Transport)? = nil,
+        printers: any BadgePrinters = NoBadgePrinters()
     ) async throws -> DeviceApp {
-        let app = try launch(name, transport: transport)
+        let app = try launch(name, transport: transport, printers: printers)
         await app.signIn(server: serverURL, email: email, password: Self.staffPassword)
         try #require(app.isSignedIn, "sign-in failed: \(app.tree().elements)")
         await app.openEvent(world.event.id)
