@@ -60,9 +60,9 @@ extension DeviceApp {
     }
 
     /// The badges in this device's queue for the open event, newest first: guest, state, reprint.
-    public var printJobs: [(guestId: GuestID, state: String, reprint: Bool, reason: String?)] {
+    public var printJobs: [(printId: BadgePrintID, guestId: GuestID, state: String, reprint: Bool, reason: String?)] {
         guard let eventId, let module = printModule else { return [] }
         return (surfacing("read the badge queue") { try module.store.recentJobs(eventId: eventId, limit: 100) } ?? [])
-            .map { ($0.guestId, $0.state.rawValue, $0.reprint, $0.reason) }
+            .map { ($0.id, $0.guestId, $0.state.rawValue, $0.reprint, $0.reason) }
     }
 }

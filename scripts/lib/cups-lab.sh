@@ -78,7 +78,8 @@ JobRetryInterval 1
 DefaultPolicy default
 CONF
     # cups-pdf reads its settings only from /etc/cups: cups-pdf-<name>.conf for cups-pdf:/<name>.
-    printf 'Out %s/out\nLabel 0\nTitlePref 1\n' "$cups_dir" >/etc/cups/cups-pdf-outpost-lab.conf
+    printf 'Out %s/out\nAnonDirName %s/out\nAnonUMask 0022\nUserUMask 0022\nLabel 0\nTitlePref 1\n' "$cups_dir" "$cups_dir" \
+        >/etc/cups/cups-pdf-outpost-lab.conf
     cupsd -f -c "$cups_dir/etc/cupsd.conf" -s "$cups_dir/etc/cups-files.conf" >"$cups_dir/log/cupsd.out" 2>&1 &
     cups_pid=$!
     local tries=0
@@ -92,7 +93,8 @@ CONF
         sleep 0.1
     done
     CUPS_SERVER="127.0.0.1:$cups_port" lpadmin -p badge -E -v outpostpaper:/badge \
-        -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd -o printer-error-policy=stop-printer
+        -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd -o printer-error-policy=stop-printer \
+        -o pdftops-renderer-default=pdftops
     export OUTPOST_TEST_CUPS_URL="ipp://127.0.0.1:$cups_port/printers/badge"
     export OUTPOST_TEST_CUPS_OUT="$cups_dir/out"
     export OUTPOST_TEST_CUPS_PAPER="$cups_dir/paper"

@@ -25,6 +25,15 @@ public enum LabelSize: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// The size as a CUPS `media` value (PWG 5101.1 custom sizes).
+    public var cupsMedia: String {
+        switch self {
+        case .label4x3: "Custom.4x3in"
+        case .label62x100: "Custom.62x100mm"
+        case .a6: "Custom.105x148mm"
+        }
+    }
+
     /// As the console's form names it.
     public var title: String {
         switch self {
