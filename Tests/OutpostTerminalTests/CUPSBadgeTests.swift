@@ -135,4 +135,64 @@ struct CUPSBadgeTests {
             #expect(try QRImageDecoder.decode(path: png.path + ".png") == [ticket], "the QR is the ticket")
         }
     }
+
+    /// A check-in while the queue is out of labels: the badge waits in CUPS (sent, never sent
+    /// again), the state shows; refilled, the next run resumes the queue and it prints once.
+    @MainActor
+    static func paperOutThenIn(_ api: TestAPI, _ world: World, _ lab: Lab, home: URL) async throws -> BadgePrintID {
+        let app = try await device(api, world, lab, home: home)
+        await app.sync()
+        app.choose(guestId: world.guests[1].id)
+        await app.confirm()
+        let id = try #require(app.printJobs.first?.printId)
+        try await eventually("the queue stopped out of labels") {
+            await app.runPrintQueue()
+            return app.printerStatus?.condition == .outOfPaper
+        }
+        #expect(app.tree().element(UIIdentifier.printerState)?.attributes["state"] == "out-of-paper")
+        for _ in 0..<3 { await app.runPrintQueue() }
+        #expect(app.printJobs.first?.state == "sent", "held by CUPS, never sent again")
+        #expect(lab.pdfs(of: id).isEmpty)
+        try lab.setPaper(true)
+        try await eventually("the badge printed after the refill") {
+            await app.runPrintQueue()
+            return app.printJobs.first?.state == "printed"
+        }
+        for _ in 0..<2 { await app.runPrintQueue() }
+        #expect(app.printerStatus?.condition == .ready)
+        await app.sync()
+        return id
+    }
+
+    @Test(
+        "cups-paper-out-then-in-prints-once: a check-in while the CUPS queue is out of labels leaves the badge held by CUPS (stopped, media-empty) and shown as out of labels; runs meanwhile never send it again; refilled, it prints exactly once"
+    )
+    func paperOutThenIn() async throws {
+        guard let lab = Self.lab() else { return }
+        try lab.setPaper(false)
+        defer { try? lab.setPaper(true) }
+        try await withServer(location: .sqliteInMemory, live: true) { api in
+            let world = try await World.make(api)
+            _ = try await api.lab(world.organizer).setBadgeLayout(
+                event: world.event.id, BadgeLayout(printOnCheckIn: true))
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cups-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let id = try await Self.paperOutThenIn(api, world, lab, home: home)
+            #expect(lab.pdfs(of: id).count == 1, "printed once")
+            let prints = try await api.lab(world.organizer).badgePrints(event: world.event.id)
+            #expect(prints.printed == 1)
+        }
+    }
+
+    @Test("cups-unreachable: a queue whose scheduler does not answer is off, and a badge sent to it is refused as unreachable")
+    func unreachable() async throws {
+        let socket = try #require(CUPSBadgePrinter(queue: URL(string: "ipp://127.0.0.1:9/printers/badge")!, timeout: 0.5))
+        #expect(await socket.discover().isEmpty)
+        #expect(await socket.status(of: socket.info).condition == .off)
+        let badge = BadgeContent(
+            layout: .standard, name: "Ada", secondLine: "", accessType: "General", colour: 0, ticket: nil)
+        await #expect(throws: PrinterError.self) {
+            try await socket.submit(PrinterJob(id: UUID(), badge: badge), to: socket.info)
+        }
+    }
 }

@@ -6,7 +6,10 @@
 # two lists agree; fonts-dejavu-core is the face the month report draws its words in.
 # test_packages: what the tests need besides.
 build_packages=(libqrencode-dev libzbar-dev libpng-dev libturbojpeg0-dev zlib1g-dev libsqlite3-dev libcairo2-dev fonts-dejavu-core)
-test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount python3-venv python3-aiosmtpd)
+# cups, cups-client and printer-driver-cups-pdf: the private print scheduler the badge tests print
+# through (scripts/lib/cups-lab.sh).
+test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount python3-venv python3-aiosmtpd
+    cups cups-client printer-driver-cups-pdf)
 # console_packages: the real browser the console's tests drive (scripts/console-e2e), and the
 # tools that read its tickets PDF back (poppler's pdfinfo, pdftotext, pdftoppm; zbar's zbarimg).
 console_packages=(chromium chromium-driver python3-venv poppler-utils zbar-tools)
