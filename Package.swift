@@ -272,6 +272,7 @@ let package = Package(
                 "OutpostCore", "OutpostDevice", "OutpostDrawing", "OutpostProtocol", "OutpostTracking",
                 "OutpostTerminal",
                 "OutpostServer",
+                "OutpostTestSupport",
                 "CTurboJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -184,7 +184,8 @@ package final class PrintModule: DeviceModule, CheckInListener {
             return
         }
         if jobs.contains(where: { $0.state == .sent }), status.condition == .outOfPaper || status.condition == .stopped {
-            // A spooling printer holds the job; asking it to go on is the retry (it stops again if still empty).
+            // A spooling printer holds the job; asking it to go on is the retry (it stops again if
+            // still empty). A resume that fails changes nothing: the job stays and the next run asks.
             try? await printers.resume(printer)
         }
         for var job in jobs {

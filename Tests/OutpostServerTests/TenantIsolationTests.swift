@@ -84,11 +84,15 @@ struct TenantIsolationTests {
     static func table(
         event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
-        activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random()
+        activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
+        printId: BadgePrintID = .random()
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         let note = NoteRevision(
             id: revision, noteId: revision, guestId: guest, replaces: [], body: "Taken", deviceId: "d",
             writtenAt: Date(millisecondsSince1970: 1_795_000_000_000))
+        let print = BadgePrintRecord(
+            id: printId, guestId: guest, reprint: false, reason: nil, deviceId: "d",
+            printedAt: Date(millisecondsSince1970: 1_795_000_000_000))
         let walkIn = WalkInRequest(
             guestId: .random(), deviceId: "d", accessTypeId: accessType, name: "Taken", email: nil, payment: nil,
             addedAt: Date(millisecondsSince1970: 1_795_000_000_000), slot: nil)
@@ -110,6 +114,10 @@ struct TenantIsolationTests {
             (.post, "/v1/events/\(event)/walkin-leases/\(lease)/seal", WalkInSealRequest(used: 0), [:]),
             (.put, "/v1/events/\(event)/notes/\(note.id)", note, [:]),
             (.get, "/v1/events/\(event)/notes", nil, [:]),
+            (.get, "/v1/events/\(event)/badge-layout", nil, [:]),
+            (.put, "/v1/events/\(event)/badge-layout", BadgeLayout(printOnCheckIn: true), [:]),
+            (.put, "/v1/events/\(event)/badge-prints/\(print.id)", print, [:]),
+            (.get, "/v1/events/\(event)/badge-prints", nil, [:]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
@@ -249,7 +257,8 @@ struct TenantIsolationTests {
             })
         let ids = (
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
-            activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random()
+            activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
+            print: BadgePrintID.random()
         )
         let tabled = Set(
             Self.table(
@@ -260,13 +269,13 @@ struct TenantIsolationTests {
                 activityWrite: ActivityWrite(
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
-                    baseVersion: 0), lease: ids.lease, revision: ids.revision
+                    baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
                     (ids.lease.wire, "{leaseId}"),
-                    (ids.revision.wire, "{revisionId}"),
+                    (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

@@ -228,8 +228,8 @@ struct PackageGraphTests {
     /// The device targets whose every `try?` carries its reason; the module targets join as
     /// their audit lands (everything else there surfaces through ``StorageFaults`` or a refusal).
     static let reasonedTargets = [
-        "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostTracking",
-        "OutpostActivities",
+        "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
+        "OutpostTracking", "OutpostActivities",
     ]
 
     @Test("try-reasons: every try? in the audited device targets has a one-line reason beside it")

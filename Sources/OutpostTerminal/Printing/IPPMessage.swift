@@ -50,14 +50,14 @@ struct IPPMessage: Sendable, Equatable {
     /// The operation (a request) or the status code (a response).
     var code: UInt16
     var requestId: Int32
-    var groups: [(group: UInt8, attributes: [Attribute])]
+    var groups: [(group: UInt8, fields: [Attribute])]
     /// A Print-Job's document, after the attributes.
     var document = Data()
 
     static func == (lhs: IPPMessage, rhs: IPPMessage) -> Bool {
         lhs.code == rhs.code && lhs.requestId == rhs.requestId && lhs.document == rhs.document
             && lhs.groups.map(\.group) == rhs.groups.map(\.group)
-            && lhs.groups.map(\.attributes) == rhs.groups.map(\.attributes)
+            && lhs.groups.map(\.fields) == rhs.groups.map(\.fields)
     }
 
     /// A request with the operation attributes every request starts with (charset, language,
@@ -66,7 +66,7 @@ struct IPPMessage: Sendable, Equatable {
         _ code: UInt16, id: Int32, printer: String, user: String, operation: [Attribute] = [], job: [Attribute] = [],
         document: Data = Data()
     ) -> IPPMessage {
-        var groups: [(group: UInt8, attributes: [Attribute])] = [
+        var groups: [(group: UInt8, fields: [Attribute])] = [
             (
                 Group.operation.rawValue,
                 [
@@ -170,7 +170,7 @@ struct IPPMessage: Sendable, Equatable {
     /// The attributes of every group of `kind`, each group apart (Get-Jobs answers one per job).
     func groups(_ kind: Group) -> [[String: [Value]]] {
         groups.filter { $0.group == kind.rawValue }.map { group in
-            Dictionary(group.attributes.map { ($0.name, $0.values) }) { first, _ in first }
+            Dictionary(group.fields.map { ($0.name, $0.values) }) { first, _ in first }
         }
     }
 
