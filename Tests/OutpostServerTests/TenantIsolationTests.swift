@@ -172,6 +172,8 @@ struct TenantIsolationTests {
             (.post, "/admin/events/\(event)/guests/\(guest)/cancel"), (.get, "/admin/events/\(event)/audit"),
             (.get, "/admin/events/\(event)/audit.csv"), (.get, "/admin/events/\(event)/checkins.csv"),
             (.get, "/admin/events/\(event)/walkins"), (.get, "/admin/events/\(event)/walkins.csv"),
+            (.get, "/admin/events/\(event)/badge"), (.post, "/admin/events/\(event)/badge"),
+            (.get, "/admin/events/\(event)/badge/preview.png"),
             (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
             (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
         ]

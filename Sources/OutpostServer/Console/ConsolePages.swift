@@ -38,6 +38,9 @@ package enum ConsolePages {
     package static let checkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/checkins.csv")
     package static let walkIns = Page<EventID>(.get, "/admin/events/{eventId}/walkins")
     package static let walkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/walkins.csv")
+    package static let badge = Page<EventID>(.get, "/admin/events/{eventId}/badge")
+    package static let setBadge = Form<EventID>(.post, "/admin/events/{eventId}/badge")
+    package static let badgePreview = Page<EventID>(.get, "/admin/events/{eventId}/badge/preview.png")
     package static let ticketMails = Page<EventID>(.get, "/admin/events/{eventId}/ticket-mails")
     package static let mailTickets = Form<EventID>(.post, "/admin/events/{eventId}/ticket-mails")
     package static let resendTicket = Form<EventID, GuestID>(
@@ -82,6 +85,9 @@ extension ConsolePages {
         checkInsCSV.route,
         walkIns.route,
         walkInsCSV.route,
+        badge.route,
+        setBadge.route,
+        badgePreview.route,
         ticketMails.route,
         mailTickets.route,
         resendTicket.route,

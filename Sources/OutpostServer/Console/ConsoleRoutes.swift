@@ -53,6 +53,7 @@ struct ConsoleRoutes: Sendable {
         registerGuest(on: group)
         registerAudit(on: group)
         registerWalkIns(on: group)
+        registerBadges(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in

@@ -83,7 +83,8 @@ enum ConsoleTemplates {
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
         {{#canWatch}}<a href="/admin/events/{{event.id}}/audit" id="audit-link">Audit log</a>
         <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>
-        <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>
+        <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -361,6 +362,35 @@ enum ConsoleTemplates {
         </section>
         """
 
+    static let badge = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Badge</h1>
+        <section>
+        <h2>Layout</h2>
+        <p><img id="badge-preview" src="{{preview}}" width="{{previewWidth}}" height="{{previewHeight}}" alt="The badge as the printers draw it, for a sample guest"></p>
+        {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/badge" id="badge-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Label <select name="label" id="badge-label">{{#labels}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/labels}}</select></label>
+        <label>Under the name <select name="secondLine" id="badge-second-line">{{#secondLines}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/secondLines}}</select></label>
+        <label><input type="checkbox" name="band" id="badge-band"{{#band}} checked{{/band}}> Access type colour band</label>
+        <label><input type="checkbox" name="qr" id="badge-qr"{{#qr}} checked{{/qr}}> QR code of the ticket</label>
+        <label><input type="checkbox" name="printOnCheckIn" id="badge-print-on-check-in"{{#printOnCheckIn}} checked{{/printOnCheckIn}}> Print the badge at check-in (doors with a paired printer)</label>
+        <button type="submit" id="badge-save">Save</button>
+        </form>{{/canEdit}}
+        </section>
+        {{#showsPrints}}<section>
+        <h2>Printed</h2>
+        <p class="count" id="badge-counts">{{printed}} printed, {{reprinted}} reprinted</p>
+        <table class="list" id="badge-prints">
+        <thead><tr><th>Printed</th><th>Guest</th><th>By</th><th>Device</th><th>Reprint</th></tr></thead>
+        <tbody>
+        {{#prints}}<tr><td>{{at}}</td><td><a href="/admin/events/{{event.id}}/guests/{{guestId}}">{{guest}}</a></td><td>{{by}}</td><td>{{device}}</td><td>{{#reprint}}<span class="tag warn">reprint: {{reason}}</span>{{/reprint}}</td></tr>{{/prints}}
+        {{^prints}}<tr><td colspan="5">No badge printed yet.</td></tr>{{/prints}}
+        </tbody>
+        </table>
+        </section>{{/showsPrints}}
+        """
+
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
@@ -396,7 +426,7 @@ enum ConsoleTemplates {
     static let all: [String: String] = [
         "layout": layout, "signIn": signIn, "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "ticketMails": ticketMails,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "ticketMails": ticketMails,
     ]
 
     static func library() throws -> MustacheLibrary {
