@@ -20,7 +20,7 @@ struct DeviceCommand: AsyncParsableCommand {
             DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceKioskCommand.self,
             DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceActivityCommand.self,
             DeviceContactCommand.self, DeviceTrackCommand.self, DevicePrivacyCommand.self, DeviceSimCommand.self,
-            DeviceWalkInCommand.self, DeviceNoteCommand.self,
+            DeviceWalkInCommand.self, DeviceNoteCommand.self, DevicePrinterCommand.self, DeviceBadgeCommand.self,
         ]
     )
 }

@@ -38,12 +38,21 @@ struct DeviceOptions: ParsableArguments {
                 current.biometric = state
                 try? current.save(home: home)
             })
+        let printer = SimulatedBluetoothPrinter(
+            state: settings.printer,
+            saved: { state in
+                guard var current = try? SimulatorSettings.load(home: home) else { return }
+                current.printer = state
+                try? current.save(home: home)
+            })
+        let queues = settings.printerQueues.compactMap { URL(string: $0).flatMap { CUPSBadgePrinter(queue: $0) } }
         let ports = DevicePorts(
             keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
             clock: WallClock { (frozen ?? Date()).addingTimeInterval(skew) }, online: settings.network,
             battery: { battery },
             biometrics: biometrics, memory: FileProcessMemory(url: SimulatorSettings.memoryURL(homeURL)),
-            gps: { gps }, locationPermission: { permission }, language: settings.language)
+            gps: { gps }, locationPermission: { permission }, language: settings.language,
+            printers: LinuxBadgePrinters(bluetooth: printer, queues: queues))
         let launched = DeviceApp.launch(
             home: homeURL, ports: ports, modules: .all, simulateMigrationFailure: settings.migrationFailure,
             makeTransport: { LiveTransport.make(baseURL: $0, timeout: 10) })
@@ -124,6 +133,10 @@ struct SimulatorSettings: Codable {
     var gps: GeoFix?
     var locationPermission = LocationPermission.always
     var language = AppLanguage.en
+    /// The simulated Bluetooth label printer.
+    var printer = SimulatedBluetoothPrinter.State()
+    /// CUPS queues in reach (`outpost device printer add-queue`), as IPP addresses.
+    var printerQueues: [String] = []
 
     init() {}
 
@@ -144,6 +157,8 @@ struct SimulatorSettings: Codable {
             try container.decodeIfPresent(LocationPermission.self, forKey: .locationPermission)
             ?? defaults.locationPermission
         language = try container.decodeIfPresent(AppLanguage.self, forKey: .language) ?? defaults.language
+        printer = try container.decodeIfPresent(SimulatedBluetoothPrinter.State.self, forKey: .printer) ?? defaults.printer
+        printerQueues = try container.decodeIfPresent([String].self, forKey: .printerQueues) ?? []
     }
 
     static func url(_ home: URL) -> URL { home.appendingPathComponent("sim.json") }

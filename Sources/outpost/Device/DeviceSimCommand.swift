@@ -23,7 +23,8 @@ struct DeviceSimCommand: AsyncParsableCommand {
             active fetch finds), time advance DURATION (90s, 6m, 2h, 1d: time passes in the \
             background; due exit checks run), time freeze TIME (the clock stands at an RFC 3339 time \
             until advanced: screens that show today stay the same), time thaw, location always|when-in-use|denied (the location \
-            permission), locale en|de (the phone's language).
+            permission), locale en|de (the phone's language), printer on|off|paper-in|paper-out (the \
+            simulated Bluetooth label printer).
             """
     )
 
@@ -31,7 +32,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
 
     @Argument(
         help:
-            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row, biometric, device-passcode, kill, geofence, gps, time, location, locale."
+            "The switch: network, camera, battery, os, clock-skew, background, foreground, migration-failure, damage-outbox-row, biometric, device-passcode, kill, geofence, gps, time, location, locale, printer."
     )
     var name: String
 
@@ -95,6 +96,9 @@ struct DeviceSimCommand: AsyncParsableCommand {
             settings.frozenAt = nil
         case .location(let permission): settings.locationPermission = permission
         case .locale(let language): settings.language = language
+        case .printer(let powered, let paper):
+            if let powered { settings.printer.powered = powered }
+            if let paper { settings.printer.paper = paper }
         case .background, .foreground, .damageOutboxRow, .geofence: break
         }
         try settings.save(home: device.homeURL)
@@ -111,6 +115,9 @@ struct DeviceSimCommand: AsyncParsableCommand {
                 app.geofence(kind, location: id, fix: fix(fence, settings.gps, kind: kind, source: source))
             case .timeAdvance:
                 app.backgroundTimePassed()
+            case .printer:
+                // The app asks the printer as it would on its next run: badges waiting print now.
+                await app.runPrintQueue()
             case .network where settings.network:
                 // The launch read the new switch; the app reacts as to the platform's report.
                 await app.sync()

@@ -30,10 +30,13 @@ enum SimSwitch: Equatable {
     case timeThaw
     case location(LocationPermission)
     case locale(AppLanguage)
+    /// The simulated Bluetooth label printer: switched on or off, labels in or out.
+    case printer(powered: Bool?, paper: Bool?)
 
     static let names = [
         "network", "camera", "battery", "os", "clock-skew", "background", "foreground", "migration-failure",
         "damage-outbox-row", "biometric", "device-passcode", "kill", "geofence", "gps", "time", "location", "locale",
+        "printer",
     ]
 
     /// The switch `name` with `values` (and geofence's `--source`), or the sentence saying what is wrong.
@@ -126,6 +129,15 @@ enum SimSwitch: Equatable {
                 throw ValidationError("location is always, when-in-use or denied.")
             }
             return .location(permission)
+        case "printer":
+            try count(1)
+            switch values[0] {
+            case "on": return .printer(powered: true, paper: nil)
+            case "off": return .printer(powered: false, paper: nil)
+            case "paper-in": return .printer(powered: nil, paper: true)
+            case "paper-out": return .printer(powered: nil, paper: false)
+            default: throw ValidationError("printer is on, off, paper-in or paper-out.")
+            }
         case "locale":
             try count(1)
             guard let language = AppLanguage(rawValue: values[0]) else { throw ValidationError("locale is en or de.") }
