@@ -59,6 +59,12 @@ extension DeviceApp {
         commit()
     }
 
+    /// Badges this device has not seen come out of its printer yet (queued or at the printer).
+    public var badgesWaiting: Int {
+        guard let module = printModule else { return 0 }
+        return (surfacing("read the badge queue") { try module.store.jobs(in: [.queued, .sent]) } ?? []).count
+    }
+
     /// The badges in this device's queue for the open event, newest first: guest, state, reprint.
     public var printJobs: [(printId: BadgePrintID, guestId: GuestID, state: String, reprint: Bool, reason: String?)] {
         guard let eventId, let module = printModule else { return [] }

@@ -27,16 +27,30 @@ public final class SimulatedBluetoothPrinter: BadgePrinters, @unchecked Sendable
     private let lock = NSLock()
     private var state: State
     private let saved: @Sendable (State) -> Void
+    private let reload: (@Sendable () -> State?)?
 
-    public init(state: State = State(), saved: @escaping @Sendable (State) -> Void = { _ in }) {
+    /// `reload`: where the switches are read again before each use (the CLI's `sim.json`, which
+    /// `outpost device sim printer` flips while a station runs); nil keeps them in memory.
+    public init(
+        state: State = State(), reload: (@Sendable () -> State?)? = nil,
+        saved: @escaping @Sendable (State) -> Void = { _ in }
+    ) {
         self.state = state
+        self.reload = reload
         self.saved = saved
     }
 
-    public var current: State { lock.withLock { state } }
+    public var current: State {
+        let fresh = reload?()
+        return lock.withLock {
+            if let fresh { state = fresh }
+            return state
+        }
+    }
 
     /// Flips the switches (the CLI's `sim printer`, a test).
     public func set(powered: Bool? = nil, paper: Bool? = nil) {
+        _ = current
         let changed = lock.withLock {
             if let powered { state.powered = powered }
             if let paper { state.paper = paper }
@@ -55,6 +69,7 @@ public final class SimulatedBluetoothPrinter: BadgePrinters, @unchecked Sendable
 
     public func submit(_ job: PrinterJob, to printer: PrinterInfo) async throws {
         guard printer.id == Self.info.id else { throw PrinterError.unreachable("no such printer") }
+        _ = current
         let result: Result<State, PrinterError> = lock.withLock {
             guard state.powered else { return .failure(.unreachable("switched off or out of range")) }
             guard state.paper else { return .failure(.outOfPaper) }

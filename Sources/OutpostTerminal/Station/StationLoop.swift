@@ -62,10 +62,11 @@ public final class StationLoop {
         switch shown.tree.screen {
         case UIIdentifier.signIn: await signInKey(key)
         case UIIdentifier.eventPicker: await pickerKey(key)
-        case UIIdentifier.confirmationScreen: await confirmationKey(key, shown.tree)
+        case UIIdentifier.confirmationScreen: await confirmationKey(key, shown)
         case UIIdentifier.signOutPendingWarning: await signOutKey(key)
         case UIIdentifier.walkInForm: await walkInKey(key, shown)
         case UIIdentifier.notesScreen: await notesKey(key, shown)
+        case UIIdentifier.printScreen: await printKey(key, shown)
         case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
@@ -102,12 +103,36 @@ public final class StationLoop {
         }
     }
 
-    func confirmationKey(_ key: Key, _ tree: UITree) async {
+    func confirmationKey(_ key: Key, _ shown: ShownScreen) async {
         switch key {
         case .enter, .character("y"), .character("Y"):
             await confirm()
         case .escape, .character("n"), .character("N"):
             app.cancel()
+        case .function(8):
+            // The guest's badge on demand; asked again after "needs a reason", a reprint.
+            guard let guest = shown.part(ConfirmationScreen.self)?.guest.id else { return }
+            let again = app.refusal?.hasSuffix("a reprint needs a reason.") == true
+            await app.printBadge(guestId: guest, reprintReason: again ? "reprinted at the station" : nil)
+            // The card stays (the check-in is still to confirm); the status line shows the badge.
+            terminal.bell(times: app.refusal == nil ? 1 : 3)
+        default: break
+        }
+    }
+
+    /// The Print screen: look for printers, pair one by its number, unpair, retry the queue.
+    func printKey(_ key: Key, _ shown: ShownScreen) async {
+        guard let screen = shown.part(PrintScreen.self) else { return }
+        switch key {
+        case .character("d"): _ = await app.discoverPrinters()
+        case .character("u"): app.unpairPrinter()
+        case .character("r"): await app.runPrintQueue()
+        case .character(let character) where character.isNumber:
+            let found = screen.discovered.filter { $0.id != screen.paired?.id }
+            if let number = Int(String(character)), number >= 1, number <= found.count {
+                await app.pairPrinter(id: found[number - 1].id)
+            }
+        case .escape: app.closePrint()
         default: break
         }
     }
@@ -153,6 +178,7 @@ public final class StationLoop {
             app.openWalkIn()
         case .function(6): app.showWalkInSummary()
         case .function(7): app.openNotes()
+        case .function(8): app.openPrint()
         case .function(9): app.clearKioskStaffNotes()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
@@ -337,6 +363,22 @@ public final class StationLoop {
 
     // MARK: - Drawing
 
+    /// The paired printer's state for the status line, with the badges waiting for it.
+    var printerLine: String? {
+        guard app.pairedPrinter != nil else { return nil }
+        let words =
+            switch app.printerStatus?.condition {
+            case .ready?: "printer ready"
+            case .printing?: "printing"
+            case .outOfPaper?: "OUT OF LABELS"
+            case .off?: "printer OFF"
+            case .stopped?: "printer stopped"
+            case nil: "printer paired"
+            }
+        let waiting = app.badgesWaiting
+        return waiting == 0 ? words : "\(words) +\(waiting) badge\(waiting == 1 ? "" : "s")"
+    }
+
     /// The Walk-Ins form's fields, the cursor's marked.
     func walkInLines(_ form: WalkInFormScreen) -> [String] {
         let type = form.chosen.map {
@@ -359,13 +401,14 @@ public final class StationLoop {
         let view = StationView(width: size.columns, height: size.rows)
         let event = app.events.first { $0.id.wire == tree.event }?.name
         let status = [
-            "Outpost station", event, online ? "● online" : "○ offline", "pending \(tree.pending)", tree.user,
+            "Outpost station", event, online ? "● online" : "○ offline", "pending \(tree.pending)", printerLine,
+            tree.user,
         ].compactMap { $0 }.joined(separator: "  ·  ")
         var body: [String] = []
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F5 sync · F2 sign out · Ctrl-Q quit"
         if tree.contains(UIIdentifier.kioskStaffNotesClear) { hint = "F9 kiosk notes seen · " + hint }
         switch tree.screen {
         case UIIdentifier.signIn:
@@ -396,7 +439,7 @@ public final class StationLoop {
             }
             hint =
                 tree.contains(UIIdentifier.alreadyCheckedIn)
-                ? "Enter re-confirm · Esc dismiss" : "Enter confirm check-in · Esc cancel"
+                ? "Enter re-confirm · F8 print badge · Esc dismiss" : "Enter confirm check-in · F8 print badge · Esc cancel"
         case UIIdentifier.signOutPendingWarning:
             hint = "w wait for sync (default) · d discard · k keep for next sign-in · Esc back"
         case UIIdentifier.walkInForm:
@@ -408,10 +451,14 @@ public final class StationLoop {
             prompt = "Note › "
             shownInput = shown.part(NotesScreen.self)?.state.draft ?? ""
             hint = "Type a note on the event (a handover) · Enter save · Esc back"
-        case UIIdentifier.notesScreen:
-            prompt = "Note › "
-            shownInput = shown.part(NotesScreen.self)?.state.draft ?? ""
-            hint = "Type a note on the event (a handover) · Enter save · Esc back"
+        case UIIdentifier.printScreen:
+            if let screen = shown.part(PrintScreen.self) {
+                let found = screen.discovered.filter { $0.id != screen.paired?.id }
+                for (index, printer) in found.enumerated() { body.append("  \(index + 1). pair \(printer.name)") }
+            }
+            prompt = ""
+            shownInput = ""
+            hint = "d look for printers · 1-9 pair · u unpair · r retry the queue · Esc back"
         case UIIdentifier.walkInSummary:
             prompt = ""
             shownInput = ""

@@ -40,6 +40,10 @@ struct DeviceOptions: ParsableArguments {
             })
         let printer = SimulatedBluetoothPrinter(
             state: settings.printer,
+            reload: {
+                // A sim.json being rewritten this instant reads as the last switches (kept in memory).
+                try? SimulatorSettings.load(home: home).printer
+            },
             saved: { state in
                 guard var current = try? SimulatorSettings.load(home: home) else { return }
                 current.printer = state
