@@ -92,9 +92,20 @@ CONF
         fi
         sleep 0.1
     done
-    CUPS_SERVER="127.0.0.1:$cups_port" lpadmin -p badge -E -v outpostpaper:/badge \
-        -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd -o printer-error-policy=stop-printer \
-        -o pdftops-renderer-default=pdftops
+    # Right after start the scheduler may still be loading its drivers and refuse the queue
+    # (seen: lpadmin exits 0 and no queue exists): added until lpstat names it.
+    tries=0
+    until CUPS_SERVER="127.0.0.1:$cups_port" lpstat -p badge >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 50 ]; then
+            log "CUPS lab: the badge queue could not be added"
+            cat "$cups_dir/log/error_log" >&2
+            return 1
+        fi
+        CUPS_SERVER="127.0.0.1:$cups_port" lpadmin -p badge -E -v outpostpaper:/badge \
+            -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd -o printer-error-policy=stop-printer \
+            -o pdftops-renderer-default=pdftops 2>"$cups_dir/log/lpadmin.err" || sleep 0.2
+    done
     export OUTPOST_TEST_CUPS_URL="ipp://127.0.0.1:$cups_port/printers/badge"
     export OUTPOST_TEST_CUPS_OUT="$cups_dir/out"
     export OUTPOST_TEST_CUPS_PAPER="$cups_dir/paper"
