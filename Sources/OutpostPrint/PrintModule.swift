@@ -252,7 +252,7 @@ package final class PrintModule: DeviceModule, CheckInListener {
         let accessType = desk?.accessTypes(eventId: job.eventId).first { $0.id == guest.accessTypeId }?.name ?? ""
         return BadgeContent.of(
             name: guest.name, email: guest.email, accessTypeId: guest.accessTypeId, accessType: accessType,
-            ticket: job.ticket ?? guest.code, layout: layout(eventId: job.eventId))
+            ticket: job.ticket ?? (guest.code.isEmpty ? nil : guest.code), layout: layout(eventId: job.eventId))
     }
 }
 

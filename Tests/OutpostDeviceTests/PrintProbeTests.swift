@@ -132,6 +132,29 @@ struct PrintProbeTests {
     }
 }
 
+extension PrintProbeTests {
+    @Test(
+        "print-walkin-badge: with print-on-check-in set, a walk-in added at the door gets a badge like any check-in (online, its QR holds the code the server gave); without the setting nothing prints"
+    )
+    func walkInBadge() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await WalkInProbeTests.doorType(lab, capacity: nil)
+            let printer = SimulatedBluetoothPrinter()
+            let app = try await Self.pairedDevice(lab, "door", printer)
+            WalkInProbeTests.fill(app, name: "Wanda Walker", type: "Door")
+            await app.addWalkIn()
+            #expect(printer.current.printed.isEmpty, "the event does not print on check-in")
+            _ = try await lab.api.lab(lab.world.organizer).setBadgeLayout(
+                event: lab.world.event.id, BadgeLayout(printOnCheckIn: true))
+            await app.sync()
+            WalkInProbeTests.fill(app, name: "Walt Walker", type: "Door")
+            await app.addWalkIn()
+            #expect(printer.current.printed.map(\.name) == ["Walt Walker"])
+            #expect(printer.current.printed.first?.ticket?.count == 10, "the server's guest code")
+        }
+    }
+}
+
 /// A printer whose first job is received but whose answer is lost (the Bluetooth link drops
 /// after the data went out): the app must ask, not send it again.
 final class LosingFirstAnswer: BadgePrinters, @unchecked Sendable {
