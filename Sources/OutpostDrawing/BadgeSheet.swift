@@ -74,10 +74,11 @@ public enum BadgeSheet {
 
     /// A long name on two lines, at the space nearest its middle (one line without a space).
     static func split(_ name: String) -> [String] {
-        guard let space = name.indices.filter({ name[$0] == " " }).min(by: {
-            abs(name.distance(from: name.startIndex, to: $0) - name.count / 2)
-                < abs(name.distance(from: name.startIndex, to: $1) - name.count / 2)
-        })
+        guard
+            let space = name.indices.filter({ name[$0] == " " }).min(by: {
+                abs(name.distance(from: name.startIndex, to: $0) - name.count / 2)
+                    < abs(name.distance(from: name.startIndex, to: $1) - name.count / 2)
+            })
         else { return [name] }
         return [String(name[..<space]), String(name[name.index(after: space)...])]
     }

@@ -61,7 +61,8 @@ extension ModuleStore where Owner == PrintModule {
                 ON CONFLICT (id) DO UPDATE SET state = excluded.state, sealed = excluded.sealed
                 """,
             arguments: [
-                job.id.wire, job.eventId.wire, job.guestId.wire, job.state.rawValue, job.createdAt.millisecondsSince1970,
+                job.id.wire, job.eventId.wire, job.guestId.wire, job.state.rawValue,
+                job.createdAt.millisecondsSince1970,
                 try sealer.seal(json: job),
             ])
     }

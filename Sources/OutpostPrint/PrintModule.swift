@@ -47,7 +47,9 @@ package final class PrintModule: DeviceModule, CheckInListener {
             return
         }
         let jobs = context.surfacing("read the badge queue") { try store.recentJobs(eventId: eventId, limit: 20) } ?? []
-        shown = jobs.map { PrintScreen.Job(job: $0, guestName: desk?.guest(eventId: eventId, id: $0.guestId)?.name ?? "A guest") }
+        shown = jobs.map {
+            PrintScreen.Job(job: $0, guestName: desk?.guest(eventId: eventId, id: $0.guestId)?.name ?? "A guest")
+        }
     }
 
     package var tabs: [UIElement] {
@@ -125,7 +127,8 @@ package final class PrintModule: DeviceModule, CheckInListener {
     package func checkedIn(eventId: EventID, guestId: GuestID, ticket: String?, reconfirm: Bool) {
         guard !reconfirm, state.paired != nil, layout(eventId: eventId).printOnCheckIn,
             let owner = context.userId,
-            let existing = context.surfacing("read the badge queue", { try store.jobs(eventId: eventId, guestId: guestId) }),
+            let existing = context.surfacing(
+                "read the badge queue", { try store.jobs(eventId: eventId, guestId: guestId) }),
             existing.allSatisfy({ $0.state == .failed })
         else { return }
         enqueue(eventId: eventId, guestId: guestId, ticket: ticket, reprint: false, reason: nil, owner: owner)
@@ -183,7 +186,8 @@ package final class PrintModule: DeviceModule, CheckInListener {
         guard let jobs = context.surfacing("read the badge queue", { try store.jobs(in: [.queued, .sent]) }) else {
             return
         }
-        if jobs.contains(where: { $0.state == .sent }), status.condition == .outOfPaper || status.condition == .stopped {
+        if jobs.contains(where: { $0.state == .sent }), status.condition == .outOfPaper || status.condition == .stopped
+        {
             // A spooling printer holds the job; asking it to go on is the retry (it stops again if
             // still empty). A resume that fails changes nothing: the job stays and the next run asks.
             try? await printers.resume(printer)

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import OutpostDrawing
 import Hummingbird
 import Logging
 import OutpostCore
 import OutpostDevice
+import OutpostDrawing
 import OutpostLab
 import OutpostProtocol
 import OutpostServer

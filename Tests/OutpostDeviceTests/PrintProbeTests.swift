@@ -12,7 +12,9 @@ import Testing
 struct PrintProbeTests {
     /// A device paired with `printer`, in the event, the event's layout pulled.
     @MainActor
-    static func pairedDevice(_ lab: DeviceLab, _ name: String, _ printer: SimulatedBluetoothPrinter) async throws
+    static func pairedDevice(
+        _ lab: DeviceLab, _ name: String, _ printer: SimulatedBluetoothPrinter
+    ) async throws
         -> DeviceApp
     {
         let app = try await lab.readyDevice(name, printers: printer)

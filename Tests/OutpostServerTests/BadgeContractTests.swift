@@ -29,7 +29,8 @@ struct BadgeContractTests {
             let event = world.event.id
             let staff = api.lab(world.staff1)
             #expect(try await staff.call(API.badgeLayout, event, what: "layout") == .standard)
-            let wanted = BadgeLayout(label: .label62x100, secondLine: .email, band: false, qr: true, printOnCheckIn: true)
+            let wanted = BadgeLayout(
+                label: .label62x100, secondLine: .email, band: false, qr: true, printOnCheckIn: true)
             let refused = try await staff.request(API.setBadgeLayout.line(event), json: wanted)
             #expect(refused.status == 403)
             #expect(try await api.lab(world.organizer).setBadgeLayout(event: event, wanted) == wanted)

@@ -39,7 +39,10 @@ struct ConsoleBadgeTests {
                 [("label", "62x100mm"), ("secondLine", "company"), ("qr", "on"), ("printOnCheckIn", "on")])
             #expect(saved.status == 303, "\(saved.text)")
             let layout = try await api.lab(world.staff1).call(API.badgeLayout, world.event.id, what: "layout")
-            #expect(layout == BadgeLayout(label: .label62x100, secondLine: .company, band: false, qr: true, printOnCheckIn: true))
+            #expect(
+                layout
+                    == BadgeLayout(
+                        label: .label62x100, secondLine: .company, band: false, qr: true, printOnCheckIn: true))
             preview = try await browser.get("/admin/events/\(id)/badge/preview.png")
             #expect(Self.pngSize(preview.body).map { [$0.0, $0.1] } == [352, 567], "62 × 100 mm at 2 px per point")
             let door = api.lab(world.staff1)

@@ -38,7 +38,9 @@ struct CUPSBadgeTests {
         guard let queue = environment["OUTPOST_TEST_CUPS_URL"].flatMap(URL.init(string:)),
             let out = environment["OUTPOST_TEST_CUPS_OUT"], let paper = environment["OUTPOST_TEST_CUPS_PAPER"]
         else {
-            print("CUPS case skipped: OUTPOST_TEST_CUPS_URL is not set; scripts/test starts a CUPS scheduler and sets it.")
+            print(
+                "CUPS case skipped: OUTPOST_TEST_CUPS_URL is not set; scripts/test starts a CUPS scheduler and sets it."
+            )
             return nil
         }
         return Lab(queue: queue, out: URL(fileURLWithPath: out), paper: URL(fileURLWithPath: paper))
@@ -78,7 +80,8 @@ struct CUPSBadgeTests {
         let app = try DeviceApp.launch(
             home: home, ports: ports, modules: .eventDay, makeTransport: { LiveTransport.make(baseURL: $0) }
         ).opened()
-        await app.signIn(server: URL(string: "http://127.0.0.1:\(port)")!, email: "alex@acme.test", password: "staff-password")
+        await app.signIn(
+            server: URL(string: "http://127.0.0.1:\(port)")!, email: "alex@acme.test", password: "staff-password")
         await app.openEvent(world.event.id)
         let found = await app.discoverPrinters()
         let status = await cups.status(of: cups.info)
@@ -118,7 +121,8 @@ struct CUPSBadgeTests {
                 event: world.event.id, BadgeLayout(label: .label4x3, secondLine: .company, printOnCheckIn: true))
             let guest = world.guests[0]
             let ticket = try await organizer.ticket(event: world.event.id, guest: guest.id)
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cups-\(UUID().uuidString)")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "outpost-cups-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }
             let printId = try await Self.checkInByTicket(api, world, lab, home: home, ticket: ticket)
             let pdfs = lab.pdfs(of: printId)
@@ -175,7 +179,8 @@ struct CUPSBadgeTests {
             let world = try await World.make(api)
             _ = try await api.lab(world.organizer).setBadgeLayout(
                 event: world.event.id, BadgeLayout(printOnCheckIn: true))
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cups-\(UUID().uuidString)")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "outpost-cups-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }
             let id = try await Self.paperOutThenIn(api, world, lab, home: home)
             #expect(lab.pdfs(of: id).count == 1, "printed once")
@@ -184,9 +189,12 @@ struct CUPSBadgeTests {
         }
     }
 
-    @Test("cups-unreachable: a queue whose scheduler does not answer is off, and a badge sent to it is refused as unreachable")
+    @Test(
+        "cups-unreachable: a queue whose scheduler does not answer is off, and a badge sent to it is refused as unreachable"
+    )
     func unreachable() async throws {
-        let socket = try #require(CUPSBadgePrinter(queue: URL(string: "ipp://127.0.0.1:9/printers/badge")!, timeout: 0.5))
+        let socket = try #require(
+            CUPSBadgePrinter(queue: URL(string: "ipp://127.0.0.1:9/printers/badge")!, timeout: 0.5))
         #expect(await socket.discover().isEmpty)
         #expect(await socket.status(of: socket.info).condition == .off)
         let badge = BadgeContent(

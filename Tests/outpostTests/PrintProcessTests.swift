@@ -16,7 +16,9 @@ struct PrintProcessTests {
         let session = try await server.organizerSetUp()
         let guest = try await server.json(
             "POST", "/v1/events/\(session.eventId)/guests", token: session.token,
-            body: #"{"name":"Dana Press","email":"dana@press.example","accessTypeId":"\#(try await accessType(server, session))"}"#)
+            body:
+                #"{"name":"Dana Press","email":"dana@press.example","accessTypeId":"\#(try await accessType(server, session))"}"#
+        )
         let guestId = try #require(guest["id"] as? String)
         let device = try HeadlessDevice(on: server, event: session.eventId)
         let listed = try device.run(["printer", "list"])
@@ -28,14 +30,17 @@ struct PrintProcessTests {
         #expect(elements.contains { $0["id"] as? String == "native-shell-tab-print" }, "paired across launches")
         try device.run(["sim", "printer", "paper-out"])
         let waiting = try CLI.tree(try device.run(["badge", "print", "--guest", guestId]))
-        let state = (waiting["elements"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "print-printer-state" }
+        let state = (waiting["elements"] as? [[String: Any]] ?? []).first {
+            $0["id"] as? String == "print-printer-state"
+        }
         #expect((state?["attributes"] as? [String: String])?["state"] == "out-of-paper")
         let job = (waiting["elements"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "print-job" }
         #expect((job?["attributes"] as? [String: String])?["state"] == "queued")
         try device.run(["sim", "printer", "paper-in"])
         try device.run(["printer", "status"])
-        let sim = try JSONSerialization.jsonObject(
-            with: try Data(contentsOf: URL(fileURLWithPath: device.home + "/sim.json"))) as? [String: Any]
+        let sim =
+            try JSONSerialization.jsonObject(
+                with: try Data(contentsOf: URL(fileURLWithPath: device.home + "/sim.json"))) as? [String: Any]
         let printed = ((sim?["printer"] as? [String: Any])?["printed"] as? [[String: Any]]) ?? []
         #expect(printed.map { $0["name"] as? String } == ["Dana Press"], "printed once")
         let again = try device.run(["badge", "print", "--guest", guestId], status: 3)

@@ -36,7 +36,8 @@ struct BadgeRoutes {
         let (eventId, printId) = try API.recordBadgePrint.parameters(in: context)
         var record = try await HTTPHelpers.decode(BadgePrintRecord.self, from: request)
         guard record.id == printId else {
-            throw APIError.invalidRequest("The body's id must be the print id of the path.", status: .unprocessableContent)
+            throw APIError.invalidRequest(
+                "The body's id must be the print id of the path.", status: .unprocessableContent)
         }
         guard IdempotencyKey.accepts(deviceId: record.deviceId) else {
             throw APIError.invalidRequest("The deviceId must be ASCII without spaces.", status: .unprocessableContent)

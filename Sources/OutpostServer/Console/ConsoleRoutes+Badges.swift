@@ -81,7 +81,8 @@ extension ConsoleRoutes {
             guard answer.status == .ok else {
                 return try await problem(answer, session: session, back: ConsolePages.event.path(detail.event.id))
             }
-            let png = try Self.previewPNG(layout: try answer.decode(BadgeLayout.self), accessType: detail.accessTypes.first)
+            let png = try Self.previewPNG(
+                layout: try answer.decode(BadgeLayout.self), accessType: detail.accessTypes.first)
             return Response(
                 status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
@@ -93,7 +94,8 @@ extension ConsoleRoutes {
         let badge = BadgeContent.of(
             name: "Ada Lovelace", email: "ada@analytical.example", accessTypeId: accessType?.id ?? AccessTypeID(UUID()),
             accessType: accessType?.name ?? "General", ticket: "OUTPOST-BADGE-PREVIEW", layout: layout)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-badge-\(UUID().uuidString).png")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outpost-badge-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: url) }
         try CairoCanvas.write(BadgeSheet.page(badge), format: .png, to: url, scale: 2)
         return try Data(contentsOf: url)

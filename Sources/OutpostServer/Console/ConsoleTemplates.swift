@@ -426,7 +426,8 @@ enum ConsoleTemplates {
     static let all: [String: String] = [
         "layout": layout, "signIn": signIn, "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "ticketMails": ticketMails,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge,
+        "ticketMails": ticketMails,
     ]
 
     static func library() throws -> MustacheLibrary {

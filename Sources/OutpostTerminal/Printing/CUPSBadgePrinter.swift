@@ -94,7 +94,9 @@ public struct CUPSBadgePrinter: BadgePrinters {
                     IPPMessage.keyword("which-jobs", "all"),
                     IPPMessage.keyword("requested-attributes", "job-uuid", "job-state", "job-id"),
                 ]))
-        guard answer.succeeded else { throw PrinterError.unreachable("Get-Jobs answered 0x\(String(answer.code, radix: 16))") }
+        guard answer.succeeded else {
+            throw PrinterError.unreachable("Get-Jobs answered 0x\(String(answer.code, radix: 16))")
+        }
         let uuid = "urn:uuid:\(id.uuidString.lowercased())"
         guard let job = answer.groups(.job).first(where: { $0["job-uuid"]?.first?.string == uuid }) else { return nil }
         // RFC 8011 job-state: 3 pending, 4 held, 5 processing, 6 stopped, 7 canceled, 8 aborted, 9 completed.
@@ -107,7 +109,8 @@ public struct CUPSBadgePrinter: BadgePrinters {
     }
 
     public func resume(_ printer: PrinterInfo) async throws {
-        _ = try await send(IPPMessage.request(IPPMessage.resumePrinter, id: 3, printer: queue.absoluteString, user: user))
+        _ = try await send(
+            IPPMessage.request(IPPMessage.resumePrinter, id: 3, printer: queue.absoluteString, user: user))
     }
 
     private func printerAttributes() async throws -> [String: [IPPMessage.Value]] {

@@ -439,7 +439,8 @@ public final class StationLoop {
             }
             hint =
                 tree.contains(UIIdentifier.alreadyCheckedIn)
-                ? "Enter re-confirm · F8 print badge · Esc dismiss" : "Enter confirm check-in · F8 print badge · Esc cancel"
+                ? "Enter re-confirm · F8 print badge · Esc dismiss"
+                : "Enter confirm check-in · F8 print badge · Esc cancel"
         case UIIdentifier.signOutPendingWarning:
             hint = "w wait for sync (default) · d discard · k keep for next sign-in · Esc back"
         case UIIdentifier.walkInForm:

@@ -161,7 +161,8 @@ struct SimulatorSettings: Codable {
             try container.decodeIfPresent(LocationPermission.self, forKey: .locationPermission)
             ?? defaults.locationPermission
         language = try container.decodeIfPresent(AppLanguage.self, forKey: .language) ?? defaults.language
-        printer = try container.decodeIfPresent(SimulatedBluetoothPrinter.State.self, forKey: .printer) ?? defaults.printer
+        printer =
+            try container.decodeIfPresent(SimulatedBluetoothPrinter.State.self, forKey: .printer) ?? defaults.printer
         printerQueues = try container.decodeIfPresent([String].self, forKey: .printerQueues) ?? []
     }
 

@@ -87,7 +87,8 @@ struct DeviceLab: Sendable {
     /// A device signed in as staff member Alex, inside the world's event with its roster synced.
     @MainActor
     func readyDevice(
-        _ name: String, email: String = "alex@acme.test", transport: (@Sendable (any Transport) -> any Transport)? = nil,
+        _ name: String, email: String = "alex@acme.test",
+        transport: (@Sendable (any Transport) -> any Transport)? = nil,
         printers: any BadgePrinters = NoBadgePrinters()
     ) async throws -> DeviceApp {
         let app = try launch(name, transport: transport, printers: printers)
