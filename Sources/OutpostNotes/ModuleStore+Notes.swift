@@ -26,25 +26,76 @@ extension ModuleStore where Owner == NotesModule {
                         CREATE INDEX note_revisions_event ON note_revisions (event_id);
                         CREATE TABLE notes_cursor (event_id TEXT PRIMARY KEY, cursor TEXT NOT NULL);
                         """)
-            }
+            },
+            // A guest's card and the Notes tab read their own revisions, not every note of the
+            // event (an import's notes column makes one note per guest): the guest, the note and
+            // whether a door wrote it, beside the sealed revision (ids only, as the roster keeps them).
+            DeviceMigration("guest and note index") { db, sealer in
+                try db.execute(
+                    sql: """
+                        ALTER TABLE note_revisions ADD COLUMN guest_id TEXT;
+                        ALTER TABLE note_revisions ADD COLUMN note_id TEXT;
+                        ALTER TABLE note_revisions ADD COLUMN door INTEGER NOT NULL DEFAULT 1;
+                        CREATE INDEX note_revisions_guest ON note_revisions (event_id, guest_id);
+                        CREATE INDEX note_revisions_note ON note_revisions (event_id, note_id);
+                        """)
+                for row in try Row.fetchAll(db, sql: "SELECT id, sealed FROM note_revisions") {
+                    let id: String = row["id"]
+                    let note = try sealer.open(json: row["sealed"] as Data, as: FrozenNoteIndex.self)
+                    try db.execute(
+                        sql: "UPDATE note_revisions SET guest_id = ?, note_id = ?, door = ? WHERE id = ?",
+                        arguments: [
+                            note.revision.guestId, note.revision.noteId, note.revision.deviceId != "organizer", id,
+                        ])
+                }
+            },
         ]
     }
 
+    /// The device id of the organizer's revisions (the roster's notes, the server's).
+    static let organizerDevice = "organizer"
+
     /// Every revision of the event this device holds.
     package func notes(eventId: EventID) throws -> [LocalNote] {
+        try notes("event_id = ?", [eventId.wire])
+    }
+
+    /// The revisions of the guest's notes.
+    package func notes(eventId: EventID, guestId: GuestID) throws -> [LocalNote] {
+        try notes("event_id = ? AND guest_id = ?", [eventId.wire, guestId.wire])
+    }
+
+    /// The revisions of one note.
+    package func notes(eventId: EventID, noteId: NoteRevisionID) throws -> [LocalNote] {
+        try notes("event_id = ? AND note_id = ?", [eventId.wire, noteId.wire])
+    }
+
+    /// The revisions of every note a door wrote or edited (handovers, door notes on guests, an
+    /// organizer's note edited at a door); the organizer's untouched notes are on the guests' cards.
+    package func doorNotes(eventId: EventID) throws -> [LocalNote] {
+        try notes(
+            "event_id = ? AND note_id IN (SELECT note_id FROM note_revisions WHERE event_id = ? AND door = 1)",
+            [eventId.wire, eventId.wire])
+    }
+
+    private func notes(_ condition: String, _ arguments: [String]) throws -> [LocalNote] {
         try readStatement { db in
             try Data.fetchAll(
-                db, sql: "SELECT sealed FROM note_revisions WHERE event_id = ?", arguments: [eventId.wire])
+                db, sql: "SELECT sealed FROM note_revisions WHERE \(condition)",
+                arguments: StatementArguments(arguments))
         }.map { try sealer.open(json: $0, as: LocalNote.self) }
     }
 
     static func keep(_ db: Database, _ note: LocalNote, eventId: EventID, sealer: Sealer) throws {
         try db.execute(
             sql: """
-                INSERT INTO note_revisions (id, event_id, sealed) VALUES (?, ?, ?)
+                INSERT INTO note_revisions (id, event_id, sealed, guest_id, note_id, door) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed
                 """,
-            arguments: [note.revision.id.wire, eventId.wire, try sealer.seal(json: note)])
+            arguments: [
+                note.revision.id.wire, eventId.wire, try sealer.seal(json: note), note.revision.guestId?.wire,
+                note.revision.noteId.wire, note.revision.deviceId != organizerDevice,
+            ])
     }
 
     /// Writes a revision and queues it, in one transaction.
@@ -104,4 +155,16 @@ extension ModuleStore where Owner == NotesModule {
 extension OutboxKind {
     /// A note's revision: `PUT /v1/events/{id}/notes/{revisionId}`.
     package static let note = OutboxKind(rawValue: "note")
+}
+
+/// The fields the index migration reads out of a sealed revision, as they were written (frozen:
+/// later revisions of ``LocalNote`` must not change what the migration decodes).
+private struct FrozenNoteIndex: Decodable {
+    struct Revision: Decodable {
+        var noteId: String
+        var guestId: String?
+        var deviceId: String
+    }
+
+    var revision: Revision
 }

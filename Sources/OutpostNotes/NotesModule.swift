@@ -44,10 +44,9 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
         }
     }
 
-    /// The heads of the event's notes (``NoteHeads``), newest first, with how many versions each
-    /// note has now.
-    func heads(eventId: EventID) throws -> [(head: LocalNote, versions: Int)] {
-        let all = try store.notes(eventId: eventId)
+    /// The heads of `all` (revisions of whole notes, ``NoteHeads``), newest first, with how many
+    /// versions each note has now.
+    static func heads(_ all: [LocalNote]) -> [(head: LocalNote, versions: Int)] {
         let byId = Dictionary(all.map { ($0.revision.id, $0) }) { first, _ in first }
         let heads = NoteHeads.of(all.map(\.revision)).compactMap { byId[$0.id] }
         let versions = Dictionary(grouping: heads, by: \.revision.noteId).mapValues(\.count)
@@ -59,7 +58,16 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
             shown = []
             return
         }
-        shown = (context.surfacing("read the notes") { try self.heads(eventId: eventId) } ?? []).map { head, versions in
+        // The tab lists the doors' notes, and a guest's own (the organizer's too) when opened on one.
+        let revisions = context.surfacing("read the notes") {
+            var notes = try store.doorNotes(eventId: eventId)
+            if let guest = state.guestId {
+                let known = Set(notes.map(\.revision.id))
+                notes += try store.notes(eventId: eventId, guestId: guest).filter { !known.contains($0.revision.id) }
+            }
+            return notes
+        }
+        shown = Self.heads(revisions ?? []).map { head, versions in
             ShownNote(
                 head: head,
                 guestName: head.revision.guestId.map { desk?.guest(eventId: eventId, id: $0)?.name ?? "A guest" },
@@ -84,8 +92,8 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
 
     /// A guest's current notes for check-in's confirmation card: "body · author", oldest first.
     package func doorNotes(eventId: EventID, guestId: GuestID) -> [String] {
-        let current = context.surfacing("read the notes") { try self.heads(eventId: eventId) } ?? []
-        return current.reversed().filter { $0.head.revision.guestId == guestId }.map {
+        let current = context.surfacing("read the notes") { Self.heads(try store.notes(eventId: eventId, guestId: guestId)) } ?? []
+        return current.reversed().map {
             "\($0.head.revision.body) · \($0.head.authorName)"
         }
     }
@@ -103,9 +111,9 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
 
     package func edit(noteId: NoteRevisionID) {
         guard let eventId = context.eventId,
-            let head = (context.surfacing("read the notes") { try self.heads(eventId: eventId) } ?? []).first(where: {
-                $0.head.revision.noteId == noteId
-            })
+            let head = (context.surfacing("read the notes") {
+                Self.heads(try store.notes(eventId: eventId, noteId: noteId))
+            } ?? []).first
         else { return context.refuse("There is no such note at this event.") }
         state.open = true
         state.editing = noteId
@@ -131,7 +139,10 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
         let id = NoteRevisionID.random()
         var replaces: [NoteRevisionID] = []
         if let noteId = state.editing {
-            guard let heads = context.surfacing("read the notes", { try self.heads(eventId: eventId) }) else {
+            guard
+                let heads = context.surfacing(
+                    "read the notes", { Self.heads(try store.notes(eventId: eventId, noteId: noteId)) })
+            else {
                 state.error = "The notes could not be read; nothing was saved."
                 return context.refuse(state.error!)
             }

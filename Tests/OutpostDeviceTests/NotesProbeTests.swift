@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OutpostCore
 import OutpostDevice
 import OutpostLab
@@ -157,6 +158,47 @@ struct NotesProbeTests {
             relaunched.clearKioskStaffNotes()
             #expect(!relaunched.tree().contains(UIIdentifier.kioskStaffNote))
             #expect(!relaunched.tree().contains(UIIdentifier.kioskStaffNotesClear))
+        }
+    }
+
+    @Test(
+        "notes-organizer-on-card-not-tab: the organizer's notes (one per imported guest) are on each guest's card, not in the Notes tab, until a door edits one; opened on a guest, the tab shows that guest's; a store from before the notes' guest index is indexed at launch and its cards still show every note"
+    )
+    func organizerNotesAndIndex() async throws {
+        try await DeviceLab.run { lab in
+            let guest = lab.world.guests[1]
+            let app = try await lab.readyDevice("door")
+            app.openNotes()
+            #expect(app.tree().elements(UIIdentifier.notesEntry).isEmpty, "no organizer note floods the tab")
+            app.closeNotes()
+            app.openNotes(guestId: guest.id)
+            #expect(app.tree().elements(UIIdentifier.notesEntry).map { $0.attributes["body"] } == ["note for \(guest.name)"])
+            app.typeNote("wheelchair, escort to row 1")
+            await app.saveNote()
+            app.closeNotes()
+            // A store written before the index: its columns, indexes and migration record gone.
+            let queue = try DatabaseQueue(path: lab.home("door").appendingPathComponent("device.sqlite").path)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        DROP INDEX note_revisions_guest; DROP INDEX note_revisions_note;
+                        ALTER TABLE note_revisions DROP COLUMN guest_id; ALTER TABLE note_revisions DROP COLUMN note_id;
+                        ALTER TABLE note_revisions DROP COLUMN door;
+                        DELETE FROM grdb_migrations WHERE identifier = 'notes: guest and note index';
+                        """)
+            }
+            try await queue.close()
+            let relaunched = try lab.launch("door")
+            relaunched.choose(guestId: guest.id)
+            #expect(
+                relaunched.tree().elements(UIIdentifier.doorNote).map(\.text) == [
+                    "note for \(guest.name) · Acme Organizer", "wheelchair, escort to row 1 · Alex",
+                ])
+            relaunched.cancel()
+            relaunched.openNotes()
+            #expect(
+                Self.entries(relaunched).map { $0.attributes["body"] } == ["wheelchair, escort to row 1"],
+                "the door's note in the tab, the organizer's untouched ones not")
         }
     }
 }
