@@ -78,4 +78,36 @@ struct ProviderKeysTests {
         _ = try await clamped.keys(at: Self.url, for: nil)
         #expect(provider.fetches == before + 2)
     }
+
+    @Test(
+        "sso-jwks-rotation-without-kid: a provider that signs without kid (oidc-provider-mock) and restarts with a new key: the token fails against the cached key, the keys are fetched again once and it verifies"
+    )
+    func rotationWithoutKid() async throws {
+        let provider = Provider()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let old = try await IDTokenVerifierTests.rs256()
+        provider.keys = [old.jwk]
+        let cache = ProviderKeys(fetch: { try provider.fetch($0) }, now: { clock.now })
+        let first = try await old.sign(IDTokenVerifierTests.claims())
+        #expect(
+            try await cache.verify(first, at: Self.url, expecting: IDTokenVerifierTests.expectation).sub.value
+                == "staff-1")
+        let new = try await IDTokenVerifierTests.rs256()
+        provider.keys = [new.jwk]
+        clock.advance(by: 61)
+        let second = try await new.sign(IDTokenVerifierTests.claims())
+        #expect(
+            try await cache.verify(second, at: Self.url, expecting: IDTokenVerifierTests.expectation).sub.value
+                == "staff-1")
+        #expect(provider.fetches == 2)
+        // A forged token (no key of the provider's signed it) is refused after the one refetch.
+        let forger = try await IDTokenVerifierTests.rs256()
+        clock.advance(by: 61)
+        await #expect(throws: IDTokenRefusal.signature) {
+            try await cache.verify(
+                try await forger.sign(IDTokenVerifierTests.claims()), at: Self.url,
+                expecting: IDTokenVerifierTests.expectation)
+        }
+        #expect(provider.fetches == 3)
+    }
 }

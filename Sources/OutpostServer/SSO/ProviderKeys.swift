@@ -29,11 +29,37 @@ actor ProviderKeys {
         self.now = now
     }
 
-    /// The keys to verify a token whose header names `kid` (nil: none named).
-    func keys(at url: URL, for kid: String?) async throws -> [JWK] {
+    /// Verifies `token` against the provider's keys at `url`; when it names a key the cache lacks
+    /// or its signature does not verify (a provider that rotated keys without naming them), the
+    /// keys are fetched again once (within the refetch limit) and it is tried once more.
+    func verify(
+        _ token: String, at url: URL, expecting expectation: IDTokenVerifier.Expectation
+    ) async throws -> IDTokenClaims {
+        let kid = Self.kid(of: token)
+        do {
+            return try await IDTokenVerifier.verify(
+                token, keys: try await keys(at: url, for: kid), expecting: expectation)
+        } catch IDTokenRefusal.signature, IDTokenRefusal.unknownKey {
+            let again = try await keys(at: url, for: kid, refresh: true)
+            return try await IDTokenVerifier.verify(token, keys: again, expecting: expectation)
+        }
+    }
+
+    /// The `kid` a token's header names, if any.
+    static func kid(of token: String) -> String? {
+        // A header that is not JSON names no kid; the verifier then refuses the token as malformed.
+        guard let header = token.split(separator: ".").first.flatMap(IDTokenVerifier.base64URLDecoded),
+            let object = try? JSONSerialization.jsonObject(with: header) as? [String: Any]
+        else { return nil }
+        return object["kid"] as? String
+    }
+
+    /// The keys to verify a token whose header names `kid` (nil: none named); `refresh` fetches
+    /// them again (within the refetch limit) whatever the cache holds.
+    func keys(at url: URL, for kid: String?, refresh: Bool = false) async throws -> [JWK] {
         let current = now()
         if let cached = cache[url] {
-            let fresh = current.timeIntervalSince(cached.fetchedAt) < cached.lifetime
+            let fresh = !refresh && current.timeIntervalSince(cached.fetchedAt) < cached.lifetime
             let known = kid.map { kid in cached.keys.contains { $0.keyIdentifier?.string == kid } } ?? true
             let mayRefetch = lastAttempt[url].map { current.timeIntervalSince($0) >= Self.refetchInterval } ?? true
             if (fresh && known) || !mayRefetch { return cached.keys }
