@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import OutpostCore
 import Testing
 import _CryptoExtras
 
@@ -38,12 +39,7 @@ struct IDTokenVerifierTests {
         let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
         return Key(
             signer: await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256),
-            jwk: .rsa(nil, identifier: nil, modulus: base64URL(modulus), exponent: base64URL(exponent)))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            jwk: .rsa(nil, identifier: nil, modulus: Base64URL.encode(modulus), exponent: Base64URL.encode(exponent)))
     }
 
     static func claims(
@@ -110,8 +106,8 @@ struct IDTokenVerifierTests {
         let kidless = try await rs.sign(Self.claims())
         #expect(await Self.refusal(kidless, [rs.jwk, key.jwk]) == .unknownKey)
         // alg none and HS256 never reach a key.
-        let body = Self.base64URL(try JSONEncoder().encode(Self.claims()))
-        let none = Self.base64URL(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + body + "."
+        let body = Base64URL.encode(try JSONEncoder().encode(Self.claims()))
+        let none = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + body + "."
         #expect(await Self.refusal(none, keys) == .algorithm("none"))
         let hmac = await JWTKeyCollection().add(
             hmac: HMACKey(from: "a shared secret of thirty-two bytes at least"), digestAlgorithm: .sha256, kid: "k1")

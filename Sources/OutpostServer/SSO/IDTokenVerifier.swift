@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import OutpostCore
 
 /// What an identity provider's ID token says (OpenID Connect Core §2), once verified.
 struct IDTokenClaims: JWTPayload, Equatable {
@@ -66,9 +67,19 @@ enum IDTokenVerifier {
         var now: Date
     }
 
-    private struct Header: Decodable {
+    /// A token's JOSE header: the algorithm and the key it names.
+    struct Header: Decodable {
         var alg: String
         var kid: String?
+    }
+
+    /// The header of `token`; nil when it is not a JWT's.
+    static func header(of token: String) -> Header? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first,
+            let bytes = Base64URL.decode(String(first))
+        else { return nil }
+        // A header that is not JSON is no header; the caller refuses the token as malformed.
+        return try? JSONDecoder().decode(Header.self, from: Data(bytes))
     }
 
     static func verify(
@@ -76,9 +87,8 @@ enum IDTokenVerifier {
     ) async throws
         -> IDTokenClaims
     {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = base64URLDecoded(parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: headerBytes)
+        guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3,
+            let header = header(of: token)
         else { throw IDTokenRefusal.malformed }
         guard algorithms.contains(header.alg) else { throw IDTokenRefusal.algorithm(header.alg) }
         let candidates =
@@ -107,11 +117,5 @@ enum IDTokenVerifier {
         guard age >= -leeway, age <= maximumAge + leeway else { throw IDTokenRefusal.issuedAt }
         guard claims.nonce == expected.nonce else { throw IDTokenRefusal.nonce }
         return claims
-    }
-
-    static func base64URLDecoded(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -35,7 +35,7 @@ actor ProviderKeys {
     func verify(
         _ token: String, at url: URL, expecting expectation: IDTokenVerifier.Expectation
     ) async throws -> IDTokenClaims {
-        let kid = Self.kid(of: token)
+        let kid = IDTokenVerifier.header(of: token)?.kid
         do {
             return try await IDTokenVerifier.verify(
                 token, keys: try await keys(at: url, for: kid), expecting: expectation)
@@ -43,15 +43,6 @@ actor ProviderKeys {
             let again = try await keys(at: url, for: kid, refresh: true)
             return try await IDTokenVerifier.verify(token, keys: again, expecting: expectation)
         }
-    }
-
-    /// The `kid` a token's header names, if any.
-    static func kid(of token: String) -> String? {
-        // A header that is not JSON names no kid; the verifier then refuses the token as malformed.
-        guard let header = token.split(separator: ".").first.flatMap(IDTokenVerifier.base64URLDecoded),
-            let object = try? JSONSerialization.jsonObject(with: header) as? [String: Any]
-        else { return nil }
-        return object["kid"] as? String
     }
 
     /// The keys to verify a token whose header names `kid` (nil: none named); `refresh` fetches
