@@ -236,7 +236,6 @@ package final class PrintModule: DeviceModule, CheckInListener {
             } catch let error as PrinterError {
                 job.lastError = error.description
                 context.surfacing("keep the badge queued") { try store.keep(job) }
-                state.status = await printers.status(of: printer)
                 break
             } catch {
                 context.surfacing("work the badge queue") { throw error }
