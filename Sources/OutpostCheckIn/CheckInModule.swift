@@ -329,10 +329,8 @@ package final class CheckInModule: DeviceModule {
             reconfirm: guest.checkIn != nil && method != .kiosk ? true : nil, note: note)
         let entry = try store.confirmCheckIn(
             guest: guest, request: request, byName: session.user.name, owner: owner, now: now)
-        for listener in context.services((any CheckInListener).self) {
-            listener.checkedIn(
-                eventId: guest.eventId, guestId: guest.id, ticket: ticket, reconfirm: guest.checkIn != nil)
-        }
+        context.announceCheckIn(
+            eventId: guest.eventId, guestId: guest.id, ticket: ticket, reconfirm: guest.checkIn != nil)
         return entry
     }
 

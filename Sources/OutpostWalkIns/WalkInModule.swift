@@ -275,9 +275,7 @@ package final class WalkInModule: DeviceModule {
         }
         state.form = nil
         // A walk-in is a check-in like any other for those who act on one (a badge printed).
-        for listener in context.services((any CheckInListener).self) {
-            listener.checkedIn(eventId: eventId, guestId: guest.id, ticket: nil, reconfirm: false)
-        }
+        context.announceCheckIn(eventId: eventId, guestId: guest.id, ticket: nil, reconfirm: false)
         let left = choice.placesLeft.map { _ in
             (context.surfacing("read the walk-in places") { try store.leases(eventId: eventId) } ?? [])
                 .filter { $0.lease.accessTypeId == choice.accessType.id && $0.usable(at: now) }.map(\.left)

@@ -10,3 +10,12 @@ public protocol CheckInListener: AnyObject {
     /// when the check-in came from one.
     func checkedIn(eventId: EventID, guestId: GuestID, ticket: String?, reconfirm: Bool)
 }
+
+extension ModuleContext {
+    /// Tells every ``CheckInListener`` of a check-in this device committed.
+    public func announceCheckIn(eventId: EventID, guestId: GuestID, ticket: String?, reconfirm: Bool) {
+        for listener in services((any CheckInListener).self) {
+            listener.checkedIn(eventId: eventId, guestId: guestId, ticket: ticket, reconfirm: reconfirm)
+        }
+    }
+}
