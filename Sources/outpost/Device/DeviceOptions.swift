@@ -33,22 +33,14 @@ struct DeviceOptions: ParsableArguments {
         let home = homeURL
         let biometrics = SimulatedBiometrics(
             state: settings.biometric, keyStore: keyStore,
-            saved: { state in
-                guard var current = try? SimulatorSettings.load(home: home) else { return }
-                current.biometric = state
-                try? current.save(home: home)
-            })
+            saved: { state in SimulatorSettings.update(home: home) { $0.biometric = state } })
         let printer = SimulatedBluetoothPrinter(
             state: settings.printer,
             reload: {
                 // A sim.json being rewritten this instant reads as the last switches (kept in memory).
                 try? SimulatorSettings.load(home: home).printer
             },
-            saved: { state in
-                guard var current = try? SimulatorSettings.load(home: home) else { return }
-                current.printer = state
-                try? current.save(home: home)
-            })
+            saved: { state in SimulatorSettings.update(home: home) { $0.printer = state } })
         let queues = settings.printerQueues.compactMap { URL(string: $0).flatMap { CUPSBadgePrinter(queue: $0) } }
         let ports = DevicePorts(
             keyStore: keyStore, transport: OfflineTransport(), camera: { camera }, platform: settings.platform,
@@ -177,6 +169,15 @@ struct SimulatorSettings: Codable {
         } catch {
             throw ValidationError("\(url(home).path) is not valid simulator settings; delete it to reset the switches.")
         }
+    }
+
+    /// Changes the switches a simulated device part keeps (the biometric sensor, the printer)
+    /// in `sim.json`: read, changed, written. A file that cannot be read or written keeps what
+    /// it had; the part goes on with its switches in memory.
+    static func update(home: URL, _ change: (inout SimulatorSettings) -> Void) {
+        guard var current = try? load(home: home) else { return }
+        change(&current)
+        try? current.save(home: home)
     }
 
     func save(home: URL) throws {
