@@ -58,19 +58,8 @@ extension Store {
             let author =
                 try await connection.queryOne("SELECT name FROM users WHERE id = ?", [.id(caller.userId)])?.text("name")
                 ?? ""
-            try await connection.execute(
-                """
-                INSERT INTO notes (id, tenant_id, event_id, note_id, guest_id, replaces, body, device_id, author_id,
-                    author_name, written_at, at, seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .id(revision.id), .id(caller.tenantId), .id(eventId), .id(revision.noteId),
-                    revision.guestId.map { .id($0) } ?? .null,
-                    .text(revision.replaces.map(\.wire).joined(separator: ",")),
-                    .text(revision.body), .text(revision.deviceId), .id(caller.userId), .text(author),
-                    .date(revision.writtenAt), .date(now), .int(seq),
-                ])
+            try await Self.insertNotes(
+                connection, [revision], caller: caller, eventId: eventId, author: author, at: now, firstSeq: seq)
             return .written(StoredNote(revision: revision, authorId: caller.userId, authorName: author, at: now))
         }
     }
@@ -136,8 +125,8 @@ extension Store {
         let author =
             try await connection.queryOne("SELECT name FROM users WHERE id = ?", [.id(caller.userId)])?.text("name")
             ?? ""
-        var binds: [SQLValue] = []
-        for (offset, (guestId, body)) in notes.enumerated() {
+        var revisions: [NoteRevision] = []
+        for (guestId, body) in notes {
             let id = NoteRevisionID.random()
             var noteId = id
             var replaces: [NoteRevisionID] = []
@@ -145,15 +134,33 @@ extension Store {
                 noteId = heads.noteId
                 replaces = heads.heads
             }
+            revisions.append(
+                NoteRevision(
+                    id: id, noteId: noteId, guestId: guestId, replaces: replaces,
+                    body: String(body.prefix(NoteRevision.maxBodyLength)), deviceId: organizerNoteDevice,
+                    writtenAt: now))
+        }
+        try await insertNotes(
+            connection, revisions, caller: caller, eventId: eventId, author: author, at: now,
+            firstSeq: last - Int64(notes.count) + 1)
+    }
+
+    /// Stores `revisions` by `caller` (named `author`) in one statement, numbered in the event's
+    /// feed from `firstSeq`.
+    static func insertNotes(
+        _ connection: any SQLConnection, _ revisions: [NoteRevision], caller: Caller, eventId: EventID,
+        author: String, at now: Date, firstSeq: Int64
+    ) async throws {
+        var binds: [SQLValue] = []
+        for (offset, revision) in revisions.enumerated() {
             binds += [
-                .id(id), .id(caller.tenantId), .id(eventId), .id(noteId), .id(guestId),
-                .text(replaces.map(\.wire).joined(separator: ",")),
-                .text(String(body.prefix(NoteRevision.maxBodyLength))),
-                .text(organizerNoteDevice), .id(caller.userId), .text(author), .date(now), .date(now),
-                .int(last - Int64(notes.count) + 1 + Int64(offset)),
+                .id(revision.id), .id(caller.tenantId), .id(eventId), .id(revision.noteId),
+                revision.guestId.map { .id($0) } ?? .null, .text(revision.replaces.map(\.wire).joined(separator: ",")),
+                .text(revision.body), .text(revision.deviceId), .id(caller.userId), .text(author),
+                .date(revision.writtenAt), .date(now), .int(firstSeq + Int64(offset)),
             ]
         }
-        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: notes.count)
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: revisions.count)
         try await connection.execute(
             """
             INSERT INTO notes (id, tenant_id, event_id, note_id, guest_id, replaces, body, device_id, author_id,
