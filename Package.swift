@@ -89,6 +89,7 @@ let package = Package(
                 "OutpostDrawing",
                 "CQRencode",
                 "CZlib",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -30,6 +30,14 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case walkInNotAllowed
     /// 409: no walk-in places of the access type are left to lease.
     case walkInCapacityReached
+    /// 404: no tenant on this server signs in the e-mail's domain with single sign-on.
+    case ssoNotConfigured
+    /// 400: a single sign-on attempt or its answer was refused (state, code, ID token, domain).
+    case ssoRefused
+    /// 403: the user's organisation turned password sign-in off (single sign-on only).
+    case passwordSignInOff
+    /// 502: the organisation's identity provider did not answer, or answered with an error.
+    case providerUnavailable
     case unknown(String)
 
     public static let known: [APIErrorCode] = [
@@ -38,6 +46,7 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         .invalidCode, .mailUnavailable,
         .weakPasscode, .rateLimited, .busy,
         .payloadTooLarge, .internalError, .accountRemoved, .unsentWork, .walkInNotAllowed, .walkInCapacityReached,
+        .ssoNotConfigured, .ssoRefused, .passwordSignInOff, .providerUnavailable,
     ]
 
     public init(_ code: String) {
@@ -71,6 +80,10 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .unsentWork: "unsent_work"
         case .walkInNotAllowed: "walk_in_not_allowed"
         case .walkInCapacityReached: "walk_in_capacity_reached"
+        case .ssoNotConfigured: "sso_not_configured"
+        case .ssoRefused: "sso_refused"
+        case .passwordSignInOff: "password_sign_in_off"
+        case .providerUnavailable: "provider_unavailable"
         case .unknown(let code): code
         }
     }
@@ -85,10 +98,11 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidRequest, .forbidden, .notFound, .methodNotAllowed, .emailTaken, .guestNotAdmissible,
             .idempotencyKeyReused, .versionConflict, .dayAlreadySubmitted, .weekFinalised, .weakPasscode,
-            .payloadTooLarge, .walkInNotAllowed, .walkInCapacityReached:
+            .payloadTooLarge, .walkInNotAllowed, .walkInCapacityReached, .ssoNotConfigured, .ssoRefused,
+            .passwordSignInOff:
             true
         case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
-            .internalError, .accountRemoved, .unsentWork, .unknown:
+            .internalError, .accountRemoved, .unsentWork, .providerUnavailable, .unknown:
             false
         }
     }

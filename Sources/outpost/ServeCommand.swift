@@ -100,6 +100,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("mail-from"), help: "The From of the server's mail.")
     var mailFrom = "Outpost <no-reply@outpost.localhost>"
 
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The server's address as browsers reach it, e.g. https://checkin.example.org: single sign-on's callback is under it (without it, each request's own host).",
+            valueName: "url"))
+    var publicURL: String?
+
     @Flag(name: .customLong("metrics-public"), help: "Serve /metrics to every client, not only loopback ones.")
     var metricsPublic = false
 
@@ -124,6 +131,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let smtpRelay, SMTPClient(relay: smtpRelay) == nil {
             throw ValidationError("--smtp-relay is HOST:PORT, e.g. 127.0.0.1:2525.")
         }
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                url.query == nil
+            else {
+                throw ValidationError("--public-url is the server's http(s) address, e.g. https://checkin.example.org.")
+            }
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -142,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
             keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location),
             smtpRelay: smtpRelay.flatMap(SMTPClient.init(relay:)), mailFrom: mailFrom)
         configuration.secureCookies = secureCookies
+        configuration.publicURL = publicURL.flatMap(URL.init(string:))
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }
         let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: logger)

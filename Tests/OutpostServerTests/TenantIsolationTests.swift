@@ -186,7 +186,7 @@ struct TenantIsolationTests {
     /// Console routes for a browser that has not signed in.
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
-        "GET /admin/static/import.js", "GET /admin/static/dashboard.js",
+        "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "POST /admin/sso", "GET /admin/sso/done",
     ]
 
     @Test(
@@ -239,11 +239,15 @@ struct TenantIsolationTests {
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
         "GET /v1/me/export", "DELETE /v1/me", "GET /v1/contacts/changes", "PUT /v1/me/devices/{deviceId}",
+        "GET /v1/tenant/sso", "PUT /v1/tenant/sso", "DELETE /v1/tenant/sso",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
         "POST /v1/auth/signout", "POST /v1/auth/email-code", "POST /v1/auth/email-signin",
+        // Single sign-on's browser legs and the code's redemption; the callback takes an attempt
+        // only on its own tenant's path (sso-refused-replayed-state).
+        "GET /v1/auth/sso", "GET /v1/auth/sso/start", "GET /v1/auth/sso/{tenantId}/callback", "POST /v1/auth/sso/token",
     ]
 
     @Test("the security table covers every route the router serves; tenant-scoped routes need a token")

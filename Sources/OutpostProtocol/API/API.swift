@@ -16,6 +16,13 @@ public enum API {
     public static let emailCode = Endpoint<EmailCodeRequest, NoBody>(.post, "/v1/auth/email-code")
     public static let emailSignIn = Endpoint<EmailSignInRequest, TokenPair>(.post, "/v1/auth/email-signin")
 
+    // Single sign-on (OpenID Connect): the provider for an e-mail, the browser's start and the
+    // provider's callback (both redirects), and the app's code for a token pair.
+    public static let ssoProvider = Endpoint<NoBody, SSOProviderInfo>(.get, "/v1/auth/sso")
+    public static let ssoStart = Endpoint<NoBody, NoBody>(.get, "/v1/auth/sso/start")
+    public static let ssoCallback = Endpoint<NoBody, NoBody, TenantID>(.get, "/v1/auth/sso/{tenantId}/callback")
+    public static let ssoToken = Endpoint<SSOTokenRequest, TokenPair>(.post, "/v1/auth/sso/token")
+
     // Events.
     public static let listEvents = Endpoint<NoBody, EventList>(.get, "/v1/events")
     public static let createEvent = Endpoint<CreateEventRequest, EventInfo>(.post, "/v1/events")
@@ -98,6 +105,9 @@ public enum API {
         .put, "/v1/users/{userId}/password")
     public static let tenantSettings = Endpoint<NoBody, TenantSettings>(.get, "/v1/tenant/settings")
     public static let setTenantSettings = Endpoint<TenantSettings, TenantSettings>(.put, "/v1/tenant/settings")
+    public static let ssoSettings = Endpoint<NoBody, SSOSettings>(.get, "/v1/tenant/sso")
+    public static let setSSOSettings = Endpoint<SSOSettings, SSOSettings>(.put, "/v1/tenant/sso")
+    public static let removeSSOSettings = Endpoint<NoBody, NoBody>(.delete, "/v1/tenant/sso")
 
     // The signed-in user.
     public static let reportUserDevice = Endpoint<DeviceReport, NoBody, String>(.put, "/v1/me/devices/{deviceId}")
@@ -140,7 +150,7 @@ extension API {
     /// The routes that sign in, renew or end a session: a 401 from one of them is the answer,
     /// not an expired token to renew.
     public static let signInRoutes: Set<Route> = [
-        signIn.route, refresh.route, signOut.route, emailCode.route, emailSignIn.route,
+        signIn.route, refresh.route, signOut.route, emailCode.route, emailSignIn.route, ssoToken.route,
     ]
 
     /// Every route above, in the order described.
@@ -153,6 +163,10 @@ extension API {
         signOut.route,
         emailCode.route,
         emailSignIn.route,
+        ssoProvider.route,
+        ssoStart.route,
+        ssoCallback.route,
+        ssoToken.route,
         listEvents.route,
         createEvent.route,
         getEvent.route,
@@ -199,6 +213,9 @@ extension API {
         resetPassword.route,
         tenantSettings.route,
         setTenantSettings.route,
+        ssoSettings.route,
+        setSSOSettings.route,
+        removeSSOSettings.route,
         reportUserDevice.route,
         consent.route,
         setConsent.route,

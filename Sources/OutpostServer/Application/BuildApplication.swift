@@ -89,6 +89,7 @@ public enum OutpostServer {
         HealthRoutes(dependencies: dependencies).register(on: router)
         AuthRoutes(dependencies: dependencies).register(on: router.group())
         EmailCodeRoutes(dependencies: dependencies).register(on: router.group())
+        SSOSignInRoutes(dependencies: dependencies).register(on: router.group())
         let authenticated = router.group()
             .add(
                 middleware: AuthenticatorMiddleware(
@@ -113,6 +114,7 @@ public enum OutpostServer {
         ContactRoutes(dependencies: dependencies).register(on: authenticated)
         ActivityRoutes(dependencies: dependencies).register(on: authenticated)
         TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
+        SSOSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

@@ -75,6 +75,9 @@ public struct ServerConfiguration: Sendable {
     public var mailQueuePoll: Duration? = .seconds(2)
     /// The From of the server's mail.
     public var mailFrom: String
+    /// The server's address as browsers reach it (`https://checkin.example.org`): single sign-on
+    /// gives identity providers its callback under it. Nil: the request's own host and scheme.
+    public var publicURL: URL?
     /// How long one door-dashboard stream (server-sent events) stays open before the browser
     /// reconnects (it also ends when its access token does, so the reconnect refreshes it).
     public var consoleStreamLifetime: TimeInterval = 300

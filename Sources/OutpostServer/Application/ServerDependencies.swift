@@ -18,6 +18,9 @@ public final class ServerDependencies: Sendable {
     let revokedSessions: RevokedSessions
     /// The durable mail queue's sender (``MailQueue``).
     let mailQueue: MailQueue
+    /// Single sign-on's HTTP to tenants' identity providers, and their cached signing keys.
+    let identityProvider: IdentityProviderClient
+    let providerKeys: ProviderKeys
 
     public init(
         configuration: ServerConfiguration, store: Store, metrics: ServerMetrics = ServerMetrics(), logger: Logger
@@ -30,6 +33,10 @@ public final class ServerDependencies: Sendable {
         self.keyEncryptionKeys = configuration.keyEncryptionKeys ?? .generate(id: "process")
         self.revokedSessions = RevokedSessions(store: store, tokenLifetime: configuration.accessTokenLifetime)
         self.mailQueue = MailQueue.make(store: store, configuration: configuration, logger: logger, metrics: metrics)
+        let identityProvider = IdentityProviderClient.shared
+        let clock = configuration.clock
+        self.identityProvider = identityProvider
+        self.providerKeys = ProviderKeys(fetch: { try await identityProvider.keys(at: $0) }, now: { clock.now() })
     }
 
     var clock: WallClock { configuration.clock }

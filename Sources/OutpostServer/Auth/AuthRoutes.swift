@@ -35,6 +35,13 @@ struct AuthRoutes {
             throw APIError(.unauthorized, .invalidCredentials, "The e-mail or password is wrong.")
         }
         try await store.releaseSignInAttempt(attempt, clearing: emailSubject)
+        // Said only to whoever knows the password: it reveals nothing a wrong guess could learn.
+        if let provider = try await store.ssoProvider(tenantId: user.tenantId), !provider.settings.passwordSignIn {
+            let name = provider.settings.displayName
+            throw APIError(
+                .forbidden, .passwordSignInOff,
+                "Your organisation signs in only with single sign-on: use \"Sign in with \(name)\".")
+        }
         if dependencies.hasher.needsUpgrade(user.passwordHash) {
             let upgraded = try await dependencies.hasher.hashPassword(body.password)
             try await store.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)

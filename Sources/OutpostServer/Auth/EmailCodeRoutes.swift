@@ -108,8 +108,7 @@ struct EmailCodeRoutes {
         var user = existing
         if let registration {
             // Nobody knows this password: the account signs in with codes.
-            let unusable = try await dependencies.hasher.hashPassword(
-                SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() })
+            let unusable = try await dependencies.hasher.unusablePasswordHash()
             user = try await store.registerWorker(
                 email: email, name: registration.name, consentVersion: registration.consent, passwordHash: unusable,
                 now: now)

@@ -39,6 +39,12 @@ public struct PasswordHasher: Sendable {
         return try await work { Self.prefix + Bcrypt.hash(digest, cost: cost) }
     }
 
+    /// The stored hash of an account nobody knows the password of (it signs in with mailed
+    /// codes or single sign-on): a random password's, so no password ever matches it.
+    func unusablePasswordHash() async throws -> String {
+        try await hashPassword(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() })
+    }
+
     /// A plain bcrypt hash of a kiosk passcode (devices verify it offline).
     public func hashPasscode(_ passcode: String) async throws -> String {
         let cost = cost

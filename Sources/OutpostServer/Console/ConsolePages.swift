@@ -15,6 +15,8 @@ package enum ConsolePages {
     package static let signInPage = Endpoint<NoBody, Bytes>(.get, "/admin/signin")
     package static let signIn = Endpoint<FormFields, Bytes>(.post, "/admin/signin")
     package static let signOut = Endpoint<FormFields, Bytes>(.post, "/admin/signout")
+    package static let singleSignOn = Endpoint<FormFields, Bytes>(.post, "/admin/sso")
+    package static let singleSignOnDone = Endpoint<NoBody, Bytes>(.get, "/admin/sso/done")
     package static let events = Endpoint<NoBody, Bytes>(.get, "/admin/events")
     package static let createEvent = Endpoint<FormFields, Bytes>(.post, "/admin/events")
     package static let event = Page<EventID>(.get, "/admin/events/{eventId}")
@@ -62,6 +64,8 @@ extension ConsolePages {
         signInPage.route,
         signIn.route,
         signOut.route,
+        singleSignOn.route,
+        singleSignOnDone.route,
         events.route,
         createEvent.route,
         event.route,

@@ -54,6 +54,7 @@ struct ConsoleRoutes: Sendable {
         registerAudit(on: group)
         registerWalkIns(on: group)
         registerBadges(on: group)
+        registerSingleSignOn(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -72,7 +73,7 @@ struct ConsoleRoutes: Sendable {
         return try await signInForm(email: "", error: nil)
     }
 
-    private func signInForm(email: String, error: String?, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func signInForm(email: String, error: String?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let nonce = ConsoleSession.makeNonce()
         var response = try await page(
             "signIn", title: "Sign in", ["csrf": try await csrf().token(for: nonce), "email": email], error: error,
@@ -619,11 +620,11 @@ struct ConsoleRoutes: Sendable {
             maxAge: Int(dependencies.configuration.refreshTokenLifetime))
     }
 
-    func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
+    func cookie(_ name: String, _ value: String, maxAge: Int, sameSite: Cookie.SameSite = .strict) -> Cookie {
         Cookie(
             name: name, value: value, maxAge: maxAge, path: ConsolePages.home.path(),
             secure: dependencies.configuration.tls != nil,
-            httpOnly: true, sameSite: .strict)
+            httpOnly: true, sameSite: sameSite)
     }
 
     static func redirect(_ location: String) -> Response {

@@ -43,6 +43,25 @@ enum ConsoleTemplates {
         <label>Password <input type="password" name="password" id="password" required></label>
         <button type="submit" id="signin">Sign in</button>
         </form>
+        <form method="post" action="/admin/sso" class="card narrow" id="sso-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Your work e-mail <input type="email" name="email" id="sso-email" value="{{email}}" required></label>
+        <button type="submit" id="sso">Sign in with single sign-on</button>
+        </form>
+        """
+
+    static let singleSignOn = """
+        <h1>Sign in</h1>
+        <div class="card narrow">
+        <p>{{email}} signs in with {{name}}.</p>
+        <p><a class="button" id="sso-start" href="{{start}}">Sign in with {{name}}</a></p>
+        <p><a href="/admin/signin">Use another e-mail</a></p>
+        </div>
+        """
+
+    static let singleSignOnDone = """
+        <h1>Signed in</h1>
+        <p class="card narrow">Signed in as {{name}}. <a id="sso-continue" href="/admin/events">Continue to the events</a>.</p>
         """
 
     static let events = """
@@ -424,7 +443,8 @@ enum ConsoleTemplates {
     /// Every template, registered by name (`eventFields` is a partial of two pages).
     /// Every template by the name the pages render it under.
     static let all: [String: String] = [
-        "layout": layout, "signIn": signIn, "events": events, "eventFields": eventFields, "event": event,
+        "layout": layout, "signIn": signIn, "singleSignOn": singleSignOn, "singleSignOnDone": singleSignOnDone,
+        "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge,
         "ticketMails": ticketMails,

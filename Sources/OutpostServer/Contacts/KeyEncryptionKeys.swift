@@ -125,6 +125,33 @@ public struct KeyEncryptionKeys: Sendable {
         }
     }
 
+    /// Seals a tenant's secret (an identity provider's client secret) under the current key, bound
+    /// to the tenant and to what it is for, so a sealed secret copied to another row, tenant or
+    /// use does not open.
+    func seal(secret: String, purpose: String, tenantId: TenantID) throws -> (kekId: String, sealed: [UInt8]) {
+        let box = try AES.GCM.seal(
+            Data(secret.utf8), using: current.key, authenticating: Self.context(purpose, tenantId, current.id))
+        guard let combined = box.combined else { throw EnvelopeError.cannotWrap }
+        return (current.id, Array(combined))
+    }
+
+    /// Opens a secret sealed by ``seal(secret:purpose:tenantId:)`` under any key of the ring.
+    func open(secret sealed: [UInt8], purpose: String, kekId: String, tenantId: TenantID) throws -> String {
+        guard let kek = byId[kekId] else { throw EnvelopeError.unknownKeyEncryptionKey(kekId) }
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return String(
+                decoding: try AES.GCM.open(box, using: kek, authenticating: Self.context(purpose, tenantId, kekId)),
+                as: UTF8.self)
+        } catch {
+            throw EnvelopeError.cannotUnwrap(kekId)
+        }
+    }
+
+    private static func context(_ purpose: String, _ tenantId: TenantID, _ kekId: String) -> Data {
+        Data("outpost \(purpose)|\(tenantId.wire)|\(kekId)".utf8)
+    }
+
     private static func context(_ tenantId: TenantID, _ kekId: String) -> Data {
         Data("outpost data key|\(tenantId.wire)|\(kekId)".utf8)
     }

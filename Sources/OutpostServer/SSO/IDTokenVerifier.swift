@@ -13,9 +13,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var azp: String?
     var email: String?
     var emailVerified: Bool?
+    var name: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, azp, email
+        case iss, sub, aud, exp, iat, nonce, azp, email, name
         case emailVerified = "email_verified"
     }
 

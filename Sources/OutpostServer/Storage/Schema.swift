@@ -5,11 +5,70 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16]
 
     /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
     /// the standard one), and every badge a device printed, once per print id, a reprint with
     /// its reason.
+    /// Single sign-on (OpenID Connect): each tenant's provider (its client secret sealed by the
+    /// key-encryption keys, the endpoints read from its discovery document at save), the e-mail
+    /// domains it signs in (each domain one tenant's), the identities it linked to users (by
+    /// issuer and subject, OIDC Core §5.7), the browser sign-ins under way (one row per `state`,
+    /// deleted at the callback) and the one-time codes the app redeems.
+    static let v16 = Migration(version: 16, name: "single sign-on") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        return [
+            """
+            CREATE TABLE sso_providers (
+                tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                display_name TEXT NOT NULL,
+                issuer TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                secret_kek_id TEXT NOT NULL,
+                sealed_secret \(blob) NOT NULL,
+                authorization_endpoint TEXT NOT NULL,
+                token_endpoint TEXT NOT NULL,
+                jwks_uri TEXT NOT NULL,
+                new_users TEXT NOT NULL,
+                password_sign_in INTEGER NOT NULL,
+                updated_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE sso_domains (
+                domain TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id))
+            """,
+            """
+            CREATE TABLE sso_identities (
+                issuer TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                tenant_id TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                linked_at BIGINT NOT NULL,
+                PRIMARY KEY (issuer, subject))
+            """,
+            """
+            CREATE TABLE sso_attempts (
+                state TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                nonce TEXT NOT NULL,
+                provider_verifier TEXT NOT NULL,
+                callback TEXT NOT NULL,
+                app_challenge TEXT NOT NULL,
+                app_redirect TEXT NOT NULL,
+                app_state TEXT,
+                expires_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE sso_codes (
+                code_hash TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                app_challenge TEXT NOT NULL,
+                expires_at BIGINT NOT NULL)
+            """,
+        ]
+    }
+
     static let v15 = Migration(version: 15, name: "badge layouts and prints") { _ in
         [
             """

@@ -51,7 +51,7 @@ extension Store {
         return user
     }
 
-    private func insertUser(_ connection: any SQLConnection, _ user: UserRecord) async throws {
+    func insertUser(_ connection: any SQLConnection, _ user: UserRecord) async throws {
         let inserted = try await connection.queryOne(
             """
             INSERT INTO users (id, tenant_id, email, name, role, password_hash, created_at)

@@ -46,6 +46,49 @@ extension DeviceApp {
         }
     }
 
+    /// The identity provider that signs in `email`'s organisation ("Sign in with <name>"), or nil
+    /// with the reason on the sign-in screen (none configured, offline, refused).
+    public func singleSignOnProvider(
+        server: URL, email: String, allowingInsecureHTTP: Bool = false
+    ) async -> SSOProviderInfo? {
+        guard startSignIn(server: server, allowingInsecureHTTP: allowingInsecureHTTP) else { return nil }
+        do {
+            return try await APIClient(transport: transport(for: server)).singleSignOnProvider(email: email)
+        } catch {
+            refuseSignIn(error)
+            commit()
+            return nil
+        }
+    }
+
+    /// Where the system browser starts a single sign-on: the server's start with this app's PKCE
+    /// challenge, its loopback redirect and its state (RFC 8252).
+    public static func singleSignOnStart(
+        server: URL, email: String, redirect: String, codeVerifier: String, state: String
+    ) -> URL? {
+        URL(
+            string: API.ssoStart.path(query: [
+                ("email", email), ("redirect_uri", redirect), ("code_challenge", PKCE.challenge(of: codeVerifier)),
+                ("code_challenge_method", "S256"), ("state", state),
+            ]), relativeTo: server)?.absoluteURL
+    }
+
+    /// Finishes a single sign-on: the one-time code the browser brought back, with the verifier
+    /// of the challenge the sign-in started with, for a session.
+    public func signIn(server: URL, ssoCode: String, codeVerifier: String, allowingInsecureHTTP: Bool = false) async {
+        await authenticate(server: server, allowingInsecureHTTP: allowingInsecureHTTP) { client, deviceId in
+            try await client.signIn(ssoCode: ssoCode, codeVerifier: codeVerifier, deviceId: deviceId)
+        }
+    }
+
+    /// A single sign-on the browser leg refused (the provider, the server's checks): said on the
+    /// sign-in screen and as the refusal, in the server's words.
+    public func refuseSingleSignOn(_ description: String) {
+        state.signInError = description
+        refuse(description)
+        commit()
+    }
+
     /// The version of the terms this device's user accepted when registering here.
     public var consentVersion: String? { consent?.version }
 
@@ -147,6 +190,12 @@ extension DeviceApp {
         switch error {
         case APIClientError.http(429, _): "Too many attempts; wait a few minutes and try again."
         case APIClientError.http(401, "invalid_code"?): "That code is wrong, used or expired; ask for a new one."
+        case APIClientError.http(400, "sso_refused"?):
+            "That single sign-on was already used, has expired or does not match this app; sign in again."
+        case APIClientError.http(403, "password_sign_in_off"?):
+            "Your organisation signs in only with single sign-on: sign in with your organisation's provider."
+        case APIClientError.http(404, "sso_not_configured"?):
+            "Your organisation does not sign in with single sign-on on this server; use your password."
         case APIClientError.http(401, _): "That e-mail and password don't match an account."
         case APIClientError.http(422, _):
             "This e-mail has no account yet: create one with your name and by accepting the terms."

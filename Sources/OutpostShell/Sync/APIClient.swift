@@ -67,6 +67,22 @@ public struct APIClient: Sendable {
         return try Self.decode(TokenPair.self, response)
     }
 
+    /// The identity provider that signs in `email`'s organisation (404 `sso_not_configured`: none).
+    public func singleSignOnProvider(email: String) async throws -> SSOProviderInfo {
+        try Self.decode(
+            SSOProviderInfo.self, try await send(TransportRequest(API.ssoProvider.line(query: [("email", email)]))))
+    }
+
+    /// Trades single sign-on's one-time code, with the PKCE verifier, for a token pair.
+    public func signIn(ssoCode: String, codeVerifier: String, deviceId: String) async throws -> TokenPair {
+        let response = try await send(
+            TransportRequest(
+                API.ssoToken.line(), headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(
+                    SSOTokenRequest(code: ssoCode, codeVerifier: codeVerifier, deviceId: deviceId))))
+        return try Self.decode(TokenPair.self, response)
+    }
+
     public func clientPolicy() async throws -> ClientPolicy {
         try Self.decode(ClientPolicy.self, try await send(TransportRequest(API.clientPolicy.line())))
     }
