@@ -366,7 +366,7 @@ let package = Package(
             dependencies: [
                 "OutpostActivities", "OutpostCheckIn", "OutpostKiosk", "OutpostTracking",
                 "outpost", "OutpostCore", "OutpostChaos", "OutpostDevice", "OutpostLab", "OutpostProtocol",
-                "OutpostShell",
+                "OutpostShell", "OutpostTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

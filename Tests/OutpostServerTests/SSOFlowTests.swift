@@ -317,4 +317,50 @@ struct SSOFlowTests {
                 try await lab.api.request(.get, API.ssoProvider.path(query: [("email", "a@acme.test")])).status == 404)
         }
     }
+
+    @Test("sso-console-flow: the console offers \"Sign in with <provider>\" and signs an organizer in through it")
+    func console() async throws {
+        try await SSOLab.run { lab in
+            try lab.provider.setUser("org-1", claims: ["email": "org@acme.test", "email_verified": true])
+            let browser = Browser()
+            let signInPage = try browser.get(lab.base + "/admin/signin")
+            let csrf = try #require(Self.attribute("value", after: #"name="_csrf""#, in: signInPage.body))
+            let chosen = try browser.post(lab.base + "/admin/sso", form: [("email", "org@acme.test"), ("_csrf", csrf)])
+            #expect(chosen.status == 200, "\(chosen.body)")
+            #expect(chosen.body.contains("Sign in with Acme ID"))
+            let start = try #require(Self.attribute("href", after: #"id="sso-start""#, in: chosen.body))
+                .replacingOccurrences(of: "&amp;", with: "&")
+            let authorization = try #require(try browser.get(lab.base + start).location)
+            let callback = try #require(try browser.signInAtProvider(authorization, subject: "org-1").location)
+            let done = try #require(try browser.get(callback).location)
+            #expect(done.hasPrefix(lab.base + "/admin/sso/done?code="))
+            // Another browser (no sign-in started there) cannot use it.
+            let elsewhere = try Browser().get(done)
+            #expect(elsewhere.status == 400)
+            #expect(elsewhere.body.contains("did not start in this browser"))
+            let landed = try browser.get(done)
+            #expect(landed.status == 200, "\(landed.body)")
+            #expect(landed.body.contains("Signed in as Acme Organizer"))
+            let events = try browser.get(lab.base + "/admin/events")
+            #expect(events.status == 200)
+            #expect(events.body.contains(#"id="events""#))
+            // An e-mail no provider signs in: the sign-in page says so.
+            let fresh = Browser()
+            let freshPage = try fresh.get(lab.base + "/admin/signin")
+            let freshToken = try #require(Self.attribute("value", after: #"name="_csrf""#, in: freshPage.body))
+            let unknown = try fresh.post(
+                lab.base + "/admin/sso", form: [("email", "x@nowhere.test"), ("_csrf", freshToken)])
+            #expect(unknown.status == 404)
+            #expect(unknown.body.contains("No organisation on this server signs in nowhere.test"))
+        }
+    }
+
+    /// The value of `name` in the first tag after `marker` in `html`.
+    static func attribute(_ name: String, after marker: String, in html: String) -> String? {
+        guard let found = html.range(of: marker) else { return nil }
+        let tagStart = html[..<found.lowerBound].lastIndex(of: "<") ?? found.lowerBound
+        let tag = html[tagStart...].prefix { $0 != ">" }
+        guard let value = tag.range(of: name + "=\"") else { return nil }
+        return String(tag[value.upperBound...].prefix { $0 != "\"" })
+    }
 }

@@ -60,4 +60,6 @@ public enum UIIdentifier {
     /// Seed 003's passwordless sign-in: "Sign in with a code by e-mail", and "a code is on its way".
     public static let signInEmailCode = "native-shell-signin-email-code"
     public static let signInNotice = "native-shell-signin-notice"
+    /// "Sign in with single sign-on": the organisation's identity provider, in the system browser.
+    public static let signInSingleSignOn = "native-shell-signin-sso"
 }

@@ -11,6 +11,7 @@ package struct SignInScreen: ScreenModel {
             UIElement(UIIdentifier.signInPassword, "Password"), UIElement(UIIdentifier.signInSubmit, "Sign in"),
         ]
         elements.append(UIElement(UIIdentifier.signInEmailCode, "Sign in with a code by e-mail"))
+        elements.append(UIElement(UIIdentifier.signInSingleSignOn, "Sign in with single sign-on"))
         if let notice { elements.append(UIElement(UIIdentifier.signInNotice, notice)) }
         if let error { elements.append(UIElement(UIIdentifier.signInError, error)) }
         return elements
