@@ -17,7 +17,7 @@ struct ShellProbeTests {
                 tree.visible
                     == [
                         UIIdentifier.signIn, UIIdentifier.signInEmail, UIIdentifier.signInPassword,
-                        UIIdentifier.signInSubmit, UIIdentifier.signInEmailCode,
+                        UIIdentifier.signInSubmit, UIIdentifier.signInEmailCode, UIIdentifier.signInSingleSignOn,
                     ].sorted())
             #expect(tree.user == nil && tree.pending == 0)
         }

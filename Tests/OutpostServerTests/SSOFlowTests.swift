@@ -355,6 +355,38 @@ struct SSOFlowTests {
         }
     }
 
+    @Test("sso-secret-resealed: after a key-encryption key rotation the client secret opens and is sealed anew")
+    func secretResealed() async throws {
+        let own = SharedIdentityProvider.current == nil ? try await TestIdentityProvider.startForTest() : nil
+        defer { own?.stop() }
+        let provider = try #require(SharedIdentityProvider.current ?? own)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sso-kek-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let location = ServerConfiguration.StoreLocation.sqlite(path: directory.appendingPathComponent("o.sqlite").path)
+        let old = KeyEncryptionKeys.generate(id: "k1")
+        let rotated = try old.rotated(newId: "k2")
+        try await withServer(location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = old }) { api in
+            let organizer = try await api.bootstrapTenant("Acme", email: "org@acme.test")
+            let lab = SSOLab(api: api, provider: provider, organizer: organizer, base: "")
+            let saved = try await lab.configure(
+                SSOSettings(
+                    displayName: "Acme ID", issuer: provider.issuer, clientId: "outpost", clientSecret: "s3cret",
+                    allowedDomains: ["acme.test"]))
+            #expect(saved.status == 200)
+        }
+        try await withServer(location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = rotated }) { api in
+            let organizer = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
+            let lab = SSOLab(
+                api: api, provider: provider, organizer: organizer,
+                base: "http://127.0.0.1:\(try #require(api.client.port))")
+            try provider.setUser("org-9", claims: ["email": "org@acme.test", "email_verified": true])
+            #expect(try await api.store.ssoProvider(tenantId: organizer.user.tenantId)?.secretKEKId == "k1")
+            #expect(try await lab.signIn(email: "org@acme.test", subject: "org-9").user.id == organizer.user.id)
+            #expect(try await api.store.ssoProvider(tenantId: organizer.user.tenantId)?.secretKEKId == "k2")
+        }
+    }
+
     /// The value of `name` in the first tag after `marker` in `html`.
     static func attribute(_ name: String, after marker: String, in html: String) -> String? {
         guard let found = html.range(of: marker) else { return nil }

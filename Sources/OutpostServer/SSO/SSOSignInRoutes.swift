@@ -134,6 +134,14 @@ struct SSOSignInRoutes {
             let secret = try dependencies.keyEncryptionKeys.open(
                 secret: record.sealedSecret, purpose: SSOSettingsRoutes.secretPurpose, kekId: record.secretKEKId,
                 tenantId: record.tenantId)
+            if record.secretKEKId != dependencies.keyEncryptionKeys.current.id {
+                // Sealed under an older key-encryption key: sealed again under the current one,
+                // as tenants' data keys are re-wrapped on use (`outpost admin rotate-kek`).
+                let resealed = try dependencies.keyEncryptionKeys.seal(
+                    secret: secret, purpose: SSOSettingsRoutes.secretPurpose, tenantId: record.tenantId)
+                try await store.resealSSOSecret(
+                    tenantId: record.tenantId, from: record.secretKEKId, to: resealed.kekId, sealed: resealed.sealed)
+            }
             idToken = try await dependencies.identityProvider.exchange(
                 code: code, verifier: attempt.providerVerifier, redirectURI: attempt.callback,
                 tokenEndpoint: record.endpoints.tokenEndpoint, clientId: settings.clientId, clientSecret: secret)

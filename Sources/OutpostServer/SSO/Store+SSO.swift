@@ -113,6 +113,16 @@ extension Store {
         }
     }
 
+    /// Replaces the sealed secret (sealed again under the current key-encryption key) unless a
+    /// save or another instance changed it meanwhile.
+    func resealSSOSecret(tenantId: TenantID, from oldKEKId: String, to kekId: String, sealed: [UInt8]) async throws {
+        try await database.transaction { connection in
+            try await connection.execute(
+                "UPDATE sso_providers SET secret_kek_id = ?, sealed_secret = ? WHERE tenant_id = ? AND secret_kek_id = ?",
+                [.text(kekId), .blob(sealed), .id(tenantId), .text(oldKEKId)])
+        }
+    }
+
     /// Removes the tenant's provider (its users sign in with passwords again); false when it had none.
     /// The identities it linked stay, so the same people are the same users if it comes back.
     func removeSSOProvider(tenantId: TenantID) async throws -> Bool {
