@@ -366,7 +366,9 @@ struct SSOFlowTests {
         let location = ServerConfiguration.StoreLocation.sqlite(path: directory.appendingPathComponent("o.sqlite").path)
         let old = KeyEncryptionKeys.generate(id: "k1")
         let rotated = try old.rotated(newId: "k2")
-        try await withServer(location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = old }) { api in
+        try await withServer(
+            location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = old }
+        ) { api in
             let organizer = try await api.bootstrapTenant("Acme", email: "org@acme.test")
             let lab = SSOLab(api: api, provider: provider, organizer: organizer, base: "")
             let saved = try await lab.configure(
@@ -375,7 +377,9 @@ struct SSOFlowTests {
                     allowedDomains: ["acme.test"]))
             #expect(saved.status == 200)
         }
-        try await withServer(location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = rotated }) { api in
+        try await withServer(
+            location: location, live: true, clock: ManualClock(Date()), configure: { $0.keyEncryptionKeys = rotated }
+        ) { api in
             let organizer = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
             let lab = SSOLab(
                 api: api, provider: provider, organizer: organizer,
