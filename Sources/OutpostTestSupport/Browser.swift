@@ -27,33 +27,42 @@ package final class Browser: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: jar) }
 
-    package func get(_ url: String) throws -> Answer {
-        try Self.send("GET", url, jar: jar)
+    package func get(_ url: String) async throws -> Answer {
+        try await Self.send("GET", url, jar: jar)
     }
 
-    package func post(_ url: String, form: [(String, String)]) throws -> Answer {
+    package func post(_ url: String, form: [(String, String)]) async throws -> Answer {
         let body: String = form.map { (name: String, value: String) -> String in
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~")
             return "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
         }.joined(separator: "&")
-        return try Self.send(
+        return try await Self.send(
             "POST", url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded", jar: jar,
             origin: URLComponents(string: url).map { "\($0.scheme ?? "http")://\($0.host ?? ""):\($0.port ?? 80)" })
     }
 
     /// Signs in at the provider's authorization page as `subject` (the provider's login form
     /// takes the subject alone): the redirect back to the server's callback.
-    package func signInAtProvider(_ authorization: String, subject: String) throws -> Answer {
-        try post(authorization, form: [("sub", subject)])
+    package func signInAtProvider(_ authorization: String, subject: String) async throws -> Answer {
+        try await post(authorization, form: [("sub", subject)])
     }
 
-    package static func get(_ url: String) throws -> Answer { try send("GET", url) }
+    package static func get(_ url: String) async throws -> Answer { try await send("GET", url) }
 
-    /// One request with curl; `location` is the absolute redirect.
+    /// One request with curl (off Swift concurrency's threads: ``Blocking``); `location` is the
+    /// absolute redirect.
     package static func send(
         _ method: String, _ url: String, body: Data? = nil, contentType: String? = nil, jar: URL? = nil,
         origin: String? = nil
+    ) async throws -> Answer {
+        try await Blocking.run {
+            try curl(method, url, body: body, contentType: contentType, jar: jar, origin: origin)
+        }
+    }
+
+    private static func curl(
+        _ method: String, _ url: String, body: Data?, contentType: String?, jar: URL?, origin: String?
     ) throws -> Answer {
         let marker = "\n--outpost-browser--"
         var arguments = ["-s", "-X", method, "-w", marker + "%{http_code} %{redirect_url}", "--max-time", "20"]

@@ -56,7 +56,7 @@ package final class TestIdentityProvider: @unchecked Sendable {
 
     private func waitUntilAnswering() async throws {
         for _ in 0..<400 {
-            if (try? Browser.get(issuer + "/.well-known/openid-configuration").status) == 200 { return }
+            if (try? await Browser.get(issuer + "/.well-known/openid-configuration").status) == 200 { return }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -65,9 +65,9 @@ package final class TestIdentityProvider: @unchecked Sendable {
     }
 
     /// Gives the user `subject` these claims (`email`, `email_verified`, `name`…) from the next sign-in on.
-    package func setUser(_ subject: String, claims: [String: any Sendable]) throws {
+    package func setUser(_ subject: String, claims: [String: any Sendable]) async throws {
         let body = try JSONSerialization.data(withJSONObject: claims)
-        let answer = try Browser.send(
+        let answer = try await Browser.send(
             "PUT", issuer + "/users/" + subject, body: body, contentType: "application/json")
         guard answer.status == 204 else { throw CleanFailure("the provider refused the user: \(answer.status)") }
     }

@@ -17,7 +17,7 @@ struct SSOFlowTests {
         try await SSOLab.run { lab in
             let staff = try await lab.api.createUser(
                 lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser(
+            try await lab.provider.setUser(
                 "ana-1", claims: ["email": "Ana@acme.test", "email_verified": true, "name": "Ana"])
             let pair = try await lab.signIn(email: "ana@acme.test", subject: "ana-1")
             #expect(pair.user.id == staff.user.id)
@@ -26,7 +26,7 @@ struct SSOFlowTests {
             let events = try await lab.api.request(.get, API.listEvents.path(), token: pair.accessToken)
             #expect(events.status == 200)
             // The link is by subject now: a changed e-mail at the provider still signs in Ana.
-            try lab.provider.setUser("ana-1", claims: ["email": "ana.new@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana.new@acme.test", "email_verified": true])
             #expect(try await lab.signIn(email: "ana@acme.test", subject: "ana-1").user.id == staff.user.id)
         }
     }
@@ -34,7 +34,7 @@ struct SSOFlowTests {
     @Test("sso-new-user-policy: existing-only refuses a stranger; checkin_staff creates them as check-in staff")
     func newUserPolicy() async throws {
         try await SSOLab.run { lab in
-            try lab.provider.setUser("bo-1", claims: ["email": "bo@acme.test", "email_verified": true, "name": "Bo"])
+            try await lab.provider.setUser("bo-1", claims: ["email": "bo@acme.test", "email_verified": true, "name": "Bo"])
             let verifier = PKCE.makeVerifier()
             let (_, refused) = try await lab.browserSignIn(email: "bo@acme.test", subject: "bo-1", verifier: verifier)
             #expect(refused.locationQuery["error"] == "access_denied")
@@ -51,6 +51,17 @@ struct SSOFlowTests {
             #expect(pair.user.role == .checkinStaff)
             #expect(pair.user.name == "Bo")
             #expect(pair.user.tenantId == lab.organizer.user.tenantId)
+            // Removed by the organizer: the provider still vouches for Bo, Outpost signs in no one,
+            // and makes no second account for the address.
+            let removed = try await lab.api.request(
+                .delete, API.removeUser.path(pair.user.id), token: lab.organizer.accessToken)
+            #expect(removed.status == 204, "\(removed.text)")
+            let (_, gone) = try await lab.browserSignIn(email: "bo@acme.test", subject: "bo-1", verifier: verifier)
+            #expect(gone.locationQuery["code"] == nil)
+            #expect(gone.locationQuery["error"] == "access_denied")
+            try await lab.provider.setUser("bo-2", claims: ["email": "bo@acme.test", "email_verified": true])
+            let (_, again) = try await lab.browserSignIn(email: "bo@acme.test", subject: "bo-2", verifier: verifier)
+            #expect(again.locationQuery["error_description"]?.contains("was removed") == true)
         }
     }
 
@@ -59,13 +70,13 @@ struct SSOFlowTests {
         try await SSOLab.run { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "eve@acme.test", role: .organizer, name: "Eve")
             // The provider vouches for an address outside acme.test.
-            try lab.provider.setUser("eve-1", claims: ["email": "eve@evil.test", "email_verified": true])
+            try await lab.provider.setUser("eve-1", claims: ["email": "eve@evil.test", "email_verified": true])
             let verifier = PKCE.makeVerifier()
             let (_, outside) = try await lab.browserSignIn(email: "eve@acme.test", subject: "eve-1", verifier: verifier)
             #expect(outside.locationQuery["code"] == nil)
             #expect(outside.locationQuery["error_description"]?.contains("eve@evil.test is not in a domain") == true)
             // The right address, but not verified by the provider: not trusted to link the organizer's account.
-            try lab.provider.setUser("eve-2", claims: ["email": "eve@acme.test", "email_verified": false])
+            try await lab.provider.setUser("eve-2", claims: ["email": "eve@acme.test", "email_verified": false])
             let (_, unverified) = try await lab.browserSignIn(
                 email: "eve@acme.test", subject: "eve-2", verifier: verifier)
             #expect(unverified.locationQuery["code"] == nil)
@@ -77,12 +88,12 @@ struct SSOFlowTests {
     func replayedState() async throws {
         try await SSOLab.run { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             let verifier = PKCE.makeVerifier()
             let (callback, back) = try await lab.browserSignIn(
                 email: "ana@acme.test", subject: "ana-1", verifier: verifier)
             #expect(back.locationQuery["code"] != nil)
-            let replay = try Browser().get(callback)
+            let replay = try await Browser().get(callback)
             #expect(replay.status == 400)
             #expect(replay.location == nil)
             #expect(replay.body.contains("sso_refused"))
@@ -96,17 +107,17 @@ struct SSOFlowTests {
             #expect(mixed.back.status == 400)
             #expect(mixed.back.location == nil)
             #expect(
-                try Browser().get(
+                try await Browser().get(
                     mixed.callback.replacingOccurrences(
                         of: other.user.tenantId.wire, with: lab.organizer.user.tenantId.wire)
                 ).status == 400)
             // A state that was never issued, and one of an expired attempt, likewise.
-            let forged = try Browser().get(callback.replacingOccurrences(of: "state=", with: "state=x"))
+            let forged = try await Browser().get(callback.replacingOccurrences(of: "state=", with: "state=x"))
             #expect(forged.status == 400)
-            let started = try lab.start(email: "ana@acme.test", verifier: verifier, browser: Browser())
-            let login = try Browser().signInAtProvider(try #require(started.location), subject: "ana-1")
+            let started = try await lab.start(email: "ana@acme.test", verifier: verifier, browser: Browser())
+            let login = try await Browser().signInAtProvider(try #require(started.location), subject: "ana-1")
             lab.api.clock.advance(by: SSOSignInRoutes.attemptLifetime + 1)
-            #expect(try Browser().get(try #require(login.location)).status == 400)
+            #expect(try await Browser().get(try #require(login.location)).status == 400)
         }
     }
 
@@ -114,9 +125,9 @@ struct SSOFlowTests {
     func replayedNonce() async throws {
         try await SSOLab.run { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             // An earlier sign-in's nonce, as an attacker who captured it would inject it.
-            let earlier = try lab.start(email: "ana@acme.test", verifier: PKCE.makeVerifier(), browser: Browser())
+            let earlier = try await lab.start(email: "ana@acme.test", verifier: PKCE.makeVerifier(), browser: Browser())
             let oldNonce = try #require(earlier.locationQuery["nonce"])
             let verifier = PKCE.makeVerifier()
             let (_, back) = try await lab.browserSignIn(
@@ -137,16 +148,16 @@ struct SSOFlowTests {
     func expiredToken() async throws {
         try await SSOLab.run(tokenMaxAge: 60) { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             // The provider's tokens live a minute here: the server's clock is past that and the
             // five minutes' leeway when the browser comes back, still inside the attempt's ten.
             let verifier = PKCE.makeVerifier()
             let browser = Browser()
-            let started = try lab.start(email: "ana@acme.test", verifier: verifier, browser: browser)
-            let login = try browser.signInAtProvider(try #require(started.location), subject: "ana-1")
+            let started = try await lab.start(email: "ana@acme.test", verifier: verifier, browser: browser)
+            let login = try await browser.signInAtProvider(try #require(started.location), subject: "ana-1")
             let callback = try #require(login.location)
             lab.api.clock.advance(by: 60 + IDTokenVerifier.leeway + 1)
-            let back = try browser.get(callback)
+            let back = try await browser.get(callback)
             #expect(back.locationQuery["code"] == nil)
             #expect(back.locationQuery["error_description"] == IDTokenRefusal.expired.description)
         }
@@ -165,9 +176,9 @@ struct SSOFlowTests {
             provider.issuer
             + "/oauth2/authorize?response_type=code&client_id=other-app&scope=openid&state=s&nonce=n-1&redirect_uri="
             + redirect
-        let login = try Browser().signInAtProvider(authorize, subject: "ana-1")
+        let login = try await Browser().signInAtProvider(authorize, subject: "ana-1")
         let code = try #require(login.locationQuery["code"])
-        let answer = try Browser.send(
+        let answer = try await Browser.send(
             "POST", provider.issuer + "/oauth2/token",
             body: Data(
                 "grant_type=authorization_code&code=\(code)&redirect_uri=\(redirect)&client_id=other-app&client_secret=x"
@@ -195,7 +206,7 @@ struct SSOFlowTests {
     func providerDown() async throws {
         try await SSOLab.run(ownProvider: true) { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             let (_, back) = try await lab.browserSignIn(
                 email: "ana@acme.test", subject: "ana-1", verifier: PKCE.makeVerifier(),
                 beforeCallback: { lab.provider.stop() })
@@ -217,10 +228,10 @@ struct SSOFlowTests {
     func rotation() async throws {
         try await SSOLab.run(ownProvider: true) { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             let first = try await lab.signIn(email: "ana@acme.test", subject: "ana-1")
             try await lab.provider.restart()
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             // Past the refetch limit: the cached key fails the new token's signature, the keys are read again.
             lab.api.clock.advance(by: ProviderKeys.refetchInterval + 1)
             #expect(try await lab.signIn(email: "ana@acme.test", subject: "ana-1").user.id == first.user.id)
@@ -231,7 +242,7 @@ struct SSOFlowTests {
     func codeOnce() async throws {
         try await SSOLab.run { lab in
             _ = try await lab.api.createUser(lab.organizer, email: "ana@acme.test", role: .checkinStaff, name: "Ana")
-            try lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
+            try await lab.provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true])
             let verifier = PKCE.makeVerifier()
             let (_, back) = try await lab.browserSignIn(email: "ana@acme.test", subject: "ana-1", verifier: verifier)
             let code = try #require(back.locationQuery["code"])
@@ -321,34 +332,34 @@ struct SSOFlowTests {
     @Test("sso-console-flow: the console offers \"Sign in with <provider>\" and signs an organizer in through it")
     func console() async throws {
         try await SSOLab.run { lab in
-            try lab.provider.setUser("org-1", claims: ["email": "org@acme.test", "email_verified": true])
+            try await lab.provider.setUser("org-1", claims: ["email": "org@acme.test", "email_verified": true])
             let browser = Browser()
-            let signInPage = try browser.get(lab.base + "/admin/signin")
+            let signInPage = try await browser.get(lab.base + "/admin/signin")
             let csrf = try #require(Self.attribute("value", after: #"name="_csrf""#, in: signInPage.body))
-            let chosen = try browser.post(lab.base + "/admin/sso", form: [("email", "org@acme.test"), ("_csrf", csrf)])
+            let chosen = try await browser.post(lab.base + "/admin/sso", form: [("email", "org@acme.test"), ("_csrf", csrf)])
             #expect(chosen.status == 200, "\(chosen.body)")
             #expect(chosen.body.contains("Sign in with Acme ID"))
             let start = try #require(Self.attribute("href", after: #"id="sso-start""#, in: chosen.body))
                 .replacingOccurrences(of: "&amp;", with: "&")
-            let authorization = try #require(try browser.get(lab.base + start).location)
-            let callback = try #require(try browser.signInAtProvider(authorization, subject: "org-1").location)
-            let done = try #require(try browser.get(callback).location)
+            let authorization = try #require(try await browser.get(lab.base + start).location)
+            let callback = try #require(try await browser.signInAtProvider(authorization, subject: "org-1").location)
+            let done = try #require(try await browser.get(callback).location)
             #expect(done.hasPrefix(lab.base + "/admin/sso/done?code="))
             // Another browser (no sign-in started there) cannot use it.
-            let elsewhere = try Browser().get(done)
+            let elsewhere = try await Browser().get(done)
             #expect(elsewhere.status == 400)
             #expect(elsewhere.body.contains("did not start in this browser"))
-            let landed = try browser.get(done)
+            let landed = try await browser.get(done)
             #expect(landed.status == 200, "\(landed.body)")
             #expect(landed.body.contains("Signed in as Acme Organizer"))
-            let events = try browser.get(lab.base + "/admin/events")
+            let events = try await browser.get(lab.base + "/admin/events")
             #expect(events.status == 200)
             #expect(events.body.contains(#"id="events""#))
             // An e-mail no provider signs in: the sign-in page says so.
             let fresh = Browser()
-            let freshPage = try fresh.get(lab.base + "/admin/signin")
+            let freshPage = try await fresh.get(lab.base + "/admin/signin")
             let freshToken = try #require(Self.attribute("value", after: #"name="_csrf""#, in: freshPage.body))
-            let unknown = try fresh.post(
+            let unknown = try await fresh.post(
                 lab.base + "/admin/sso", form: [("email", "x@nowhere.test"), ("_csrf", freshToken)])
             #expect(unknown.status == 404)
             #expect(unknown.body.contains("No organisation on this server signs in nowhere.test"))
@@ -384,10 +395,28 @@ struct SSOFlowTests {
             let lab = SSOLab(
                 api: api, provider: provider, organizer: organizer,
                 base: "http://127.0.0.1:\(try #require(api.client.port))")
-            try provider.setUser("org-9", claims: ["email": "org@acme.test", "email_verified": true])
+            try await provider.setUser("org-9", claims: ["email": "org@acme.test", "email_verified": true])
             #expect(try await api.store.ssoProvider(tenantId: organizer.user.tenantId)?.secretKEKId == "k1")
             #expect(try await lab.signIn(email: "org@acme.test", subject: "org-9").user.id == organizer.user.id)
             #expect(try await api.store.ssoProvider(tenantId: organizer.user.tenantId)?.secretKEKId == "k2")
+        }
+    }
+
+    @Test("sso-start-rate-limited: one address starts at most 60 sign-ins in ten minutes")
+    func startRateLimited() async throws {
+        try await SSOLab.run { lab in
+            let path = API.ssoStart.path(query: [
+                ("email", "ana@acme.test"), ("redirect_uri", SSOLab.appRedirect),
+                ("code_challenge", PKCE.challenge(of: PKCE.makeVerifier())), ("code_challenge_method", "S256"),
+            ])
+            for _ in 0..<SSOSignInRoutes.startsPerAddress {
+                #expect(try await lab.api.request(.get, path).status == 302)
+            }
+            let limited = try await lab.api.request(.get, path)
+            #expect(limited.status == 429)
+            #expect(limited.headers[.retryAfter] != nil)
+            lab.api.clock.advance(by: SSOSignInRoutes.attemptLifetime + 1)
+            #expect(try await lab.api.request(.get, path).status == 302)
         }
     }
 

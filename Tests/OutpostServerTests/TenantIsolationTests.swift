@@ -85,8 +85,11 @@ struct TenantIsolationTests {
         event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
         activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
-        printId: BadgePrintID = .random()
+        printId: BadgePrintID = .random(), passageId: ZonePassageID = .random()
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
+        let passage = ZonePassage(
+            id: passageId, zoneId: .random(), guestId: guest, movement: .enter, deviceId: "d",
+            scannedAt: Date(millisecondsSince1970: 1_795_000_000_000))
         let note = NoteRevision(
             id: revision, noteId: revision, guestId: guest, replaces: [], body: "Taken", deviceId: "d",
             writtenAt: Date(millisecondsSince1970: 1_795_000_000_000))
@@ -118,6 +121,10 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(event)/badge-layout", BadgeLayout(printOnCheckIn: true), [:]),
             (.put, "/v1/events/\(event)/badge-prints/\(print.id)", print, [:]),
             (.get, "/v1/events/\(event)/badge-prints", nil, [:]),
+            (.get, "/v1/events/\(event)/zones", nil, [:]),
+            (.put, "/v1/events/\(event)/zones", ZoneList(zones: []), [:]),
+            (.put, "/v1/events/\(event)/zone-passages/\(passage.id)", passage, [:]),
+            (.get, "/v1/events/\(event)/zone-occupancy", nil, [:]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
@@ -264,7 +271,7 @@ struct TenantIsolationTests {
         let ids = (
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
-            print: BadgePrintID.random()
+            print: BadgePrintID.random(), passage: ZonePassageID.random()
         )
         let tabled = Set(
             Self.table(
@@ -275,13 +282,15 @@ struct TenantIsolationTests {
                 activityWrite: ActivityWrite(
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
-                    baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print
+                    baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print,
+                passageId: ids.passage
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
                     (ids.lease.wire, "{leaseId}"),
                     (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
+                    (ids.passage.wire, "{passageId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

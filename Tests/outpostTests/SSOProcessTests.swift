@@ -47,28 +47,37 @@ struct SSOProcessTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // The address is the line after "Sign in with …" on standard error.
-        var printed = Data()
-        var start: String?
-        while start == nil {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += chunk
-            start = String(decoding: printed, as: UTF8.self).split(separator: "\n")
-                .first { $0.hasPrefix("http://127.0.0.1:\(server.port)/v1/auth/sso/start?") }.map(String.init)
+        // The address is the line after "Sign in with …" on standard error (read off Swift
+        // concurrency's threads: the pipe blocks until the device writes).
+        let port = server.port
+        let (printed, start) = try await Blocking.run { () -> (Data, String?) in
+            var printed = Data()
+            var start: String?
+            while start == nil {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                printed += chunk
+                start = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+                    .first { $0.hasPrefix("http://127.0.0.1:\(port)/v1/auth/sso/start?") }.map(String.init)
+            }
+            return (printed, start)
         }
         let url = try #require(start, "no address printed: \(String(decoding: printed, as: UTF8.self))")
         #expect(String(decoding: printed, as: UTF8.self).contains("Sign in with Acme ID"))
         let browser = Browser()
-        let authorization = try #require(try browser.get(url).location)
-        let callback = try #require(try browser.signInAtProvider(authorization, subject: subject).location)
-        let back = try #require(try browser.get(callback).location)
+        let authorization = try #require(try await browser.get(url).location)
+        let callback = try #require(try await browser.signInAtProvider(authorization, subject: subject).location)
+        let back = try #require(try await browser.get(callback).location)
         #expect(back.hasPrefix("http://127.0.0.1:"))
         #expect(back.contains("/cb?"))
-        let page = try browser.get(back).body
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = printed + err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let page = try await browser.get(back).body
+        let (stdout, rest) = try await Blocking.run { () -> (Data, Data) in
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let rest = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (stdout, rest)
+        }
+        let stderr = printed + rest
         return (
             CLI.Result(
                 status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -82,7 +91,7 @@ struct SSOProcessTests {
         defer { provider.stop() }
         let (server, eventId) = try await Self.setUp(provider: provider)
         defer { server.stop() }
-        try provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true, "name": "Ana"])
+        try await provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true, "name": "Ana"])
         let home = try CLI.temporaryDirectory() + "/device"
         // Passwords are off for Acme: the password way is refused, in one sentence.
         let password = try CLI.run([
@@ -107,7 +116,7 @@ struct SSOProcessTests {
         defer { provider.stop() }
         let (server, _) = try await Self.setUp(provider: provider)
         defer { server.stop() }
-        try provider.setUser("bo-1", claims: ["email": "bo@acme.test", "email_verified": true])
+        try await provider.setUser("bo-1", claims: ["email": "bo@acme.test", "email_verified": true])
         let home = try CLI.temporaryDirectory() + "/device"
         let (result, page) = try await Self.signIn(server: server, email: "bo@acme.test", subject: "bo-1", home: home)
         #expect(result.status == 3)

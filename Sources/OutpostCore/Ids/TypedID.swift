@@ -60,6 +60,8 @@ public enum AbsenceIDKind: IDKind {}
 public enum WalkInLeaseIDKind: IDKind {}
 public enum NoteRevisionIDKind: IDKind {}
 public enum BadgePrintIDKind: IDKind {}
+public enum ZoneIDKind: IDKind {}
+public enum ZonePassageIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -94,3 +96,7 @@ public typealias WalkInLeaseID = TypedID<WalkInLeaseIDKind>
 public typealias NoteRevisionID = TypedID<NoteRevisionIDKind>
 /// One badge out of a printer (made by the device that printed it: the print job's id).
 public typealias BadgePrintID = TypedID<BadgePrintIDKind>
+/// A zone of an event (a hall, the VIP lounge, a workshop room) that zone stations guard.
+public typealias ZoneID = TypedID<ZoneIDKind>
+/// One entry or exit a zone station recorded (made by the station's device).
+public typealias ZonePassageID = TypedID<ZonePassageIDKind>

@@ -79,6 +79,14 @@ public enum API {
     public static let listBadgePrints = Endpoint<NoBody, BadgePrintList, EventID>(
         .get, "/v1/events/{eventId}/badge-prints")
 
+    // Zone access control (EFx): the zones and their rules, the passages stations record, the counts.
+    public static let zones = Endpoint<NoBody, ZoneList, EventID>(.get, "/v1/events/{eventId}/zones")
+    public static let setZones = Endpoint<ZoneList, ZoneList, EventID>(.put, "/v1/events/{eventId}/zones")
+    public static let recordZonePassage = Endpoint<ZonePassage, StoredZonePassage, EventID, ZonePassageID>(
+        .put, "/v1/events/{eventId}/zone-passages/{passageId}")
+    public static let zoneOccupancy = Endpoint<NoBody, ZoneReport, EventID>(
+        .get, "/v1/events/{eventId}/zone-occupancy")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -198,6 +206,10 @@ extension API {
         setBadgeLayout.route,
         recordBadgePrint.route,
         listBadgePrints.route,
+        zones.route,
+        setZones.route,
+        recordZonePassage.route,
+        zoneOccupancy.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

@@ -115,6 +115,7 @@ public enum OutpostServer {
         ActivityRoutes(dependencies: dependencies).register(on: authenticated)
         TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         SSOSettingsRoutes(dependencies: dependencies).register(on: authenticated)
+        ZoneRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

@@ -22,6 +22,9 @@ struct SSOSignInRoutes {
 
     static let attemptLifetime: TimeInterval = 600
     static let codeLifetime: TimeInterval = 60
+    /// Sign-ins one client address may start in ten minutes (each keeps a row until its callback
+    /// or its expiry): a door team behind one address signs in well within it.
+    static let startsPerAddress = 60
     /// The console's own landing page: the one redirect that is not the app's loopback.
     static let consoleRedirect = ConsolePages.singleSignOnDone.path()
 
@@ -70,13 +73,21 @@ struct SSOSignInRoutes {
             throw APIError.invalidRequest("'state' is at most 512 characters.")
         }
         let record = try await providerRecord(email: email)
+        let now = dependencies.clock.now()
+        let address =
+            context.clientAddress(of: request, trustedProxies: dependencies.configuration.trustedProxies) ?? "local"
+        // Every start counts (never released), like a mailed code's request.
+        _ = try await dependencies.store.reserveSignInAttempt(
+            subjects: [("sso-start-addr:" + address, Self.startsPerAddress)], now: now,
+            window: Self.attemptLifetime
+        ).attempt(now: now, refusal: "Too many sign-ins started")
         let attempt = SSOAttempt(
             state: PKCE.randomToken(), tenantId: record.tenantId, nonce: PKCE.randomToken(),
             providerVerifier: PKCE.makeVerifier(),
             callback: baseURL(request, context) + API.ssoCallback.path(record.tenantId), appChallenge: challenge,
             appRedirect: redirect, appState: appState,
-            expiresAt: dependencies.clock.now() + Self.attemptLifetime)
-        try await dependencies.store.insertSSOAttempt(attempt)
+            expiresAt: now + Self.attemptLifetime)
+        try await dependencies.store.insertSSOAttempt(attempt, now: now)
         let authorization = Self.withQuery(
             record.endpoints.authorizationEndpoint,
             [
@@ -177,7 +188,9 @@ struct SSOSignInRoutes {
                 return try await store.linkSSOIdentity(
                     issuer: settings.issuer, subject: claims.sub.value, to: user, create: true, now: now)
             } catch StoreError.emailTaken {
-                throw SSORefusal.otherOrganisation
+                // The e-mail's account was removed (its row keeps the address), or another
+                // organisation's took the address meanwhile: no new account either way.
+                throw SSORefusal.accountUnavailable
             }
         case .refuse(let refusal):
             throw refusal

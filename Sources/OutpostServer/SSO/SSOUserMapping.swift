@@ -61,6 +61,7 @@ enum SSORefusal: Error, Equatable, CustomStringConvertible {
     case domainNotAllowed(String)
     case otherOrganisation
     case noAccount(String)
+    case accountUnavailable
     case codeInvalid
 
     var description: String {
@@ -75,6 +76,8 @@ enum SSORefusal: Error, Equatable, CustomStringConvertible {
         case .otherOrganisation: "This identity belongs to an account of another organisation on this server."
         case .noAccount(let email):
             "There is no Outpost account for \(email) yet; ask your organizer to add you."
+        case .accountUnavailable:
+            "The Outpost account with this e-mail was removed or belongs to another organisation; ask your organizer."
         case .codeInvalid: "That sign-in code is wrong, used or expired, or the app's verifier does not match it."
         }
     }

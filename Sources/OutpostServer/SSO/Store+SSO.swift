@@ -133,8 +133,10 @@ extension Store {
         }
     }
 
-    func insertSSOAttempt(_ attempt: SSOAttempt) async throws {
+    /// Keeps a new attempt; attempts that expired unused go.
+    func insertSSOAttempt(_ attempt: SSOAttempt, now: Date) async throws {
         try await database.transaction { connection in
+            try await connection.execute("DELETE FROM sso_attempts WHERE expires_at <= ?", [.date(now)])
             try await connection.execute(
                 """
                 INSERT INTO sso_attempts (state, tenant_id, nonce, provider_verifier, callback, app_challenge,

@@ -5,11 +5,55 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16]
+    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17]
 
     /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
     /// the standard one), and every badge a device printed, once per print id, a reprint with
     /// its reason.
+    /// Zone access control (EFx): an event's zones, each access type's access to each (windows
+    /// as JSON instants, re-entry), and the entries and exits zone stations recorded, each under
+    /// its device's id, with the violation the server found (kept and counted, never dropped).
+    static let v17 = Migration(version: 17, name: "zones and their passages") { _ in
+        [
+            """
+            CREATE TABLE zones (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                name TEXT NOT NULL,
+                capacity BIGINT,
+                position BIGINT NOT NULL)
+            """,
+            "CREATE INDEX zones_event ON zones (event_id, position)",
+            """
+            CREATE TABLE zone_access (
+                zone_id TEXT NOT NULL REFERENCES zones(id),
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                windows TEXT NOT NULL,
+                re_entry INTEGER NOT NULL,
+                position BIGINT NOT NULL,
+                PRIMARY KEY (zone_id, access_type_id))
+            """,
+            """
+            CREATE TABLE zone_passages (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                zone_id TEXT NOT NULL REFERENCES zones(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                movement TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                scanned_at BIGINT NOT NULL,
+                at BIGINT NOT NULL,
+                violation TEXT)
+            """,
+            "CREATE INDEX zone_passages_guest ON zone_passages (zone_id, guest_id, scanned_at)",
+            "CREATE INDEX zone_passages_event ON zone_passages (event_id, at)",
+        ]
+    }
+
     /// Single sign-on (OpenID Connect): each tenant's provider (its client secret sealed by the
     /// key-encryption keys, the endpoints read from its discovery document at save), the e-mail
     /// domains it signs in (each domain one tenant's), the identities it linked to users (by

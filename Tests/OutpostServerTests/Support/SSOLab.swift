@@ -53,14 +53,14 @@ struct SSOLab {
     func start(
         email: String, verifier: String, state: String = "app-state", redirect: String = appRedirect,
         browser: Browser
-    ) throws -> Browser.Answer {
+    ) async throws -> Browser.Answer {
         let url =
             base
             + API.ssoStart.path(query: [
                 ("email", email), ("redirect_uri", redirect), ("code_challenge", PKCE.challenge(of: verifier)),
                 ("code_challenge_method", "S256"), ("state", state),
             ])
-        return try browser.get(url)
+        return try await browser.get(url)
     }
 
     /// A whole browser sign-in as `subject`: start, the provider's login (its authorization URL
@@ -72,15 +72,15 @@ struct SSOLab {
         beforeCallback: () async throws -> Void = {}
     ) async throws -> (callback: String, back: Browser.Answer) {
         let browser = Browser()
-        let started = try start(email: email, verifier: verifier, state: state, browser: browser)
+        let started = try await start(email: email, verifier: verifier, state: state, browser: browser)
         let authorization = try #require(started.location, "the start did not redirect: \(started.body)")
         #expect(authorization.hasPrefix(provider.issuer + "/oauth2/authorize?"))
-        let login = try browser.signInAtProvider(tamper(authorization), subject: subject)
+        let login = try await browser.signInAtProvider(tamper(authorization), subject: subject)
         let callback = tamperCallback(
             try #require(login.location, "the provider did not redirect: \(login.status) \(login.body)"))
         #expect(callback.hasPrefix(base + "/v1/auth/sso/"))
         try await beforeCallback()
-        return (callback, try browser.get(callback))
+        return (callback, try await browser.get(callback))
     }
 
     /// Redeems the one-time code for a token pair.
