@@ -38,7 +38,9 @@ struct ZoneRulesTests {
         // Time windows.
         Row(name: "workshop before it opens", access: workshop, now: at(4), expected: .refuse(.notYetOpen(at(5)))),
         Row(name: "workshop at the opening instant", access: workshop, now: at(5), expected: .enter),
-        Row(name: "workshop at its closing instant", access: workshop, now: at(7), expected: .refuse(.notYetOpen(at(8)))),
+        Row(
+            name: "workshop at its closing instant", access: workshop, now: at(7), expected: .refuse(.notYetOpen(at(8)))
+        ),
         Row(name: "workshop in its second window", access: workshop, now: at(8.5), expected: .enter),
         Row(name: "workshop after the last window", access: workshop, now: at(9), expected: .refuse(.closed(at(9)))),
         // Re-entry.
@@ -55,31 +57,39 @@ struct ZoneRulesTests {
             name: "inside already, entry station, re-entry (a missed exit)", access: lounge,
             presence: ZonePresence(inside: true, enteredBefore: true), expected: .enter),
         // Direction.
-        Row(name: "exit station, inside", access: workshop, presence: ZonePresence(inside: true, enteredBefore: true),
+        Row(
+            name: "exit station, inside", access: workshop, presence: ZonePresence(inside: true, enteredBefore: true),
             direction: .exit, expected: .leave),
         Row(name: "exit station, never entered (an entry not synced)", access: nil, direction: .exit, expected: .leave),
-        Row(name: "exit station, cancelled ticket leaves too", status: .cancelled, access: lounge, direction: .exit,
+        Row(
+            name: "exit station, cancelled ticket leaves too", status: .cancelled, access: lounge, direction: .exit,
             expected: .leave),
         Row(name: "exit station, after hours", access: workshop, direction: .exit, now: at(10), expected: .leave),
-        Row(name: "both ways, inside: out", access: workshop, presence: ZonePresence(inside: true, enteredBefore: true),
+        Row(
+            name: "both ways, inside: out", access: workshop, presence: ZonePresence(inside: true, enteredBefore: true),
             direction: .both, expected: .leave),
         Row(name: "both ways, outside: in", access: workshop, direction: .both, expected: .enter),
-        Row(name: "both ways, outside, no re-entry", access: workshop,
+        Row(
+            name: "both ways, outside, no re-entry", access: workshop,
             presence: ZonePresence(inside: false, enteredBefore: true), direction: .both, expected: .refuse(.noReEntry)),
         Row(name: "both ways, outside, not valid", access: nil, direction: .both, expected: .refuse(.notValidForZone)),
         // Capacity.
         Row(name: "room left", access: lounge, occupancy: 49, capacity: 50, expected: .enter),
         Row(name: "full", access: lounge, occupancy: 50, capacity: 50, expected: .refuse(.full(capacity: 50))),
-        Row(name: "over full (offline stations)", access: lounge, occupancy: 53, capacity: 50,
+        Row(
+            name: "over full (offline stations)", access: lounge, occupancy: 53, capacity: 50,
             expected: .refuse(.full(capacity: 50))),
-        Row(name: "full, but leaving", access: lounge, presence: ZonePresence(inside: true, enteredBefore: true),
+        Row(
+            name: "full, but leaving", access: lounge, presence: ZonePresence(inside: true, enteredBefore: true),
             direction: .exit, occupancy: 50, capacity: 50, expected: .leave),
         Row(name: "no capacity", access: lounge, occupancy: 10_000, expected: .enter),
         // The order of the reasons: validity before time before re-entry before capacity.
         Row(name: "not valid and full", access: nil, occupancy: 50, capacity: 50, expected: .refuse(.notValidForZone)),
-        Row(name: "too early and full", access: workshop, now: at(4), occupancy: 50, capacity: 50,
+        Row(
+            name: "too early and full", access: workshop, now: at(4), occupancy: 50, capacity: 50,
             expected: .refuse(.notYetOpen(at(5)))),
-        Row(name: "no re-entry and full", access: workshop, presence: ZonePresence(inside: false, enteredBefore: true),
+        Row(
+            name: "no re-entry and full", access: workshop, presence: ZonePresence(inside: false, enteredBefore: true),
             occupancy: 50, capacity: 50, expected: .refuse(.noReEntry)),
     ]
 
@@ -94,7 +104,9 @@ struct ZoneRulesTests {
     @Test("zone-refusal-sentences: the reason in one sentence, times in the event's time zone")
     func sentences() throws {
         let oslo = try #require(TimeZone(identifier: "Europe/Oslo"))
-        #expect(ZoneRefusal.notYetOpen(Self.at(5)).sentence(zone: "Workshop A", timeZone: oslo) == "Workshop A opens at 15:00.")
+        #expect(
+            ZoneRefusal.notYetOpen(Self.at(5)).sentence(zone: "Workshop A", timeZone: oslo)
+                == "Workshop A opens at 15:00.")
         #expect(ZoneRefusal.notValidForZone.sentence(zone: "VIP lounge", timeZone: oslo) == "Not valid for VIP lounge.")
         #expect(
             ZoneRefusal.noReEntry.sentence(zone: "Workshop A", timeZone: oslo)

@@ -34,7 +34,8 @@ struct SSOFlowTests {
     @Test("sso-new-user-policy: existing-only refuses a stranger; checkin_staff creates them as check-in staff")
     func newUserPolicy() async throws {
         try await SSOLab.run { lab in
-            try await lab.provider.setUser("bo-1", claims: ["email": "bo@acme.test", "email_verified": true, "name": "Bo"])
+            try await lab.provider.setUser(
+                "bo-1", claims: ["email": "bo@acme.test", "email_verified": true, "name": "Bo"])
             let verifier = PKCE.makeVerifier()
             let (_, refused) = try await lab.browserSignIn(email: "bo@acme.test", subject: "bo-1", verifier: verifier)
             #expect(refused.locationQuery["error"] == "access_denied")
@@ -336,7 +337,8 @@ struct SSOFlowTests {
             let browser = Browser()
             let signInPage = try await browser.get(lab.base + "/admin/signin")
             let csrf = try #require(Self.attribute("value", after: #"name="_csrf""#, in: signInPage.body))
-            let chosen = try await browser.post(lab.base + "/admin/sso", form: [("email", "org@acme.test"), ("_csrf", csrf)])
+            let chosen = try await browser.post(
+                lab.base + "/admin/sso", form: [("email", "org@acme.test"), ("_csrf", csrf)])
             #expect(chosen.status == 200, "\(chosen.body)")
             #expect(chosen.body.contains("Sign in with Acme ID"))
             let start = try #require(Self.attribute("href", after: #"id="sso-start""#, in: chosen.body))

@@ -154,15 +154,18 @@ struct ZoneContractTests {
             #expect(try await record(Self.passage(hall, world.guests[2].id, .leave, at: 2)) == nil)
             // Unknown guest, unknown zone, another event's guest.
             let stranger = Self.passage(hall, .random(), at: 1)
-            #expect(try await alex.request(API.recordZonePassage.line(event, stranger.id), json: stranger).status == 422)
+            #expect(
+                try await alex.request(API.recordZonePassage.line(event, stranger.id), json: stranger).status == 422)
             let nowhere = Self.passage(.random(), vera.id, at: 1)
             #expect(try await alex.request(API.recordZonePassage.line(event, nowhere.id), json: nowhere).status == 422)
             let outsider = Self.passage(hall, world.otherGuest.id, at: 1)
-            #expect(try await alex.request(API.recordZonePassage.line(event, outsider.id), json: outsider).status == 422)
+            #expect(
+                try await alex.request(API.recordZonePassage.line(event, outsider.id), json: outsider).status == 422)
             let report = try await api.lab(world.organizer).call(API.zoneOccupancy, event, what: "occupancy")
             let hallCount = try #require(report.zones.first { $0.zoneId == hall })
             #expect(hallCount.entries == 2 && hallCount.exits == 3 && hallCount.inside == 0)
-            #expect(Set(report.violations.compactMap(\.violation)) == [.outsideHours, .notValidForZone, .notAdmissible])
+            #expect(
+                Set(report.violations.compactMap(\.violation)) == [.outsideHours, .notValidForZone, .notAdmissible])
         }
     }
 }

@@ -5,7 +5,9 @@
 /// instances is a constraint here: one check-in row per (event, guest), one answer per
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
-    public static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17]
+    public static let migrations: [Migration] = [
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17,
+    ]
 
     /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
     /// the standard one), and every badge a device printed, once per print id, a reprint with

@@ -133,7 +133,9 @@ extension Store {
             byName: try row.text("by_name"), guestName: try row.text("guest_name"), at: try row.date("at"))
     }
 
-    private static func storedZonePassage(_ connection: any SQLConnection, _ id: ZonePassageID) async throws
+    private static func storedZonePassage(
+        _ connection: any SQLConnection, _ id: ZonePassageID
+    ) async throws
         -> StoredZonePassage?
     {
         try await connection.queryOne(
@@ -253,7 +255,8 @@ extension Store {
                     let inside = max(0, (entries[zone.id] ?? 0) - (exits[zone.id] ?? 0))
                     return ZoneOccupancy(
                         zoneId: zone.id, name: zone.name, capacity: zone.capacity, inside: inside,
-                        entries: entries[zone.id] ?? 0, exits: exits[zone.id] ?? 0, violations: violations[zone.id] ?? 0)
+                        entries: entries[zone.id] ?? 0, exits: exits[zone.id] ?? 0, violations: violations[zone.id] ?? 0
+                    )
                 },
                 violations: try flagged.map(Self.zonePassage(from:)))
         }
