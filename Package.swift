@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "OutpostWalkIns", targets: ["OutpostWalkIns"]),
         .library(name: "OutpostNotes", targets: ["OutpostNotes"]),
         .library(name: "OutpostPrint", targets: ["OutpostPrint"]),
+        .library(name: "OutpostZones", targets: ["OutpostZones"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -201,6 +202,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostZones",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -220,7 +229,7 @@ let package = Package(
             name: "OutpostDevice",
             dependencies: [
                 "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
-                "OutpostTracking", "OutpostActivities",
+                "OutpostZones", "OutpostTracking", "OutpostActivities",
             ],
             swiftSettings: swiftSettings
         ),
@@ -248,6 +257,7 @@ let package = Package(
                 "OutpostWalkIns",
                 "OutpostNotes",
                 "OutpostPrint",
+                "OutpostZones",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",

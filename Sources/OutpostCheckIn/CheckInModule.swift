@@ -146,9 +146,8 @@ package final class CheckInModule: DeviceModule {
     }
 
     package var tabs: [UIElement] {
-        var tabs = [UIElement(UIIdentifier.tabCheckIn, "Check-In")]
-        if context.currentEvent?.modules.contains("efx") == true { tabs.append(UIElement(UIIdentifier.tabEFx, "EFx")) }
-        return tabs
+        // The EFx tab is the zone station's (OutpostZones).
+        [UIElement(UIIdentifier.tabCheckIn, "Check-In")]
     }
 
     package func takeover(now: Date) -> (any ScreenModel)? { nil }

@@ -7,3 +7,4 @@
 @_exported import OutpostShell
 @_exported import OutpostTracking
 @_exported import OutpostWalkIns
+@_exported import OutpostZones

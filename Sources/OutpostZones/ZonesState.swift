@@ -1,0 +1,32 @@
+import Foundation
+import OutpostCore
+import OutpostProtocol
+
+/// The zone station's state, sealed and kept across launches: each event's zones as pulled, the
+/// counts the server last gave, what zone and direction this device guards per event, and the
+/// station's screen.
+package struct ZonesState: Codable, Sendable {
+    /// What a device is set to guard.
+    package struct Station: Codable, Sendable, Hashable {
+        package var zoneId: ZoneID
+        package var direction: ZoneDirection
+    }
+
+    /// The last scan's answer, as shown.
+    package struct Result: Codable, Sendable, Hashable {
+        package var admitted: Bool
+        package var sentence: String
+        package var guestName: String?
+    }
+
+    /// By event id.
+    package var zones: [String: ZoneList] = [:]
+    package var reports: [String: ZoneReport] = [:]
+    /// When each event's counts were pulled (local passages after it are added on top).
+    package var reportedAt: [String: Date] = [:]
+    package var stations: [String: Station] = [:]
+    package var open = false
+    package var last: Result?
+
+    package init() {}
+}
