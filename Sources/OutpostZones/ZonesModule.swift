@@ -135,8 +135,8 @@ package final class ZonesModule: DeviceModule {
             context.refuse("Set this station to a zone first (EFx tab).")
             return
         }
-        guard let desk, let (ticket, verified) = desk.verify(text) else { return }
-        _ = ticket
+        state.open = true
+        guard let desk, let (_, verified) = desk.verify(text) else { return }
         let payload: TicketPayload
         switch verified {
         case .success(let verifiedPayload): payload = verifiedPayload

@@ -162,6 +162,57 @@ struct ConsoleDashboardTests {
         }
     }
 
+    @Test(
+        "zone-occupancy-dashboard: the doors page counts each zone (inside of capacity, entries, exits, marked), its names as text, and the stream moves when a zone station's passage arrives",
+        arguments: StoreKind.allCases)
+    func zones(kind: StoreKind) async throws {
+        struct ZonesView: Decodable {
+            struct Row: Decodable, Equatable {
+                var name: String
+                var inside: String
+                var violations: Int
+                var attention: Bool
+            }
+            var zones: [Row]
+        }
+        try await withTestServer(kind, configure: { $0.consoleStreamLifetime = 0 }) { api in
+            let world = try await World.make(api)
+            let id = world.event.id
+            let lounge = ZoneID.random()
+            _ = try await api.lab(world.organizer).call(
+                API.setZones, id,
+                json: ZoneList(zones: [
+                    Zone(
+                        id: lounge, name: "<b>VIP</b> lounge", capacity: 2,
+                        access: [ZoneAccessRule(accessTypeId: world.accessType.id, reEntry: false)])
+                ]), what: "zones")
+            let browser = try await ConsoleTests.signedIn(api)
+            let page = try await browser.get("/admin/events/\(id.wire)/dashboard")
+            #expect(page.text.contains("<td>&lt;b&gt;VIP&lt;/b&gt; lounge</td><td>0 of 2</td>"))
+            #expect(!page.text.contains("<b>VIP</b>"))
+            let first = try #require(
+                Self.events(try await browser.get("/admin/events/\(id.wire)/dashboard/stream").text).first)
+            // Two stations admitted one no-re-entry ticket.
+            for device in ["lounge-1", "lounge-2"] {
+                let passage = ZonePassage(
+                    id: .random(), zoneId: lounge, guestId: world.guests[0].id, movement: .enter, deviceId: device,
+                    scannedAt: api.clock.now)
+                _ = try await api.lab(world.staff1).call(
+                    API.recordZonePassage, id, passage.id, json: passage, what: "passage")
+                api.clock.advance(by: 1)
+            }
+            let moved = try #require(
+                Self.events(
+                    try await browser.request(
+                        "/admin/events/\(id.wire)/dashboard/stream", headers: [.lastEventID: first.id]
+                    ).text
+                ).first, "a passage moves the stream")
+            let view = try JSONDecoder().decode(ZonesView.self, from: Data(moved.data.utf8))
+            #expect(
+                view.zones == [.init(name: "<b>VIP</b> lounge", inside: "2 of 2", violations: 1, attention: true)])
+        }
+    }
+
     @Test("console-dashboard-minutes: the chart's hour is the 60 minutes up to the current one, empty ones as 0")
     func minutes() {
         let now = Date(millisecondsSince1970: 1_795_000_000_000 + 30_000)

@@ -56,16 +56,20 @@ public struct DoorDashboard: Codable, Sendable, Hashable {
     public var recent: [RecentCheckIn]
     /// Devices by last contact, newest first.
     public var devices: [Device]
+    /// The event's zones with their counts (EFx access control), in the organizer's order.
+    public var zones: [ZoneOccupancy]
     public var serverTime: Date
 
     public init(
-        seq: Int, stats: EventStats, perMinute: [Minute], recent: [RecentCheckIn], devices: [Device], serverTime: Date
+        seq: Int, stats: EventStats, perMinute: [Minute], recent: [RecentCheckIn], devices: [Device],
+        zones: [ZoneOccupancy] = [], serverTime: Date
     ) {
         self.seq = seq
         self.stats = stats
         self.perMinute = perMinute
         self.recent = recent
         self.devices = devices
+        self.zones = zones
         self.serverTime = serverTime
     }
 }

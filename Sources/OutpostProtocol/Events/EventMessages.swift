@@ -79,12 +79,18 @@ public struct UpdateEventRequest: Codable, Sendable, Hashable {
     public var startsAt: Date?
     public var endsAt: Date?
     public var timeZone: String?
+    /// The modules the event enables (`efx` turns on the EFx tab and its stations); nil keeps them.
+    public var modules: [String]?
 
-    public init(name: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil) {
+    public init(
+        name: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil,
+        modules: [String]? = nil
+    ) {
         self.name = name
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.timeZone = timeZone
+        self.modules = modules
     }
 }
 

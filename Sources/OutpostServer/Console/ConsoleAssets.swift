@@ -103,6 +103,9 @@ enum ConsoleAssets {
             rows("recent", view.recent, function (r) { return [r.time, r.guest, r.accessType, r.by, r.device, r.method]; });
             rows("devices", view.devices, function (d) { return [d.device, d.user, d.lastContact, d.pending]; },
               function (d) { return d.attention; });
+            rows("zones", view.zones, function (z) { return [z.name, z.inside, z.entries, z.exits, z.violations]; },
+              function (z) { return z.attention; });
+            document.getElementById("zones-section").hidden = view.zones.length === 0;
           }
           const source = new EventSource(root.dataset.stream);
           source.addEventListener("open", function () {

@@ -274,6 +274,14 @@ enum ConsoleTemplates {
         <tbody>{{#recent}}<tr><td>{{time}}</td><td>{{guest}}</td><td>{{accessType}}</td><td>{{by}}</td><td>{{device}}</td><td>{{method}}</td></tr>{{/recent}}</tbody>
         </table>
         </section>
+        <section id="zones-section"{{^hasZones}} hidden{{/hasZones}}>
+        <h2>Zones</h2>
+        <p class="hint">People inside each zone (entries minus exits, from every zone station's sync); an entry marked is one a station could not refuse offline, such as a second entry on a ticket without re-entry.</p>
+        <table class="list" id="zones">
+        <thead><tr><th>Zone</th><th>Inside</th><th>Entries</th><th>Exits</th><th>Marked</th></tr></thead>
+        <tbody>{{#zones}}<tr{{#attention}} class="attention"{{/attention}}><td>{{name}}</td><td>{{inside}}</td><td>{{entries}}</td><td>{{exits}}</td><td>{{violations}}</td></tr>{{/zones}}</tbody>
+        </table>
+        </section>
         <section>
         <h2>Devices</h2>
         <p class="hint">What each device said at its last sync: the check-ins it still holds have not reached the server yet.</p>

@@ -40,6 +40,17 @@ struct DashboardView: Encodable, Sendable, Equatable {
         var attention: Bool
     }
 
+    struct ZoneRow: Encodable, Sendable, Equatable {
+        var name: String
+        /// "12 of 40" (or "12" without a capacity).
+        var inside: String
+        var entries: Int
+        var exits: Int
+        var violations: Int
+        /// Full, or an entry the server marked: someone should look.
+        var attention: Bool
+    }
+
     static let barWidth = 300
     static let barHeight = 28
     static let chartWidth = 600
@@ -52,6 +63,7 @@ struct DashboardView: Encodable, Sendable, Equatable {
     var chartCaption: String
     var recent: [Recent]
     var devices: [Device]
+    var zones: [ZoneRow]
     var updated: String
 
     init(_ dashboard: DoorDashboard, timeZone: String) {
@@ -94,6 +106,12 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 lastContact: "\(clock($0.lastContactAt, seconds: false)) (\(ago))",
                 pending: $0.pending, attention: $0.pending > 0 && minutes >= 5)
         }
+        zones = dashboard.zones.map { zone in
+            ZoneRow(
+                name: zone.name, inside: "\(zone.inside)" + (zone.capacity.map { " of \($0)" } ?? ""),
+                entries: zone.entries, exits: zone.exits, violations: zone.violations,
+                attention: zone.violations > 0 || zone.capacity.map { zone.inside >= $0 } == true)
+        }
         updated = clock(dashboard.serverTime, seconds: true)
     }
 
@@ -110,6 +128,13 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 [
                     "time": $0.time, "guest": $0.guest, "accessType": $0.accessType, "by": $0.by, "device": $0.device,
                     "method": $0.method,
+                ]
+            },
+            "hasZones": !zones.isEmpty,
+            "zones": zones.map {
+                [
+                    "name": $0.name, "inside": $0.inside, "entries": $0.entries, "exits": $0.exits,
+                    "violations": $0.violations, "attention": $0.attention,
                 ]
             },
             "devices": devices.map {

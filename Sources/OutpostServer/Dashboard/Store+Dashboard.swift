@@ -26,9 +26,13 @@ extension Store {
             let reports = try await connection.queryOne(
                 "SELECT COUNT(*) AS n, MAX(reported_at) AS last, SUM(pending) AS pending FROM device_reports WHERE event_id = ?",
                 [.id(eventId)])
+            // Zone stations' entries and exits change the zones' counts (EFx).
+            let passages = try await connection.queryOne(
+                "SELECT COUNT(*) AS n, MAX(at) AS last FROM zone_passages WHERE event_id = ?", [.id(eventId)])
             return [
                 try seq?.int("seq") ?? 0, try reports?.int("n") ?? 0, try reports?.optionalInt("last") ?? 0,
-                try reports?.optionalInt("pending") ?? 0,
+                try reports?.optionalInt("pending") ?? 0, try passages?.int("n") ?? 0,
+                try passages?.optionalInt("last") ?? 0,
             ].map(String.init).joined(separator: ":")
         }
     }
@@ -37,6 +41,7 @@ extension Store {
     /// last 20 check-ins with the guest's name and access type, and each device's last report.
     func dashboard(event: EventRecord, now: Date) async throws -> DoorDashboard {
         let stats = try await stats(eventId: event.id)
+        let zones = try await zoneReport(eventId: event.id, limit: 0).zones
         return try await database.read { connection in
             let seq = try await connection.queryOne("SELECT seq FROM events WHERE id = ?", [.id(event.id)])
             let minutes = DashboardMinutes(now: now)
@@ -72,7 +77,7 @@ extension Store {
             }
             return DoorDashboard(
                 seq: Int(try seq?.int("seq") ?? 0), stats: stats, perMinute: perMinute, recent: recent,
-                devices: devices, serverTime: now)
+                devices: devices, zones: zones, serverTime: now)
         }
     }
 }

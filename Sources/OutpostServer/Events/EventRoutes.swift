@@ -66,10 +66,7 @@ struct EventRoutes {
             throw APIError.invalidRequest(
                 "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
         }
-        if let modules = body.modules, modules.contains(where: { $0.isEmpty || $0.contains(",") }) {
-            throw APIError.invalidRequest(
-                "'modules' must be non-empty names without commas.", status: .unprocessableContent)
-        }
+        try Self.checkModules(body.modules)
         let event = try await dependencies.store.createEvent(tenantId: context.caller.tenantId, request: body)
         return try HTTPHelpers.json(event.info, status: .created)
     }
@@ -94,8 +91,17 @@ struct EventRoutes {
             throw APIError.invalidRequest(
                 "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
         }
+        try Self.checkModules(body.modules)
         let updated = try await dependencies.store.updateEvent(event, with: body)
         return try HTTPHelpers.json(updated.info)
+    }
+
+    /// An event's modules are names (`checkin`, `efx`), kept comma-joined.
+    static func checkModules(_ modules: [String]?) throws {
+        if let modules, modules.contains(where: { $0.isEmpty || $0.contains(",") || $0.count > 32 }) {
+            throw APIError.invalidRequest(
+                "'modules' must be names (1 to 32 characters) without commas.", status: .unprocessableContent)
+        }
     }
 
     @Sendable func createAccessType(_ request: Request, context: AuthenticatedContext) async throws -> Response {

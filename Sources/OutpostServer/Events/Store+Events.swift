@@ -55,12 +55,13 @@ extension Store {
         updated.startsAt = update.startsAt ?? event.startsAt
         updated.endsAt = update.endsAt ?? event.endsAt
         updated.timeZone = update.timeZone ?? event.timeZone
+        updated.modules = update.modules ?? event.modules
         try await database.transaction { connection in
             try await connection.execute(
-                "UPDATE events SET name = ?, starts_at = ?, ends_at = ?, time_zone = ? WHERE id = ?",
+                "UPDATE events SET name = ?, starts_at = ?, ends_at = ?, time_zone = ?, modules = ? WHERE id = ?",
                 [
                     .text(updated.name), .date(updated.startsAt), .date(updated.endsAt), .text(updated.timeZone),
-                    .id(event.id),
+                    .text(updated.modules.joined(separator: ",")), .id(event.id),
                 ])
         }
         return updated
