@@ -47,7 +47,7 @@ public struct StationView: Sendable {
         UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput,
         UIIdentifier.walkInName, UIIdentifier.walkInEmail, UIIdentifier.walkInAccessType, UIIdentifier.walkInPayment,
         UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel, UIIdentifier.doorNote, UIIdentifier.notesInput,
-        UIIdentifier.notesSave, UIIdentifier.tabNotes,
+        UIIdentifier.notesSave, UIIdentifier.tabNotes, UIIdentifier.zoneResult, UIIdentifier.zoneChoice,
     ]
 
     /// A full frame.

@@ -42,7 +42,7 @@ package struct ZoneStationScreen: ScreenModel, Sendable {
         return elements
     }
 
-    static func words(_ direction: ZoneDirection) -> String {
+    package static func words(_ direction: ZoneDirection) -> String {
         switch direction {
         case .entry: "entry"
         case .exit: "exit"

@@ -4,7 +4,7 @@ import OutpostDevice
 import OutpostProtocol
 
 /// What `outpost demo` seeds on its server: an organizer's event tonight with two access types,
-/// a staff user, the kiosk set up and `guests` guests; a staff device signed in on it, with the
+/// a staff user, the kiosk set up, three zones for the EFx zone station and `guests` guests; a staff device signed in on it, with the
 /// roster synced; and three sample tickets.
 package struct DemoWorld {
     package static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
@@ -32,7 +32,7 @@ package struct DemoWorld {
             Seeder.Plan(
                 event: CreateEventRequest(
                     name: "Outpost Demo Night", startsAt: now - 3600, endsAt: now + 6 * 3600, timeZone: "UTC",
-                    modules: ["checkin", "kiosk"]),
+                    modules: ["checkin", "kiosk", "efx"]),
                 accessTypes: [
                     CreateAccessTypeRequest(name: "General", walkInAllowed: true),
                     CreateAccessTypeRequest(name: "VIP", walkInAllowed: false),
@@ -43,7 +43,12 @@ package struct DemoWorld {
                         email: Self.staff.email, name: Self.staff.name, role: .checkinStaff,
                         password: Self.staff.password)
                 ],
-                kiosk: KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape)))
+                kiosk: KioskSetupRequest(passcode: Self.kioskPasscode, orientation: .landscape),
+                zones: [
+                    Seeder.SeedZone(name: "Hall", accessTypes: ["General", "VIP"]),
+                    Seeder.SeedZone(name: "Workshop A", capacity: 40, reEntry: false, accessTypes: ["General", "VIP"]),
+                    Seeder.SeedZone(name: "VIP lounge", capacity: 30, reEntry: true, accessTypes: ["VIP"]),
+                ]))
         var tickets: [(GuestInfo, String)] = []
         for guest in seeded.guests.prefix(3) {
             tickets.append((guest, try await organizer.ticket(event: seeded.event.id, guest: guest.id)))

@@ -23,16 +23,34 @@ package struct Seeder: Sendable {
         /// Check-in staff to create and put on the event's staff.
         package var staff: [CreateUserRequest] = []
         package var kiosk: KioskSetupRequest?
+        /// Zones for the EFx zone stations, each admitting the access types it names.
+        package var zones: [SeedZone] = []
 
         package init(
             event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
-            staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil
+            staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = []
         ) {
             self.event = event
             self.accessTypes = accessTypes
             self.guests = guests
             self.staff = staff
             self.kiosk = kiosk
+            self.zones = zones
+        }
+    }
+
+    /// A zone to seed: its name, capacity, re-entry, and the access types (by name) it admits.
+    package struct SeedZone: Sendable {
+        package var name: String
+        package var capacity: Int?
+        package var reEntry: Bool
+        package var accessTypes: [String]
+
+        package init(name: String, capacity: Int? = nil, reEntry: Bool = true, accessTypes: [String]) {
+            self.name = name
+            self.capacity = capacity
+            self.reEntry = reEntry
+            self.accessTypes = accessTypes
         }
     }
 
@@ -59,6 +77,16 @@ package struct Seeder: Sendable {
             try await client.assignStaff(user: created.id, event: event.id)
         }
         if let kiosk = plan.kiosk { try await client.setUpKiosk(event: event.id, kiosk) }
+        if !plan.zones.isEmpty {
+            let zones = plan.zones.map { zone in
+                Zone(
+                    id: .random(), name: zone.name, capacity: zone.capacity,
+                    access: types.filter { zone.accessTypes.contains($0.name) }.map {
+                        ZoneAccessRule(accessTypeId: $0.id, reEntry: zone.reEntry)
+                    })
+            }
+            _ = try await client.call(API.setZones, event.id, json: ZoneList(zones: zones), what: "zones")
+        }
         // One import per 100,000 rows: the server's default import limit.
         var imported = ImportResult(imported: 0, skipped: 0, errors: [])
         for start in stride(from: 0, to: plan.guests, by: Self.importRows) {

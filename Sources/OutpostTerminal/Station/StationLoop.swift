@@ -16,6 +16,8 @@ public final class StationLoop {
     var field = 0
     /// The Walk-Ins form's field with the cursor: name, e-mail, access type, amount, method.
     var walkInField = 0
+    /// The direction a zone station is set to when its zone is chosen (EFx).
+    var zoneDirection: ZoneDirection = .entry
     var running = true
     var shownAt: Date?
     var lastTransient: String?
@@ -67,6 +69,7 @@ public final class StationLoop {
         case UIIdentifier.walkInForm: await walkInKey(key, shown)
         case UIIdentifier.notesScreen: await notesKey(key, shown)
         case UIIdentifier.printScreen: await printKey(key, shown)
+        case UIIdentifier.zoneStation: zoneKey(key, shown)
         case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
@@ -137,6 +140,42 @@ public final class StationLoop {
         }
     }
 
+    /// The EFx zone station: before it is set, e, x or b picks the direction and a zone's number
+    /// sets it; then every scan (the scanner types, Enter ends it) is an entry or an exit, a bell
+    /// for green and three for red. Esc leaves.
+    func zoneKey(_ key: Key, _ shown: ShownScreen) {
+        guard let screen = shown.part(ZoneStationScreen.self) else { return }
+        guard screen.zone != nil else {
+            switch key {
+            case .character("e"): zoneDirection = .entry
+            case .character("x"): zoneDirection = .exit
+            case .character("b"): zoneDirection = .both
+            case .character(let character) where character.isNumber:
+                if let number = Int(String(character)), number >= 1, number <= screen.zones.count {
+                    app.setZoneStation(zoneId: screen.zones[number - 1].id, direction: zoneDirection)
+                }
+            case .escape: app.closeZoneStation()
+            default: break
+            }
+            return
+        }
+        switch key {
+        case .character(let character): input.append(character)
+        case .backspace: if !input.isEmpty { input.removeLast() }
+        case .enter:
+            guard !input.isEmpty else { return }
+            app.zoneScan(input)
+            input = ""
+            let admitted = app.shown().part(ZoneStationScreen.self)?.last?.admitted == true
+            terminal.bell(times: admitted ? 1 : 3)
+            startSync()
+        case .escape:
+            input = ""
+            app.closeZoneStation()
+        default: break
+        }
+    }
+
     func confirm() async {
         let already = app.tree().contains(UIIdentifier.alreadyCheckedIn)
         await app.confirm(replayAfter: false)
@@ -180,6 +219,9 @@ public final class StationLoop {
         case .function(7): app.openNotes()
         case .function(8): app.openPrint()
         case .function(9): app.clearKioskStaffNotes()
+        case .function(10):
+            input = ""
+            app.openZoneStation()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
@@ -408,7 +450,7 @@ public final class StationLoop {
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F10 EFx · F5 sync · F2 sign out · Ctrl-Q quit"
         if tree.contains(UIIdentifier.kioskStaffNotesClear) { hint = "F9 kiosk notes seen · " + hint }
         switch tree.screen {
         case UIIdentifier.signIn:
@@ -460,6 +502,23 @@ public final class StationLoop {
             prompt = ""
             shownInput = ""
             hint = "d look for printers · 1-9 pair · u unpair · r retry the queue · Esc back"
+        case UIIdentifier.zoneStation:
+            if let screen = shown.part(ZoneStationScreen.self) {
+                if screen.zone == nil {
+                    for (index, zone) in screen.zones.enumerated() { body.append("  \(index + 1). \(zone.name)") }
+                    body.append("  Direction: \(ZoneStationScreen.words(zoneDirection))")
+                    prompt = ""
+                    shownInput = ""
+                    hint = "e entry · x exit · b both ways · 1-9 guard that zone · Esc back"
+                } else {
+                    prompt = "Scan › "
+                    hint = "Scan tickets at this zone · Enter · Esc back"
+                }
+                if let last = screen.last {
+                    let style = last.admitted ? StationView.green : StationView.red
+                    body.append(style + " " + last.sentence + " " + StationView.reset)
+                }
+            }
         case UIIdentifier.walkInSummary:
             prompt = ""
             shownInput = ""
