@@ -16,7 +16,7 @@ package final class ZonesModule: DeviceModule {
     package static let name = "zones"
     package static let migrations = ModuleStore<ZonesModule>.zoneMigrations
     /// The event module name that turns the EFx tab on.
-    package static let eventModule = "efx"
+    package static let eventModule = EventModule.efx
 
     package let context: ModuleContext
     package let store: ModuleStore<ZonesModule>

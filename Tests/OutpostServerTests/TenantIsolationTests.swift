@@ -181,6 +181,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/walkins"), (.get, "/admin/events/\(event)/walkins.csv"),
             (.get, "/admin/events/\(event)/badge"), (.post, "/admin/events/\(event)/badge"),
             (.get, "/admin/events/\(event)/badge/preview.png"),
+            (.get, "/admin/events/\(event)/zones"), (.post, "/admin/events/\(event)/zones"),
+            (.post, "/admin/events/\(event)/efx"),
             (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
             (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
         ]

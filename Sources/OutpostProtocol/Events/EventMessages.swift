@@ -108,3 +108,10 @@ public struct EventDetail: Codable, Sendable, Hashable {
         self.kioskOrientation = kioskOrientation
     }
 }
+
+/// The modules an event can enable (``EventInfo/modules``), by the names the API uses.
+public enum EventModule {
+    public static let checkIn = "checkin"
+    /// The EFx stations (seed 000's EFx tab): zone access control.
+    public static let efx = "efx"
+}

@@ -40,6 +40,9 @@ package enum ConsolePages {
     package static let checkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/checkins.csv")
     package static let walkIns = Page<EventID>(.get, "/admin/events/{eventId}/walkins")
     package static let walkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/walkins.csv")
+    package static let zones = Page<EventID>(.get, "/admin/events/{eventId}/zones")
+    package static let addZone = Form<EventID>(.post, "/admin/events/{eventId}/zones")
+    package static let setEFx = Form<EventID>(.post, "/admin/events/{eventId}/efx")
     package static let badge = Page<EventID>(.get, "/admin/events/{eventId}/badge")
     package static let setBadge = Form<EventID>(.post, "/admin/events/{eventId}/badge")
     package static let badgePreview = Page<EventID>(.get, "/admin/events/{eventId}/badge/preview.png")
@@ -89,6 +92,9 @@ extension ConsolePages {
         checkInsCSV.route,
         walkIns.route,
         walkInsCSV.route,
+        zones.route,
+        addZone.route,
+        setEFx.route,
         badge.route,
         setBadge.route,
         badgePreview.route,

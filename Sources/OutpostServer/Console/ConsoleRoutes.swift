@@ -55,6 +55,7 @@ struct ConsoleRoutes: Sendable {
         registerWalkIns(on: group)
         registerBadges(on: group)
         registerSingleSignOn(on: group)
+        registerZones(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -696,19 +697,27 @@ struct EventForm {
             throw Invalid(sentence: "“\(zoneName)” is not a time zone; choose one such as Europe/Oslo.")
         }
         func time(_ key: String) throws -> Date {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = zone
-            for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
-                formatter.dateFormat = format
-                if let date = formatter.date(from: form[key] ?? "") { return date }
+            guard let date = Self.wallClock(form[key], in: zone) else {
+                throw Invalid(sentence: "Give the event's start and end as a date and a time.")
             }
-            throw Invalid(sentence: "Give the event's start and end as a date and a time.")
+            return date
         }
         name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         startsAt = try time("startsAt")
         endsAt = try time("endsAt")
         timeZone = zoneName
+    }
+
+    /// A datetime-local field's value (`2026-12-12T17:00`) on the wall clock of `zone`.
+    static func wallClock(_ text: String?, in zone: TimeZone) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text ?? "") { return date }
+        }
+        return nil
     }
 }
 

@@ -103,7 +103,8 @@ enum ConsoleTemplates {
         {{#canWatch}}<a href="/admin/events/{{event.id}}/audit" id="audit-link">Audit log</a>
         <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>
         <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>
-        <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>
+        <a href="/admin/events/{{event.id}}/zones" id="zones-link">Zones (EFx)</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -418,6 +419,45 @@ enum ConsoleTemplates {
         </section>{{/showsPrints}}
         """
 
+    static let zones = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Zones</h1>
+        <p id="efx-state">EFx stations are {{#efx}}on{{/efx}}{{^efx}}off{{/efx}} for this event{{#efx}}: devices show the EFx tab, where a zone station guards one zone{{/efx}}.</p>
+        {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/efx" class="inline-form" id="efx-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="on" value="{{^efx}}on{{/efx}}{{#efx}}off{{/efx}}">
+        <button type="submit" id="efx-toggle">{{^efx}}Turn EFx stations on{{/efx}}{{#efx}}Turn EFx stations off{{/efx}}</button>
+        </form>{{/canEdit}}
+        <table class="list" id="zones">
+        <thead><tr><th>Zone</th><th>Admits</th><th>Inside</th><th>Entries</th><th>Exits</th><th>Marked</th></tr></thead>
+        <tbody>
+        {{#zones}}<tr><td>{{name}}</td><td>{{admits}}</td><td>{{inside}}</td><td>{{entries}}</td><td>{{exits}}</td><td>{{violations}}</td></tr>{{/zones}}
+        {{^zones}}<tr><td colspan="6">No zones yet.</td></tr>{{/zones}}
+        </tbody>
+        </table>
+        {{#hasViolations}}<section>
+        <h2>Marked entries</h2>
+        <p class="hint">Entries a station admitted that it could not refuse offline (another station's entry of the same ticket) or against rules it had not synced. They are counted; nobody was turned away twice.</p>
+        <table class="list" id="zone-violations">
+        <thead><tr><th>Scanned</th><th>Guest</th><th>Zone</th><th>Why</th><th>By</th><th>Device</th></tr></thead>
+        <tbody>{{#violations}}<tr><td>{{at}}</td><td>{{guest}}</td><td>{{zone}}</td><td>{{why}}</td><td>{{by}}</td><td>{{device}}</td></tr>{{/violations}}</tbody>
+        </table>
+        </section>{{/hasViolations}}
+        {{#canEdit}}<section>
+        <h2>Add a zone</h2>
+        <form method="post" action="/admin/events/{{event.id}}/zones" class="card" id="zone-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="zone-name" required maxlength="80"></label>
+        <label>Capacity <input type="number" name="capacity" id="zone-capacity" min="1" placeholder="no limit"></label>
+        <fieldset><legend>Admits</legend>{{#accessTypes}}<label><input type="checkbox" name="admit-{{id}}" class="zone-admit"> {{name}}</label>{{/accessTypes}}</fieldset>
+        <label><input type="checkbox" name="reEntry" id="zone-re-entry" checked> Re-entry allowed</label>
+        <label>Opens <input type="datetime-local" name="opens" id="zone-opens"></label>
+        <label>Closes <input type="datetime-local" name="closes" id="zone-closes"></label>
+        <p class="hint">Times are the event's ({{timeZone}}); leave them empty for the whole event.</p>
+        <button type="submit" id="zone-add">Add the zone</button>
+        </form>
+        </section>{{/canEdit}}
+        """
+
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
@@ -454,7 +494,7 @@ enum ConsoleTemplates {
         "layout": layout, "signIn": signIn, "singleSignOn": singleSignOn, "singleSignOnDone": singleSignOnDone,
         "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
         "ticketMails": ticketMails,
     ]
 
