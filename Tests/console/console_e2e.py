@@ -6,6 +6,7 @@ prints one line; the last line is "N passed, M failed". With OUTPOST_CONSOLE_SCR
 folder, the guest list and the import report are saved there as PNG (the README's pictures).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -280,6 +281,22 @@ def run(driver, wait):
     if SHOTS:
         subprocess.run(["cp", image, os.path.join(SHOTS, "console-ticket.png")], check=True)
 
+    # EFx zone access control: the organizer turns the stations on and adds a zone whose name is
+    # markup; it is text on the zones page and, below, on the live dashboard.
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "zones-link"))
+    follow(driver, wait, driver.find_element(By.ID, "efx-toggle"))
+    check("EFx stations turned on", "EFx stations are on" in driver.find_element(By.ID, "efx-state").text)
+    driver.find_element(By.ID, "zone-name").send_keys(HOSTILE + " lounge")
+    driver.find_element(By.ID, "zone-capacity").send_keys("30")
+    for box in driver.find_elements(By.CSS_SELECTOR, "input.zone-admit"):
+        box.click()
+    follow(driver, wait, driver.find_element(By.ID, "zone-add"))
+    zones_text = driver.find_element(By.ID, "zones").text
+    check("the zone's name is text on the zones page", HOSTILE + " lounge" in zones_text and "0 of 30" in zones_text,
+          zones_text)
+    check("no dialog on the zones page", no_dialog(driver))
+
     # The doors, live: the dashboard is open when a device (the headless staff app) scans the
     # printed ticket and checks the guest in; the page changes without a reload.
     driver.get(event_url)
@@ -321,9 +338,21 @@ def run(driver, wait):
     check("the per-minute chart has the hour and the check-in",
           len(columns) == 60 and heights[-2:] != ["0", "0"] and caption.startswith("1 in the last hour"),
           f"{len(columns)} {heights[-2:]} {caption}")
+    # The same device as a zone station at the lounge: the guest goes in, the zone's count moves live.
+    shown = subprocess.run([OUTPOST, "device", "zone", "show", "--home", home, "--json"],
+                           capture_output=True, text=True)
+    zone_ids = [element["attributes"].get("zoneId") for element in json.loads(shown.stdout.splitlines()[-1])["elements"]
+                if element["id"] == "efx-zone-choice"] if shown.returncode == 0 else []
+    entered = (len(zone_ids) == 1 and device("zone", "set", "--zone", zone_ids[0], "--direction", "entry")
+               and device("zone", "scan", "--image", image) and device("sync"))
+    check("the device, as a zone station, lets the guest into the lounge", entered, shown.stderr[:300])
+    wait.until(ready.text_to_be_present_in_element((By.ID, "zones"), "1 of 30"))
+    zone_rows = driver.find_element(By.ID, "zones").text
+    check("the dashboard counts the zone as text", HOSTILE + " lounge" in zone_rows, zone_rows)
     check("no dialog on the dashboard", no_dialog(driver))
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-dashboard.png"))
+        driver.find_element(By.ID, "zones-section").screenshot(os.path.join(SHOTS, "console-zone-occupancy.png"))
 
     # A walk-in at the door (the device leases places of General first), then the walk-ins page.
     walked_in = device("walkin", "add", "--name", "Walt <b>Walker</b>", "--type", "General", "--paid", "20",
