@@ -23,7 +23,8 @@ package struct ZoneStationScreen: ScreenModel, Sendable {
                 UIElement(
                     UIIdentifier.zoneOccupancy, "\(zone.name) (\(Self.words(direction))): \(count)",
                     [
-                        "zoneId": zone.id.wire, "direction": direction.rawValue, "inside": inside.map(String.init) ?? "",
+                        "zoneId": zone.id.wire, "direction": direction.rawValue,
+                        "inside": inside.map(String.init) ?? "",
                         "capacity": zone.capacity.map(String.init) ?? "",
                     ]))
         } else {

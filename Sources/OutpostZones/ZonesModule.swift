@@ -128,7 +128,9 @@ package final class ZonesModule: DeviceModule {
     /// A scanned ticket at the station: verified like a check-in, decided from the rules, and
     /// kept and queued when it is an entry or an exit.
     package func scan(_ text: String) {
-        guard let eventId = context.eventId, let owner = context.userId, let event = context.currentEvent else { return }
+        guard let eventId = context.eventId, let owner = context.userId, let event = context.currentEvent else {
+            return
+        }
         guard let station = state.stations[eventId.wire],
             let zone = state.zones[eventId.wire]?.zones.first(where: { $0.id == station.zoneId })
         else {

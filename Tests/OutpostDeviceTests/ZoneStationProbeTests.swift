@@ -41,7 +41,9 @@ struct ZoneStationProbeTests {
     }
 
     @MainActor
-    static func station(_ lab: DeviceLab, _ name: String, email: String, event: EventID, lounge: ZoneID) async throws
+    static func station(
+        _ lab: DeviceLab, _ name: String, email: String, event: EventID, lounge: ZoneID
+    ) async throws
         -> DeviceApp
     {
         let app = try lab.launch(name)

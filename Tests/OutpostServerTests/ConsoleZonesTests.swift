@@ -60,7 +60,8 @@ struct ConsoleZonesTests {
             }
             page = try await browser.get("/admin/events/\(id)/zones")
             #expect(page.text.contains("EFx stations are on"))
-            #expect(page.text.contains("&lt;img src=x onerror=alert(1)&gt; lounge") && !page.text.contains("<img src=x"))
+            #expect(
+                page.text.contains("&lt;img src=x onerror=alert(1)&gt; lounge") && !page.text.contains("<img src=x"))
             #expect(page.text.contains("<td>2 of 2</td><td>2</td><td>0</td><td>1</td>"))
             #expect(page.text.contains("entered again on a ticket without re-entry"))
             // Only one of the two times: refused, nothing added.
@@ -75,8 +76,9 @@ struct ConsoleZonesTests {
             #expect(read.status == 200 && !read.text.contains("id=\"zone-form\""))
             let turnedOff = try await browser.post("/admin/events/\(id)/efx", [("on", "off")])
             #expect(turnedOff.status == 303)
-            #expect(!(try await api.lab(world.organizer).call(API.getEvent, event, what: "event")).event.modules
-                .contains(EventModule.efx))
+            #expect(
+                !(try await api.lab(world.organizer).call(API.getEvent, event, what: "event")).event.modules
+                    .contains(EventModule.efx))
         }
     }
 }

@@ -32,7 +32,8 @@ struct ZoneProcessTests {
             "POST", "/v1/events/\(event)/guests", token: token,
             body: #"{"name":"Vera","email":"vera@example.org","accessTypeId":"\#(general)"}"#)
         let guestId = try #require(guest["id"] as? String)
-        let (ticketData, _) = try await server.request("GET", "/v1/events/\(event)/guests/\(guestId)/ticket", token: token)
+        let (ticketData, _) = try await server.request(
+            "GET", "/v1/events/\(event)/guests/\(guestId)/ticket", token: token)
         let ticket = String(decoding: ticketData, as: UTF8.self).trimmingCharacters(in: .newlines)
 
         let stations = try (0..<2).map { _ in try HeadlessDevice(on: server, event: event) }

@@ -18,7 +18,8 @@ struct DeviceZoneCommand: AsyncParsableCommand {
 
 struct ZoneShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "The station: the event's zones to choose from, or its zone, direction and count.")
+        commandName: "show",
+        abstract: "The station: the event's zones to choose from, or its zone, direction and count.")
 
     @OptionGroup var device: DeviceOptions
 
@@ -52,7 +53,9 @@ struct ZoneScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A photo of the ticket's QR code (PNG or JPEG).", valueName: "path")) var image: String?
 
     func validate() throws {
-        guard (text == nil) != (image == nil) else { throw ValidationError("Give the ticket text or --image, not both.") }
+        guard (text == nil) != (image == nil) else {
+            throw ValidationError("Give the ticket text or --image, not both.")
+        }
     }
 
     @MainActor
