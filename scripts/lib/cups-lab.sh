@@ -10,7 +10,7 @@
 # skipped and the CUPS test cases say so.
 cups_lab_stop() {
     [ -n "${cups_pid:-}" ] && kill "$cups_pid" 2>/dev/null && wait "$cups_pid" 2>/dev/null
-    rm -f /etc/cups/cups-pdf-outpost-lab.conf
+    [ -n "${cups_lab_name:-}" ] && rm -f "/etc/cups/cups-pdf-$cups_lab_name.conf"
     [ -n "${cups_dir:-}" ] && rm -rf "$cups_dir"
     return 0
 }
@@ -22,6 +22,11 @@ cups_lab_start() {
     fi
     cups_dir=$(mktemp -d /tmp/outpost-cups.XXXXXX)
     chmod 0755 "$cups_dir"
+    # cups-pdf reads its settings from /etc/cups, shared by every lab on the machine: each lab's
+    # file (and its queue's cups-pdf:/ name) is its own, so two runs at once do not write into
+    # each other's folders or delete each other's settings (seen: a filtered run beside a full
+    # one took the full run's PDFs).
+    cups_lab_name="outpost-lab-${cups_dir##*.}"
     local cups_port
     cups_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     mkdir -p "$cups_dir"/{etc,spool/tmp,cache,state,log,serverbin/backend,out}
@@ -43,7 +48,7 @@ if [ "\$(cat $cups_dir/paper)" = out ]; then
     exit 4
 fi
 echo "STATE: -media-empty-error" >&2
-DEVICE_URI=cups-pdf:/outpost-lab exec /usr/lib/cups/backend/cups-pdf "\$@"
+DEVICE_URI=cups-pdf:/$cups_lab_name exec /usr/lib/cups/backend/cups-pdf "\$@"
 BACKEND
     chmod 0700 "$cups_dir/serverbin/backend/outpostpaper"
     cat >"$cups_dir/etc/cups-files.conf" <<CONF
@@ -79,7 +84,7 @@ DefaultPolicy default
 CONF
     # cups-pdf reads its settings only from /etc/cups: cups-pdf-<name>.conf for cups-pdf:/<name>.
     printf 'Out %s/out\nAnonDirName %s/out\nAnonUMask 0022\nUserUMask 0022\nLabel 0\nTitlePref 1\n' "$cups_dir" "$cups_dir" \
-        >/etc/cups/cups-pdf-outpost-lab.conf
+        >"/etc/cups/cups-pdf-$cups_lab_name.conf"
     cupsd -f -c "$cups_dir/etc/cupsd.conf" -s "$cups_dir/etc/cups-files.conf" >"$cups_dir/log/cupsd.out" 2>&1 &
     cups_pid=$!
     local tries=0
