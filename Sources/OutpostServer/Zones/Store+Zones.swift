@@ -172,19 +172,15 @@ extension Store {
             let access = try await Self.zones(connection, eventId: eventId).zones
                 .first { $0.id == passage.zoneId }?.access(for: try guest.id("access_type_id"))
             let status = GuestStatus(rawValue: try guest.text("status")) ?? .revoked
-            // What the rules say of this entry on their own; re-entry is judged over all entries below.
-            var violation: ZoneViolation?
-            if passage.movement == .enter {
-                if !status.isAdmissible {
-                    violation = .notAdmissible
-                } else if let access {
-                    if !access.windows.isEmpty, !access.windows.contains(where: { $0.contains(passage.scannedAt) }) {
-                        violation = .outsideHours
-                    }
-                } else {
-                    violation = .notValidForZone
-                }
-            }
+            // The stations' own decision, on this entry alone at its scan time; re-entry is judged
+            // over all the guest's entries below, and a capacity is not the server's to mark.
+            let violation: ZoneViolation? =
+                passage.movement == .leave
+                ? nil
+                : ZoneViolation(
+                    ZoneRules.decide(
+                        status: status, access: access, presence: .never, direction: .entry,
+                        now: passage.scannedAt, occupancy: 0, capacity: nil))
             let byName =
                 try await connection.queryOne("SELECT name FROM users WHERE id = ?", [.id(caller.userId)])?.text("name")
                 ?? ""
@@ -259,6 +255,20 @@ extension Store {
                     )
                 },
                 violations: try flagged.map(Self.zonePassage(from:)))
+        }
+    }
+}
+
+extension ZoneViolation {
+    /// What a station's decision on an entry marks (nil: the entry stands).
+    init?(_ decision: ZoneDecision) {
+        switch decision {
+        case .enter, .leave: return nil
+        case .refuse(.notAdmissible): self = .notAdmissible
+        case .refuse(.notValidForZone): self = .notValidForZone
+        case .refuse(.notYetOpen), .refuse(.closed): self = .outsideHours
+        case .refuse(.noReEntry): self = .noReEntry
+        case .refuse(.full): return nil
         }
     }
 }
