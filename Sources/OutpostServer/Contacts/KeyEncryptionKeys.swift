@@ -108,41 +108,42 @@ public struct KeyEncryptionKeys: Sendable {
     /// Wraps a tenant's data key under the current key; the tenant is bound as associated data,
     /// so a wrapped key copied to another tenant's row does not unwrap.
     func wrap(_ dataKey: SymmetricKey, tenantId: TenantID) throws -> (kekId: String, wrapped: [UInt8]) {
-        let raw = dataKey.withUnsafeBytes { Data($0) }
-        let box = try AES.GCM.seal(raw, using: current.key, authenticating: Self.context(tenantId, current.id))
-        guard let combined = box.combined else { throw EnvelopeError.cannotWrap }
-        return (current.id, Array(combined))
+        let (kekId, sealed) = try seal(dataKey.withUnsafeBytes { Data($0) }, purpose: "data key", tenantId: tenantId)
+        return (kekId, sealed)
     }
 
     /// Unwraps a data key wrapped by any key of the ring.
     func unwrap(_ wrapped: [UInt8], kekId: String, tenantId: TenantID) throws -> SymmetricKey {
-        guard let kek = byId[kekId] else { throw EnvelopeError.unknownKeyEncryptionKey(kekId) }
-        do {
-            let box = try AES.GCM.SealedBox(combined: wrapped)
-            return SymmetricKey(data: try AES.GCM.open(box, using: kek, authenticating: Self.context(tenantId, kekId)))
-        } catch {
-            throw EnvelopeError.cannotUnwrap(kekId)
-        }
+        SymmetricKey(data: try open(wrapped, purpose: "data key", kekId: kekId, tenantId: tenantId))
     }
 
     /// Seals a tenant's secret (an identity provider's client secret) under the current key, bound
     /// to the tenant and to what it is for, so a sealed secret copied to another row, tenant or
     /// use does not open.
     func seal(secret: String, purpose: String, tenantId: TenantID) throws -> (kekId: String, sealed: [UInt8]) {
-        let box = try AES.GCM.seal(
-            Data(secret.utf8), using: current.key, authenticating: Self.context(purpose, tenantId, current.id))
-        guard let combined = box.combined else { throw EnvelopeError.cannotWrap }
-        return (current.id, Array(combined))
+        try seal(Data(secret.utf8), purpose: purpose, tenantId: tenantId)
     }
 
     /// Opens a secret sealed by ``seal(secret:purpose:tenantId:)`` under any key of the ring.
     func open(secret sealed: [UInt8], purpose: String, kekId: String, tenantId: TenantID) throws -> String {
+        String(decoding: try open(sealed, purpose: purpose, kekId: kekId, tenantId: tenantId), as: UTF8.self)
+    }
+
+    /// AES-GCM under the current key with `outpost <purpose>|<tenant>|<key id>` as associated
+    /// data: what is sealed for one tenant, use or key opens for no other.
+    private func seal(_ plain: Data, purpose: String, tenantId: TenantID) throws -> (kekId: String, sealed: [UInt8]) {
+        let box = try AES.GCM.seal(
+            plain, using: current.key, authenticating: Self.context(purpose, tenantId, current.id))
+        guard let combined = box.combined else { throw EnvelopeError.cannotWrap }
+        return (current.id, Array(combined))
+    }
+
+    /// Opens what ``seal(_:purpose:tenantId:)`` sealed, under any key of the ring.
+    private func open(_ sealed: [UInt8], purpose: String, kekId: String, tenantId: TenantID) throws -> Data {
         guard let kek = byId[kekId] else { throw EnvelopeError.unknownKeyEncryptionKey(kekId) }
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
-            return String(
-                decoding: try AES.GCM.open(box, using: kek, authenticating: Self.context(purpose, tenantId, kekId)),
-                as: UTF8.self)
+            return try AES.GCM.open(box, using: kek, authenticating: Self.context(purpose, tenantId, kekId))
         } catch {
             throw EnvelopeError.cannotUnwrap(kekId)
         }
@@ -150,10 +151,6 @@ public struct KeyEncryptionKeys: Sendable {
 
     private static func context(_ purpose: String, _ tenantId: TenantID, _ kekId: String) -> Data {
         Data("outpost \(purpose)|\(tenantId.wire)|\(kekId)".utf8)
-    }
-
-    private static func context(_ tenantId: TenantID, _ kekId: String) -> Data {
-        Data("outpost data key|\(tenantId.wire)|\(kekId)".utf8)
     }
 }
 
