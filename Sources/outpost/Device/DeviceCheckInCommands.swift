@@ -10,7 +10,20 @@ struct DeviceScanCommand: AsyncParsableCommand {
             "Give the ticket text, or --image with a photo (PNG or JPEG) to decode with zbar, as the camera would.")
 
     @OptionGroup var device: DeviceOptions
+    @OptionGroup var scanned: ScannedTicket
 
+    @MainActor
+    func run() async throws {
+        let ticket = try scanned.ticket()
+        try await device.perform { app in
+            app.scan(ticket)
+        }
+    }
+}
+
+/// What a scan command is given: the ticket's text as a scanner types it, or a photo of its QR
+/// code (decoded with zbar, as the camera would), one of the two.
+struct ScannedTicket: ParsableArguments {
     @Argument(help: "The ticket text, as the scanner reads it.")
     var text: String?
 
@@ -23,18 +36,13 @@ struct DeviceScanCommand: AsyncParsableCommand {
         }
     }
 
-    @MainActor
-    func run() async throws {
-        var ticket = text ?? ""
-        if let image {
-            do {
-                ticket = try QRImageDecoder.decode(path: image)[0]
-            } catch let error as QRImageDecoder.DecodeError {
-                throw CleanFailure(error.description)
-            }
-        }
-        try await device.perform { app in
-            app.scan(ticket)
+    /// The ticket: the text, or the photo's QR code; a photo without one is a clean failure.
+    func ticket() throws -> String {
+        guard let image else { return text ?? "" }
+        do {
+            return try QRImageDecoder.decode(path: image)[0]
+        } catch let error as QRImageDecoder.DecodeError {
+            throw CleanFailure(error.description)
         }
     }
 }

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import OutpostCore
 import OutpostDevice
-import OutpostLab
-import OutpostTerminal
 
 extension ZoneDirection: ExpressibleByArgument {}
 
@@ -49,25 +47,11 @@ struct ZoneScanCommand: AsyncParsableCommand {
         discussion: "Give the ticket text, or --image with a photo (PNG or JPEG) to decode with zbar.")
 
     @OptionGroup var device: DeviceOptions
-    @Argument(help: "The ticket text, as the scanner reads it.") var text: String?
-    @Option(help: ArgumentHelp("A photo of the ticket's QR code (PNG or JPEG).", valueName: "path")) var image: String?
-
-    func validate() throws {
-        guard (text == nil) != (image == nil) else {
-            throw ValidationError("Give the ticket text or --image, not both.")
-        }
-    }
+    @OptionGroup var scanned: ScannedTicket
 
     @MainActor
     func run() async throws {
-        var ticket = text ?? ""
-        if let image {
-            do {
-                ticket = try QRImageDecoder.decode(path: image)[0]
-            } catch let error as QRImageDecoder.DecodeError {
-                throw CleanFailure(error.description)
-            }
-        }
+        let ticket = try scanned.ticket()
         try await device.perform { app in app.zoneScan(ticket) }
     }
 }
