@@ -20,15 +20,11 @@ extension ConsoleRoutes {
     }
 
     @Sendable func singleSignOn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        struct Form: Decodable {
+        struct Form: SignedOutForm {
             var email: String
             var _csrf: String?
         }
-        try guardOrigin(request)
-        let form = try await Self.form(Form.self, request)
-        guard try await csrf().isValid(form._csrf, for: request.cookies[ConsoleSession.preCookieName]?.value) else {
-            return try await forbidden()
-        }
+        guard let form = try await signedOutForm(Form.self, request) else { return try await forbidden() }
         let (status, data) = try await api.call(
             API.ssoProvider.line(query: [("email", form.email)]), from: request, context: context)
         let answer = ConsoleAPI.Answer(status: status, body: data, renewed: nil)

@@ -84,16 +84,12 @@ struct ConsoleRoutes: Sendable {
     }
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        struct Form: Decodable {
+        struct Form: SignedOutForm {
             var email: String
             var password: String
             var _csrf: String?
         }
-        try guardOrigin(request)
-        let form = try await Self.form(Form.self, request)
-        guard try await csrf().isValid(form._csrf, for: request.cookies[ConsoleSession.preCookieName]?.value) else {
-            return try await forbidden()
-        }
+        guard let form = try await signedOutForm(Form.self, request) else { return try await forbidden() }
         let body = try JSONEncoder().encode([
             "email": form.email, "password": form.password, "deviceId": "console",
         ])
@@ -109,6 +105,15 @@ struct ConsoleRoutes: Sendable {
         response.setCookie(sessionCookie(session))
         response.setCookie(cookie(ConsoleSession.preCookieName, "", maxAge: 0))
         return response
+    }
+
+    /// A form of the signed-out pages (sign-in, single sign-on): from the console's origin, with
+    /// the CSRF token of the sign-in page's cookie; nil when the token is not that.
+    func signedOutForm<Form: SignedOutForm>(_ type: Form.Type, _ request: Request) async throws -> Form? {
+        try guardOrigin(request)
+        let form = try await Self.form(Form.self, request)
+        let valid = try await csrf().isValid(form._csrf, for: request.cookies[ConsoleSession.preCookieName]?.value)
+        return valid ? form : nil
     }
 
     @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -678,6 +683,11 @@ struct ConsoleRoutes: Sendable {
     static func localFormat(_ zone: String, display: Bool = true) -> WallClockFormat {
         WallClockFormat(display ? "yyyy-MM-dd HH:mm" : "yyyy-MM-dd'T'HH:mm", zone: zone)
     }
+}
+
+/// A form posted before sign-in: it carries the sign-in page's CSRF token.
+protocol SignedOutForm: Decodable {
+    var _csrf: String? { get }
 }
 
 /// The event form's fields: the times are the event's wall-clock times in its time zone.
