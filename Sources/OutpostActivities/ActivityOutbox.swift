@@ -45,8 +45,8 @@ package struct ActivityOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // A 2xx that is not an activity is not the server's (a portal's page): not accepted.
-        response.status == 204 || (try? OutpostJSON.decode(Activity.self, from: response.body)) != nil
+        // A deletion answers 204 without a body; anything else is the activity.
+        response.status == 204 || decodes(response, as: Activity.self)
     }
 
     package func store(

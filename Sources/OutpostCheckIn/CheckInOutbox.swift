@@ -47,8 +47,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is check-in's when it decodes as one; anything else is the portal's page.
-        (try? OutpostJSON.decode(CheckInResponse.self, from: response.body)) != nil
+        decodes(response, as: CheckInResponse.self)
     }
 
     package func store(

@@ -21,8 +21,7 @@ package struct NoteOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is a note's when it decodes as one; anything else is a portal's page.
-        (try? OutpostJSON.decode(StoredNote.self, from: response.body)) != nil
+        decodes(response, as: StoredNote.self)
     }
 
     package func store(

@@ -21,8 +21,7 @@ package struct BadgePrintOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is a print's when it decodes as one; anything else is a portal's page.
-        (try? OutpostJSON.decode(StoredBadgePrint.self, from: response.body)) != nil
+        decodes(response, as: StoredBadgePrint.self)
     }
 
     package func store(

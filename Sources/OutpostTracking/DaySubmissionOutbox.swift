@@ -26,8 +26,7 @@ package struct DaySubmissionOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is the day's when it decodes as one; anything else is the portal's page.
-        (try? OutpostJSON.decode(DaySubmission.self, from: response.body)) != nil
+        decodes(response, as: DaySubmission.self)
     }
 
     package func store(

@@ -27,8 +27,7 @@ package struct WalkInOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is a walk-in's when it decodes as one; anything else is a portal's page.
-        (try? OutpostJSON.decode(WalkInResponse.self, from: response.body)) != nil
+        decodes(response, as: WalkInResponse.self)
     }
 
     package func store(
@@ -76,8 +75,8 @@ package struct WalkInSealOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // A seal's answer is the sealed lease; anything else is a portal's page.
-        (try? OutpostJSON.decode(WalkInLease.self, from: response.body)) != nil
+        // A seal's answer is the sealed lease.
+        decodes(response, as: WalkInLease.self)
     }
 
     package func store(

@@ -22,8 +22,7 @@ package struct ZonePassageOutbox: OutboxEntryHandler {
     }
 
     package func accepts(_ response: TransportResponse) -> Bool {
-        // An answer is a passage's when it decodes as one; anything else is a portal's page.
-        (try? OutpostJSON.decode(StoredZonePassage.self, from: response.body)) != nil
+        decodes(response, as: StoredZonePassage.self)
     }
 
     package func store(

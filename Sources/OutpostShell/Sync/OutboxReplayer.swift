@@ -41,6 +41,13 @@ extension OutboxEntryHandler {
     package func subject(ofKey key: String) -> String? { nil }
     package func batchRequest(for rows: [OutboxRow]) throws -> TransportRequest? { nil }
     package func batchAnswers(_ response: TransportResponse, for rows: [OutboxRow]) -> [TransportResponse]? { nil }
+
+    /// For ``accepts(_:)``: the response's body decodes as the kind's answer. A portal's page (a
+    /// hotel Wi-Fi's login form answered with 200) does not.
+    package func decodes<Answer: Decodable>(_ response: TransportResponse, as answer: Answer.Type) -> Bool {
+        // A body that is not the answer is the portal's page: not accepted, the entry stays queued.
+        (try? OutpostJSON.decode(answer, from: response.body)) != nil
+    }
 }
 
 /// What a module is told once an answer it stored has committed (a notice on its screen).
