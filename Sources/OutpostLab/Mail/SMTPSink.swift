@@ -41,7 +41,6 @@ package final class SMTPSink: @unchecked Sendable {
     ) async throws
         -> SMTPSink
     {
-        let port = try chosen ?? ServerHandle.freePort()
         let directory =
             kept
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("outpost-mail-\(UUID().uuidString)")
@@ -50,21 +49,30 @@ package final class SMTPSink: @unchecked Sendable {
             try FileManager.default.createDirectory(
                 at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", directory.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let sink = SMTPSink(port: port, directory: directory, process: process, temporary: kept == nil)
-        for _ in 0..<400 {
-            if sink.accepts() { return sink }
-            try await Task.sleep(for: .milliseconds(25))
+        // A free port can be taken by another loopback service (an identity provider, a server)
+        // between choosing it and aiosmtpd binding it: then aiosmtpd exits, and a connect would
+        // reach the other service. Ready means this process holds the listening socket; a sink
+        // that lost its free port tries another one.
+        for _ in 0..<(chosen == nil ? 5 : 1) {
+            let port = try chosen ?? ServerHandle.freePort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [
+                "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox",
+                directory.path,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let sink = SMTPSink(port: port, directory: directory, process: process, temporary: kept == nil)
+            for _ in 0..<400 where process.isRunning {
+                if ListeningSocket.isHeld(port: port, by: process.processIdentifier) { return sink }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            sink.stop(keepingDirectory: true)
         }
-        sink.stop()
-        throw CleanFailure("aiosmtpd did not start on port \(port)")
+        if kept == nil { try? FileManager.default.removeItem(at: directory) }
+        throw CleanFailure("aiosmtpd did not start on \(chosen.map { "port \($0)" } ?? "a free loopback port")")
     }
 
     private init(port: Int, directory: URL, process: Process, temporary: Bool) {
@@ -78,7 +86,9 @@ package final class SMTPSink: @unchecked Sendable {
     package var relay: String { "127.0.0.1:\(port)" }
 
     /// Ends the sink (bounded: it never waits on a run loop, and gives up after two seconds).
-    package func stop() {
+    package func stop() { stop(keepingDirectory: !temporary) }
+
+    private func stop(keepingDirectory: Bool) {
         if process.isRunning {
             process.terminate()
             for _ in 0..<200 where process.isRunning { usleep(10_000) }
@@ -89,7 +99,7 @@ package final class SMTPSink: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             for _ in 0..<200 where process.isRunning { usleep(10_000) }
         }
-        if temporary { try? FileManager.default.removeItem(at: directory) }
+        if !keepingDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// One received message: its headers (names lower-cased) and its body.
@@ -147,19 +157,5 @@ package final class SMTPSink: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(25))
         }
         throw CleanFailure("no mail to \(email) arrived")
-    }
-
-    private func accepts() -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }
