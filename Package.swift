@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "OutpostNotes", targets: ["OutpostNotes"]),
         .library(name: "OutpostPrint", targets: ["OutpostPrint"]),
         .library(name: "OutpostZones", targets: ["OutpostZones"]),
+        .library(name: "OutpostPickup", targets: ["OutpostPickup"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -210,6 +211,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostPickup",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", "OutpostCheckIn",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -229,7 +238,7 @@ let package = Package(
             name: "OutpostDevice",
             dependencies: [
                 "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
-                "OutpostZones", "OutpostTracking", "OutpostActivities",
+                "OutpostZones", "OutpostPickup", "OutpostTracking", "OutpostActivities",
             ],
             swiftSettings: swiftSettings
         ),
@@ -258,6 +267,7 @@ let package = Package(
                 "OutpostNotes",
                 "OutpostPrint",
                 "OutpostZones",
+                "OutpostPickup",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",

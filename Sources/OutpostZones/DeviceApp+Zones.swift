@@ -9,7 +9,7 @@ extension DeviceApp {
 
     /// Opens the EFx tab's zone station (the zones to choose from, or the station as set).
     public func openZoneStation() {
-        performAsStaff { zonesModule?.open() }
+        performAsStaff { front(ZonesModule.self)?.open() }
     }
 
     public func closeZoneStation() {
@@ -18,12 +18,12 @@ extension DeviceApp {
 
     /// Sets this device to guard `zoneId` in `direction`.
     public func setZoneStation(zoneId: ZoneID, direction: ZoneDirection) {
-        performAsStaff { zonesModule?.setStation(zoneId: zoneId, direction: direction) }
+        performAsStaff { front(ZonesModule.self)?.setStation(zoneId: zoneId, direction: direction) }
     }
 
     /// A ticket scanned at the zone station: green (in or out) or red with the reason.
     public func zoneScan(_ text: String) {
-        performAsStaff { zonesModule?.scan(text) }
+        performAsStaff { front(ZonesModule.self)?.scan(text) }
     }
 
     /// The event's zones as last pulled.

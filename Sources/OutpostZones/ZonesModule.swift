@@ -101,6 +101,8 @@ package final class ZonesModule: DeviceModule {
 
     package func close() { state.open = false }
 
+    package func closeFront() { close() }
+
     /// Sets this device to guard `zoneId` in `direction` (kept across launches).
     package func setStation(zoneId: ZoneID, direction: ZoneDirection) {
         guard let eventId = context.eventId,

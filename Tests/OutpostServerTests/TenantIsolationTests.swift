@@ -85,10 +85,14 @@ struct TenantIsolationTests {
         event: EventID, guest: GuestID, user: UserID, otherEvent: EventID, key: HTTPField.Name,
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
         activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
-        printId: BadgePrintID = .random(), passageId: ZonePassageID = .random()
+        printId: BadgePrintID = .random(), passageId: ZonePassageID = .random(),
+        redemptionId: PickupRedemptionID = .random()
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         let passage = ZonePassage(
             id: passageId, zoneId: .random(), guestId: guest, movement: .enter, deviceId: "d",
+            scannedAt: Date(millisecondsSince1970: 1_795_000_000_000))
+        let pickup = PickupRedemption(
+            id: redemptionId, guestId: guest, lines: [PickupLine(itemId: .random(), quantity: 1)], deviceId: "d",
             scannedAt: Date(millisecondsSince1970: 1_795_000_000_000))
         let note = NoteRevision(
             id: revision, noteId: revision, guestId: guest, replaces: [], body: "Taken", deviceId: "d",
@@ -125,6 +129,11 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(event)/zones", ZoneList(zones: []), [:]),
             (.put, "/v1/events/\(event)/zone-passages/\(passage.id)", passage, [:]),
             (.get, "/v1/events/\(event)/zone-occupancy", nil, [:]),
+            (.get, "/v1/events/\(event)/pickup-items", nil, [:]),
+            (.put, "/v1/events/\(event)/pickup-items", PickupCatalog(items: [], allowances: []), [:]),
+            (.post, "/v1/events/\(event)/pickup-entitlements:import", nil, [:]),
+            (.put, "/v1/events/\(event)/pickup-redemptions/\(pickup.id)", pickup, [:]),
+            (.get, "/v1/events/\(event)/pickup-report", nil, [:]),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
@@ -183,6 +192,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/badge/preview.png"),
             (.get, "/admin/events/\(event)/zones"), (.post, "/admin/events/\(event)/zones"),
             (.post, "/admin/events/\(event)/efx"),
+            (.get, "/admin/events/\(event)/pickup"), (.post, "/admin/events/\(event)/pickup"),
+            (.post, "/admin/events/\(event)/pickup/entitlements"),
             (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
             (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
         ]
@@ -273,7 +284,7 @@ struct TenantIsolationTests {
         let ids = (
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
-            print: BadgePrintID.random(), passage: ZonePassageID.random()
+            print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random()
         )
         let tabled = Set(
             Self.table(
@@ -285,14 +296,14 @@ struct TenantIsolationTests {
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
                     baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print,
-                passageId: ids.passage
+                passageId: ids.passage, redemptionId: ids.redemption
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
                     (ids.contact.wire, "{contactId}"), (ids.activity.wire, "{activityId}"),
                     (ids.lease.wire, "{leaseId}"),
                     (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
-                    (ids.passage.wire, "{passageId}"),
+                    (ids.passage.wire, "{passageId}"), (ids.redemption.wire, "{redemptionId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

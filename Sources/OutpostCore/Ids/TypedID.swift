@@ -62,6 +62,8 @@ public enum NoteRevisionIDKind: IDKind {}
 public enum BadgePrintIDKind: IDKind {}
 public enum ZoneIDKind: IDKind {}
 public enum ZonePassageIDKind: IDKind {}
+public enum PickupItemIDKind: IDKind {}
+public enum PickupRedemptionIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -100,3 +102,7 @@ public typealias BadgePrintID = TypedID<BadgePrintIDKind>
 public typealias ZoneID = TypedID<ZoneIDKind>
 /// One entry or exit a zone station recorded (made by the station's device).
 public typealias ZonePassageID = TypedID<ZonePassageIDKind>
+/// An item guests collect at a pickup station (a T-shirt size, a lunch, a welcome bag).
+public typealias PickupItemID = TypedID<PickupItemIDKind>
+/// One handing-out at a pickup station, of one or several items (made by the station's device).
+public typealias PickupRedemptionID = TypedID<PickupRedemptionIDKind>

@@ -87,6 +87,18 @@ public enum API {
     public static let zoneOccupancy = Endpoint<NoBody, ZoneReport, EventID>(
         .get, "/v1/events/{eventId}/zone-occupancy")
 
+    // Product pickup (EFx): the items and allowances, guests' own entitlements by CSV, what
+    // stations hand out, the stock and over-redemptions.
+    public static let pickupItems = Endpoint<NoBody, PickupCatalog, EventID>(.get, "/v1/events/{eventId}/pickup-items")
+    public static let setPickupItems = Endpoint<PickupCatalog, PickupCatalog, EventID>(
+        .put, "/v1/events/{eventId}/pickup-items")
+    public static let importPickupEntitlements = Endpoint<Bytes, ImportResult, EventID>(
+        .post, "/v1/events/{eventId}/pickup-entitlements:import")
+    public static let recordPickup = Endpoint<PickupRedemption, StoredPickupRedemption, EventID, PickupRedemptionID>(
+        .put, "/v1/events/{eventId}/pickup-redemptions/{redemptionId}")
+    public static let pickupReport = Endpoint<NoBody, PickupReport, EventID>(
+        .get, "/v1/events/{eventId}/pickup-report")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -210,6 +222,11 @@ extension API {
         setZones.route,
         recordZonePassage.route,
         zoneOccupancy.route,
+        pickupItems.route,
+        setPickupItems.route,
+        importPickupEntitlements.route,
+        recordPickup.route,
+        pickupReport.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

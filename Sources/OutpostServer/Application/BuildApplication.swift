@@ -116,6 +116,7 @@ public enum OutpostServer {
         TenantSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         SSOSettingsRoutes(dependencies: dependencies).register(on: authenticated)
         ZoneRoutes(dependencies: dependencies).register(on: authenticated)
+        PickupRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

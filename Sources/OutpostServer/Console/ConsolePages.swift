@@ -43,6 +43,9 @@ package enum ConsolePages {
     package static let zones = Page<EventID>(.get, "/admin/events/{eventId}/zones")
     package static let addZone = Form<EventID>(.post, "/admin/events/{eventId}/zones")
     package static let setEFx = Form<EventID>(.post, "/admin/events/{eventId}/efx")
+    package static let pickup = Page<EventID>(.get, "/admin/events/{eventId}/pickup")
+    package static let addPickupItem = Form<EventID>(.post, "/admin/events/{eventId}/pickup")
+    package static let importPickupEntitlements = Form<EventID>(.post, "/admin/events/{eventId}/pickup/entitlements")
     package static let badge = Page<EventID>(.get, "/admin/events/{eventId}/badge")
     package static let setBadge = Form<EventID>(.post, "/admin/events/{eventId}/badge")
     package static let badgePreview = Page<EventID>(.get, "/admin/events/{eventId}/badge/preview.png")
@@ -95,6 +98,9 @@ extension ConsolePages {
         zones.route,
         addZone.route,
         setEFx.route,
+        pickup.route,
+        addPickupItem.route,
+        importPickupEntitlements.route,
         badge.route,
         setBadge.route,
         badgePreview.route,

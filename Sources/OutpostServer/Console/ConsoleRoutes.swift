@@ -56,6 +56,7 @@ struct ConsoleRoutes: Sendable {
         registerBadges(on: group)
         registerSingleSignOn(on: group)
         registerZones(on: group)
+        registerPickup(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -505,6 +506,8 @@ struct ConsoleRoutes: Sendable {
         case refused(ConsoleAPI.Answer, back: String)
         /// The API asks for a confirmation: its sentence, and a form posting `confirm` to `action`.
         case confirm(ConsoleAPI.Answer, action: String, confirm: String, button: String, back: String)
+        /// A page to show as the answer (an import's result, line by line).
+        case shown(Response)
     }
 
     /// A form post: same origin, the session's CSRF token, then `body` with the form's fields.
@@ -519,6 +522,7 @@ struct ConsoleRoutes: Sendable {
             do {
                 switch try await body(session, form, call) {
                 case .redirect(let target): return Self.redirect(target)
+                case .shown(let response): return response
                 case .refused(let answer, let back) where answer.status == .notFound:
                     return try await page(
                         "problem", title: "Not found",

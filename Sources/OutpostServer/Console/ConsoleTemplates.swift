@@ -104,7 +104,8 @@ enum ConsoleTemplates {
         <a href="/admin/events/{{event.id}}/checkins.csv" id="checkins-csv-link">Check-ins (CSV)</a>
         <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>
         <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>
-        <a href="/admin/events/{{event.id}}/zones" id="zones-link">Zones (EFx)</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/zones" id="zones-link">Zones (EFx)</a>
+        <a href="/admin/events/{{event.id}}/pickup" id="pickup-link">Pickup (EFx)</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -458,6 +459,57 @@ enum ConsoleTemplates {
         </section>{{/canEdit}}
         """
 
+    static let pickup = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Product pickup</h1>
+        <p id="pickup-efx-state">EFx stations are {{#efx}}on{{/efx}}{{^efx}}off{{/efx}} for this event{{#efx}}: devices show the EFx tab, where a pickup station hands out these items{{/efx}}{{^efx}} (<a href="/admin/events/{{event.id}}/zones">turn them on</a>){{/efx}}.</p>
+        {{#imported}}<section class="card" id="pickup-import-result">
+        <p>{{imported.changed}} entitlement(s) set, {{imported.unchanged}} already so.</p>
+        {{#imported.hasErrors}}<ul class="errors" id="pickup-import-errors">{{#imported.errors}}<li>Line {{line}}: {{error}}</li>{{/imported.errors}}</ul>{{/imported.hasErrors}}
+        </section>{{/imported}}
+        <table class="list" id="pickup-items">
+        <thead><tr><th>Item</th><th>Per ticket</th><th>Stock</th><th>Handed out</th><th>Left</th><th>Over-redeemed</th></tr></thead>
+        <tbody>
+        {{#items}}<tr{{#attention}} class="attention"{{/attention}}><td>{{name}}</td><td>{{allowances}}</td><td>{{stock}}</td><td>{{redeemed}}</td><td>{{left}}</td><td>{{over}}</td></tr>{{/items}}
+        {{^items}}<tr><td colspan="6">No items yet.</td></tr>{{/items}}
+        </tbody>
+        </table>
+        {{#hasStations}}<section>
+        <h2>Per station</h2>
+        <table class="list" id="pickup-stations">
+        <thead><tr><th>Device</th><th>Item</th><th>Handed out</th></tr></thead>
+        <tbody>{{#stations}}<tr><td>{{device}}</td><td>{{item}}</td><td>{{redeemed}}</td></tr>{{/stations}}</tbody>
+        </table>
+        </section>{{/hasStations}}
+        {{#hasOver}}<section>
+        <h2>Over-redemptions</h2>
+        <p class="hint">Items handed out beyond a ticket's entitlement, mostly by two stations offline at once. They left the table, so the stock counts them; nothing was dropped.</p>
+        <table class="list" id="pickup-over">
+        <thead><tr><th>Scanned</th><th>Guest</th><th>Over</th><th>By</th><th>Device</th></tr></thead>
+        <tbody>{{#over}}<tr><td>{{at}}</td><td>{{guest}}</td><td>{{what}}</td><td>{{by}}</td><td>{{device}}</td></tr>{{/over}}</tbody>
+        </table>
+        </section>{{/hasOver}}
+        {{#canEdit}}<section>
+        <h2>Add an item</h2>
+        <form method="post" action="/admin/events/{{event.id}}/pickup" class="card" id="pickup-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="pickup-name" required maxlength="80"></label>
+        <label>Stock <input type="number" name="stock" id="pickup-stock" min="0" placeholder="no limit"></label>
+        <fieldset><legend>Per ticket of</legend>{{#accessTypes}}<label>{{name}} <input type="number" name="allow-{{id}}" class="pickup-allow" min="0" max="1000" value="0"></label>{{/accessTypes}}</fieldset>
+        <button type="submit" id="pickup-add">Add the item</button>
+        </form>
+        </section>
+        <section>
+        <h2>Entitlements for single guests</h2>
+        <form method="post" action="/admin/events/{{event.id}}/pickup/entitlements" class="card" id="pickup-import-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>CSV <textarea name="csv" id="pickup-csv" rows="6" required placeholder="email,item,quantity"></textarea></label>
+        <p class="hint">A header naming <code>email</code> (or <code>guest_id</code>), <code>item</code> and <code>quantity</code>; each row adds to the guest's access type. Larger files go to the API.</p>
+        <button type="submit" id="pickup-import">Import</button>
+        </form>
+        </section>{{/canEdit}}
+        """
+
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
@@ -494,7 +546,7 @@ enum ConsoleTemplates {
         "layout": layout, "signIn": signIn, "singleSignOn": singleSignOn, "singleSignOnDone": singleSignOnDone,
         "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones, "pickup": pickup,
         "ticketMails": ticketMails,
     ]
 

@@ -143,7 +143,15 @@ public final class PostgresDatabase: SQLDatabase, Service {
             case .int2, .int4, .int8: return .int(try cell.decode(Int64.self))
             case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
             case .bytea: return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
-            case .numeric: return .int(Int64(try cell.decode(String.self)) ?? 0)
+            case .numeric:
+                // SUM over BIGINT is NUMERIC in PostgreSQL, sent in its binary form: decoded as
+                // a Decimal (read as text it was never a number, and every SUM read 0).
+                let number = try cell.decode(Decimal.self)
+                let integer = NSDecimalNumber(decimal: number).int64Value
+                guard Decimal(integer) == number else {
+                    throw SQLError.unexpectedValue(column: cell.columnName, .text("\(number)"))
+                }
+                return .int(integer)
             default: return .text(try cell.decode(String.self))
             }
         }

@@ -6,12 +6,69 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
     ]
 
-    /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
-    /// the standard one), and every badge a device printed, once per print id, a reprint with
-    /// its reason.
+    /// Product pickup (EFx): an event's items with their stock, what each access type may
+    /// collect, what was imported for single guests, and every handing-out a pickup station
+    /// recorded (under its device's id) with its lines, each with how many of it went beyond the
+    /// ticket's entitlement (kept and counted in the stock, never dropped).
+    static let v18 = Migration(version: 18, name: "product pickup") { _ in
+        [
+            """
+            CREATE TABLE pickup_items (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                name TEXT NOT NULL,
+                stock BIGINT,
+                position BIGINT NOT NULL)
+            """,
+            "CREATE INDEX pickup_items_event ON pickup_items (event_id, position)",
+            """
+            CREATE TABLE pickup_allowances (
+                item_id TEXT NOT NULL REFERENCES pickup_items(id),
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                quantity BIGINT NOT NULL,
+                PRIMARY KEY (item_id, access_type_id))
+            """,
+            """
+            CREATE TABLE pickup_entitlements (
+                item_id TEXT NOT NULL REFERENCES pickup_items(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                event_id TEXT NOT NULL REFERENCES events(id),
+                quantity BIGINT NOT NULL,
+                PRIMARY KEY (item_id, guest_id))
+            """,
+            "CREATE INDEX pickup_entitlements_event ON pickup_entitlements (event_id)",
+            """
+            CREATE TABLE pickup_redemptions (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                scanned_at BIGINT NOT NULL,
+                at BIGINT NOT NULL,
+                flagged INTEGER NOT NULL)
+            """,
+            "CREATE INDEX pickup_redemptions_event ON pickup_redemptions (event_id, at)",
+            """
+            CREATE TABLE pickup_lines (
+                redemption_id TEXT NOT NULL REFERENCES pickup_redemptions(id),
+                item_id TEXT NOT NULL REFERENCES pickup_items(id),
+                guest_id TEXT NOT NULL,
+                quantity BIGINT NOT NULL,
+                over BIGINT NOT NULL,
+                position BIGINT NOT NULL,
+                PRIMARY KEY (redemption_id, item_id))
+            """,
+            "CREATE INDEX pickup_lines_guest ON pickup_lines (guest_id, item_id)",
+        ]
+    }
+
     /// Zone access control (EFx): an event's zones, each access type's access to each (windows
     /// as JSON instants, re-entry), and the entries and exits zone stations recorded, each under
     /// its device's id, with the violation the server found (kept and counted, never dropped).
@@ -115,6 +172,9 @@ public enum Schema {
         ]
     }
 
+    /// Badges (seed 000's Print tab): an event's badge layout (JSON of ``BadgeLayout``; none is
+    /// the standard one), and every badge a device printed, once per print id, a reprint with
+    /// its reason.
     static let v15 = Migration(version: 15, name: "badge layouts and prints") { _ in
         [
             """

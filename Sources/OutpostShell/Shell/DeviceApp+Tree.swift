@@ -89,10 +89,13 @@ extension DeviceApp {
             if let front = modules.lazy.compactMap(\.frontScreen).first {
                 return (frame, front)
             }
+            // A tab two modules share (the EFx tab: zone and pickup stations) shows once.
+            var shown: Set<String> = []
+            let tabs = modules.flatMap(\.tabs).filter { shown.insert($0.id).inserted }
             return (
                 frame,
                 EventShellScreen(
-                    eventId: eventId, eventName: currentEvent?.name ?? "Event", tabs: modules.flatMap(\.tabs),
+                    eventId: eventId, eventName: currentEvent?.name ?? "Event", tabs: tabs,
                     content: modules.flatMap(\.eventShellParts))
             )
         }

@@ -105,6 +105,13 @@ public final class DeviceApp {
     /// module this way).
     package func module<M: DeviceModule>(_ type: M.Type) -> M? { service(type) }
 
+    /// `M` (when this device has it) with every other module's front screen closed: one station
+    /// in front at a time (the zone station opening closes the pickup station).
+    package func front<M: DeviceModule>(_ type: M.Type) -> M? {
+        for module in modules where !(module is M) { module.closeFront() }
+        return module(type)
+    }
+
     /// The first module that provides `Service` (an interface a module exports to others).
     func service<Service>(_ type: Service.Type) -> Service? {
         modules.lazy.compactMap { $0 as? Service }.first

@@ -54,6 +54,9 @@ package protocol DeviceModule: AnyObject {
     /// What staff must know on every signed-in screen (e.g. entries the server refused).
     var statusElements: [UIElement] { get }
 
+    /// Another module's screen comes to the front (one station in front at a time): this
+    /// module's front screen closes.
+    func closeFront()
     /// The open event changed (or closed): transient state goes.
     func eventChanged()
     /// Transient cards and banners go (a new action started, or a front-end dismissed them).
@@ -109,6 +112,8 @@ extension DeviceModule {
     package nonisolated static var sessionTables: [String] { [] }
     /// Most modules never hold the device.
     package var holdsDevice: Bool { false }
+    /// Most modules' front screens are cards that close themselves.
+    package func closeFront() {}
     package var heldRefusal: String { "This device is held by another mode: leave it first." }
     /// Most modules live inside events.
     package func isHome(for user: UserInfo) -> Bool { false }
