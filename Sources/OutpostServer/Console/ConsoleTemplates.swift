@@ -546,7 +546,8 @@ enum ConsoleTemplates {
         "layout": layout, "signIn": signIn, "singleSignOn": singleSignOn, "singleSignOnDone": singleSignOnDone,
         "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
-        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones, "pickup": pickup,
+        "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
+        "pickup": pickup,
         "ticketMails": ticketMails,
     ]
 

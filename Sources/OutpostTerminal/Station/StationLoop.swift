@@ -70,6 +70,7 @@ public final class StationLoop {
         case UIIdentifier.notesScreen: await notesKey(key, shown)
         case UIIdentifier.printScreen: await printKey(key, shown)
         case UIIdentifier.zoneStation: zoneKey(key, shown)
+        case UIIdentifier.pickupStation: pickupKey(key, shown)
         case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
@@ -176,6 +177,37 @@ public final class StationLoop {
         }
     }
 
+    /// The EFx pickup station: a scan (the scanner types, Enter ends it) shows what the guest may
+    /// still collect; then Enter alone hands out all of it, or an item's number and Enter that one
+    /// (a ticket is never one or two digits). A bell for green, three for red. Esc leaves.
+    func pickupKey(_ key: Key, _ shown: ShownScreen) {
+        guard let screen = shown.part(PickupStationScreen.self) else { return }
+        switch key {
+        case .character(let character): input.append(character)
+        case .backspace: if !input.isEmpty { input.removeLast() }
+        case .enter:
+            if input.isEmpty, screen.guest != nil, !screen.remaining.isEmpty {
+                app.pickupRedeem()
+            } else if screen.guest != nil, input.count <= 2, let number = Int(input), number >= 1,
+                number <= screen.remaining.count
+            {
+                app.pickupRedeem([screen.remaining[number - 1].item.id: 1])
+            } else if !input.isEmpty {
+                app.pickupScan(input)
+            } else {
+                return
+            }
+            input = ""
+            let last = app.shown().part(PickupStationScreen.self)?.last
+            if let last { terminal.bell(times: last.handedOut ? 1 : 3) }
+            if last?.handedOut == true { startSync() }
+        case .escape:
+            input = ""
+            app.closePickupStation()
+        default: break
+        }
+    }
+
     func confirm() async {
         let already = app.tree().contains(UIIdentifier.alreadyCheckedIn)
         await app.confirm(replayAfter: false)
@@ -222,6 +254,9 @@ public final class StationLoop {
         case .function(10):
             input = ""
             app.openZoneStation()
+        case .function(11):
+            input = ""
+            app.openPickupStation()
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
@@ -450,7 +485,7 @@ public final class StationLoop {
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F10 EFx · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F10 zone · F11 pickup · F5 sync · F2 sign out · Ctrl-Q quit"
         if tree.contains(UIIdentifier.kioskStaffNotesClear) { hint = "F9 kiosk notes seen · " + hint }
         switch tree.screen {
         case UIIdentifier.signIn:
@@ -518,6 +553,24 @@ public final class StationLoop {
                     let style = last.admitted ? StationView.green : StationView.red
                     body.append(style + " " + last.sentence + " " + StationView.reset)
                 }
+            }
+        case UIIdentifier.pickupStation:
+            if let screen = shown.part(PickupStationScreen.self) {
+                if let guest = screen.guest {
+                    body.append("  \(guest.name) may collect:" + (screen.remaining.isEmpty ? " nothing more" : ""))
+                    for (index, entry) in screen.remaining.enumerated() {
+                        body.append("  \(index + 1). \(entry.item.name) × \(entry.count)")
+                    }
+                }
+                if let last = screen.last {
+                    let style = last.handedOut ? StationView.green : StationView.red
+                    body.append(style + " " + last.sentence + " " + StationView.reset)
+                }
+                prompt = "Scan › "
+                hint =
+                    screen.guest == nil
+                    ? "Scan a ticket · Esc back"
+                    : "Enter hand out everything · 1-9 Enter that item · scan the next ticket · Esc back"
             }
         case UIIdentifier.walkInSummary:
             prompt = ""
