@@ -48,6 +48,11 @@ package struct DemoWorld {
                     Seeder.SeedZone(name: "Hall", accessTypes: ["General", "VIP"]),
                     Seeder.SeedZone(name: "Workshop A", capacity: 40, reEntry: false, accessTypes: ["General", "VIP"]),
                     Seeder.SeedZone(name: "VIP lounge", capacity: 30, reEntry: true, accessTypes: ["VIP"]),
+                ],
+                items: [
+                    Seeder.SeedItem(name: "T-shirt M", stock: 50, perTicket: ["General": 1, "VIP": 1]),
+                    Seeder.SeedItem(name: "Drink voucher", perTicket: ["General": 2, "VIP": 4]),
+                    Seeder.SeedItem(name: "VIP gift bag", stock: 20, perTicket: ["VIP": 1]),
                 ]))
         var tickets: [(GuestInfo, String)] = []
         for guest in seeded.guests.prefix(3) {

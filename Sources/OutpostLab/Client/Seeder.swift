@@ -25,10 +25,13 @@ package struct Seeder: Sendable {
         package var kiosk: KioskSetupRequest?
         /// Zones for the EFx zone stations, each admitting the access types it names.
         package var zones: [SeedZone] = []
+        /// Items for the EFx pickup stations, each with what a ticket of an access type may collect.
+        package var items: [SeedItem] = []
 
         package init(
             event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
-            staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = []
+            staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = [],
+            items: [SeedItem] = []
         ) {
             self.event = event
             self.accessTypes = accessTypes
@@ -36,6 +39,21 @@ package struct Seeder: Sendable {
             self.staff = staff
             self.kiosk = kiosk
             self.zones = zones
+            self.items = items
+        }
+    }
+
+    /// A pickup item to seed: its name, stock, and how many a ticket of each access type (by name)
+    /// may collect.
+    package struct SeedItem: Sendable {
+        package var name: String
+        package var stock: Int?
+        package var perTicket: [String: Int]
+
+        package init(name: String, stock: Int? = nil, perTicket: [String: Int]) {
+            self.name = name
+            self.stock = stock
+            self.perTicket = perTicket
         }
     }
 
@@ -86,6 +104,19 @@ package struct Seeder: Sendable {
                     })
             }
             _ = try await client.call(API.setZones, event.id, json: ZoneList(zones: zones), what: "zones")
+        }
+        if !plan.items.isEmpty {
+            let items = plan.items.map { PickupItem(id: .random(), name: $0.name, stock: $0.stock) }
+            let allowances = zip(plan.items, items).flatMap { seed, item in
+                types.compactMap { type in
+                    seed.perTicket[type.name].map {
+                        PickupAllowance(accessTypeId: type.id, itemId: item.id, quantity: $0)
+                    }
+                }
+            }
+            _ = try await client.call(
+                API.setPickupItems, event.id, json: PickupCatalog(items: items, allowances: allowances),
+                what: "pickup items")
         }
         // One import per 100,000 rows: the server's default import limit.
         var imported = ImportResult(imported: 0, skipped: 0, errors: [])
