@@ -297,6 +297,26 @@ def run(driver, wait):
           zones_text)
     check("no dialog on the zones page", no_dialog(driver))
 
+    # EFx product pickup: an item whose name is markup, one per ticket of every access type, and
+    # single guests' extras pasted as CSV with one bad line, which the page lists.
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "pickup-link"))
+    driver.find_element(By.ID, "pickup-name").send_keys(HOSTILE + " shirt")
+    driver.find_element(By.ID, "pickup-stock").send_keys("5")
+    for field in driver.find_elements(By.CSS_SELECTOR, "input.pickup-allow"):
+        field.clear()
+        field.send_keys("1")
+    follow(driver, wait, driver.find_element(By.ID, "pickup-add"))
+    items_text = driver.find_element(By.ID, "pickup-items").text
+    check("the item's name is text on the pickup page", HOSTILE + " shirt" in items_text and " 5 0 5 0" in items_text,
+          items_text)
+    driver.find_element(By.ID, "pickup-csv").send_keys(
+        "email,item,quantity\nnobody@example.org," + HOSTILE + " shirt,1\n")
+    follow(driver, wait, driver.find_element(By.ID, "pickup-import"))
+    errors = driver.find_element(By.ID, "pickup-import-errors").text
+    check("the bad CSV line is listed with its reason", "Line 2: No guest of this event has the e-mail" in errors, errors)
+    check("no dialog on the pickup page", no_dialog(driver))
+
     # The doors, live: the dashboard is open when a device (the headless staff app) scans the
     # printed ticket and checks the guest in; the page changes without a reload.
     driver.get(event_url)
@@ -349,10 +369,20 @@ def run(driver, wait):
     wait.until(ready.text_to_be_present_in_element((By.ID, "zones"), "1 of 30"))
     zone_rows = driver.find_element(By.ID, "zones").text
     check("the dashboard counts the zone as text", HOSTILE + " lounge" in zone_rows, zone_rows)
+    # The same device as a pickup station hands the guest their shirt; the console counts it.
+    handed = device("pickup", "scan", "--image", image, "--all") and device("sync")
+    check("the device, as a pickup station, hands the guest the item", handed)
     check("no dialog on the dashboard", no_dialog(driver))
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-dashboard.png"))
         driver.find_element(By.ID, "zones-section").screenshot(os.path.join(SHOTS, "console-zone-occupancy.png"))
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "pickup-link"))
+    items_text = driver.find_element(By.ID, "pickup-items").text
+    check("the pickup page counts the item handed out: 5 in stock, 1 out, 4 left", " 5 1 4 0" in items_text, items_text)
+    stations = driver.find_elements(By.CSS_SELECTOR, "#pickup-stations tbody tr")
+    check("one station handed it out", len(stations) == 1 and HOSTILE + " shirt" in stations[0].text,
+          "|".join(row.text for row in stations))
 
     # A walk-in at the door (the device leases places of General first), then the walk-ins page.
     walked_in = device("walkin", "add", "--name", "Walt <b>Walker</b>", "--type", "General", "--paid", "20",
