@@ -5,7 +5,8 @@ import OutpostProtocol
 /// Turns an entitlement CSV (`email` or `guest_id`, `item`, and `quantity`, 1 when absent) into
 /// guests' own entitlements and per-line errors. A row sets the guest's quantity of the item (0
 /// removes it; a later row for the same guest and item wins), so importing a file again changes
-/// nothing. Pure: the event's items and guests come in.
+/// nothing. An empty file or a header without the columns is refused whole (422, as the guest
+/// import does). Pure: the event's items and guests come in.
 struct PickupEntitlementImport {
     struct Plan: Sendable, Equatable {
         var entitlements: [PickupGuestEntitlement]
@@ -20,7 +21,7 @@ struct PickupEntitlementImport {
     let guestsByEmail: [String: [GuestID]]
     let guestIds: Set<GuestID>
 
-    func plan(_ records: [CSVRecord]) -> Plan {
+    func plan(_ records: [CSVRecord]) throws -> Plan {
         var errors: [ImportRowError] = []
         var omitted = 0
         func fail(_ line: Int, _ error: String) {
@@ -31,24 +32,19 @@ struct PickupEntitlementImport {
             }
         }
         guard let header = records.first else {
-            return Plan(
-                entitlements: [], errors: [ImportRowError(line: 1, error: "The file is empty.")], errorsOmitted: 0)
+            throw APIError.invalidRequest(
+                "The CSV is empty; it needs the header row email,item,quantity.", status: .unprocessableContent)
         }
         guard case .success(let names) = header.fields else {
-            return Plan(
-                entitlements: [], errors: [ImportRowError(line: header.line, error: "The header row cannot be read.")],
-                errorsOmitted: 0)
+            throw APIError.invalidRequest("The CSV header row could not be read.", status: .unprocessableContent)
         }
         let columns = names.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let email = columns.firstIndex(of: "email")
         let guestId = columns.firstIndex(of: "guest_id")
         guard let item = columns.firstIndex(of: "item"), email != nil || guestId != nil else {
-            return Plan(
-                entitlements: [],
-                errors: [
-                    ImportRowError(
-                        line: header.line, error: "The header needs an item column and an email or guest_id column.")
-                ], errorsOmitted: 0)
+            throw APIError.invalidRequest(
+                "The CSV header needs an item column and an email or guest_id column (email,item,quantity).",
+                status: .unprocessableContent)
         }
         let quantity = columns.firstIndex(of: "quantity")
         var byName: [String: PickupItemID] = [:]

@@ -99,7 +99,7 @@ struct PickupRoutes {
         }
         let store = dependencies.store
         let guests = try await store.guestIdsByEmail(eventId: event.id)
-        let plan = PickupEntitlementImport(
+        let plan = try PickupEntitlementImport(
             items: try await store.pickupCatalog(eventId: event.id).items, guestsByEmail: guests,
             guestIds: Set(guests.values.joined())
         ).plan(CSVReader.records(buffer.readableBytesView))
