@@ -18,7 +18,14 @@ extension ModuleStore where Owner == ZonesModule {
                             guest_id TEXT NOT NULL, movement TEXT NOT NULL, scanned_at INTEGER NOT NULL);
                         CREATE INDEX zone_passages_guest ON zone_passages (zone_id, guest_id, scanned_at);
                         """)
-            }
+            },
+            // How far the server has each passage: queued (0), answered (1), counted in the report
+            // last pulled (2). Counting "scanned after the last pull" missed a passage scanned
+            // before a pull whose send had failed (one short). Passages already kept count as
+            // answered: until the next pull they may be counted twice, one over rather than short.
+            DeviceMigration("zone passages: how far the server has them") { db, _ in
+                try db.execute(sql: "ALTER TABLE zone_passages ADD COLUMN state INTEGER NOT NULL DEFAULT 1")
+            },
         ]
     }
 
@@ -36,15 +43,36 @@ extension ModuleStore where Owner == ZonesModule {
         }
     }
 
-    /// This device's entries minus exits in `zoneId` scanned after `since` (all when nil).
-    package func net(zoneId: ZoneID, since: Date?) throws -> Int {
+    /// This device's entries minus exits in `zoneId` that the last pulled count does not include.
+    package func uncountedNet(zoneId: ZoneID) throws -> Int {
         try readStatement { db in
             try Int.fetchOne(
                 db,
                 sql: """
                     SELECT COALESCE(SUM(CASE movement WHEN 'enter' THEN 1 ELSE -1 END), 0) FROM zone_passages
-                    WHERE zone_id = ? AND scanned_at > ?
-                    """, arguments: [zoneId.wire, since?.millisecondsSince1970 ?? Int64.min]) ?? 0
+                    WHERE zone_id = ? AND state < 2
+                    """, arguments: [zoneId.wire]) ?? 0
+        }
+    }
+
+    /// The server answered `passage` (it is in the next count pulled).
+    package func answered(_ db: Database, _ passage: ZonePassageID) throws {
+        try db.execute(sql: "UPDATE zone_passages SET state = 1 WHERE id = ? AND state = 0", arguments: [passage.wire])
+    }
+
+    /// The passages of `eventId` answered before a count was asked for.
+    package func answeredPassages(eventId: EventID) throws -> [String] {
+        try readStatement { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM zone_passages WHERE event_id = ? AND state = 1", arguments: [eventId.wire])
+        }
+    }
+
+    /// `ids` are in the count just pulled.
+    package func counted(_ ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        try queue.write { db in
+            for id in ids { try db.execute(sql: "UPDATE zone_passages SET state = 2 WHERE id = ?", arguments: [id]) }
         }
     }
 
@@ -53,8 +81,8 @@ extension ModuleStore where Owner == ZonesModule {
         try queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO zone_passages (id, event_id, zone_id, guest_id, movement, scanned_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO zone_passages (id, event_id, zone_id, guest_id, movement, scanned_at, state)
+                    VALUES (?, ?, ?, ?, ?, ?, 0)
                     """,
                 arguments: [
                     passage.id.wire, eventId.wire, passage.zoneId.wire, passage.guestId.wire,

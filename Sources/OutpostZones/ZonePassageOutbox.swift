@@ -29,6 +29,7 @@ package struct ZonePassageOutbox: OutboxEntryHandler {
         _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
     ) throws -> OutboxNotice? {
         try store.recordAnswer(db, row, status: response.status, body: response.body, rejection: refusal, now: now)
+        try store.answered(db, try store.passage(of: row).id)
         return nil
     }
 }

@@ -39,11 +39,14 @@ package final class ZonesModule: DeviceModule {
             throw APIClientError.http(status: zones.status, code: nil)
         }
         state.zones[event.id.wire] = list
+        // What was answered before asking: the count includes it (anything answered while the
+        // count is on its way stays counted here too, one more rather than one short).
+        let answered = context.surfacing("read the passages", { try store.answeredPassages(eventId: event.id) }) ?? []
         let counted = try await context.authorized(TransportRequest(API.zoneOccupancy.line(event.id)))
         // Counts that do not come (a portal, a refusal) leave the last ones: the rules are what a station needs.
         if counted.status == 200, let report = try? OutpostJSON.decode(ZoneReport.self, from: counted.body) {
             state.reports[event.id.wire] = report
-            state.reportedAt[event.id.wire] = context.ports.clock.now()
+            _ = context.surfacing("count the passages", { try store.counted(answered) })
         }
     }
 
@@ -117,11 +120,11 @@ package final class ZonesModule: DeviceModule {
     }
 
     /// People inside `zone` as this device knows it: the server's count at the last pull plus
-    /// this device's entries and exits since (only its own when it never had the count).
+    /// this device's entries and exits that count does not include (only its own when it never
+    /// had the count).
     package func inside(eventId: EventID, zone: ZoneID) -> Int? {
-        let since = state.reportedAt[eventId.wire]
         let server = state.reports[eventId.wire]?.zones.first { $0.zoneId == zone }?.inside ?? 0
-        guard let net = context.surfacing("count the zone", { try store.net(zoneId: zone, since: since) }) else {
+        guard let net = context.surfacing("count the zone", { try store.uncountedNet(zoneId: zone) }) else {
             return nil
         }
         return max(0, server + net)

@@ -22,8 +22,6 @@ package struct ZonesState: Codable, Sendable {
     /// By event id.
     package var zones: [String: ZoneList] = [:]
     package var reports: [String: ZoneReport] = [:]
-    /// When each event's counts were pulled (local passages after it are added on top).
-    package var reportedAt: [String: Date] = [:]
     package var stations: [String: Station] = [:]
     package var open = false
     package var last: Result?

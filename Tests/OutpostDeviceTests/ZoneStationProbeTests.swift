@@ -128,4 +128,28 @@ struct ZoneStationProbeTests {
             #expect(!alex.tree().contains(UIIdentifier.tabEFx))
         }
     }
+
+    @Test(
+        "zone-count-unsent-before-pull: an entry scanned before a pull whose send had not gone through is still counted on the station (not one short), and once sent and pulled, counted once"
+    )
+    func unsentBeforePull() async throws {
+        try await DeviceLab.run { lab in
+            let (event, vera, lounge) = try await Self.expo(lab)
+            let alex = try await Self.station(lab, "alex", email: "alex@acme.test", event: event.id, lounge: lounge)
+            alex.update { $0.online = false }
+            alex.zoneScan(try await lab.ticket(vera, event: event))
+            #expect(alex.pendingCount == 1)
+            alex.update { $0.online = true }
+            // The count is pulled while the entry is still queued (its send failed or has not run).
+            let module = try #require(alex.zonesModule)
+            let info = try #require(alex.currentEvent)
+            try await module.pull(event: info)
+            #expect(alex.tree().elements(UIIdentifier.zoneOccupancy).first?.attributes["inside"] == "1")
+            await alex.sync()
+            #expect(alex.pendingCount == 0)
+            #expect(alex.tree().elements(UIIdentifier.zoneOccupancy).first?.attributes["inside"] == "1")
+            await alex.sync()
+            #expect(alex.tree().elements(UIIdentifier.zoneOccupancy).first?.attributes["inside"] == "1", "once")
+        }
+    }
 }
