@@ -105,7 +105,7 @@ struct ZoneStationProbeTests {
     }
 
     @Test(
-        "zone-station-refusals: a ticket of another event, a guest of an access type without access, the wrong zone set, the EFx tab only with the EFx modules"
+        "zone-station-refusals: a ticket of another event, a guest of an access type without access, the wrong zone set, the EFx tab only with the EFx modules (zone-efx-learned-at-sync: turned on, it shows at the next sync)"
     )
     func refusals() async throws {
         try await DeviceLab.run { lab in
@@ -126,6 +126,13 @@ struct ZoneStationProbeTests {
             // The world's Gala has no EFx modules: no tab.
             await alex.openEvent(lab.world.event.id)
             #expect(!alex.tree().contains(UIIdentifier.tabEFx))
+            // The organizer turns them on: the device learns it at its next sync, with no trip
+            // through the events list (zone-efx-learned-at-sync).
+            _ = try await lab.api.lab(lab.world.organizer).call(
+                API.updateEvent, lab.world.event.id, json: UpdateEventRequest(modules: ["checkin", "efx"]),
+                what: "efx on")
+            await alex.sync()
+            #expect(alex.tree().contains(UIIdentifier.tabEFx), "zone-efx-learned-at-sync")
         }
     }
 

@@ -9,12 +9,26 @@ extension DeviceApp {
     /// Pulls every module's feeds for the open event, stopping at the first failure (the next
     /// sync resumes from the stored cursors).
     package func pullFeeds() async {
-        guard session != nil, let event = currentEvent else { return }
+        guard session != nil, let listed = currentEvent else { return }
         do {
+            let event = try await refreshed(listed)
             for module in modules { try await module.pull(event: event) }
         } catch {
             handle(error)
         }
+    }
+
+    /// The open event as the server has it now: the organizer may have turned its modules (the
+    /// EFx tab) on or off since the events list was pulled. An answer that is not the event (a
+    /// portal's page) leaves the listed one.
+    private func refreshed(_ event: EventInfo) async throws -> EventInfo {
+        let response = try await authorized(TransportRequest(API.getEvent.line(event.id)))
+        // Not the event (a portal, an error page): the listed event stays; the feeds say more.
+        guard response.status == 200, let detail = try? OutpostJSON.decode(EventDetail.self, from: response.body),
+            detail.event.id == event.id, let index = events.firstIndex(where: { $0.id == event.id })
+        else { return event }
+        events[index] = detail.event
+        return detail.event
     }
 
     /// Pulls every module's feeds of the signed-in user (not of an event), stopping at the first
