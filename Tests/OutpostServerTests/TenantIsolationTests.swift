@@ -38,10 +38,15 @@ struct TenantIsolationTests {
             let leased = try await api.lab(world.staff1).leaseWalkIns(
                 event: event, WalkInLeaseRequest(deviceId: "door-a", accessTypeId: door.id))
             let lease = try OutpostJSON.decode(WalkInLease.self, from: leased.body).id
+            let exhibitor = try await api.createUser(
+                world.organizer, email: "ella@acme.test", role: .exhibitor, name: "Ella")
+            let booth = Booth(id: .random(), name: "Acme Robotics", exhibitors: [exhibitor.user.id])
+            _ = try await api.lab(world.organizer).call(
+                API.setBooths, event, json: BoothList(booths: [booth]), what: "booths")
             let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
                 event: event, guest: guest, user: user, otherEvent: world.otherEvent.id, key: key,
                 checkInBody: checkInBody, accessType: world.accessType.id, contact: contact.id,
-                mentor: mentor.user.id, activity: activity, activityWrite: write, lease: lease)
+                mentor: mentor.user.id, activity: activity, activityWrite: write, lease: lease, booth: booth.id)
             let unknownEvent = try await api.request(
                 .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
@@ -86,7 +91,7 @@ struct TenantIsolationTests {
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
         activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
         printId: BadgePrintID = .random(), passageId: ZonePassageID = .random(),
-        redemptionId: PickupRedemptionID = .random()
+        redemptionId: PickupRedemptionID = .random(), booth: BoothID = .random(), leadId: LeadID = .random()
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         let passage = ZonePassage(
             id: passageId, zoneId: .random(), guestId: guest, movement: .enter, deviceId: "d",
@@ -134,6 +139,21 @@ struct TenantIsolationTests {
             (.post, "/v1/events/\(event)/pickup-entitlements:import", nil, [:]),
             (.put, "/v1/events/\(event)/pickup-redemptions/\(pickup.id)", pickup, [:]),
             (.get, "/v1/events/\(event)/pickup-report", nil, [:]),
+            (.get, "/v1/events/\(event)/booths", nil, [:]),
+            (.put, "/v1/events/\(event)/booths", BoothList(booths: []), [:]),
+            (
+                .put, "/v1/booths/\(booth)/leads/\(leadId)",
+                LeadWrite(
+                    content: LeadContent(
+                        guestId: guest, capturedAt: Date(millisecondsSince1970: 1_795_000_000_000), deviceId: "d"),
+                    baseVersion: 0), [:]
+            ),
+            (.get, "/v1/booths/\(booth)/leads", nil, [:]),
+            (.get, "/v1/booths/\(booth)/leads.csv", nil, [:]),
+            (
+                .put, "/v1/events/\(event)/guests/\(guest)/contact-consent", ContactConsent(sharesContact: true),
+                [:]
+            ),
             (.get, "/v1/events/\(event)/guests/\(guest)/ticket", nil, [:]),
             (.put, "/v1/events/\(event)/kiosk", KioskSetupRequest(passcode: "394817", orientation: .portrait), [:]),
             (.post, "/v1/events/\(event)/access-types", CreateAccessTypeRequest(name: "X"), [:]),
@@ -259,7 +279,7 @@ struct TenantIsolationTests {
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
         "GET /v1/me/export", "DELETE /v1/me", "GET /v1/contacts/changes", "PUT /v1/me/devices/{deviceId}",
-        "GET /v1/tenant/sso", "PUT /v1/tenant/sso", "DELETE /v1/tenant/sso",
+        "GET /v1/tenant/sso", "PUT /v1/tenant/sso", "DELETE /v1/tenant/sso", "GET /v1/me/booths",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
@@ -284,7 +304,8 @@ struct TenantIsolationTests {
         let ids = (
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
-            print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random()
+            print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random(),
+            booth: BoothID.random(), lead: LeadID.random()
         )
         let tabled = Set(
             Self.table(
@@ -296,7 +317,7 @@ struct TenantIsolationTests {
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
                     baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print,
-                passageId: ids.passage, redemptionId: ids.redemption
+                passageId: ids.passage, redemptionId: ids.redemption, booth: ids.booth, leadId: ids.lead
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
@@ -304,6 +325,7 @@ struct TenantIsolationTests {
                     (ids.lease.wire, "{leaseId}"),
                     (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
                     (ids.passage.wire, "{passageId}"), (ids.redemption.wire, "{redemptionId}"),
+                    (ids.booth.wire, "{boothId}"), (ids.lead.wire, "{leadId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

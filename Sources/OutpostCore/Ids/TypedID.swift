@@ -64,6 +64,8 @@ public enum ZoneIDKind: IDKind {}
 public enum ZonePassageIDKind: IDKind {}
 public enum PickupItemIDKind: IDKind {}
 public enum PickupRedemptionIDKind: IDKind {}
+public enum BoothIDKind: IDKind {}
+public enum LeadIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -106,3 +108,7 @@ public typealias ZonePassageID = TypedID<ZonePassageIDKind>
 public typealias PickupItemID = TypedID<PickupItemIDKind>
 /// One handing-out at a pickup station, of one or several items (made by the station's device).
 public typealias PickupRedemptionID = TypedID<PickupRedemptionIDKind>
+/// An exhibitor's booth at an event (lead retrieval).
+public typealias BoothID = TypedID<BoothIDKind>
+/// A lead an exhibitor captured at a booth (made by the exhibitor's device).
+public typealias LeadID = TypedID<LeadIDKind>

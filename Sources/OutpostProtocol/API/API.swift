@@ -99,6 +99,17 @@ public enum API {
     public static let pickupReport = Endpoint<NoBody, PickupReport, EventID>(
         .get, "/v1/events/{eventId}/pickup-report")
 
+    // Lead retrieval (EFx): booths and their exhibitors, the leads they capture, consent.
+    public static let booths = Endpoint<NoBody, BoothList, EventID>(.get, "/v1/events/{eventId}/booths")
+    public static let setBooths = Endpoint<BoothList, BoothList, EventID>(.put, "/v1/events/{eventId}/booths")
+    public static let myBooths = Endpoint<NoBody, MyBooths>(.get, "/v1/me/booths")
+    public static let writeLead = Endpoint<LeadWrite, Lead, BoothID, LeadID>(
+        .put, "/v1/booths/{boothId}/leads/{leadId}")
+    public static let leads = Endpoint<NoBody, LeadList, BoothID>(.get, "/v1/booths/{boothId}/leads")
+    public static let exportLeads = Endpoint<NoBody, Bytes, BoothID>(.get, "/v1/booths/{boothId}/leads.csv")
+    public static let setContactConsent = Endpoint<ContactConsent, ContactConsent, EventID, GuestID>(
+        .put, "/v1/events/{eventId}/guests/{guestId}/contact-consent")
+
     // Guests and tickets.
     public static let listGuests = Endpoint<NoBody, GuestPage, EventID>(.get, "/v1/events/{eventId}/guests")
     public static let createGuest = Endpoint<CreateGuestRequest, GuestInfo, EventID>(
@@ -227,6 +238,13 @@ extension API {
         importPickupEntitlements.route,
         recordPickup.route,
         pickupReport.route,
+        booths.route,
+        setBooths.route,
+        myBooths.route,
+        writeLead.route,
+        leads.route,
+        exportLeads.route,
+        setContactConsent.route,
         listGuests.route,
         createGuest.route,
         showGuest.route,

@@ -10,6 +10,9 @@ public enum UserRole: String, Codable, Sendable, CaseIterable {
     case mentor
     /// A care worker tracking their own hours (seed 003): their own locations, sessions and days.
     case worker
+    /// An exhibitor's staff (EFx lead retrieval): the leads of the booths they are on, nothing else
+    /// of the event (not the roster, not check-in).
+    case exhibitor
 }
 
 /// `POST /v1/auth/signin`.

@@ -294,7 +294,7 @@ struct ConsoleRoutes: Sendable {
                             "me": $0.id.wire == me,
                         ]
                     },
-                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor].map(\.rawValue),
+                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor].map(\.rawValue),
                 ], session: session, notice: Self.flash(request))
         }
     }

@@ -126,8 +126,14 @@ struct EventRoutes {
         let (eventId, user) = try API.assignStaff.parameters(in: context)
         let event = try await Self.event(eventId, context, dependencies)
         let userId = user
-        guard try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) != nil else {
+        guard let staff = try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) else {
             throw APIError.notFound
+        }
+        // On the staff, a user reads the roster: an exhibitor sees only the leads of their booths.
+        guard staff.role != .exhibitor else {
+            throw APIError.invalidRequest(
+                "An exhibitor works a booth, not the event's staff: put them on a booth instead.",
+                status: .unprocessableContent)
         }
         try await dependencies.store.assignStaff(eventId: event.id, userId: userId)
         return Response(status: .noContent)

@@ -6,8 +6,62 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19,
     ]
+
+    /// Lead retrieval (EFx): an event's booths (their questions as JSON), the exhibitor users on
+    /// each, guests' consent to share contact details with exhibitors, the leads booths captured
+    /// (the current version) and every version of each (a correction keeps the original).
+    static let v19 = Migration(version: 19, name: "booths and leads") { _ in
+        [
+            """
+            CREATE TABLE booths (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                name TEXT NOT NULL,
+                questions TEXT NOT NULL,
+                position BIGINT NOT NULL)
+            """,
+            "CREATE INDEX booths_event ON booths (event_id, position)",
+            """
+            CREATE TABLE booth_exhibitors (
+                booth_id TEXT NOT NULL REFERENCES booths(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                PRIMARY KEY (booth_id, user_id))
+            """,
+            "CREATE INDEX booth_exhibitors_user ON booth_exhibitors (user_id)",
+            """
+            CREATE TABLE guest_contact_consent (
+                guest_id TEXT PRIMARY KEY REFERENCES guests(id),
+                shares INTEGER NOT NULL,
+                changed_at BIGINT NOT NULL,
+                changed_by TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE leads (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                booth_id TEXT NOT NULL REFERENCES booths(id),
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                version BIGINT NOT NULL,
+                content TEXT NOT NULL,
+                captured_by TEXT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                captured_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX leads_booth ON leads (booth_id, captured_at)",
+            """
+            CREATE TABLE lead_versions (
+                lead_id TEXT NOT NULL REFERENCES leads(id),
+                version BIGINT NOT NULL,
+                content TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                at BIGINT NOT NULL,
+                PRIMARY KEY (lead_id, version))
+            """,
+        ]
+    }
 
     /// Product pickup (EFx): an event's items with their stock, what each access type may
     /// collect, what was imported for single guests, and every handing-out a pickup station
