@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "OutpostPrint", targets: ["OutpostPrint"]),
         .library(name: "OutpostZones", targets: ["OutpostZones"]),
         .library(name: "OutpostPickup", targets: ["OutpostPickup"]),
+        .library(name: "OutpostLeads", targets: ["OutpostLeads"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
@@ -219,6 +220,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "OutpostLeads",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OutpostTracking",
             dependencies: [
                 "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
@@ -238,7 +247,7 @@ let package = Package(
             name: "OutpostDevice",
             dependencies: [
                 "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
-                "OutpostZones", "OutpostPickup", "OutpostTracking", "OutpostActivities",
+                "OutpostZones", "OutpostPickup", "OutpostLeads", "OutpostTracking", "OutpostActivities",
             ],
             swiftSettings: swiftSettings
         ),
@@ -268,6 +277,7 @@ let package = Package(
                 "OutpostPrint",
                 "OutpostZones",
                 "OutpostPickup",
+                "OutpostLeads",
                 "OutpostTracking",
                 "OutpostActivities",
                 "OutpostChaos",

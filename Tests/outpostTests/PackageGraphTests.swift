@@ -229,7 +229,7 @@ struct PackageGraphTests {
     /// their audit lands (everything else there surfaces through ``StorageFaults`` or a refusal).
     static let reasonedTargets = [
         "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
-        "OutpostZones", "OutpostPickup", "OutpostTracking", "OutpostActivities",
+        "OutpostZones", "OutpostPickup", "OutpostLeads", "OutpostTracking", "OutpostActivities",
     ]
 
     @Test("try-reasons: every try? in the audited device targets has a one-line reason beside it")

@@ -2,6 +2,7 @@
 @_exported import OutpostActivities
 @_exported import OutpostCheckIn
 @_exported import OutpostKiosk
+@_exported import OutpostLeads
 @_exported import OutpostNotes
 @_exported import OutpostPickup
 @_exported import OutpostPrint

@@ -42,14 +42,17 @@ public struct BoothList: Codable, Sendable, Hashable {
     public init(booths: [Booth]) { self.booths = booths }
 }
 
-/// A booth the signed-in exhibitor is on, with its event.
+/// A booth the signed-in exhibitor is on, with its event and the event's ticket keys (an
+/// exhibitor's device verifies a scanned ticket offline, as the door does, without the roster).
 public struct MyBooth: Codable, Sendable, Hashable {
     public var booth: Booth
     public var event: EventInfo
+    public var keys: [RosterKey]
 
-    public init(booth: Booth, event: EventInfo) {
+    public init(booth: Booth, event: EventInfo, keys: [RosterKey]) {
         self.booth = booth
         self.event = event
+        self.keys = keys
     }
 }
 

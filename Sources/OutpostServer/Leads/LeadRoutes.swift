@@ -83,7 +83,8 @@ struct LeadRoutes {
 
     @Sendable func myBooths(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.exhibitor])
-        return try HTTPHelpers.json(try await dependencies.store.myBooths(caller: context.caller))
+        return try HTTPHelpers.json(
+            try await dependencies.store.myBooths(caller: context.caller, now: dependencies.clock.now()))
     }
 
     /// The booth when the caller may work it; another booth (or tenant) is not found.

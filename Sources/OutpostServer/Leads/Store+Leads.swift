@@ -111,7 +111,7 @@ extension Store {
     }
 
     /// The booths `caller` (an exhibitor) is on, with their events.
-    func myBooths(caller: Caller) async throws -> MyBooths {
+    func myBooths(caller: Caller, now: Date) async throws -> MyBooths {
         try await database.read { connection in
             let rows = try await connection.query(
                 """
@@ -126,9 +126,12 @@ extension Store {
                         "SELECT \(Self.eventColumns) FROM events e WHERE e.id = ?", [.id(eventId)]
                     ).map(Self.event(from:))
                 else { continue }
+                let keys = try await Self.eventKeys(connection, eventId: eventId, now: now).map {
+                    RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
+                }
                 for booth in try await Self.booths(connection, eventId: eventId).booths
                 where booth.exhibitors.contains(caller.userId) {
-                    mine.append(MyBooth(booth: booth, event: event.info))
+                    mine.append(MyBooth(booth: booth, event: event.info, keys: keys))
                 }
             }
             return MyBooths(
