@@ -149,6 +149,7 @@ struct TenantIsolationTests {
                     baseVersion: 0), [:]
             ),
             (.get, "/v1/booths/\(booth)/leads", nil, [:]),
+            (.get, "/v1/booths/\(booth)", nil, [:]),
             (.get, "/v1/booths/\(booth)/leads.csv", nil, [:]),
             (
                 .put, "/v1/events/\(event)/guests/\(guest)/contact-consent", ContactConsent(sharesContact: true),
@@ -195,8 +196,12 @@ struct TenantIsolationTests {
     /// The console's routes that name an event: the same rows, through the console's
     /// session cookie; each reaches the event only through the API, so another tenant's ids are
     /// the console's 404 page.
-    static func consoleTable(event: EventID, user: UserID, guest: GuestID) -> [(HTTPRequest.Method, String)] {
+    static func consoleTable(
+        event: EventID, user: UserID, guest: GuestID, booth: BoothID = .random()
+    ) -> [(HTTPRequest.Method, String)] {
         [
+            (.get, "/admin/events/\(event)/booths"), (.post, "/admin/events/\(event)/booths"),
+            (.get, "/admin/booths/\(booth)/leads"), (.get, "/admin/booths/\(booth)/leads.csv"),
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
             (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
@@ -239,8 +244,13 @@ struct TenantIsolationTests {
             #expect(try await other.signIn(email: "org@other.test", password: "organizer-pass").status == 303)
             try await other.get("/admin/events")
             let anonymous = ConsoleBrowser(api)
+            let exhibitor = try await api.createUser(
+                world.organizer, email: "ella@acme.test", role: .exhibitor, name: "Ella")
+            let booth = Booth(id: .random(), name: "Acme Robotics", exhibitors: [exhibitor.user.id])
+            _ = try await api.lab(world.organizer).call(
+                API.setBooths, world.event.id, json: BoothList(booths: [booth]), what: "booths")
             for (method, path) in Self.consoleTable(
-                event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id)
+                event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id, booth: booth.id)
             {
                 let crossTenant =
                     method == .get
@@ -333,9 +343,11 @@ struct TenantIsolationTests {
                 return "\(method.rawValue) \(route)"
             })
         let consoleTabled = Set(
-            Self.consoleTable(event: ids.event, user: ids.user, guest: ids.guest).map { method, path in
+            Self.consoleTable(event: ids.event, user: ids.user, guest: ids.guest, booth: ids.booth).map {
+                method, path in
                 "\(method.rawValue) "
                     + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
+                    .replacingOccurrences(of: ids.booth.wire, with: "{boothId}")
                     .replacingOccurrences(of: ids.user.wire, with: "{userId}")
                     .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
             })

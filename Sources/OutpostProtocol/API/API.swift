@@ -103,6 +103,7 @@ public enum API {
     public static let booths = Endpoint<NoBody, BoothList, EventID>(.get, "/v1/events/{eventId}/booths")
     public static let setBooths = Endpoint<BoothList, BoothList, EventID>(.put, "/v1/events/{eventId}/booths")
     public static let myBooths = Endpoint<NoBody, MyBooths>(.get, "/v1/me/booths")
+    public static let showBooth = Endpoint<NoBody, MyBooth, BoothID>(.get, "/v1/booths/{boothId}")
     public static let writeLead = Endpoint<LeadWrite, Lead, BoothID, LeadID>(
         .put, "/v1/booths/{boothId}/leads/{leadId}")
     public static let leads = Endpoint<NoBody, LeadList, BoothID>(.get, "/v1/booths/{boothId}/leads")
@@ -241,6 +242,7 @@ extension API {
         booths.route,
         setBooths.route,
         myBooths.route,
+        showBooth.route,
         writeLead.route,
         leads.route,
         exportLeads.route,

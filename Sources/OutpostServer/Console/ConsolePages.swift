@@ -46,6 +46,10 @@ package enum ConsolePages {
     package static let pickup = Page<EventID>(.get, "/admin/events/{eventId}/pickup")
     package static let addPickupItem = Form<EventID>(.post, "/admin/events/{eventId}/pickup")
     package static let importPickupEntitlements = Form<EventID>(.post, "/admin/events/{eventId}/pickup/entitlements")
+    package static let booths = Page<EventID>(.get, "/admin/events/{eventId}/booths")
+    package static let addBooth = Form<EventID>(.post, "/admin/events/{eventId}/booths")
+    package static let boothLeads = Page<BoothID>(.get, "/admin/booths/{boothId}/leads")
+    package static let boothLeadsCSV = Page<BoothID>(.get, "/admin/booths/{boothId}/leads.csv")
     package static let badge = Page<EventID>(.get, "/admin/events/{eventId}/badge")
     package static let setBadge = Form<EventID>(.post, "/admin/events/{eventId}/badge")
     package static let badgePreview = Page<EventID>(.get, "/admin/events/{eventId}/badge/preview.png")
@@ -101,6 +105,10 @@ extension ConsolePages {
         pickup.route,
         addPickupItem.route,
         importPickupEntitlements.route,
+        booths.route,
+        addBooth.route,
+        boothLeads.route,
+        boothLeadsCSV.route,
         badge.route,
         setBadge.route,
         badgePreview.route,

@@ -57,6 +57,7 @@ struct ConsoleRoutes: Sendable {
         registerSingleSignOn(on: group)
         registerZones(on: group)
         registerPickup(on: group)
+        registerLeads(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -131,6 +132,12 @@ struct ConsoleRoutes: Sendable {
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
             let list = try await call(API.listEvents.line(query: [("range", "all")]), nil).decode(EventList.self)
+            // An exhibitor works no event: their booths are their way in.
+            let booths =
+                Self.role(session) == .exhibitor
+                ? try await call(API.myBooths.line(), nil).decode(MyBooths.self).booths.map { mine -> [String: Any] in
+                    ["id": mine.booth.id.wire, "name": mine.booth.name, "event": mine.event.name]
+                } : []
             let rows = list.events.map { event -> [String: Any] in
                 [
                     "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
@@ -142,6 +149,7 @@ struct ConsoleRoutes: Sendable {
                 "events", title: "Events",
                 [
                     "events": rows, "canCreate": Self.role(session) == .organizer,
+                    "isExhibitor": Self.role(session) == .exhibitor, "booths": booths,
                     "form": ["timeZone": TimeZone.current.identifier], "zones": TimeZone.knownTimeZoneIdentifiers,
                 ], session: session, notice: Self.flash(request))
         }

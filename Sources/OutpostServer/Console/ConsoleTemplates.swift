@@ -72,9 +72,11 @@ enum ConsoleTemplates {
         {{#events}}
         <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td></tr>
         {{/events}}
-        {{^events}}<tr><td colspan="4">No events yet: create the first one below.</td></tr>{{/events}}
+        {{^events}}<tr><td colspan="4">{{#isExhibitor}}As an exhibitor you work your booths, below.{{/isExhibitor}}{{^isExhibitor}}No events yet: create the first one below.{{/isExhibitor}}</td></tr>{{/events}}
         </tbody>
         </table>
+        {{#isExhibitor}}<h2>Your booths</h2>
+        <ul id="my-booths">{{#booths}}<li><a href="/admin/booths/{{id}}/leads">{{name}}</a> · {{event}}</li>{{/booths}}{{^booths}}<li>You are on no booth yet: the organizer adds you.</li>{{/booths}}</ul>{{/isExhibitor}}
         {{#canCreate}}
         <h2>New event</h2>
         <form method="post" action="/admin/events" class="card" id="new-event">
@@ -105,7 +107,8 @@ enum ConsoleTemplates {
         <a href="/admin/events/{{event.id}}/walkins" id="walkins-link">Walk-ins</a>
         <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>
         <a href="/admin/events/{{event.id}}/zones" id="zones-link">Zones (EFx)</a>
-        <a href="/admin/events/{{event.id}}/pickup" id="pickup-link">Pickup (EFx)</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/pickup" id="pickup-link">Pickup (EFx)</a>
+        <a href="/admin/events/{{event.id}}/booths" id="booths-link">Booths (EFx)</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -510,6 +513,43 @@ enum ConsoleTemplates {
         </section>{{/canEdit}}
         """
 
+    static let booths = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Booths</h1>
+        <p class="hint">Exhibitors (users with the exhibitor role) capture leads at their booth with the Outpost app. A lead shows the attendee's name and e-mail only while the attendee shares them.</p>
+        <table class="list" id="booths">
+        <thead><tr><th>Booth</th><th>Exhibitors</th><th>Questions</th><th>Leads</th></tr></thead>
+        <tbody>
+        {{#booths}}<tr><td><a href="/admin/booths/{{id}}/leads">{{name}}</a></td><td>{{exhibitors}}</td><td>{{questions}}</td><td>{{leads}}</td></tr>{{/booths}}
+        {{^booths}}<tr><td colspan="4">No booths yet.</td></tr>{{/booths}}
+        </tbody>
+        </table>
+        {{#canEdit}}<section>
+        <h2>Add a booth</h2>
+        <form method="post" action="/admin/events/{{event.id}}/booths" class="card" id="booth-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="booth-name" required maxlength="80"></label>
+        <fieldset><legend>Exhibitors</legend>{{#exhibitors}}<label><input type="checkbox" name="exhibitor-{{id}}" class="booth-exhibitor"> {{name}}</label>{{/exhibitors}}{{^exhibitors}}<p class="hint">No exhibitor users yet: add one on the Staff page with the exhibitor role.</p>{{/exhibitors}}</fieldset>
+        <label>Questions <textarea name="questions" id="booth-questions" rows="3" placeholder="One per line"></textarea></label>
+        <button type="submit" id="booth-add">Add the booth</button>
+        </form>
+        </section>{{/canEdit}}
+        """
+
+    static let leads = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › {{event}} ›</p>
+        <h1>Leads · {{booth}}</h1>
+        <p><a href="/admin/booths/{{boothId}}/leads.csv" id="leads-csv-link">Leads (CSV)</a></p>
+        <table class="list" id="leads">
+        <thead><tr><th>Captured</th><th>Attendee</th><th>E-mail</th><th>Rating</th><th>Notes</th>{{#questions}}<th>{{.}}</th>{{/questions}}<th>By</th></tr></thead>
+        <tbody>
+        {{#leads}}<tr><td>{{at}}</td><td>{{attendee}}</td><td>{{email}}</td><td>{{rating}}</td><td>{{notes}}</td>{{#answers}}<td>{{.}}</td>{{/answers}}<td>{{by}}</td></tr>{{/leads}}
+        {{^leads}}<tr><td colspan="6">No leads yet.</td></tr>{{/leads}}
+        </tbody>
+        </table>
+        <p class="hint">An attendee who does not share their contact details shows as their ticket's opaque id; the organizer records it when they agree, and the lead shows them from then on.</p>
+        """
+
     static let ticketMails = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Tickets by e-mail</h1>
@@ -547,7 +587,7 @@ enum ConsoleTemplates {
         "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
-        "pickup": pickup,
+        "pickup": pickup, "booths": booths, "leads": leads,
         "ticketMails": ticketMails,
     ]
 

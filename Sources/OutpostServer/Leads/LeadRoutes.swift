@@ -16,6 +16,7 @@ struct LeadRoutes {
         group.on(API.booths, use: booths)
         group.on(API.setBooths, use: setBooths)
         group.on(API.myBooths, use: myBooths)
+        group.on(API.showBooth, use: showBooth)
         group.on(API.writeLead, use: write)
         group.on(API.leads, use: leads)
         group.on(API.exportLeads, use: export)
@@ -85,6 +86,24 @@ struct LeadRoutes {
         try context.require([.exhibitor])
         return try HTTPHelpers.json(
             try await dependencies.store.myBooths(caller: context.caller, now: dependencies.clock.now()))
+    }
+
+    /// One booth with its event and ticket keys, for whoever may work it.
+    @Sendable func showBooth(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (eventId, booth) = try await booth(API.showBooth.parameters(in: context), context)
+        let now = dependencies.clock.now()
+        let (event, keys) = try await dependencies.store.database.read { connection in
+            (
+                try await connection.queryOne(
+                    "SELECT \(Store.eventColumns) FROM events e WHERE e.id = ?", [.id(eventId)]
+                ).map(Store.event(from:)),
+                try await Store.eventKeys(connection, eventId: eventId, now: now).map {
+                    RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
+                }
+            )
+        }
+        guard let event else { throw APIError.notFound }
+        return try HTTPHelpers.json(MyBooth(booth: booth, event: event.info, keys: keys))
     }
 
     /// The booth when the caller may work it; another booth (or tenant) is not found.
