@@ -48,7 +48,7 @@ public struct StationView: Sendable {
         UIIdentifier.walkInName, UIIdentifier.walkInEmail, UIIdentifier.walkInAccessType, UIIdentifier.walkInPayment,
         UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel, UIIdentifier.doorNote, UIIdentifier.notesInput,
         UIIdentifier.notesSave, UIIdentifier.tabNotes, UIIdentifier.zoneResult, UIIdentifier.zoneChoice,
-        UIIdentifier.pickupGuest, UIIdentifier.pickupEntitlement, UIIdentifier.pickupResult,
+        UIIdentifier.pickupGuest, UIIdentifier.pickupEntitlement, UIIdentifier.pickupResult, UIIdentifier.leadsResult,
     ]
 
     /// A full frame.

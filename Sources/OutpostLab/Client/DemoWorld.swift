@@ -4,11 +4,13 @@ import OutpostDevice
 import OutpostProtocol
 
 /// What `outpost demo` seeds on its server: an organizer's event tonight with two access types,
-/// a staff user, the kiosk set up, three zones for the EFx zone station and `guests` guests; a staff device signed in on it, with the
+/// a staff user, the kiosk set up, three zones, three pickup items and a booth (with its
+/// exhibitor) for the EFx stations and `guests` guests; a staff device signed in on it, with the
 /// roster synced; and three sample tickets.
 package struct DemoWorld {
     package static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
     package static let staff = (email: "staff@demo.outpost", password: "outpost-staff", name: "Sam Staff")
+    package static let exhibitor = (email: "expo@demo.outpost", password: "outpost-expo", name: "Ella Exhibitor")
     package static let kioskPasscode = "394817"
 
     package let event: EventInfo
@@ -53,6 +55,13 @@ package struct DemoWorld {
                     Seeder.SeedItem(name: "T-shirt M", stock: 50, perTicket: ["General": 1, "VIP": 1]),
                     Seeder.SeedItem(name: "Drink voucher", perTicket: ["General": 2, "VIP": 4]),
                     Seeder.SeedItem(name: "VIP gift bag", stock: 20, perTicket: ["VIP": 1]),
+                ],
+                booths: [
+                    Seeder.SeedBooth(
+                        name: "Acme Robotics", questions: ["Budget this year?"],
+                        exhibitor: CreateUserRequest(
+                            email: Self.exhibitor.email, name: Self.exhibitor.name, role: .exhibitor,
+                            password: Self.exhibitor.password))
                 ]))
         var tickets: [(GuestInfo, String)] = []
         for guest in seeded.guests.prefix(3) {

@@ -27,11 +27,13 @@ package struct Seeder: Sendable {
         package var zones: [SeedZone] = []
         /// Items for the EFx pickup stations, each with what a ticket of an access type may collect.
         package var items: [SeedItem] = []
+        /// Booths for EFx lead retrieval, each with its exhibitor user.
+        package var booths: [SeedBooth] = []
 
         package init(
             event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
             staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = [],
-            items: [SeedItem] = []
+            items: [SeedItem] = [], booths: [SeedBooth] = []
         ) {
             self.event = event
             self.accessTypes = accessTypes
@@ -40,6 +42,20 @@ package struct Seeder: Sendable {
             self.kiosk = kiosk
             self.zones = zones
             self.items = items
+            self.booths = booths
+        }
+    }
+
+    /// A booth to seed: its name, its questions and the exhibitor user to create for it.
+    package struct SeedBooth: Sendable {
+        package var name: String
+        package var questions: [String]
+        package var exhibitor: CreateUserRequest
+
+        package init(name: String, questions: [String] = [], exhibitor: CreateUserRequest) {
+            self.name = name
+            self.questions = questions
+            self.exhibitor = exhibitor
         }
     }
 
@@ -117,6 +133,19 @@ package struct Seeder: Sendable {
             _ = try await client.call(
                 API.setPickupItems, event.id, json: PickupCatalog(items: items, allowances: allowances),
                 what: "pickup items")
+        }
+        if !plan.booths.isEmpty {
+            var booths: [Booth] = []
+            for seed in plan.booths {
+                let exhibitor = try await client.createUser(seed.exhibitor)
+                booths.append(
+                    Booth(
+                        id: .random(), name: seed.name,
+                        questions: seed.questions.enumerated().map {
+                            BoothQuestion(key: "q\($0.offset + 1)", text: $0.element)
+                        }, exhibitors: [exhibitor.id]))
+            }
+            _ = try await client.call(API.setBooths, event.id, json: BoothList(booths: booths), what: "booths")
         }
         // One import per 100,000 rows: the server's default import limit.
         var imported = ImportResult(imported: 0, skipped: 0, errors: [])

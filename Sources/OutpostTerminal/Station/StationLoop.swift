@@ -71,6 +71,7 @@ public final class StationLoop {
         case UIIdentifier.printScreen: await printKey(key, shown)
         case UIIdentifier.zoneStation: zoneKey(key, shown)
         case UIIdentifier.pickupStation: pickupKey(key, shown)
+        case UIIdentifier.leadsScreen: await leadsKey(key, shown)
         case UIIdentifier.walkInSummary: if key == .escape || key == .enter { app.showWalkInSummary(false) }
         default: await shellKey(key, shown)
         }
@@ -204,6 +205,29 @@ public final class StationLoop {
         case .escape:
             input = ""
             app.closePickupStation()
+        default: break
+        }
+    }
+
+    /// An exhibitor's lead station: a scan (the scanner types, Enter ends it) captures a lead;
+    /// a digit 1-5 and Enter rates the lead just captured. F5 syncs, F2 signs out.
+    func leadsKey(_ key: Key, _ shown: ShownScreen) async {
+        guard let screen = shown.part(LeadsScreen.self) else { return }
+        switch key {
+        case .character(let character): input.append(character)
+        case .backspace: if !input.isEmpty { input.removeLast() }
+        case .enter:
+            guard !input.isEmpty else { return }
+            if input.count == 1, let rating = Int(input), (1...5).contains(rating), let lead = screen.last?.leadId {
+                app.leadEdit(lead, rating: rating)
+            } else {
+                app.leadScan(input)
+            }
+            input = ""
+            terminal.bell(times: app.shown().part(LeadsScreen.self)?.last?.captured == false ? 3 : 1)
+            startSync()
+        case .function(5): startSync(force: true)
+        case .function(2): await app.signOut()
         default: break
         }
     }
@@ -572,6 +596,13 @@ public final class StationLoop {
                     ? "Scan a ticket · Esc back"
                     : "Enter hand out everything · 1-9 Enter that item · scan the next ticket · Esc back"
             }
+        case UIIdentifier.leadsScreen:
+            if let last = shown.part(LeadsScreen.self)?.last {
+                let style = last.captured ? StationView.green : StationView.red
+                body.append(style + " " + last.sentence + " " + StationView.reset)
+            }
+            prompt = "Scan › "
+            hint = "Scan a badge · 1-5 Enter rates the last lead · F5 sync · F2 sign out · Ctrl-Q quit"
         case UIIdentifier.walkInSummary:
             prompt = ""
             shownInput = ""
