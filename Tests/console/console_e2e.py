@@ -317,6 +317,22 @@ def run(driver, wait):
     check("the bad CSV line is listed with its reason", "Line 2: No guest of this event has the e-mail" in errors, errors)
     check("no dialog on the pickup page", no_dialog(driver))
 
+    # EFx lead retrieval: a booth whose name is markup, with no exhibitor yet (the API's test and
+    # the device's cover capture); the booths page shows its name as text.
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "booths-link"))
+    driver.find_element(By.ID, "booth-name").send_keys(HOSTILE + " booth")
+    driver.find_element(By.ID, "booth-questions").send_keys("Budget this year?")
+    follow(driver, wait, driver.find_element(By.ID, "booth-add"))
+    booths_text = driver.find_element(By.ID, "booths").text
+    check("the booth's name is text on the booths page", HOSTILE + " booth" in booths_text and "Budget this year?" in booths_text,
+          booths_text)
+    follow(driver, wait, driver.find_element(By.CSS_SELECTOR, "#booths tbody a"))
+    check("the booth's leads page names it as text, no leads yet",
+          HOSTILE + " booth" in driver.find_element(By.TAG_NAME, "h1").text
+          and "No leads yet." in driver.find_element(By.ID, "leads").text)
+    check("no dialog on the booths pages", no_dialog(driver))
+
     # The doors, live: the dashboard is open when a device (the headless staff app) scans the
     # printed ticket and checks the guest in; the page changes without a reload.
     driver.get(event_url)
