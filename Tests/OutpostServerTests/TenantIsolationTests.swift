@@ -232,6 +232,8 @@ struct TenantIsolationTests {
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
         "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "POST /admin/sso", "GET /admin/sso/done",
+        // The attendee's consent page: its link's token is the key (lead-consent-link).
+        "GET /attendee/contact/{token}", "POST /attendee/contact/{token}",
     ]
 
     @Test(

@@ -51,6 +51,8 @@ struct TicketMailTests {
             #expect(toHostile.headers["content-type"]?.hasPrefix("multipart/mixed; boundary=") == true)
             #expect(toHostile.body.contains("Hello <img src=x onerror=alert(1)>,"), "plain text, as it is")
             #expect(toHostile.body.contains(hostile.code))
+            #expect(
+                !toHostile.body.contains("attendee/contact"), "no public address: no consent link (lead-consent-link)")
             let pdf = try #require(Self.attachment(toHostile))
             #expect(pdf.starts(with: Array("%PDF-".utf8)) && pdf.count > 1_000)
             // The status page; sending again skips those already sent.

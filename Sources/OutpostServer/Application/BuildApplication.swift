@@ -90,6 +90,7 @@ public enum OutpostServer {
         AuthRoutes(dependencies: dependencies).register(on: router.group())
         EmailCodeRoutes(dependencies: dependencies).register(on: router.group())
         SSOSignInRoutes(dependencies: dependencies).register(on: router.group())
+        AttendeeConsentRoutes(dependencies: dependencies).register(on: router)
         let authenticated = router.group()
             .add(
                 middleware: AuthenticatorMiddleware(

@@ -41,6 +41,11 @@ public final class ServerDependencies: Sendable {
 
     var clock: WallClock { configuration.clock }
 
+    /// The attendees' consent links, keyed by their own secret shared through the database.
+    func contactConsentLinks() async throws -> ContactConsentLink {
+        ContactConsentLink(key: SymmetricKey(data: try await store.secret(named: "contact-consent-hmac")))
+    }
+
     /// The access-token signer, keyed by a secret shared through the database.
     func accessTokens() async throws -> AccessTokens {
         if let tokens = tokenCache.value { return tokens }

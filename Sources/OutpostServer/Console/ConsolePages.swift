@@ -46,6 +46,10 @@ package enum ConsolePages {
     package static let pickup = Page<EventID>(.get, "/admin/events/{eventId}/pickup")
     package static let addPickupItem = Form<EventID>(.post, "/admin/events/{eventId}/pickup")
     package static let importPickupEntitlements = Form<EventID>(.post, "/admin/events/{eventId}/pickup/entitlements")
+    /// The attendee's own page (no sign-in; the link in their ticket mail is the key): whether
+    /// they share their contact details with exhibitors.
+    package static let attendeeContact = Page<String>(.get, "/attendee/contact/{token}")
+    package static let setAttendeeContact = Form<String>(.post, "/attendee/contact/{token}")
     package static let booths = Page<EventID>(.get, "/admin/events/{eventId}/booths")
     package static let addBooth = Form<EventID>(.post, "/admin/events/{eventId}/booths")
     package static let boothLeads = Page<BoothID>(.get, "/admin/booths/{boothId}/leads")
@@ -105,6 +109,8 @@ extension ConsolePages {
         pickup.route,
         addPickupItem.route,
         importPickupEntitlements.route,
+        attendeeContact.route,
+        setAttendeeContact.route,
         booths.route,
         addBooth.route,
         boothLeads.route,

@@ -207,7 +207,7 @@ struct LeadRoutes {
         let event = try await EventRoutes.event(eventId, context, dependencies)
         guard
             try await dependencies.store.setContactConsent(
-                eventId: event.id, guestId: guestId, shares: body.sharesContact, caller: context.caller,
+                eventId: event.id, guestId: guestId, shares: body.sharesContact, changedBy: context.caller.userId.wire,
                 now: dependencies.clock.now())
         else { throw APIError.notFound }
         return try HTTPHelpers.json(body)

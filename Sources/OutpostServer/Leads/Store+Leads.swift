@@ -245,7 +245,7 @@ extension Store {
     /// Records whether a guest shares their contact details with exhibitors; false when the
     /// guest is not one of the event's.
     func setContactConsent(
-        eventId: EventID, guestId: GuestID, shares: Bool, caller: Caller, now: Date
+        eventId: EventID, guestId: GuestID, shares: Bool, changedBy: String, now: Date
     ) async throws -> Bool {
         try await database.transaction { connection in
             guard
@@ -257,8 +257,30 @@ extension Store {
                 INSERT INTO guest_contact_consent (guest_id, shares, changed_at, changed_by) VALUES (?, ?, ?, ?)
                 ON CONFLICT (guest_id) DO UPDATE SET shares = excluded.shares, changed_at = excluded.changed_at,
                     changed_by = excluded.changed_by
-                """, [.id(guestId), .bool(shares), .date(now), .id(caller.userId)])
+                """, [.id(guestId), .bool(shares), .date(now), .text(changedBy)])
             return true
+        }
+    }
+
+    /// What the attendee's own consent page shows: their name, the event's, and their choice.
+    func contactConsent(
+        guestId: GuestID
+    ) async throws -> (
+        eventId: EventID, guestName: String, eventName: String, shares: Bool
+    )? {
+        try await database.read { connection in
+            try await connection.queryOne(
+                """
+                SELECT g.event_id, g.name AS guest_name, e.name AS event_name, COALESCE(c.shares, 0) AS shares
+                FROM guests g JOIN events e ON e.id = g.event_id
+                LEFT JOIN guest_contact_consent c ON c.guest_id = g.id WHERE g.id = ?
+                """, [.id(guestId)]
+            ).map {
+                (
+                    try $0.id("event_id"), try $0.text("guest_name"), try $0.text("event_name"),
+                    try $0.bool("shares")
+                )
+            }
         }
     }
 }

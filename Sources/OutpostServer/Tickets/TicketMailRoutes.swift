@@ -97,7 +97,8 @@ struct TicketMailRoutes {
                 else { throw MailError.invalidHeader }
                 let message = TicketMail.message(
                     event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
-                    pdf: Array(try CairoCanvas.pdf([page])))
+                    pdf: Array(try CairoCanvas.pdf([page])),
+                    consentLink: try await consentLink(guest.id))
                 try await store.queueTicketMail(
                     eventId: event.id, guestId: guest.id, email: guest.email,
                     mail: try OutgoingMail(
@@ -124,10 +125,26 @@ struct TicketMailRoutes {
     }
 }
 
+extension TicketMailRoutes {
+    /// The attendee's own consent page, where the server knows its public address (the mail is
+    /// read elsewhere: a link to a guessed host would be wrong); nil otherwise.
+    func consentLink(_ guest: GuestID) async throws -> String? {
+        guard let base = dependencies.configuration.publicURL?.absoluteString else { return nil }
+        let token = try await dependencies.contactConsentLinks().token(for: guest)
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + ConsolePages.attendeeContact.path(token)
+    }
+}
+
 /// A guest's ticket mail. Pure.
 enum TicketMail {
-    static func message(event: EventInfo, guest: GuestInfo, from: String, pdf: [UInt8]) -> MailMessage {
-        MailMessage(
+    static func message(
+        event: EventInfo, guest: GuestInfo, from: String, pdf: [UInt8], consentLink: String? = nil
+    ) -> MailMessage {
+        let exhibitors =
+            consentLink.map {
+                "\n\nExhibitors who scan your badge see your name and e-mail only if you say so:\n\($0)"
+            } ?? ""
+        return MailMessage(
             from: from, to: guest.email, subject: "Your ticket: \(event.name)",
             body: """
                 Your ticket for \(event.name) is attached.
@@ -137,7 +154,7 @@ enum TicketMail {
                 \(event.name) starts \(TicketSheet.when(event)). Show the attached ticket's QR code at
                 the door, printed or on your phone. If it will not scan, give your code: \(guest.code)
 
-                See you there.
+                See you there.\(exhibitors)
                 """,
             attachments: [MailMessage.Attachment(filename: "ticket.pdf", contentType: "application/pdf", bytes: pdf)])
     }
