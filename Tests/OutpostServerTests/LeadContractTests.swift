@@ -50,7 +50,7 @@ struct LeadContractTests {
     }
 
     @Test(
-        "lead-consent: without consent a lead holds only the ticket's opaque id; once the attendee agrees it shows their name and e-mail, and not after they withdraw",
+        "lead-consent: without consent a lead holds only the ticket's opaque id; once the attendee agrees it shows their name and e-mail, and not after they withdraw; consent given at import counts",
         arguments: StoreKind.allCases)
     func consent(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
@@ -70,6 +70,19 @@ struct LeadContractTests {
             _ = try await organizer.call(
                 API.setContactConsent, event, guest.id, json: ContactConsent(sharesContact: false), what: "withdraw")
             #expect(try await ella.call(API.leads, expo.acme.id, what: "leads").leads.first?.contact == nil)
+            // Consent given at registration: the guest import's shares_contact column.
+            let imported = try await organizer.importGuests(
+                event: event,
+                csv: "name,email,access_type,shares_contact\nSam Sharer,sam@example.org,General,yes\n"
+                    + "Ned,ned@example.org,General,maybe\n")
+            #expect(imported.imported == 1 && imported.errors.map(\.line) == [3])
+            let sam = try #require(
+                try await api.roster(expo.world.organizer, event: expo.world.event).flatMap(\.guests).first {
+                    $0.email == "sam@example.org"
+                })
+            let samLead = try await ella.call(
+                API.writeLead, expo.acme.id, .random(), json: Self.write(sam.id), what: "sam")
+            #expect(samLead.contact == SharedContact(name: "Sam Sharer", email: "sam@example.org"))
             // Only the organizer records consent; another event's guest is not found.
             #expect(
                 try await ella.request(

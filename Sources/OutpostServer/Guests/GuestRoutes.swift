@@ -207,7 +207,8 @@ struct GuestImport {
         self.byId = byId
     }
 
-    /// Reads `name,email,access_type,notes` (any column order; `notes` optional). Access types
+    /// Reads `name,email,access_type,notes,shares_contact` (any column order; `notes` and
+    /// `shares_contact`, yes or no for lead retrieval, optional). Access types
     /// match by name (case-insensitive) or id. A bad row is reported by its line and skipped;
     /// a bad header throws (422). The document goes through ``CSVStreamReader`` as the route
     /// reads an upload, in pieces of `pieceSize` bytes (the fuzz target varies it).
@@ -285,7 +286,18 @@ struct GuestImport {
             guard let accessTypeId = byName[typeText.lowercased()] ?? byId[typeText.lowercased()] else {
                 return report(record.line, "Unknown access type '\(typeText.prefix(80))'.")
             }
-            read.append(NewGuest(name: name, email: email, accessTypeId: accessTypeId, notes: field("notes")))
+            let shares = field("shares_contact").lowercased()
+            let sharesContact: Bool?
+            switch shares {
+            case "": sharesContact = nil
+            case "yes", "y", "true", "1": sharesContact = true
+            case "no", "n", "false", "0": sharesContact = false
+            default: return report(record.line, "shares_contact is yes or no (or empty).")
+            }
+            read.append(
+                NewGuest(
+                    name: name, email: email, accessTypeId: accessTypeId, notes: field("notes"),
+                    sharesContact: sharesContact))
         }
     }
 

@@ -9,6 +9,8 @@ struct NewGuest: Sendable {
     var email: String
     var accessTypeId: AccessTypeID
     var notes: String
+    /// Whether the guest shares their contact details with exhibitors, when the import says.
+    var sharesContact: Bool? = nil
 }
 
 extension Store {
@@ -203,6 +205,13 @@ extension Store {
                 connection, eventId: eventId, caller: caller, notes: written.map { ($0.0, $0.1.notes) },
                 newGuests: true,
                 now: .now)
+            // Consent given at registration (the import's shares_contact column).
+            for (id, guest) in written {
+                guard let shares = guest.sharesContact else { continue }
+                try await connection.execute(
+                    "INSERT INTO guest_contact_consent (guest_id, shares, changed_at, changed_by) VALUES (?, ?, ?, ?)",
+                    [.id(id), .bool(shares), .date(.now), .text("import:\(caller.userId.wire)")])
+            }
             return (fresh.count, guests.count - fresh.count)
         }
     }
