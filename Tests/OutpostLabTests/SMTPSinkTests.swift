@@ -37,4 +37,36 @@ struct SMTPSinkTests {
         #expect(ListeningSocket.listeningInodes(port: 8080, table: table) == ["4242"])
         #expect(ListeningSocket.listeningInodes(port: 8081, table: table).isEmpty)
     }
+
+    @Test(
+        "smtp-sink-port-taken: with 200 listeners open (the proc table past its first page) each one's socket is found"
+    )
+    func manyListeners() throws {
+        #if os(Linux)
+        var sockets: [(fd: Int32, port: Int)] = []
+        defer { for socket in sockets { close(socket.fd) } }
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(bound == 0 && listen(fd, 1) == 0)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            sockets.append((fd, Int(UInt16(bigEndian: address.sin_port))))
+        }
+        let missing = sockets.filter {
+            !ListeningSocket.isHeld(port: $0.port, by: ProcessInfo.processInfo.processIdentifier)
+        }
+        #expect(missing.isEmpty, "\(missing.count) of 200 listeners not found")
+        #endif
+    }
 }

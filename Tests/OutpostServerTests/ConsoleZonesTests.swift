@@ -13,7 +13,7 @@ import Testing
 @Suite("Console zones")
 struct ConsoleZonesTests {
     @Test(
-        "console-zones: EFx on and off, a zone added with its rules (the API has them, hours on the event's clock), counts and marked entries shown, markup in a zone's name is text; support reads without the forms",
+        "console-zones: EFx on and off, a zone added with its rules (console-zones-edit: changed, removed when empty) (the API has them, hours on the event's clock), counts and marked entries shown, markup in a zone's name is text; support reads without the forms",
         arguments: StoreKind.allCases)
     func zonesPage(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
@@ -69,6 +69,24 @@ struct ConsoleZonesTests {
                 "/admin/events/\(id)/zones",
                 [("name", "Hall"), ("admit-\(world.accessType.id.wire)", "on"), ("opens", "2026-12-12T14:00")])
             #expect(half.status == 422 || half.status == 400)
+            #expect(try await api.lab(world.staff1).call(API.zones, event, what: "zones").zones.count == 1)
+            // console-zones-edit: the capacity changed and the name kept; a zone with entries
+            // cannot be removed, an empty one can.
+            let changed = try await browser.post(
+                "/admin/events/\(id)/zones/\(zone.id.wire)", [("name", zone.name), ("capacity", "5")])
+            #expect(changed.status == 303, "\(changed.text)")
+            let afterChange = try await api.lab(world.staff1).call(API.zones, event, what: "zones").zones
+            #expect(afterChange.first?.capacity == 5 && afterChange.first?.access == zone.access)
+            let inUse = try await browser.post("/admin/events/\(id)/zones/\(zone.id.wire)/remove", [])
+            #expect(inUse.status == 409 || inUse.status == 422, "\(inUse.status)")
+            #expect(inUse.text.contains("recorded entries and exits"))
+            _ = try await browser.post("/admin/events/\(id)/zones", [("name", "Cloakroom")])
+            let empty = try #require(
+                try await api.lab(world.staff1).call(API.zones, event, what: "zones").zones.first {
+                    $0.name == "Cloakroom"
+                })
+            let removed = try await browser.post("/admin/events/\(id)/zones/\(empty.id.wire)/remove", [])
+            #expect(removed.status == 303)
             #expect(try await api.lab(world.staff1).call(API.zones, event, what: "zones").zones.count == 1)
             // Support reads the page without the forms.
             let support = try await ConsoleTests.signedIn(api, "support@acme.test", password: "staff-password")

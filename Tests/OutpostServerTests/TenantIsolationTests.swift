@@ -197,9 +197,10 @@ struct TenantIsolationTests {
     /// session cookie; each reaches the event only through the API, so another tenant's ids are
     /// the console's 404 page.
     static func consoleTable(
-        event: EventID, user: UserID, guest: GuestID, booth: BoothID = .random()
+        event: EventID, user: UserID, guest: GuestID, booth: BoothID = .random(), zone: ZoneID = .random()
     ) -> [(HTTPRequest.Method, String)] {
         [
+            (.post, "/admin/events/\(event)/zones/\(zone)"), (.post, "/admin/events/\(event)/zones/\(zone)/remove"),
             (.get, "/admin/events/\(event)/booths"), (.post, "/admin/events/\(event)/booths"),
             (.get, "/admin/booths/\(booth)/leads"), (.get, "/admin/booths/\(booth)/leads.csv"),
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
@@ -317,7 +318,7 @@ struct TenantIsolationTests {
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
             print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random(),
-            booth: BoothID.random(), lead: LeadID.random()
+            booth: BoothID.random(), lead: LeadID.random(), zone: ZoneID.random()
         )
         let tabled = Set(
             Self.table(
@@ -345,14 +346,15 @@ struct TenantIsolationTests {
                 return "\(method.rawValue) \(route)"
             })
         let consoleTabled = Set(
-            Self.consoleTable(event: ids.event, user: ids.user, guest: ids.guest, booth: ids.booth).map {
-                method, path in
-                "\(method.rawValue) "
-                    + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
-                    .replacingOccurrences(of: ids.booth.wire, with: "{boothId}")
-                    .replacingOccurrences(of: ids.user.wire, with: "{userId}")
-                    .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
-            })
+            Self.consoleTable(event: ids.event, user: ids.user, guest: ids.guest, booth: ids.booth, zone: ids.zone)
+                .map { method, path in
+                    "\(method.rawValue) "
+                        + path.replacingOccurrences(of: ids.event.wire, with: "{eventId}")
+                        .replacingOccurrences(of: ids.zone.wire, with: "{zoneId}")
+                        .replacingOccurrences(of: ids.booth.wire, with: "{boothId}")
+                        .replacingOccurrences(of: ids.user.wire, with: "{userId}")
+                        .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
+                })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)
         #expect(uncovered.isEmpty, "routes missing from the security table: \(uncovered.sorted())")

@@ -23,7 +23,7 @@ package enum ListeningSocket {
 
     /// The inodes of sockets in state LISTEN (0A) on 127.0.0.1:`port`, from `/proc/net/tcp`.
     package static func listeningInodes(port: Int, table: String? = nil) -> Set<String> {
-        let text = table ?? ((try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? "")
+        let text = table ?? procTable()
         let local = "0100007F:" + String(format: "%04X", port)
         var inodes: Set<String> = []
         // Columns: sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
@@ -33,6 +33,15 @@ package enum ListeningSocket {
             inodes.insert(String(columns[9]))
         }
         return inodes
+    }
+
+    /// `/proc/net/tcp` read to its end. `String(contentsOfFile:)` stops after the first page
+    /// (4,050 bytes, about 27 sockets) of a proc file: with more sockets open (a loaded test run)
+    /// the sink's own listener was past it, and a sink that was listening "did not start".
+    static func procTable() -> String {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
 
     private static func accepts(port: Int) -> Bool {

@@ -43,6 +43,8 @@ package enum ConsolePages {
     package static let zones = Page<EventID>(.get, "/admin/events/{eventId}/zones")
     package static let addZone = Form<EventID>(.post, "/admin/events/{eventId}/zones")
     package static let setEFx = Form<EventID>(.post, "/admin/events/{eventId}/efx")
+    package static let changeZone = Form<EventID, ZoneID>(.post, "/admin/events/{eventId}/zones/{zoneId}")
+    package static let removeZone = Form<EventID, ZoneID>(.post, "/admin/events/{eventId}/zones/{zoneId}/remove")
     package static let pickup = Page<EventID>(.get, "/admin/events/{eventId}/pickup")
     package static let addPickupItem = Form<EventID>(.post, "/admin/events/{eventId}/pickup")
     package static let importPickupEntitlements = Form<EventID>(.post, "/admin/events/{eventId}/pickup/entitlements")
@@ -106,6 +108,8 @@ extension ConsolePages {
         zones.route,
         addZone.route,
         setEFx.route,
+        changeZone.route,
+        removeZone.route,
         pickup.route,
         addPickupItem.route,
         importPickupEntitlements.route,

@@ -12,6 +12,8 @@ extension ConsoleRoutes {
         group.on(ConsolePages.zones, use: zones)
         group.on(ConsolePages.addZone, use: addZone)
         group.on(ConsolePages.setEFx, use: setEFx)
+        group.on(ConsolePages.changeZone, use: changeZone)
+        group.on(ConsolePages.removeZone, use: removeZone)
     }
 
     @Sendable func zones(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -46,6 +48,7 @@ extension ConsoleRoutes {
                         return words
                     }
                     return [
+                        "id": zone.id.wire, "capacity": zone.capacity.map(String.init) ?? "",
                         "name": zone.name, "admits": admits.isEmpty ? "nobody yet" : admits.joined(separator: ", "),
                         "inside": "\(counts?.inside ?? 0)" + (zone.capacity.map { " of \($0)" } ?? ""),
                         "entries": counts?.entries ?? 0, "exits": counts?.exits ?? 0,
@@ -72,6 +75,8 @@ extension ConsoleRoutes {
     static func zoneNotice(_ done: String?) -> String? {
         switch done {
         case "zone": "The zone was added; stations have it at their next sync."
+        case "zone-changed": "The zone was changed; stations have it at their next sync."
+        case "zone-removed": "The zone was removed."
         case "efx-on": "EFx stations are on: devices show the EFx tab from their next sync."
         case "efx-off": "EFx stations are off."
         default: nil
@@ -131,6 +136,49 @@ extension ConsoleRoutes {
                 API.updateEvent.line(id), try OutpostJSON.encode(UpdateEventRequest(modules: modules)))
             guard answer.status == .ok else { return .refused(answer, back: ConsolePages.zones.path(id)) }
             return .redirect(ConsolePages.zones.path(id, query: [("done", on ? "efx-on" : "efx-off")]))
+        }
+    }
+
+    /// Renames a zone or changes its capacity (empty: no limit); its rules stay.
+    @Sendable func changeZone(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, zoneId) = try ConsolePages.changeZone.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            let back = ConsolePages.zones.path(id)
+            let listed = try await call(API.zones.line(id), nil)
+            guard listed.status == .ok else { return .refused(listed, back: back) }
+            var list = try listed.decode(ZoneList.self)
+            guard let index = list.zones.firstIndex(where: { $0.id == zoneId }) else {
+                return .refused(ConsoleAPI.Answer(status: .notFound, body: Data(), renewed: nil), back: back)
+            }
+            let name = (form["name"] ?? list.zones[index].name).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { throw EventForm.Invalid(sentence: "Give the zone a name.") }
+            let capacityText = (form["capacity"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard capacityText.isEmpty || Int(capacityText) != nil else {
+                throw EventForm.Invalid(sentence: "The capacity is a number of people, or empty for no limit.")
+            }
+            list.zones[index].name = name
+            list.zones[index].capacity = Int(capacityText)
+            let saved = try await call(API.setZones.line(id), try OutpostJSON.encode(list))
+            guard saved.status == .ok else { return .refused(saved, back: back) }
+            return .redirect(ConsolePages.zones.path(id, query: [("done", "zone-changed")]))
+        }
+    }
+
+    /// Removes a zone; one with recorded entries and exits stays (the API's 409 says so).
+    @Sendable func removeZone(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, zoneId) = try ConsolePages.removeZone.parameters(in: context)
+        return try await changing(request, context) { _, _, call in
+            let back = ConsolePages.zones.path(id)
+            let listed = try await call(API.zones.line(id), nil)
+            guard listed.status == .ok else { return .refused(listed, back: back) }
+            var list = try listed.decode(ZoneList.self)
+            guard list.zones.contains(where: { $0.id == zoneId }) else {
+                return .refused(ConsoleAPI.Answer(status: .notFound, body: Data(), renewed: nil), back: back)
+            }
+            list.zones.removeAll { $0.id == zoneId }
+            let saved = try await call(API.setZones.line(id), try OutpostJSON.encode(list))
+            guard saved.status == .ok else { return .refused(saved, back: back) }
+            return .redirect(ConsolePages.zones.path(id, query: [("done", "zone-removed")]))
         }
     }
 }

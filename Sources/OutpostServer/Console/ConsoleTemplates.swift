@@ -432,9 +432,14 @@ enum ConsoleTemplates {
         <button type="submit" id="efx-toggle">{{^efx}}Turn EFx stations on{{/efx}}{{#efx}}Turn EFx stations off{{/efx}}</button>
         </form>{{/canEdit}}
         <table class="list" id="zones">
-        <thead><tr><th>Zone</th><th>Admits</th><th>Inside</th><th>Entries</th><th>Exits</th><th>Marked</th></tr></thead>
+        <thead><tr><th>Zone</th><th>Admits</th><th>Inside</th><th>Entries</th><th>Exits</th><th>Marked</th>{{#canEdit}}<th></th>{{/canEdit}}</tr></thead>
         <tbody>
-        {{#zones}}<tr><td>{{name}}</td><td>{{admits}}</td><td>{{inside}}</td><td>{{entries}}</td><td>{{exits}}</td><td>{{violations}}</td></tr>{{/zones}}
+        {{#zones}}<tr><td>{{name}}</td><td>{{admits}}</td><td>{{inside}}</td><td>{{entries}}</td><td>{{exits}}</td><td>{{violations}}</td>{{#canEdit}}<td>
+        <form method="post" action="/admin/events/{{event.id}}/zones/{{id}}" class="inline-form zone-change">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="text" name="name" value="{{name}}" maxlength="80" required aria-label="Name">
+        <input type="number" name="capacity" value="{{capacity}}" min="1" placeholder="no limit" aria-label="Capacity"><button type="submit">Change</button></form>
+        <form method="post" action="/admin/events/{{event.id}}/zones/{{id}}/remove" class="inline-form zone-remove">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit">Remove</button></form></td>{{/canEdit}}</tr>{{/zones}}
         {{^zones}}<tr><td colspan="6">No zones yet.</td></tr>{{/zones}}
         </tbody>
         </table>
