@@ -226,21 +226,13 @@ package final class LeadsModule: DeviceModule {
         guard let mine = state.booth,
             let leads = context.surfacing("read the leads", { try store.leads(boothId: mine.booth.id) })
         else { return nil }
-        let header =
-            ["captured_at", "name", "email", "attendee_id", "rating", "notes"] + mine.booth.questions.map(\.text)
-            + ["captured_by", "version"]
         let format = ISO8601DateFormatter()
         format.timeZone = TimeZone(identifier: mine.event.timeZone) ?? .gmt
-        return CSVWriter.document(
-            header: header,
-            rows: leads.map { lead in
-                [
-                    format.string(from: lead.content.capturedAt), lead.contact?.name ?? "", lead.contact?.email ?? "",
-                    lead.contact == nil ? lead.content.guestId.wire : "",
-                    lead.content.rating == 0 ? "" : String(lead.content.rating), lead.content.notes,
-                ] + mine.booth.questions.map { lead.content.answers[$0.key] ?? "" }
-                    + [lead.capturedBy, String(lead.version)]
-            })
+        return LeadCSV.document(
+            questions: mine.booth.questions,
+            rows: leads.map {
+                LeadCSV.Row(content: $0.content, contact: $0.contact, capturedBy: $0.capturedBy, version: $0.version)
+            }, timestamp: { format.string(from: $0) })
     }
 
     private func show(_ captured: Bool, _ sentence: String, _ leadId: LeadID?) {

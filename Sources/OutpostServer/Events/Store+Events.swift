@@ -172,6 +172,19 @@ extension Store {
         }
     }
 
+    /// The event's ticket verification keys as devices take them (the roster's, a booth's).
+    static func rosterKeys(_ connection: any SQLConnection, eventId: EventID, now: Date) async throws -> [RosterKey] {
+        try await eventKeys(connection, eventId: eventId, now: now).map {
+            RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
+        }
+    }
+
+    /// The event, for a caller already allowed to it another way (an exhibitor through a booth).
+    static func event(_ connection: any SQLConnection, _ id: EventID) async throws -> EventRecord? {
+        try await connection.queryOne("SELECT \(eventColumns) FROM events e WHERE e.id = ?", [.id(id)]).map(
+            event(from:))
+    }
+
     /// The event's signing key, created on first use (once, even with several server instances:
     /// creation holds the event's row lock).
     func signingKey(eventId: EventID, now: Date) async throws -> EventKeyRecord {

@@ -298,9 +298,7 @@ extension Store {
                     [.id(event.id), .int(next.seq), .int(next.seq), .text(next.guestId)])
                 remaining = Int(try count?.int("remaining") ?? 0)
             }
-            let keys = try await Self.eventKeys(connection, eventId: event.id, now: now).map {
-                RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
-            }
+            let keys = try await Self.rosterKeys(connection, eventId: event.id, now: now)
             return RosterPage(
                 accessTypes: try await Self.accessTypes(connection, eventId: event.id), guests: guests, keys: keys,
                 kiosk: event.kiosk, cursor: next.token, hasMore: hasMore,

@@ -94,12 +94,8 @@ struct LeadRoutes {
         let now = dependencies.clock.now()
         let (event, keys) = try await dependencies.store.database.read { connection in
             (
-                try await connection.queryOne(
-                    "SELECT \(Store.eventColumns) FROM events e WHERE e.id = ?", [.id(eventId)]
-                ).map(Store.event(from:)),
-                try await Store.eventKeys(connection, eventId: eventId, now: now).map {
-                    RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
-                }
+                try await Store.event(connection, eventId),
+                try await Store.rosterKeys(connection, eventId: eventId, now: now)
             )
         }
         guard let event else { throw APIError.notFound }
@@ -176,25 +172,15 @@ struct LeadRoutes {
     @Sendable func export(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let boothId = try API.exportLeads.parameters(in: context)
         let (eventId, booth) = try await booth(boothId, context)
-        guard
-            let event = try await dependencies.store.database.read({ connection in
-                try await connection.queryOne(
-                    "SELECT \(Store.eventColumns) FROM events e WHERE e.id = ?", [.id(eventId)]
-                ).map(Store.event(from:))
-            })
-        else { throw APIError.notFound }
-        let leads = try await dependencies.store.leads(boothId: boothId)
-        let header =
-            ["captured_at", "name", "email", "attendee_id", "rating", "notes"] + booth.questions.map(\.text)
-            + ["captured_by", "version"]
-        let rows = leads.map { lead in
-            [
-                ExportRoutes.timestamp(lead.content.capturedAt, event.timeZone), lead.contact?.name ?? "",
-                lead.contact?.email ?? "", lead.contact == nil ? lead.content.guestId.wire : "",
-                lead.content.rating == 0 ? "" : String(lead.content.rating), lead.content.notes,
-            ] + booth.questions.map { lead.content.answers[$0.key] ?? "" } + [lead.capturedBy, String(lead.version)]
+        guard let event = try await dependencies.store.database.read({ try await Store.event($0, eventId) }) else {
+            throw APIError.notFound
         }
-        let document = CSVWriter.document(header: header, rows: rows)
+        let leads = try await dependencies.store.leads(boothId: boothId)
+        let document = LeadCSV.document(
+            questions: booth.questions,
+            rows: leads.map {
+                LeadCSV.Row(content: $0.content, contact: $0.contact, capturedBy: $0.capturedBy, version: $0.version)
+            }, timestamp: { ExportRoutes.timestamp($0, event.timeZone) })
         return ExportRoutes.csv("leads-\(boothId.wire).csv") { writer in
             try await writer.write(ByteBuffer(string: document))
         }

@@ -121,14 +121,8 @@ extension Store {
             var mine: [MyBooth] = []
             for row in rows {
                 let eventId: EventID = try row.id("event_id")
-                guard
-                    let event = try await connection.queryOne(
-                        "SELECT \(Self.eventColumns) FROM events e WHERE e.id = ?", [.id(eventId)]
-                    ).map(Self.event(from:))
-                else { continue }
-                let keys = try await Self.eventKeys(connection, eventId: eventId, now: now).map {
-                    RosterKey(keyId: $0.keyID.description, publicKey: Base64URL.encode($0.publicKey))
-                }
+                guard let event = try await Self.event(connection, eventId) else { continue }
+                let keys = try await Self.rosterKeys(connection, eventId: eventId, now: now)
                 for booth in try await Self.booths(connection, eventId: eventId).booths
                 where booth.exhibitors.contains(caller.userId) {
                     mine.append(MyBooth(booth: booth, event: event.info, keys: keys))
