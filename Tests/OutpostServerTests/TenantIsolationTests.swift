@@ -43,10 +43,19 @@ struct TenantIsolationTests {
             let booth = Booth(id: .random(), name: "Acme Robotics", exhibitors: [exhibitor.user.id])
             _ = try await api.lab(world.organizer).call(
                 API.setBooths, event, json: BoothList(booths: [booth]), what: "booths")
+            let manager = try await api.createUser(
+                world.organizer, email: "bea@sponsor.test", role: .blockManager, name: "Bea")
+            let block = try await api.lab(world.organizer).call(
+                API.allocateTicketBlock, event,
+                json: TicketBlockAllocation(
+                    kind: .sponsor, partner: "Acme", accessTypeId: world.accessType.id, size: 2,
+                    namingDeadline: api.clock.now.addingTimeInterval(3_600), managers: [manager.user.id]),
+                what: "block")
             let routes: [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] = Self.table(
                 event: event, guest: guest, user: user, otherEvent: world.otherEvent.id, key: key,
                 checkInBody: checkInBody, accessType: world.accessType.id, contact: contact.id,
-                mentor: mentor.user.id, activity: activity, activityWrite: write, lease: lease, booth: booth.id)
+                mentor: mentor.user.id, activity: activity, activityWrite: write, lease: lease, booth: booth.id,
+                block: block.block.id, blockTicket: block.tickets[0].guestId)
             let unknownEvent = try await api.request(
                 .get, "/v1/events/\(UUID().lowercasedString)/roster", token: world.otherOrganizer.accessToken)
             #expect(unknownEvent.status == 404)
@@ -81,7 +90,10 @@ struct TenantIsolationTests {
                 try await api.lab(world.organizer).walkInSummary(event: event).capacities.map(\.openLeases) == [0, 1])
             // Nothing of tenant A changed.
             let guests = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
-            #expect(guests.count == 3 && guests.allSatisfy { $0.status == .confirmed && $0.checkIn == nil })
+            #expect(guests.count == 5 && guests.allSatisfy { $0.status == .confirmed && $0.checkIn == nil })
+            // The block kept its partner and its tickets stayed unnamed.
+            let kept = try await api.lab(world.organizer).call(API.ticketBlock, block.block.id, what: "block")
+            #expect(kept.block.partner == "Acme" && kept.tickets.allSatisfy { !$0.isNamed })
         }
     }
 
@@ -91,7 +103,8 @@ struct TenantIsolationTests {
         checkInBody: CheckInRequest, accessType: AccessTypeID, contact: ContactID, mentor: UserID,
         activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
         printId: BadgePrintID = .random(), passageId: ZonePassageID = .random(),
-        redemptionId: PickupRedemptionID = .random(), booth: BoothID = .random(), leadId: LeadID = .random()
+        redemptionId: PickupRedemptionID = .random(), booth: BoothID = .random(), leadId: LeadID = .random(),
+        block: TicketBlockID = .random(), blockTicket: GuestID? = nil
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         let passage = ZonePassage(
             id: passageId, zoneId: .random(), guestId: guest, movement: .enter, deviceId: "d",
@@ -151,6 +164,19 @@ struct TenantIsolationTests {
             (.get, "/v1/booths/\(booth)/leads", nil, [:]),
             (.get, "/v1/booths/\(booth)", nil, [:]),
             (.get, "/v1/booths/\(booth)/leads.csv", nil, [:]),
+            (.get, "/v1/events/\(event)/ticket-blocks", nil, [:]),
+            (
+                .post, "/v1/events/\(event)/ticket-blocks",
+                TicketBlockAllocation(
+                    kind: .sponsor, partner: "Taken", accessTypeId: accessType, size: 1,
+                    namingDeadline: Date(millisecondsSince1970: 1_795_000_000_000)), [:]
+            ),
+            (.get, "/v1/ticket-blocks/\(block)", nil, [:]),
+            (.patch, "/v1/ticket-blocks/\(block)", TicketBlockAllocation(partner: "Taken"), [:]),
+            (
+                .put, "/v1/ticket-blocks/\(block)/tickets/\(blockTicket ?? guest)",
+                TicketNaming(name: "Taken", email: "taken@example.org"), [:]
+            ),
             (
                 .put, "/v1/events/\(event)/guests/\(guest)/contact-consent", ContactConsent(sharesContact: true),
                 [:]
@@ -293,6 +319,7 @@ struct TenantIsolationTests {
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
         "GET /v1/me/export", "DELETE /v1/me", "GET /v1/contacts/changes", "PUT /v1/me/devices/{deviceId}",
         "GET /v1/tenant/sso", "PUT /v1/tenant/sso", "DELETE /v1/tenant/sso", "GET /v1/me/booths",
+        "GET /v1/me/ticket-blocks",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
@@ -318,7 +345,7 @@ struct TenantIsolationTests {
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
             print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random(),
-            booth: BoothID.random(), lead: LeadID.random(), zone: ZoneID.random()
+            booth: BoothID.random(), lead: LeadID.random(), zone: ZoneID.random(), block: TicketBlockID.random()
         )
         let tabled = Set(
             Self.table(
@@ -330,7 +357,8 @@ struct TenantIsolationTests {
                     content: ActivityContent(
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
                     baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print,
-                passageId: ids.passage, redemptionId: ids.redemption, booth: ids.booth, leadId: ids.lead
+                passageId: ids.passage, redemptionId: ids.redemption, booth: ids.booth, leadId: ids.lead,
+                block: ids.block
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
@@ -338,7 +366,7 @@ struct TenantIsolationTests {
                     (ids.lease.wire, "{leaseId}"),
                     (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
                     (ids.passage.wire, "{passageId}"), (ids.redemption.wire, "{redemptionId}"),
-                    (ids.booth.wire, "{boothId}"), (ids.lead.wire, "{leadId}"),
+                    (ids.booth.wire, "{boothId}"), (ids.lead.wire, "{leadId}"), (ids.block.wire, "{blockId}"),
                     ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])

@@ -66,6 +66,7 @@ public enum PickupItemIDKind: IDKind {}
 public enum PickupRedemptionIDKind: IDKind {}
 public enum BoothIDKind: IDKind {}
 public enum LeadIDKind: IDKind {}
+public enum TicketBlockIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -112,3 +113,6 @@ public typealias PickupRedemptionID = TypedID<PickupRedemptionIDKind>
 public typealias BoothID = TypedID<BoothIDKind>
 /// A lead an exhibitor captured at a booth (made by the exhibitor's device).
 public typealias LeadID = TypedID<LeadIDKind>
+/// A block of an event's tickets allocated to a partner (a sponsor, a company, a speakers'
+/// agency), who names them until a deadline.
+public typealias TicketBlockID = TypedID<TicketBlockIDKind>

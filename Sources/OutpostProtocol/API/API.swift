@@ -108,6 +108,18 @@ public enum API {
         .put, "/v1/booths/{boothId}/leads/{leadId}")
     public static let leads = Endpoint<NoBody, LeadList, BoothID>(.get, "/v1/booths/{boothId}/leads")
     public static let exportLeads = Endpoint<NoBody, Bytes, BoothID>(.get, "/v1/booths/{boothId}/leads.csv")
+    // Ticket blocks (EF-069): blocks of tickets partners name until a deadline.
+    public static let ticketBlocks = Endpoint<NoBody, TicketBlockList, EventID>(
+        .get, "/v1/events/{eventId}/ticket-blocks")
+    public static let allocateTicketBlock = Endpoint<TicketBlockAllocation, TicketBlockDetail, EventID>(
+        .post, "/v1/events/{eventId}/ticket-blocks")
+    public static let myTicketBlocks = Endpoint<NoBody, MyTicketBlocks>(.get, "/v1/me/ticket-blocks")
+    public static let ticketBlock = Endpoint<NoBody, TicketBlockDetail, TicketBlockID>(
+        .get, "/v1/ticket-blocks/{blockId}")
+    public static let changeTicketBlock = Endpoint<TicketBlockAllocation, TicketBlockDetail, TicketBlockID>(
+        .patch, "/v1/ticket-blocks/{blockId}")
+    public static let nameBlockTicket = Endpoint<TicketNaming, TicketNamed, TicketBlockID, GuestID>(
+        .put, "/v1/ticket-blocks/{blockId}/tickets/{guestId}")
     public static let setContactConsent = Endpoint<ContactConsent, ContactConsent, EventID, GuestID>(
         .put, "/v1/events/{eventId}/guests/{guestId}/contact-consent")
 
@@ -243,6 +255,12 @@ extension API {
         setBooths.route,
         myBooths.route,
         showBooth.route,
+        ticketBlocks.route,
+        allocateTicketBlock.route,
+        myTicketBlocks.route,
+        ticketBlock.route,
+        changeTicketBlock.route,
+        nameBlockTicket.route,
         writeLead.route,
         leads.route,
         exportLeads.route,

@@ -13,6 +13,9 @@ public enum UserRole: String, Codable, Sendable, CaseIterable {
     /// An exhibitor's staff (EFx lead retrieval): the leads of the booths they are on, nothing else
     /// of the event (not the roster, not check-in).
     case exhibitor
+    /// A partner's block manager (EF-069): names the tickets of the blocks they manage until the
+    /// naming deadline, nothing else of the event (not the roster, not check-in).
+    case blockManager = "block_manager"
 }
 
 /// `POST /v1/auth/signin`.

@@ -43,10 +43,13 @@ public struct GuestInfo: Codable, Sendable, Hashable {
     public var notes: String
     /// `null` on the wire until the guest is checked in.
     public var checkIn: CheckInSummary?
+    /// The ticket block the guest's ticket belongs to (the page's `blocks` say whose); absent
+    /// from the wire for a guest outside every block. A block's unnamed ticket has an empty name.
+    public var blockId: TicketBlockID?
 
     public init(
         id: GuestID, accessTypeId: AccessTypeID, name: String, email: String, code: String, status: GuestStatus,
-        notes: String, checkIn: CheckInSummary?
+        notes: String, checkIn: CheckInSummary?, blockId: TicketBlockID? = nil
     ) {
         self.id = id
         self.accessTypeId = accessTypeId
@@ -56,10 +59,11 @@ public struct GuestInfo: Codable, Sendable, Hashable {
         self.status = status
         self.notes = notes
         self.checkIn = checkIn
+        self.blockId = blockId
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, accessTypeId, name, email, code, status, notes, checkIn
+        case id, accessTypeId, name, email, code, status, notes, checkIn, blockId
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +76,7 @@ public struct GuestInfo: Codable, Sendable, Hashable {
         try container.encode(status, forKey: .status)
         try container.encode(notes, forKey: .notes)
         try container.encode(checkIn, forKey: .checkIn)  // explicit null
+        try container.encodeIfPresent(blockId, forKey: .blockId)
     }
 }
 
@@ -120,10 +125,13 @@ public struct RosterPage: Codable, Sendable, Hashable {
     /// device can show sync progress as done/total).
     public var remaining: Int
     public var serverTime: Date
+    /// The event's ticket blocks (every page carries them all, as it does the access types), so
+    /// the door shows a block ticket's scope: "Sponsor: Acme (block of 20)".
+    public var blocks: [RosterBlock]
 
     public init(
         accessTypes: [AccessTypeInfo], guests: [GuestInfo], keys: [RosterKey], kiosk: KioskInfo?, cursor: String,
-        hasMore: Bool, remaining: Int, serverTime: Date
+        hasMore: Bool, remaining: Int, serverTime: Date, blocks: [RosterBlock] = []
     ) {
         self.accessTypes = accessTypes
         self.guests = guests
@@ -133,10 +141,26 @@ public struct RosterPage: Codable, Sendable, Hashable {
         self.hasMore = hasMore
         self.remaining = remaining
         self.serverTime = serverTime
+        self.blocks = blocks
     }
 
     private enum CodingKeys: String, CodingKey {
-        case accessTypes, guests, keys, kiosk, cursor, hasMore, remaining, serverTime
+        case accessTypes, guests, keys, kiosk, cursor, hasMore, remaining, serverTime, blocks
+    }
+
+    /// Reads a page; one from a server before ticket blocks has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            accessTypes: try container.decode([AccessTypeInfo].self, forKey: .accessTypes),
+            guests: try container.decode([GuestInfo].self, forKey: .guests),
+            keys: try container.decode([RosterKey].self, forKey: .keys),
+            kiosk: try container.decodeIfPresent(KioskInfo.self, forKey: .kiosk),
+            cursor: try container.decode(String.self, forKey: .cursor),
+            hasMore: try container.decode(Bool.self, forKey: .hasMore),
+            remaining: try container.decode(Int.self, forKey: .remaining),
+            serverTime: try container.decode(Date.self, forKey: .serverTime),
+            blocks: try container.decodeIfPresent([RosterBlock].self, forKey: .blocks) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -149,6 +173,7 @@ public struct RosterPage: Codable, Sendable, Hashable {
         try container.encode(hasMore, forKey: .hasMore)
         try container.encode(remaining, forKey: .remaining)
         try container.encode(serverTime, forKey: .serverTime)
+        try container.encode(blocks, forKey: .blocks)
     }
 }
 

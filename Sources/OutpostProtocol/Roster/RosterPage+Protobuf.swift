@@ -32,6 +32,16 @@ extension RosterPage {
                 summary.deviceID = checkIn.deviceId
                 wire.checkIn = summary
             }
+            if let block = guest.blockId { wire.blockID = block.uuid.bytes }
+            return wire
+        }
+        message.blocks = blocks.map { block in
+            var wire = Outpost_V1_TicketBlock()
+            wire.id = block.id.uuid.bytes
+            wire.kind = Self.wire(block.kind)
+            wire.partner = block.partner
+            wire.size = UInt32(clamping: block.size)
+            wire.doorNaming = block.doorNaming
             return wire
         }
         message.keys = keys.map { key in
@@ -80,7 +90,8 @@ extension RosterPage {
                     checkIn: guest.hasCheckIn
                         ? CheckInSummary(
                             at: Date(millisecondsSince1970: guest.checkIn.atMs), byName: guest.checkIn.byName,
-                            deviceId: guest.checkIn.deviceID) : nil)
+                            deviceId: guest.checkIn.deviceID) : nil,
+                    blockId: guest.blockID.isEmpty ? nil : try Self.id(guest.blockID))
             },
             keys: message.keys.map { RosterKey(keyId: $0.keyID, publicKey: $0.publicKey) },
             kiosk: message.hasKiosk
@@ -89,7 +100,31 @@ extension RosterPage {
                     orientation: try Self.orientation(message.kiosk.orientation))
                 : nil,
             cursor: message.cursor, hasMore: message.hasMore_p, remaining: Int(message.remaining),
-            serverTime: Date(millisecondsSince1970: message.serverTimeMs))
+            serverTime: Date(millisecondsSince1970: message.serverTimeMs),
+            blocks: try message.blocks.map { block in
+                RosterBlock(
+                    id: try Self.id(block.id), kind: try Self.kind(block.kind), partner: block.partner,
+                    size: Int(block.size), doorNaming: block.doorNaming)
+            })
+    }
+
+    private static func wire(_ kind: PartnerKind) -> Outpost_V1_PartnerKind {
+        switch kind {
+        case .sponsor: .sponsor
+        case .company: .company
+        case .agency: .agency
+        case .partner: .partner
+        }
+    }
+
+    private static func kind(_ wire: Outpost_V1_PartnerKind) throws -> PartnerKind {
+        switch wire {
+        case .sponsor: .sponsor
+        case .company: .company
+        case .agency: .agency
+        case .partner: .partner
+        case .unspecified, .UNRECOGNIZED: throw RosterWireError(reason: "a ticket block's partner kind is \(wire)")
+        }
     }
 
     private static func wire(_ status: GuestStatus) -> Outpost_V1_GuestStatus {

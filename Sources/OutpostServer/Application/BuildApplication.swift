@@ -119,6 +119,7 @@ public enum OutpostServer {
         ZoneRoutes(dependencies: dependencies).register(on: authenticated)
         PickupRoutes(dependencies: dependencies).register(on: authenticated)
         LeadRoutes(dependencies: dependencies).register(on: authenticated)
+        TicketBlockRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

@@ -135,6 +135,12 @@ struct EventRoutes {
                 "An exhibitor works a booth, not the event's staff: put them on a booth instead.",
                 status: .unprocessableContent)
         }
+        // A partner's block manager names their block's tickets and sees nothing else of the event.
+        guard staff.role != .blockManager else {
+            throw APIError.invalidRequest(
+                "A block manager names their block's tickets, not the event's staff: make them a block's manager instead.",
+                status: .unprocessableContent)
+        }
         try await dependencies.store.assignStaff(eventId: event.id, userId: userId)
         return Response(status: .noContent)
     }

@@ -15,7 +15,7 @@ struct NewGuest: Sendable {
 
 extension Store {
     static let guestColumns = """
-        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, g.seq,
+        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, g.seq, g.block_id,
         c.at AS checked_in_at, c.by_name AS checked_in_by, c.device_id AS checked_in_device
         """
     static let guestJoin = "guests g LEFT JOIN checkins c ON c.event_id = g.event_id AND c.guest_id = g.id"
@@ -30,7 +30,7 @@ extension Store {
             id: try row.id("id"), accessTypeId: try row.id("access_type_id"), name: try row.text("name"),
             email: try row.text("email"), code: try row.text("code"),
             status: try row.enumeration("status", as: GuestStatus.self), notes: try row.text("notes"),
-            checkIn: checkIn)
+            checkIn: checkIn, blockId: try row.optionalID("block_id"))
     }
 
     /// A fresh unguessable guest code: ten base32 characters (50 random bits).
@@ -90,7 +90,7 @@ extension Store {
     /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
     /// round trip). A row whose random code collided is inserted again alone. Returns each
     /// guest's id.
-    private static func insertGuests(
+    static func insertGuests(
         _ connection: any SQLConnection, eventId: EventID, guests: [NewGuest], firstSeq: Int64
     ) async throws -> [(GuestID, NewGuest)] {
         let now = Date.now
@@ -302,7 +302,8 @@ extension Store {
             return RosterPage(
                 accessTypes: try await Self.accessTypes(connection, eventId: event.id), guests: guests, keys: keys,
                 kiosk: event.kiosk, cursor: next.token, hasMore: hasMore,
-                remaining: remaining, serverTime: now)
+                remaining: remaining, serverTime: now,
+                blocks: try await Self.ticketBlocks(connection, eventId: event.id).map(\.roster))
         }
     }
 }

@@ -6,8 +6,55 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20,
     ]
+
+    /// Ticket blocks (EF-069): blocks of an event's tickets allocated to partners, the block
+    /// managers who name them, and every naming of a block's ticket (a partner's, the
+    /// organizer's, the door's), a door naming that found the ticket named already flagged. A
+    /// block's tickets are guests with its id (unnamed: an empty name and e-mail).
+    static let v20 = Migration(version: 20, name: "ticket blocks") { _ in
+        [
+            """
+            CREATE TABLE ticket_blocks (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                kind TEXT NOT NULL,
+                partner TEXT NOT NULL,
+                access_type_id TEXT NOT NULL REFERENCES access_types(id),
+                naming_deadline BIGINT NOT NULL,
+                door_naming INTEGER NOT NULL,
+                created_at BIGINT NOT NULL,
+                position BIGINT NOT NULL)
+            """,
+            "CREATE INDEX ticket_blocks_event ON ticket_blocks (event_id, position)",
+            """
+            CREATE TABLE ticket_block_managers (
+                block_id TEXT NOT NULL REFERENCES ticket_blocks(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                PRIMARY KEY (block_id, user_id))
+            """,
+            "CREATE INDEX ticket_block_managers_user ON ticket_block_managers (user_id)",
+            "ALTER TABLE guests ADD COLUMN block_id TEXT REFERENCES ticket_blocks(id)",
+            // A ticket's place in its block (1, 2, …), so the manager's list keeps its order.
+            "ALTER TABLE guests ADD COLUMN block_slot BIGINT",
+            "CREATE INDEX guests_block ON guests (block_id, block_slot) WHERE block_id IS NOT NULL",
+            """
+            CREATE TABLE block_ticket_namings (
+                guest_id TEXT NOT NULL REFERENCES guests(id),
+                version BIGINT NOT NULL,
+                name TEXT NOT NULL,
+                email TEXT NOT NULL,
+                named_by TEXT NOT NULL,
+                source TEXT NOT NULL,
+                device_id TEXT,
+                conflict INTEGER NOT NULL,
+                at BIGINT NOT NULL,
+                PRIMARY KEY (guest_id, version))
+            """,
+        ]
+    }
 
     /// Lead retrieval (EFx): an event's booths (their questions as JSON), the exhibitor users on
     /// each, guests' consent to share contact details with exhibitors, the leads booths captured

@@ -70,9 +70,11 @@ struct TicketMailRoutes {
             previous.compactMap { row in row.waitingMail.map { (row.delivery.guestId, $0) } },
             uniquingKeysWith: { a, _ in a })
         let already = Set(previous.filter { $0.delivery.state != .failed }.map(\.delivery.guestId))
-        // A named guest is sent again when asked by id; "everyone" skips those sent or waiting.
+        // A named guest is sent again when asked by id; "everyone" skips those sent or waiting,
+        // and a ticket block's unnamed tickets (no one to mail yet).
         let chosen = candidates.filter {
-            $0.status == .confirmed && (resend || body.guestIds != nil || !already.contains($0.id))
+            $0.status == .confirmed && !$0.email.isEmpty
+                && (resend || body.guestIds != nil || !already.contains($0.id))
         }
         let names = Dictionary(
             try await store.accessTypes(eventId: event.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -86,32 +88,10 @@ struct TicketMailRoutes {
                 try await store.retryMailNow(id: mailId, now: now)
                 continue
             }
-            do {
-                let text = try TicketRoutes.ticketText(
-                    event: event, guestId: guest.id, key: key, signing: signing, now: now)
-                guard
-                    let page = TicketSheet.page(
-                        event: event.info,
-                        ticket: TicketSheet.Ticket(
-                            guest: guest, accessType: names[guest.accessTypeId] ?? "", text: text))
-                else { throw MailError.invalidHeader }
-                let message = TicketMail.message(
-                    event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
-                    pdf: Array(try CairoCanvas.pdf([page])),
-                    consentLink: try await consentLink(guest.id))
-                try await store.queueTicketMail(
-                    eventId: event.id, guestId: guest.id, email: guest.email,
-                    mail: try OutgoingMail(
-                        purpose: .ticket, message: message, messageID: relay.newMessageID(), now: now),
-                    now: now)
-            } catch let error as MailError {
-                failed += 1
-                try await store.recordUnsendableTicketMail(
-                    eventId: event.id, guestId: guest.id, email: guest.email, error: "\(error)", at: now)
-                dependencies.logger.warning(
-                    "ticket mail not made",
-                    metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])
-            }
+            let made = try await queueTicket(
+                event: event, guest: guest, accessType: names[guest.accessTypeId] ?? "", key: key, signing: signing,
+                relay: relay, now: now)
+            if !made { failed += 1 }
         }
         dependencies.mailQueue.nudge()
         let chosenIds = Set(chosen.map(\.id))
@@ -126,6 +106,37 @@ struct TicketMailRoutes {
 }
 
 extension TicketMailRoutes {
+    /// Makes a guest's ticket mail (the signed ticket, its page as a PDF) and queues it; false
+    /// when it could not be made (recorded as failed, with why, so it can be sent again).
+    func queueTicket(
+        event: EventRecord, guest: GuestInfo, accessType: String, key: EventKeyRecord,
+        signing: Curve25519.Signing.PrivateKey, relay: SMTPClient, now: Date
+    ) async throws -> Bool {
+        let store = dependencies.store
+        do {
+            let text = try TicketRoutes.ticketText(
+                event: event, guestId: guest.id, key: key, signing: signing, now: now)
+            guard
+                let page = TicketSheet.page(
+                    event: event.info, ticket: TicketSheet.Ticket(guest: guest, accessType: accessType, text: text))
+            else { throw MailError.invalidHeader }
+            let message = TicketMail.message(
+                event: event.info, guest: guest, from: dependencies.configuration.mailFrom,
+                pdf: Array(try CairoCanvas.pdf([page])), consentLink: try await consentLink(guest.id))
+            try await store.queueTicketMail(
+                eventId: event.id, guestId: guest.id, email: guest.email,
+                mail: try OutgoingMail(purpose: .ticket, message: message, messageID: relay.newMessageID(), now: now),
+                now: now)
+            return true
+        } catch let error as MailError {
+            try await store.recordUnsendableTicketMail(
+                eventId: event.id, guestId: guest.id, email: guest.email, error: "\(error)", at: now)
+            dependencies.logger.warning(
+                "ticket mail not made", metadata: ["event": "\(event.id)", "guest": "\(guest.id)", "error": "\(error)"])
+            return false
+        }
+    }
+
     /// The attendee's own consent page, where the server knows its public address (the mail is
     /// read elsewhere: a link to a guessed host would be wrong); nil otherwise.
     func consentLink(_ guest: GuestID) async throws -> String? {

@@ -33,6 +33,52 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+public nonisolated enum Outpost_V1_PartnerKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case sponsor // = 1
+  case company // = 2
+  case agency // = 3
+  case partner // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .sponsor
+    case 2: self = .company
+    case 3: self = .agency
+    case 4: self = .partner
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .sponsor: return 1
+    case .company: return 2
+    case .agency: return 3
+    case .partner: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Outpost_V1_PartnerKind] = [
+    .unspecified,
+    .sponsor,
+    .company,
+    .agency,
+    .partner,
+  ]
+
+}
+
 public nonisolated enum Outpost_V1_GuestStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -147,6 +193,9 @@ public nonisolated struct Outpost_V1_RosterPage: Sendable {
   /// The server's clock, milliseconds since 1970-01-01T00:00:00Z.
   public var serverTimeMs: Int64 = 0
 
+  /// The event's ticket blocks, all of them on every page (as the access types are).
+  public var blocks: [Outpost_V1_TicketBlock] = []
+
   /// Always true, and the last field written: protobuf has no end marker, so a page cut at a
   /// field's boundary would parse as a smaller page. A page without it was cut and is refused.
   public var complete: Bool = false
@@ -217,11 +266,37 @@ public nonisolated struct Outpost_V1_Guest: Sendable {
   /// Clears the value of `checkIn`. Subsequent reads from it will return its default value.
   public mutating func clearCheckIn() {self._checkIn = nil}
 
+  /// The ticket block the ticket belongs to, as 16 bytes; empty outside every block. A block's
+  /// unnamed ticket has an empty name.
+  public var blockID: Data = Data()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _checkIn: Outpost_V1_CheckIn? = nil
+}
+
+/// A block of tickets allocated to a partner, as the door card shows it: "Sponsor: Acme (block of 20)".
+public nonisolated struct Outpost_V1_TicketBlock: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: Data = Data()
+
+  public var kind: Outpost_V1_PartnerKind = .unspecified
+
+  public var partner: String = String()
+
+  public var size: UInt32 = 0
+
+  /// Whether door staff may name an unnamed ticket of the block.
+  public var doorNaming: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// The first accepted check-in of a guest.
@@ -278,6 +353,10 @@ public nonisolated struct Outpost_V1_Kiosk: Sendable {
 
 fileprivate nonisolated let _protobuf_package = "outpost.v1"
 
+nonisolated extension Outpost_V1_PartnerKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PARTNER_KIND_UNSPECIFIED\0\u{1}PARTNER_KIND_SPONSOR\0\u{1}PARTNER_KIND_COMPANY\0\u{1}PARTNER_KIND_AGENCY\0\u{1}PARTNER_KIND_PARTNER\0")
+}
+
 nonisolated extension Outpost_V1_GuestStatus: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GUEST_STATUS_UNSPECIFIED\0\u{1}GUEST_STATUS_CONFIRMED\0\u{1}GUEST_STATUS_CANCELLED\0\u{1}GUEST_STATUS_REVOKED\0")
 }
@@ -288,7 +367,7 @@ nonisolated extension Outpost_V1_KioskOrientation: SwiftProtobuf._ProtoNameProvi
 
 nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RosterPage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}access_types\0\u{1}guests\0\u{1}keys\0\u{1}kiosk\0\u{1}cursor\0\u{3}has_more\0\u{1}remaining\0\u{3}server_time_ms\0\u{2}\u{7}complete\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}access_types\0\u{1}guests\0\u{1}keys\0\u{1}kiosk\0\u{1}cursor\0\u{3}has_more\0\u{1}remaining\0\u{3}server_time_ms\0\u{1}blocks\0\u{2}\u{6}complete\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -304,6 +383,7 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
       case 6: try { try decoder.decodeSingularBoolField(value: &self.hasMore_p) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.remaining) }()
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.blocks) }()
       case 15: try { try decoder.decodeSingularBoolField(value: &self.complete) }()
       default: break
       }
@@ -339,6 +419,9 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
     if self.serverTimeMs != 0 {
       try visitor.visitSingularInt64Field(value: self.serverTimeMs, fieldNumber: 8)
     }
+    if !self.blocks.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.blocks, fieldNumber: 9)
+    }
     if self.complete != false {
       try visitor.visitSingularBoolField(value: self.complete, fieldNumber: 15)
     }
@@ -354,6 +437,7 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
     if lhs.hasMore_p != rhs.hasMore_p {return false}
     if lhs.remaining != rhs.remaining {return false}
     if lhs.serverTimeMs != rhs.serverTimeMs {return false}
+    if lhs.blocks != rhs.blocks {return false}
     if lhs.complete != rhs.complete {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -411,7 +495,7 @@ nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Guest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}access_type_id\0\u{1}name\0\u{1}email\0\u{1}code\0\u{1}status\0\u{1}notes\0\u{3}check_in\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}access_type_id\0\u{1}name\0\u{1}email\0\u{1}code\0\u{1}status\0\u{1}notes\0\u{3}check_in\0\u{3}block_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -427,6 +511,7 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 6: try { try decoder.decodeSingularEnumField(value: &self.status) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.notes) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._checkIn) }()
+      case 9: try { try decoder.decodeSingularBytesField(value: &self.blockID) }()
       default: break
       }
     }
@@ -461,6 +546,9 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
     try { if let v = self._checkIn {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     } }()
+    if !self.blockID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.blockID, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -473,6 +561,57 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.status != rhs.status {return false}
     if lhs.notes != rhs.notes {return false}
     if lhs._checkIn != rhs._checkIn {return false}
+    if lhs.blockID != rhs.blockID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Outpost_V1_TicketBlock: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TicketBlock"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}partner\0\u{1}size\0\u{3}door_naming\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.partner) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.size) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.doorNaming) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.partner.isEmpty {
+      try visitor.visitSingularStringField(value: self.partner, fieldNumber: 3)
+    }
+    if self.size != 0 {
+      try visitor.visitSingularUInt32Field(value: self.size, fieldNumber: 4)
+    }
+    if self.doorNaming != false {
+      try visitor.visitSingularBoolField(value: self.doorNaming, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Outpost_V1_TicketBlock, rhs: Outpost_V1_TicketBlock) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.partner != rhs.partner {return false}
+    if lhs.size != rhs.size {return false}
+    if lhs.doorNaming != rhs.doorNaming {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
