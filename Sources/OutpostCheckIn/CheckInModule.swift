@@ -14,7 +14,7 @@ package final class CheckInModule: DeviceModule {
     /// adopted there), then the roster version the search-index snapshot is checked against.
     package static let migrations = ModuleStore<CheckInModule>.checkInMigrations
     /// The roster goes at sign-out, with the shell's session data.
-    package static let sessionTables = ["guests", "access_types", "event_keys", "sync_state"]
+    package static let sessionTables = ["guests", "access_types", "event_keys", "sync_state", "ticket_blocks"]
 
     /// What the module may use of the shell.
     package let context: ModuleContext
@@ -48,7 +48,7 @@ package final class CheckInModule: DeviceModule {
     }
 
     package var outboxHandlers: [any OutboxEntryHandler] {
-        [CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }]
+        [CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }, DoorNamingOutbox(store: store)]
     }
 
     // MARK: - Feeds
@@ -110,7 +110,7 @@ package final class CheckInModule: DeviceModule {
                 guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
                 method: confirmation.method, timeZone: context.currentEvent?.timeZone,
                 doorNotes: context.service((any GuestNotesSource).self)?.doorNotes(eventId: eventId, guestId: guest.id)
-                    ?? [])
+                    ?? [], block: guest.blockId.flatMap { block(eventId: eventId, id: $0) })
         }
         // A result whose entry cannot be read still counts as waiting: never "synced" unseen.
         resultSyncing =
@@ -283,11 +283,74 @@ package final class CheckInModule: DeviceModule {
         state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
     }
 
+    /// The block `id` of the event, as the roster carried it.
+    private func block(eventId: EventID, id: TicketBlockID) -> RosterBlock? {
+        context.surfacing("read the ticket blocks") { try store.ticketBlocks(eventId: eventId) }?.first { $0.id == id }
+    }
+
+    /// A holder of a block's ticket arrives without one ("I'm with Acme"): the confirmation
+    /// screen of the block's next unnamed ticket, found by the partner's name (any case) or the
+    /// block's id. Refused with why when the event has no such block or none of its tickets is
+    /// left unnamed.
+    package func openBlockTicket(_ partnerOrId: String) {
+        guard let eventId = context.eventId else { return }
+        clearTransient()
+        state.confirmation = nil
+        let wanted = partnerOrId.trimmingCharacters(in: .whitespaces).lowercased()
+        guard
+            let blocks = context.surfacing("read the ticket blocks", { try store.ticketBlocks(eventId: eventId) })
+        else { return context.refuse(Self.unreadableRoster) }
+        guard let block = blocks.first(where: { $0.partner.lowercased() == wanted || $0.id.wire == wanted }) else {
+            return context.refuse("This event has no ticket block of \(partnerOrId).")
+        }
+        switch context.surfacing("read the roster", { try store.unnamedTicket(eventId: eventId, blockId: block.id) }) {
+        case .some(.some(let ticket)): present(guestId: ticket.id, method: .manual, ticket: nil)
+        case .some(.none):
+            context.refuse("Every ticket of \(block.partner)'s block is named: find its holder by name or code.")
+        case .none: context.refuse(Self.unreadableRoster)
+        }
+    }
+
+    /// Names a block's unnamed ticket at the door before it is confirmed: refused with why when
+    /// the block does not allow it or no name was given; otherwise the name and its outbox
+    /// entry are written in one transaction, ahead of the check-in. Nil when nothing stops the
+    /// confirm (the guest as it is now).
+    private func nameAtDoorIfNeeded(_ guest: LocalGuest, holderName: String?) -> LocalGuest? {
+        guard let blockId = guest.blockId, guest.name.isEmpty, guest.checkIn == nil else { return guest }
+        guard let block = block(eventId: guest.eventId, id: blockId) else { return guest }
+        if let refusal = TicketBlockRules.naming(
+            by: .door, named: false, admissible: guest.status.isAdmissible, deadline: .distantFuture,
+            doorNaming: block.doorNaming, partner: block.partner, now: context.ports.clock.now())
+        {
+            context.refuse(refusal.sentence)
+            return nil
+        }
+        let name = (holderName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...TicketNaming.maxNameLength).contains(name.count), !name.contains(where: \.isNewline) else {
+            context.refuse("Type the holder's name (one line) to name this ticket of \(block.partner)'s block.")
+            return nil
+        }
+        guard let owner = context.userId else { return nil }
+        do {
+            return try store.nameAtDoor(
+                guest,
+                naming: DoorNaming(
+                    blockId: blockId, guestId: guest.id,
+                    naming: TicketNaming(name: name, email: "", deviceId: context.deviceId)),
+                owner: owner, now: context.ports.clock.now())
+        } catch {
+            state.saveError = "Could not save the ticket's name: \(error). Nothing was queued; try again."
+            context.refuse(state.saveError!)
+            return nil
+        }
+    }
+
     /// Confirms the guest on the confirmation screen: the check-in and its outbox entry are
     /// committed locally in one transaction and the screen advances; the caller replays after.
-    /// On the already-checked-in screen this re-confirms, never a second check-in.
+    /// On the already-checked-in screen this re-confirms, never a second check-in. A block's
+    /// unnamed ticket is named at the door first (`holderName`), when its block allows it.
     /// Returns false when nothing was on the confirmation screen.
-    package func confirm(note: String?) -> Bool {
+    package func confirm(note: String?, holderName: String? = nil) -> Bool {
         guard let confirmation = state.confirmation, let eventId = context.eventId,
             let read = readGuest(eventId: eventId, id: confirmation.guestId)
         else {
@@ -299,7 +362,8 @@ package final class CheckInModule: DeviceModule {
             }
             return false
         }
-        guard let guest = read else { return false }
+        guard let unnamed = read else { return false }
+        guard let guest = nameAtDoorIfNeeded(unnamed, holderName: holderName) else { return true }
         state.confirmation = nil
         do {
             let entry = try commit(guest: guest, method: confirmation.method, ticket: confirmation.ticket, note: note)

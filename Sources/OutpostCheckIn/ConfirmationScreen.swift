@@ -13,20 +13,46 @@ package struct ConfirmationScreen: ScreenModel {
     /// The guest's notes at the door ("body · author"), oldest first, from the module that keeps
     /// them (``GuestNotesSource``); staff only, never on the kiosk's attendee screens.
     package var doorNotes: [String] = []
+    /// The ticket's block, when it is one (its scope shows on the card: "Sponsor: Acme (block
+    /// of 20)").
+    package var block: RosterBlock?
+
+    /// A block's ticket nobody has named: the door names it (if the block allows) before the
+    /// check-in.
+    package var isUnnamedBlockTicket: Bool { block != nil && guest.name.isEmpty }
 
     package var identifier: String { UIIdentifier.confirmationScreen }
 
     package func elements() -> [UIElement] {
         var elements = [
             UIElement(
-                UIIdentifier.confirmationScreen, guest.name,
+                UIIdentifier.confirmationScreen,
+                isUnnamedBlockTicket ? "Unnamed ticket of \(block?.partner ?? "")'s block" : guest.name,
                 [
                     "guestId": guest.id.wire, "accessType": accessTypeName, "status": guest.status.rawValue,
                     "notes": guest.notes, "method": method.rawValue,
                 ])
         ]
+        if let block {
+            elements.append(
+                UIElement(
+                    UIIdentifier.blockScope, block.scope,
+                    ["blockId": block.id.wire, "partner": block.partner, "size": "\(block.size)"]))
+        }
         elements += doorNotes.map { UIElement(UIIdentifier.doorNote, $0) }
-        if let checkIn = guest.checkIn {
+        if isUnnamedBlockTicket, let block, guest.checkIn == nil {
+            if block.doorNaming {
+                elements.append(UIElement(UIIdentifier.doorNameInput, "Who holds this ticket? Their name:"))
+                elements.append(UIElement(UIIdentifier.confirmButton, "Name and check in"))
+            } else {
+                elements.append(
+                    UIElement(
+                        UIIdentifier.unnamedTicketBanner,
+                        TicketNamingRefusal.noDoorNaming(partner: block.partner).sentence,
+                        ["kind": "error"]))
+            }
+            elements.append(UIElement(UIIdentifier.cancelButton, "Cancel"))
+        } else if let checkIn = guest.checkIn {
             elements.append(
                 UIElement(
                     UIIdentifier.alreadyCheckedIn,

@@ -42,12 +42,19 @@ extension DeviceApp {
 
     /// Confirms the guest on the confirmation screen: committed locally first (the screen
     /// advances at once), then the outbox replays unless `replayAfter` is false.
-    public func confirm(note: String? = nil, replayAfter: Bool = true) async {
+    /// A block's unnamed ticket is named at the door first (`holderName`), if its block allows.
+    public func confirm(note: String? = nil, holderName: String? = nil, replayAfter: Bool = true) async {
         var confirmed = false
-        performAsStaff { confirmed = checkInModule?.confirm(note: note) ?? false }
+        performAsStaff { confirmed = checkInModule?.confirm(note: note, holderName: holderName) ?? false }
         guard confirmed, replayAfter else { return }
         await replay(force: false)
         commit()
+    }
+
+    /// The next unnamed ticket of a block (by the partner's name or the block's id), to name at
+    /// the door and check in.
+    public func openBlockTicket(_ partnerOrId: String) {
+        performAsStaff { checkInModule?.openBlockTicket(partnerOrId) }
     }
 
     /// Leaves the confirmation screen without writing anything.

@@ -12,7 +12,8 @@ import OutpostShell
 /// Layout: `0x01`, then the strings id, eventId, accessTypeId, name, email, code, notes, status
 /// (each a LEB128 length and UTF-8 bytes), then `0` (no check-in) or `1` followed by the check-in:
 /// its time in milliseconds (8 bytes, big-endian, two's complement), byName, deviceId, and a
-/// pending byte (0 or 1).
+/// pending byte (0 or 1); then, for a ticket of a block only, the block's id (a string). Guests
+/// sealed before blocks end after the check-in and are read as outside every block.
 package enum GuestCoding {
     package static let tag: UInt8 = 0x01
 
@@ -38,6 +39,7 @@ package enum GuestCoding {
         } else {
             bytes.append(0)
         }
+        if let block = guest.blockId { append(block.wire, to: &bytes) }
         return bytes
     }
 
@@ -72,10 +74,15 @@ package enum GuestCoding {
             default:
                 throw Failure.malformed("check-in flag")
             }
+            var blockId: TicketBlockID?
+            if reader.offset < raw.count {
+                guard let block = TicketBlockID(wire: try reader.string()) else { throw Failure.malformed("blockId") }
+                blockId = block
+            }
             guard reader.offset == raw.count else { throw Failure.malformed("trailing bytes") }
             return LocalGuest(
                 id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
-                notes: notes, status: status, checkIn: checkIn)
+                notes: notes, status: status, checkIn: checkIn, blockId: blockId)
         }
     }
 

@@ -13,10 +13,13 @@ public struct LocalGuest: Codable, Sendable, Hashable {
     public var notes: String
     public var status: GuestStatus
     public var checkIn: LocalCheckIn?
+    /// The ticket block the ticket belongs to (the roster's blocks say whose); an unnamed
+    /// ticket of a block has an empty name.
+    public var blockId: TicketBlockID?
 
     package init(
         id: GuestID, eventId: EventID, accessTypeId: AccessTypeID, name: String, email: String, code: String,
-        notes: String, status: GuestStatus, checkIn: LocalCheckIn?
+        notes: String, status: GuestStatus, checkIn: LocalCheckIn?, blockId: TicketBlockID? = nil
     ) {
         self.id = id
         self.eventId = eventId
@@ -27,6 +30,7 @@ public struct LocalGuest: Codable, Sendable, Hashable {
         self.notes = notes
         self.status = status
         self.checkIn = checkIn
+        self.blockId = blockId
     }
 }
 

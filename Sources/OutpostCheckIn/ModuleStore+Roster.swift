@@ -31,8 +31,16 @@ extension ModuleStore where Owner == CheckInModule {
                 let local = LocalGuest(
                     id: guest.id, eventId: eventId, accessTypeId: guest.accessTypeId, name: guest.name,
                     email: guest.email,
-                    code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn)
+                    code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn,
+                    blockId: guest.blockId)
                 try upsert(db, local)
+            }
+            // Every page carries all of the event's blocks, as it does the access types.
+            try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
+            for block in page.blocks {
+                try db.execute(
+                    sql: "INSERT INTO ticket_blocks (event_id, id, sealed) VALUES (?, ?, ?)",
+                    arguments: [eventId.wire, block.id.wire, try sealer.seal(json: block)])
             }
             try db.execute(sql: "DELETE FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
             for type in page.accessTypes {
@@ -65,18 +73,18 @@ extension ModuleStore where Owner == CheckInModule {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
-                    local_pending, sealed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    local_pending, sealed, block_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
                     email_index = excluded.email_index, keys_digest = excluded.keys_digest, status = excluded.status,
                     checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending,
-                    sealed = excluded.sealed
+                    sealed = excluded.sealed, block_id = excluded.block_id
                 """)
         try statement.execute(arguments: [
             guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
             sealer.digest([guest.name, guest.email, guest.code]), guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
-            try sealer.seal(guest: guest),
+            try sealer.seal(guest: guest), guest.blockId?.wire,
         ])
     }
 
@@ -155,6 +163,23 @@ extension ModuleStore where Owner == CheckInModule {
             results.store(chunk, Result { try boxes[range].map { try sealer.openGuest($0) } })
         }
         return try results.all().flatMap { try $0.get() }
+    }
+
+    /// The event's ticket blocks, as the last roster page carried them.
+    package func ticketBlocks(eventId: EventID) throws -> [RosterBlock] {
+        try readStatement { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM ticket_blocks WHERE event_id = ? ORDER BY id", arguments: [eventId.wire])
+        }.map { try sealer.open(json: $0, as: RosterBlock.self) }
+    }
+
+    /// A ticket of the block nobody has named yet that the door may admit, if one is left.
+    package func unnamedTicket(eventId: EventID, blockId: TicketBlockID) throws -> LocalGuest? {
+        try readStatement { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND block_id = ? ORDER BY id",
+                arguments: [eventId.wire, blockId.wire])
+        }.lazy.map { try self.sealer.openGuest($0) }.first { $0.name.isEmpty && $0.status.isAdmissible }
     }
 
     package func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {

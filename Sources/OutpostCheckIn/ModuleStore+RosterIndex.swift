@@ -80,6 +80,18 @@ extension ModuleStore where Owner == CheckInModule {
                         END;
                         """)
             },
+            // Ticket blocks (EF-069): the event's blocks as the roster carries them, and each
+            // ticket's block in plain, so the door finds a block's unnamed tickets without
+            // unsealing the roster.
+            DeviceMigration("ticket blocks") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE ticket_blocks (
+                            event_id TEXT NOT NULL, id TEXT NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (event_id, id));
+                        ALTER TABLE guests ADD COLUMN block_id TEXT;
+                        CREATE INDEX guests_block ON guests (event_id, block_id) WHERE block_id IS NOT NULL;
+                        """)
+            },
         ]
     }
 

@@ -35,6 +35,12 @@ extension UIIdentifier {
     public static let manualEntrySuggestion = "checkin-manual-entry-suggestion"
     /// A check-in the server refused for good (404/409/422), shown until dismissed.
     public static let syncRejectedBanner = "native-shell-sync-rejected-banner"
+    /// A block ticket's scope on the confirmation card ("Sponsor: Acme (block of 20)").
+    public static let blockScope = "checkin-block-scope"
+    /// The holder's name for a block's unnamed ticket, named at the door.
+    public static let doorNameInput = "checkin-door-name-input"
+    /// A block's unnamed ticket the door may not name (the partner names its own).
+    public static let unnamedTicketBanner = "checkin-unnamed-ticket-banner"
     /// The roster list in the event shell (offline readable).
     public static let rosterList = "native-shell-roster-list"
 }

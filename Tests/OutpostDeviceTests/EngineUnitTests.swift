@@ -202,6 +202,12 @@ struct GuestCodingTests {
             let legacy = try JSONEncoder.outpostDevice.encode(guest)
             #expect(try GuestCoding.decode(legacy, json: decoder) == guest)
         }
+        // A block's ticket carries its block after the check-in; a guest without one ends there.
+        var blockTicket = Self.guests[1]
+        blockTicket.blockId = .random()
+        let withBlock = GuestCoding.encode(blockTicket)
+        #expect(try GuestCoding.decode(Data(withBlock), json: decoder) == blockTicket)
+        #expect(withBlock.starts(with: GuestCoding.encode(Self.guests[1])))
         let sealer = Sealer(masterKey: SymmetricKey(size: .bits256))
         #expect(try sealer.openGuest(try sealer.seal(guest: Self.guests[1])) == Self.guests[1])
         #expect(try sealer.openGuest(try sealer.seal(json: Self.guests[0])) == Self.guests[0])

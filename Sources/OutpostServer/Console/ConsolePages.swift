@@ -56,6 +56,12 @@ package enum ConsolePages {
     package static let addBooth = Form<EventID>(.post, "/admin/events/{eventId}/booths")
     package static let boothLeads = Page<BoothID>(.get, "/admin/booths/{boothId}/leads")
     package static let boothLeadsCSV = Page<BoothID>(.get, "/admin/booths/{boothId}/leads.csv")
+    package static let ticketBlocks = Page<EventID>(.get, "/admin/events/{eventId}/ticket-blocks")
+    package static let allocateTicketBlock = Form<EventID>(.post, "/admin/events/{eventId}/ticket-blocks")
+    package static let ticketBlock = Page<TicketBlockID>(.get, "/admin/ticket-blocks/{blockId}")
+    package static let changeTicketBlock = Form<TicketBlockID>(.post, "/admin/ticket-blocks/{blockId}")
+    package static let nameBlockTicket = Form<TicketBlockID, GuestID>(
+        .post, "/admin/ticket-blocks/{blockId}/tickets/{guestId}")
     package static let badge = Page<EventID>(.get, "/admin/events/{eventId}/badge")
     package static let setBadge = Form<EventID>(.post, "/admin/events/{eventId}/badge")
     package static let badgePreview = Page<EventID>(.get, "/admin/events/{eventId}/badge/preview.png")
@@ -119,6 +125,11 @@ extension ConsolePages {
         addBooth.route,
         boothLeads.route,
         boothLeadsCSV.route,
+        ticketBlocks.route,
+        allocateTicketBlock.route,
+        ticketBlock.route,
+        changeTicketBlock.route,
+        nameBlockTicket.route,
         badge.route,
         setBadge.route,
         badgePreview.route,

@@ -58,6 +58,7 @@ struct ConsoleRoutes: Sendable {
         registerZones(on: group)
         registerPickup(on: group)
         registerLeads(on: group)
+        registerTicketBlocks(on: group)
         registerTicketMails(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
@@ -138,6 +139,16 @@ struct ConsoleRoutes: Sendable {
                 ? try await call(API.myBooths.line(), nil).decode(MyBooths.self).booths.map { mine -> [String: Any] in
                     ["id": mine.booth.id.wire, "name": mine.booth.name, "event": mine.event.name]
                 } : []
+            // A block manager works no event either: their blocks are.
+            let blocks =
+                Self.role(session) == .blockManager
+                ? try await call(API.myTicketBlocks.line(), nil).decode(MyTicketBlocks.self).blocks.map {
+                    mine -> [String: Any] in
+                    [
+                        "id": mine.block.id.wire, "partner": mine.block.partner, "event": mine.event.name,
+                        "named": mine.block.named, "size": mine.block.size,
+                    ]
+                } : []
             let rows = list.events.map { event -> [String: Any] in
                 [
                     "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
@@ -150,6 +161,7 @@ struct ConsoleRoutes: Sendable {
                 [
                     "events": rows, "canCreate": Self.role(session) == .organizer,
                     "isExhibitor": Self.role(session) == .exhibitor, "booths": booths,
+                    "isBlockManager": Self.role(session) == .blockManager, "blocks": blocks,
                     "form": ["timeZone": TimeZone.current.identifier], "zones": TimeZone.knownTimeZoneIdentifiers,
                 ], session: session, notice: Self.flash(request))
         }
@@ -302,7 +314,8 @@ struct ConsoleRoutes: Sendable {
                             "me": $0.id.wire == me,
                         ]
                     },
-                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor].map(\.rawValue),
+                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map(
+                        \.rawValue),
                 ], session: session, notice: Self.flash(request))
         }
     }
@@ -370,8 +383,10 @@ struct ConsoleRoutes: Sendable {
                     },
                     "guests": page.guests.map { guest -> [String: Any] in
                         [
-                            "id": guest.id.wire, "name": guest.name, "email": guest.email,
-                            "status": guest.status.rawValue,
+                            // A ticket block's ticket before its partner names it.
+                            "id": guest.id.wire,
+                            "name": guest.name.isEmpty && guest.blockId != nil ? "(unnamed block ticket)" : guest.name,
+                            "email": guest.email, "status": guest.status.rawValue,
                             "accessType": names[guest.accessTypeId] ?? "?", "notes": guest.notes,
                             "checkedIn": guest.checkIn.map {
                                 clock.string($0.at) + " · " + $0.byName

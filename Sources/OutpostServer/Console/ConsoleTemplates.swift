@@ -72,11 +72,13 @@ enum ConsoleTemplates {
         {{#events}}
         <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td></tr>
         {{/events}}
-        {{^events}}<tr><td colspan="4">{{#isExhibitor}}As an exhibitor you work your booths, below.{{/isExhibitor}}{{^isExhibitor}}No events yet: create the first one below.{{/isExhibitor}}</td></tr>{{/events}}
+        {{^events}}<tr><td colspan="4">{{#isExhibitor}}As an exhibitor you work your booths, below.{{/isExhibitor}}{{#isBlockManager}}You name the tickets of your blocks, below.{{/isBlockManager}}{{^isExhibitor}}{{^isBlockManager}}No events yet: create the first one below.{{/isBlockManager}}{{/isExhibitor}}</td></tr>{{/events}}
         </tbody>
         </table>
         {{#isExhibitor}}<h2>Your booths</h2>
         <ul id="my-booths">{{#booths}}<li><a href="/admin/booths/{{id}}/leads">{{name}}</a> · {{event}}</li>{{/booths}}{{^booths}}<li>You are on no booth yet: the organizer adds you.</li>{{/booths}}</ul>{{/isExhibitor}}
+        {{#isBlockManager}}<h2>Your ticket blocks</h2>
+        <ul id="my-blocks">{{#blocks}}<li><a href="/admin/ticket-blocks/{{id}}">{{partner}}</a> · {{event}} · {{named}} of {{size}} named</li>{{/blocks}}{{^blocks}}<li>You manage no block yet: the organizer allocates one to you.</li>{{/blocks}}</ul>{{/isBlockManager}}
         {{#canCreate}}
         <h2>New event</h2>
         <form method="post" action="/admin/events" class="card" id="new-event">
@@ -108,7 +110,8 @@ enum ConsoleTemplates {
         <a href="/admin/events/{{event.id}}/badge" id="badge-link">Badge</a>
         <a href="/admin/events/{{event.id}}/zones" id="zones-link">Zones (EFx)</a>
         <a href="/admin/events/{{event.id}}/pickup" id="pickup-link">Pickup (EFx)</a>
-        <a href="/admin/events/{{event.id}}/booths" id="booths-link">Booths (EFx)</a>{{/canWatch}}
+        <a href="/admin/events/{{event.id}}/booths" id="booths-link">Booths (EFx)</a>
+        <a href="/admin/events/{{event.id}}/ticket-blocks" id="ticket-blocks-link">Ticket blocks</a>{{/canWatch}}
         {{#canWatch}}<a href="/admin/events/{{event.id}}/dashboard" id="dashboard-link">Doors (live)</a>{{/canWatch}}
         {{#canEdit}}<a href="/admin/events/{{event.id}}/tickets.pdf" id="tickets-link">Tickets (PDF)</a>{{/canEdit}}
         </nav>
@@ -541,6 +544,74 @@ enum ConsoleTemplates {
         </section>{{/canEdit}}
         """
 
+    static let ticketBlocks = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
+        <h1>Ticket blocks</h1>
+        <p class="hint">A block is tickets of one access type set aside for a partner (a sponsor, a company, a speakers' agency). Its managers (users with the block manager role) name the tickets until the deadline; each named ticket is mailed to its holder. Door staff see the block on the guest card.</p>
+        <table class="list" id="ticket-blocks">
+        <thead><tr><th>Partner</th><th>Kind</th><th>Access type</th><th>Named</th><th>Naming until ({{event.timeZone}})</th><th>Door naming</th><th>Managers</th></tr></thead>
+        <tbody>
+        {{#blocks}}<tr><td><a href="/admin/ticket-blocks/{{id}}">{{partner}}</a></td><td>{{kind}}</td><td>{{accessType}}</td><td>{{named}} of {{size}}</td><td>{{deadline}}</td><td>{{#doorNaming}}allowed{{/doorNaming}}{{^doorNaming}}no{{/doorNaming}}</td><td>{{managers}}</td></tr>{{/blocks}}
+        {{^blocks}}<tr><td colspan="7">No ticket blocks yet.</td></tr>{{/blocks}}
+        </tbody>
+        </table>
+        {{#hasConflicts}}<h2>Named twice</h2>
+        <p class="hint">A door named these tickets after someone else had: the first name stands; check who came in.</p>
+        <table class="list" id="block-conflicts"><thead><tr><th>Ticket of</th><th>Door named it</th><th>At</th></tr></thead><tbody>
+        {{#conflicts}}<tr><td>{{name}}</td><td>{{doorName}}</td><td>{{at}}</td></tr>{{/conflicts}}
+        </tbody></table>{{/hasConflicts}}
+        {{#canEdit}}<section>
+        <h2>Allocate a block</h2>
+        <form method="post" action="/admin/events/{{event.id}}/ticket-blocks" class="card" id="block-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Partner <input type="text" name="partner" id="block-partner" required maxlength="80"></label>
+        <label>Kind <select name="kind" id="block-kind">{{#kinds}}<option value="{{value}}">{{title}}</option>{{/kinds}}</select></label>
+        <label>Access type <select name="accessTypeId" id="block-access-type" required><option value="">Choose…</option>{{#accessTypes}}<option value="{{id}}">{{name}}</option>{{/accessTypes}}</select></label>
+        <label>Tickets <input type="number" name="size" id="block-size" min="1" max="5000" required></label>
+        <label>Naming deadline ({{event.timeZone}}) <input type="datetime-local" name="namingDeadline" id="block-deadline" required></label>
+        <label><input type="checkbox" name="doorNaming" id="block-door-naming"> Door staff may name an unnamed ticket as its holder arrives</label>
+        <fieldset><legend>Managers</legend>{{#managers}}<label><input type="checkbox" name="manager-{{id}}" class="block-manager"> {{name}}</label>{{/managers}}{{^managers}}<p class="hint">No block managers yet: add one on the Staff page with the block_manager role.</p>{{/managers}}</fieldset>
+        <button type="submit" id="block-add">Allocate the block</button>
+        </form>
+        </section>{{/canEdit}}
+        """
+
+    static let ticketBlock = """
+        <p class="crumbs"><a href="/admin/events">Events</a> › {{#isOrganizer}}<a href="/admin/events/{{event.id}}/ticket-blocks">{{event.name}}</a>{{/isOrganizer}}{{^isOrganizer}}{{event.name}}{{/isOrganizer}} ›</p>
+        <h1 id="block-title">{{partner}}</h1>
+        <p id="block-scope">{{scope}} · {{accessType}} · {{named}} of {{size}} named</p>
+        {{#open}}<p class="hint" id="block-deadline-note">Names and e-mails can be given and changed until {{deadline}}. Each named ticket is mailed to its holder.</p>{{/open}}
+        {{^open}}<p class="banner" id="block-deadline-passed">The naming deadline passed on {{deadline}}.{{^isOrganizer}} Ask the organizer to change a name.{{/isOrganizer}}{{#doorNaming}} Unnamed tickets can be named at the door.{{/doorNaming}}</p>{{/open}}
+        <table class="list" id="block-tickets">
+        <thead><tr><th>#</th><th>Name</th><th>E-mail</th><th>Ticket mail</th><th>Checked in</th></tr></thead>
+        <tbody>
+        {{#tickets}}<tr><td>{{number}}</td>
+        {{#canName}}<td colspan="2"><form method="post" action="/admin/ticket-blocks/{{id}}/tickets/{{guestId}}" class="inline block-ticket-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <input type="text" name="name" value="{{name}}" placeholder="Name" required maxlength="200" class="block-ticket-name">
+        <input type="email" name="email" value="{{email}}" placeholder="E-mail" required class="block-ticket-email">
+        <button type="submit" class="block-ticket-save">{{#named}}Change{{/named}}{{^named}}Name{{/named}}</button>
+        </form></td>{{/canName}}
+        {{^canName}}<td class="block-ticket-name">{{#named}}{{name}}{{/named}}{{^named}}(unnamed){{/named}}</td><td>{{email}}</td>{{/canName}}
+        <td>{{mail}}</td><td>{{#checkedIn}}yes{{/checkedIn}}</td></tr>{{/tickets}}
+        </tbody>
+        </table>
+        {{#isOrganizer}}<section>
+        <h2>Change the block</h2>
+        <form method="post" action="/admin/ticket-blocks/{{id}}" class="card" id="block-change-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Partner <input type="text" name="partner" value="{{form.partner}}" required maxlength="80"></label>
+        <label>Kind <select name="kind">{{#kinds}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/kinds}}</select></label>
+        <label>Tickets <input type="number" name="size" id="block-change-size" value="{{form.size}}" min="0" max="5000" required></label>
+        <label>Naming deadline <input type="datetime-local" name="namingDeadline" value="{{form.namingDeadline}}" required></label>
+        <label><input type="checkbox" name="doorNaming" id="block-change-door-naming"{{#doorNaming}} checked{{/doorNaming}}> Door staff may name an unnamed ticket</label>
+        <fieldset><legend>Managers</legend>{{#managers}}<label><input type="checkbox" name="manager-{{id}}"{{#checked}} checked{{/checked}}> {{name}}</label>{{/managers}}</fieldset>
+        <button type="submit" id="block-change">Save the block</button>
+        </form>
+        <p class="hint">A block shrinks by its unnamed tickets only.</p>
+        </section>{{/isOrganizer}}
+        """
+
     static let leads = """
         <p class="crumbs"><a href="/admin/events">Events</a> › {{event}} ›</p>
         <h1>Leads · {{booth}}</h1>
@@ -592,7 +663,7 @@ enum ConsoleTemplates {
         "events": events, "eventFields": eventFields, "event": event,
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
-        "pickup": pickup, "booths": booths, "leads": leads,
+        "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
         "ticketMails": ticketMails,
     ]
 

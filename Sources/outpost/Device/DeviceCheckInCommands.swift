@@ -91,10 +91,39 @@ struct DeviceConfirmCommand: AsyncParsableCommand {
     @Option(help: "A note to send with the check-in.")
     var note: String?
 
+    @Option(
+        name: .customLong("name"),
+        help: "The holder's name, for a block's unnamed ticket named at the door (when the block allows it).")
+    var holderName: String?
+
     @MainActor
     func run() async throws {
         try await device.perform { app in
-            await app.confirm(note: note)
+            await app.confirm(note: note, holderName: holderName)
+        }
+    }
+}
+
+struct DeviceBlockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "block",
+        abstract:
+            "A ticket block's holder without a ticket: the block's next unnamed ticket, to the confirmation screen.",
+        discussion: """
+            Give the partner's name (any case) or the block's id. Then `outpost device confirm --name "…"` \
+            names the ticket at the door and checks its holder in, if the organizer lets the door name \
+            the block's tickets; otherwise the confirm exits 3 saying the partner names its own.
+            """)
+
+    @OptionGroup var device: DeviceOptions
+
+    @Argument(help: "The partner's name or the block's id.")
+    var partner: String
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in
+            app.openBlockTicket(partner)
         }
     }
 }

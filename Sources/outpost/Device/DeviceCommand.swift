@@ -17,6 +17,7 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [
             DeviceSignInCommand.self, DeviceEventsCommand.self, DeviceOpenCommand.self, DeviceScanCommand.self,
             DeviceLookupCommand.self, DeviceConfirmCommand.self, DeviceCancelCommand.self, DeviceCheckInCommand.self,
+            DeviceBlockCommand.self,
             DeviceSyncCommand.self, DeviceStatusCommand.self, DeviceSignOutCommand.self, DeviceKioskCommand.self,
             DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceActivityCommand.self,
             DeviceContactCommand.self, DeviceTrackCommand.self, DevicePrivacyCommand.self, DeviceSimCommand.self,
