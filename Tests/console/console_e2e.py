@@ -417,6 +417,29 @@ def run(driver, wait):
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-walkins.png"))
 
+    # Ticket blocks (EF-069): a sponsor's block whose partner is markup, two tickets; the
+    # organizer names one on the block's page; both pages show the names as text.
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "ticket-blocks-link"))
+    driver.find_element(By.ID, "block-partner").send_keys(HOSTILE + " sponsor")
+    driver.find_element(By.CSS_SELECTOR, "#block-access-type option:nth-child(2)").click()
+    driver.find_element(By.ID, "block-size").send_keys("2")
+    driver.execute_script("arguments[0].value = '2030-01-01T12:00'", driver.find_element(By.ID, "block-deadline"))
+    follow(driver, wait, driver.find_element(By.ID, "block-add"))
+    blocks_text = driver.find_element(By.ID, "ticket-blocks").text
+    check("the block's partner is text on the ticket blocks page",
+          HOSTILE + " sponsor" in blocks_text and "0 of 2" in blocks_text, blocks_text)
+    follow(driver, wait, driver.find_element(By.CSS_SELECTOR, "#ticket-blocks tbody a"))
+    check("the block's page names the partner as text",
+          HOSTILE + " sponsor" in driver.find_element(By.ID, "block-title").text
+          and "Sponsor: " + HOSTILE + " sponsor (block of 2)" in driver.find_element(By.ID, "block-scope").text)
+    driver.find_element(By.CSS_SELECTOR, "input.block-ticket-name").send_keys(HOSTILE + " holder")
+    driver.find_element(By.CSS_SELECTOR, "input.block-ticket-email").send_keys("holder@example.org")
+    follow(driver, wait, driver.find_element(By.CSS_SELECTOR, "button.block-ticket-save"))
+    named = driver.find_element(By.CSS_SELECTOR, "input.block-ticket-name").get_attribute("value")
+    check("the named ticket keeps its name as text", named == HOSTILE + " holder", named)
+    check("no dialog on the ticket block pages", no_dialog(driver))
+
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))
     wait.until(ready.presence_of_element_located((By.ID, "signin")))
