@@ -110,7 +110,7 @@ struct DemoCommand: AsyncParsableCommand {
             .write(to: directory.appendingPathComponent("sample-tickets.txt"), atomically: true, encoding: .utf8)
         print("Outpost demo: \(server.absoluteString), event \"\(world.event.name)\" with \(world.imported) guests.")
         print(
-            "Organizer \(organizer.email) / \(organizer.password) · staff \(staff.email) / \(staff.password) · exhibitor \(DemoWorld.exhibitor.email) / \(DemoWorld.exhibitor.password) · kiosk passcode \(DemoWorld.kioskPasscode)"
+            "Organizer \(organizer.email) / \(organizer.password) · staff \(staff.email) / \(staff.password) · exhibitor \(DemoWorld.exhibitor.email) / \(DemoWorld.exhibitor.password) · block manager \(DemoWorld.blockManager.email) / \(DemoWorld.blockManager.password) · kiosk passcode \(DemoWorld.kioskPasscode)"
         )
         print(
             "Organizer console: \(server.absoluteString)/admin (sign in as \(organizer.email) / \(organizer.password));"

@@ -49,7 +49,8 @@ struct DemoTests {
         let roster = (status["elements"] as? [[String: Any]] ?? []).first {
             $0["id"] as? String == "native-shell-roster-list"
         }
-        #expect((roster?["attributes"] as? [String: String])?["count"] == "500")
+        // The 500 imported guests and the sponsor Northwind's 5 block tickets.
+        #expect((roster?["attributes"] as? [String: String])?["count"] == "505")
         let scanned = try CLI.tree(try CLI.run(["device", "scan", lines[0]] + home))
         #expect(scanned["screen"] as? String == "checkin-confirmation-screen")
         let confirmed = try CLI.tree(try CLI.run(["device", "confirm"] + home))

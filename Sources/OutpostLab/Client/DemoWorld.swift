@@ -5,12 +5,17 @@ import OutpostProtocol
 
 /// What `outpost demo` seeds on its server: an organizer's event tonight with two access types,
 /// a staff user, the kiosk set up, three zones, three pickup items and a booth (with its
-/// exhibitor) for the EFx stations and `guests` guests; a staff device signed in on it, with the
+/// exhibitor) for the EFx stations, `guests` guests, and the sponsor Northwind's block of five
+/// VIP tickets (with its manager; the door may name them); a staff device signed in on it, with the
 /// roster synced; and three sample tickets.
 package struct DemoWorld {
     package static let organizer = (email: "organizer@demo.outpost", password: "outpost-demo", name: "Olivia Organizer")
     package static let staff = (email: "staff@demo.outpost", password: "outpost-staff", name: "Sam Staff")
     package static let exhibitor = (email: "expo@demo.outpost", password: "outpost-expo", name: "Ella Exhibitor")
+    /// The manager of the sponsor Northwind's ticket block (EF-069).
+    package static let blockManager = (
+        email: "blocks@demo.outpost", password: "outpost-blocks", name: "Bo Blockmanager"
+    )
     package static let kioskPasscode = "394817"
 
     package let event: EventInfo
@@ -62,6 +67,13 @@ package struct DemoWorld {
                         exhibitor: CreateUserRequest(
                             email: Self.exhibitor.email, name: Self.exhibitor.name, role: .exhibitor,
                             password: Self.exhibitor.password))
+                ],
+                blocks: [
+                    Seeder.SeedBlock(
+                        kind: .sponsor, partner: "Northwind", size: 5, accessType: "VIP", doorNaming: true,
+                        manager: CreateUserRequest(
+                            email: Self.blockManager.email, name: Self.blockManager.name, role: .blockManager,
+                            password: Self.blockManager.password))
                 ]))
         var tickets: [(GuestInfo, String)] = []
         for guest in seeded.guests.prefix(3) {

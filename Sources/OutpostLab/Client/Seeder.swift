@@ -29,11 +29,14 @@ package struct Seeder: Sendable {
         package var items: [SeedItem] = []
         /// Booths for EFx lead retrieval, each with its exhibitor user.
         package var booths: [SeedBooth] = []
+        /// Ticket blocks for partners (EF-069), each with its block manager user; allocated after
+        /// the import, so the imported guests come first in the roster.
+        package var blocks: [SeedBlock] = []
 
         package init(
             event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
             staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = [],
-            items: [SeedItem] = [], booths: [SeedBooth] = []
+            items: [SeedItem] = [], booths: [SeedBooth] = [], blocks: [SeedBlock] = []
         ) {
             self.event = event
             self.accessTypes = accessTypes
@@ -43,6 +46,31 @@ package struct Seeder: Sendable {
             self.zones = zones
             self.items = items
             self.booths = booths
+            self.blocks = blocks
+        }
+    }
+
+    /// A ticket block to seed: its partner, size, access type (by name), whether the door may
+    /// name its tickets, and the block manager user to create for it; the naming deadline is the
+    /// event's start.
+    package struct SeedBlock: Sendable {
+        package var kind: PartnerKind
+        package var partner: String
+        package var size: Int
+        package var accessType: String
+        package var doorNaming: Bool
+        package var manager: CreateUserRequest
+
+        package init(
+            kind: PartnerKind, partner: String, size: Int, accessType: String, doorNaming: Bool,
+            manager: CreateUserRequest
+        ) {
+            self.kind = kind
+            self.partner = partner
+            self.size = size
+            self.accessType = accessType
+            self.doorNaming = doorNaming
+            self.manager = manager
         }
     }
 
@@ -161,6 +189,18 @@ package struct Seeder: Sendable {
         }
         guard imported.imported == plan.guests else {
             throw CleanFailure("imported \(imported.imported) of \(plan.guests) guests: \(imported.errors.prefix(3))")
+        }
+        for seed in plan.blocks {
+            guard let type = types.first(where: { $0.name == seed.accessType }) else {
+                throw CleanFailure("the block of \(seed.partner) names no access type of the plan: \(seed.accessType)")
+            }
+            let manager = try await client.createUser(seed.manager)
+            _ = try await client.call(
+                API.allocateTicketBlock, event.id,
+                json: TicketBlockAllocation(
+                    kind: seed.kind, partner: seed.partner, accessTypeId: type.id, size: seed.size,
+                    namingDeadline: plan.event.startsAt, doorNaming: seed.doorNaming, managers: [manager.id]),
+                what: "ticket block")
         }
         var guests: [GuestInfo] = []
         guests.reserveCapacity(plan.guests)

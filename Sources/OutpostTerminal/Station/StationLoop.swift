@@ -109,6 +109,27 @@ public final class StationLoop {
     }
 
     func confirmationKey(_ key: Key, _ shown: ShownScreen) async {
+        // A block's unnamed ticket the door may name: what is typed is its holder's name.
+        if let screen = shown.part(ConfirmationScreen.self), Self.namesAtDoor(screen) {
+            switch key {
+            case .character(let character): input.append(character)
+            case .backspace: if !input.isEmpty { input.removeLast() }
+            case .enter:
+                await app.confirm(holderName: input, replayAfter: false)
+                if app.refusal == nil {
+                    input = ""
+                    terminal.bell()
+                    startSync()
+                } else {
+                    terminal.bell(times: 3)
+                }
+            case .escape:
+                input = ""
+                app.cancel()
+            default: break
+            }
+            return
+        }
         switch key {
         case .enter, .character("y"), .character("Y"):
             await confirm()
@@ -240,6 +261,11 @@ public final class StationLoop {
         startSync()
     }
 
+    /// Whether the card is a block's unnamed ticket the door names before checking it in.
+    static func namesAtDoor(_ screen: ConfirmationScreen) -> Bool {
+        screen.isUnnamedBlockTicket && screen.block?.doorNaming == true && screen.guest.checkIn == nil
+    }
+
     func signOutKey(_ key: Key) async {
         switch key {
         case .enter, .character("w"): await app.signOut(.wait)
@@ -281,6 +307,13 @@ public final class StationLoop {
         case .function(11):
             input = ""
             app.openPickupStation()
+        case .function(12):
+            // "I'm with Acme": the typed partner's block, its next unnamed ticket.
+            let partner = input.trimmingCharacters(in: .whitespaces)
+            input = ""
+            guard !partner.isEmpty else { return }
+            app.openBlockTicket(partner)
+            if app.refusal != nil { terminal.bell(times: 3) }
         case .function(2): await app.signOut()
         case .function(3): await app.showEvents()
         case .enter: await submit(suggestions)
@@ -509,7 +542,7 @@ public final class StationLoop {
         var prompt = "› "
         var shownInput = input
         var hint =
-            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F10 zone · F11 pickup · F5 sync · F2 sign out · Ctrl-Q quit"
+            "Scan a ticket or type a name, e-mail or code · ↑↓ choose · Enter · F4 walk-in · F6 shift · F7 notes · F8 print · F10 zone · F11 pickup · F12 a block's unnamed ticket (type the partner) · F5 sync · F2 sign out · Ctrl-Q quit"
         if tree.contains(UIIdentifier.kioskStaffNotesClear) { hint = "F9 kiosk notes seen · " + hint }
         switch tree.screen {
         case UIIdentifier.signIn:
@@ -538,10 +571,15 @@ public final class StationLoop {
                 }
                 for note in screen.doorNotes { body.append("  Note: \(note)") }
             }
-            hint =
-                tree.contains(UIIdentifier.alreadyCheckedIn)
-                ? "Enter re-confirm · F8 print badge · Esc dismiss"
-                : "Enter confirm check-in · F8 print badge · Esc cancel"
+            if let screen = shown.part(ConfirmationScreen.self), Self.namesAtDoor(screen) {
+                prompt = "Holder › "
+                hint = "Type the holder's name · Enter name and check in · Esc cancel"
+            } else {
+                hint =
+                    tree.contains(UIIdentifier.alreadyCheckedIn)
+                    ? "Enter re-confirm · F8 print badge · Esc dismiss"
+                    : "Enter confirm check-in · F8 print badge · Esc cancel"
+            }
         case UIIdentifier.signOutPendingWarning:
             hint = "w wait for sync (default) · d discard · k keep for next sign-in · Esc back"
         case UIIdentifier.walkInForm:
