@@ -194,9 +194,12 @@ package final class KioskModule: DeviceModule {
         return (payload.flatMap { desk?.guest(eventId: eventId, id: GuestID($0.guestId)) }, normalized)
     }
 
-    /// The guest an attendee's e-mail names: admissible, not yet checked in first.
+    /// The guest an attendee's e-mail names: admissible, not yet checked in first. An empty
+    /// e-mail names nobody (a ticket block's unnamed tickets have none).
     package func guest(email: String) -> LocalGuest? {
-        guard let eventId = context.eventId else { return nil }
+        guard let eventId = context.eventId, !email.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            return nil
+        }
         let candidates = (desk?.guests(eventId: eventId, email: email) ?? []).filter(\.status.isAdmissible)
         return candidates.first { $0.checkIn == nil } ?? candidates.first
     }
@@ -208,7 +211,9 @@ package final class KioskModule: DeviceModule {
     package func admit(_ guest: LocalGuest?, ticket: String?) -> Bool {
         let now = context.ports.clock.now()
         kiosk.exitPromptShown = false
-        guard let guest, guest.status.isAdmissible, let checkIn = desk else {
+        // A ticket block's unnamed ticket is named by staff at the door, never at the kiosk.
+        guard let guest, guest.status.isAdmissible, !(guest.blockId != nil && guest.name.isEmpty), let checkIn = desk
+        else {
             kiosk.result = KioskResult(kind: .notFound, name: nil, shownAt: now)
             return false
         }

@@ -110,4 +110,26 @@ struct TicketBlockProbeTests {
             #expect(app.tree().elements(UIIdentifier.confirmationScreen).first?.attributes["guestId"] != slot)
         }
     }
+
+    @Test(
+        "block-unnamed-not-at-kiosk: an empty e-mail at the kiosk names none of a block's unnamed tickets, and an unnamed ticket's own QR is the kiosk's not-found; nothing is queued"
+    )
+    func unnamedNotAtKiosk() async throws {
+        try await DeviceLab.run { lab in
+            let (block, _) = try await Self.block(lab, doorNaming: true)
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+            let app = try await KioskProbeTests.kioskDevice(lab, "kiosk", clock: clock)
+            for email in ["", "   "] {
+                await app.kioskCheckIn(email: email)
+                #expect(app.tree().element(UIIdentifier.kioskEmailNotFoundMessage) != nil, "e-mail \"\(email)\"")
+                clock.advance(by: 5)
+            }
+            let unnamed = try await lab.api.lab(lab.world.organizer).call(
+                API.showGuest, lab.world.event.id, block.tickets[0].guestId, what: "unnamed")
+            await app.kioskCheckIn(ticket: try await lab.ticket(unnamed))
+            #expect(app.tree().element(UIIdentifier.kioskEmailNotFoundMessage) != nil)
+            #expect(app.ledger.isEmpty)
+            #expect(try await lab.serverCheckIns().isEmpty)
+        }
+    }
 }

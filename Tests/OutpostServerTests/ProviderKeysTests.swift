@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import OutpostCore
+import OutpostTestSupport
 import Testing
 
 @testable import OutpostServer
@@ -109,5 +110,33 @@ struct ProviderKeysTests {
                 expecting: IDTokenVerifierTests.expectation)
         }
         #expect(provider.fetches == 3)
+    }
+}
+
+/// The provider's connection closed under a request (a kept-alive connection the provider, or a
+/// proxy in front of it, closed as the request went out; a clean clone's run met it once as "I/O
+/// on closed channel"): a GET goes once more on a fresh connection, the code exchange never.
+@Suite("Identity provider connections")
+struct IdentityProviderConnectionTests {
+    @Test(
+        "sso-provider-closed-connection: keys fetched on a connection closed under the request are fetched once more; the code exchange is not sent twice"
+    )
+    func closedUnderneath() async throws {
+        let jwks = #"{"keys":[]}"#
+        let server = try CuttingServer([.close, .answer(jwks)])
+        defer { server.stop() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/jwks"))
+        let fetched = try await IdentityProviderClient.shared.keys(at: url)
+        #expect(String(decoding: fetched.body, as: UTF8.self) == jwks)
+        #expect(server.connections == 2, "the GET went once more, on a new connection")
+        // The exchange (a POST with a single-use code) is refused at the first close.
+        let exchanging = try CuttingServer([.close, .answer(#"{"id_token":"t"}"#)])
+        defer { exchanging.stop() }
+        await #expect(throws: IdentityProviderClient.Failure.self) {
+            _ = try await IdentityProviderClient.shared.exchange(
+                code: "c", verifier: "v", redirectURI: "http://127.0.0.1:9/cb",
+                tokenEndpoint: "http://127.0.0.1:\(exchanging.port)/token", clientId: "outpost", clientSecret: "s")
+        }
+        #expect(exchanging.connections == 1)
     }
 }

@@ -114,14 +114,29 @@ struct IdentityProviderClient: Sendable {
     }
 
     private func send(_ request: HTTPClientRequest) async throws -> (Int, Data, HTTPHeaders) {
-        do {
-            let response = try await client.execute(request, timeout: Self.timeout)
-            let body = try await response.body.collect(upTo: Self.maximumBody)
-            return (Int(response.status.code), Data(body.readableBytesView), response.headers)
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure.unreachable(String(describing: error))
+        var attempt = 1
+        while true {
+            do {
+                let response = try await client.execute(request, timeout: Self.timeout)
+                let body = try await response.body.collect(upTo: Self.maximumBody)
+                return (Int(response.status.code), Data(body.readableBytesView), response.headers)
+            } catch let failure as Failure {
+                throw failure
+            } catch  where attempt == 1 && request.method == .GET && Self.closedUnderneath(error) {
+                // A kept-alive connection the provider (or a proxy in front of it) closed just as
+                // this request went out on it: a GET goes once more, on a fresh connection. The
+                // code exchange (a POST; its code is single-use) never does.
+                attempt += 1
+            } catch {
+                throw Failure.unreachable(String(describing: error))
+            }
         }
+    }
+
+    /// The connection was closed under the request, before any answer came.
+    static func closedUnderneath(_ error: any Error) -> Bool {
+        if let channel = error as? ChannelError, channel == .ioOnClosedChannel { return true }
+        if let client = error as? HTTPClientError, client == .remoteConnectionClosed { return true }
+        return false
     }
 }
