@@ -39,6 +39,7 @@ package final class ZonesModule: DeviceModule {
             throw APIClientError.http(status: zones.status, code: nil)
         }
         state.zones[event.id.wire] = list
+        try await pullAssignment(event: event)
         // What was answered before asking: the count includes it (anything answered while the
         // count is on its way stays counted here too, one more rather than one short).
         let answered = context.surfacing("read the passages", { try store.answeredPassages(eventId: event.id) }) ?? []
@@ -48,6 +49,27 @@ package final class ZonesModule: DeviceModule {
             state.reports[event.id.wire] = report
             _ = context.surfacing("count the passages", { try store.counted(answered) })
         }
+    }
+
+    /// The station the organizer chose for this user at `event`: a zone station's zone and
+    /// direction become this device's post. An answer that is not one (a portal's page) keeps
+    /// the last.
+    private func pullAssignment(event: EventInfo) async throws {
+        let mine = try await context.authorized(TransportRequest(API.myStation.line(event.id)))
+        guard mine.status == 200, let answer = try? OutpostJSON.decode(MyStation.self, from: mine.body) else { return }
+        var assignments = state.assignments ?? [:]
+        assignments[event.id.wire] = answer.station
+        state.assignments = assignments
+        if let station = answer.station, station.kind == .zone, let zone = station.zoneId,
+            let direction = station.direction
+        {
+            state.stations[event.id.wire] = ZonesState.Station(zoneId: zone, direction: direction)
+        }
+    }
+
+    /// The station the organizer chose for the signed-in user at the open event, if any.
+    package var assignment: StationAssignment? {
+        context.eventId.flatMap { state.assignments?[$0.wire] }
     }
 
     package func reload() {}
@@ -108,6 +130,15 @@ package final class ZonesModule: DeviceModule {
 
     /// Sets this device to guard `zoneId` in `direction` (kept across launches).
     package func setStation(zoneId: ZoneID, direction: ZoneDirection) {
+        if let chosen = assignment, chosen != .zone(zoneId, direction), let eventId = context.eventId {
+            let zone = state.zones[eventId.wire]?.zones.first { $0.id == chosen.zoneId }?.name
+            context.refuse(
+                chosen.kind == .pickup
+                    ? "The organizer made you the pickup station of this event; they change it."
+                    : "The organizer made you the zone station at \(zone ?? "a zone") (\(chosen.direction?.rawValue ?? "")); they change it."
+            )
+            return
+        }
         guard let eventId = context.eventId,
             state.zones[eventId.wire]?.zones.contains(where: { $0.id == zoneId }) == true
         else {

@@ -23,6 +23,9 @@ package struct ZonesState: Codable, Sendable {
     package var zones: [String: ZoneList] = [:]
     package var reports: [String: ZoneReport] = [:]
     package var stations: [String: Station] = [:]
+    /// The station the organizer chose for the signed-in user, by event, as last pulled
+    /// (optional: states saved before assignments have none).
+    package var assignments: [String: StationAssignment]?
     package var open = false
     package var last: Result?
 

@@ -160,3 +160,41 @@ struct ZoneStationProbeTests {
         }
     }
 }
+
+/// The EFx tab opens the station the organizer chose for its user.
+@Suite("EFx station assignment on the device")
+struct StationAssignmentProbeTests {
+    @Test(
+        "efx-tab-opens-assigned-station: the organizer makes Alex the lounge's entry station and Bea the pickup station; at their next sync each one's EFx tab opens that station, and Alex cannot move his post"
+    )
+    func assignedStations() async throws {
+        try await DeviceLab.run { lab in
+            let (event, vera, lounge) = try await ZoneStationProbeTests.expo(lab)
+            let organizer = lab.api.lab(lab.world.organizer)
+            let alex = try lab.launch("alex")
+            await alex.signIn(server: lab.serverURL, email: "alex@acme.test", password: DeviceLab.staffPassword)
+            await alex.openEvent(event.id)
+            // Without a choice: the zone chooser.
+            alex.openEFx()
+            #expect(alex.tree().elements(UIIdentifier.zoneChoice).count == 1)
+            alex.closeZoneStation()
+            _ = try await organizer.call(
+                API.setStation, event.id, lab.world.staff1.user.id, json: .zone(lounge, .entry), what: "alex")
+            _ = try await organizer.call(API.setStation, event.id, lab.world.staff2.user.id, json: .pickup, what: "bea")
+            await alex.sync()
+            #expect(alex.assignedStation == .zone(lounge, .entry))
+            alex.openEFx()
+            #expect(alex.tree().screen == UIIdentifier.zoneStation)
+            #expect(alex.tree().elements(UIIdentifier.zoneChoice).isEmpty, "set by the organizer: no chooser")
+            alex.zoneScan(try await lab.ticket(vera, event: event))
+            #expect(ZoneStationProbeTests.result(alex).text == "In: Vera.")
+            alex.setZoneStation(zoneId: lounge, direction: .exit)
+            #expect(alex.refusal == "The organizer made you the zone station at VIP lounge (entry); they change it.")
+            let bea = try lab.launch("bea")
+            await bea.signIn(server: lab.serverURL, email: "bea@acme.test", password: DeviceLab.staffPassword)
+            await bea.openEvent(event.id)
+            bea.openEFx()
+            #expect(bea.tree().screen == UIIdentifier.pickupStation)
+        }
+    }
+}

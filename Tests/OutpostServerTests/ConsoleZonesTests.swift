@@ -99,4 +99,42 @@ struct ConsoleZonesTests {
                     .contains(EventModule.efx))
         }
     }
+
+    @Test(
+        "console-efx-stations: the organizer chooses each door worker's station on the zones page (a zone one way, pickup, none); the API has it; a station for someone off the doors is refused with why",
+        arguments: StoreKind.allCases)
+    func stations(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let event = world.event.id
+            let hall = Zone(id: .random(), name: "<b>Hall</b>", access: [])
+            _ = try await api.lab(world.organizer).call(
+                API.setZones, event, json: ZoneList(zones: [hall]), what: "zones")
+            let browser = try await ConsoleTests.signedIn(api)
+            let page = try await browser.get("/admin/events/\(event.wire)/zones")
+            #expect(
+                page.text.contains("id=\"stations\"") && page.text.contains("Alex") && page.text.contains("Sam Support")
+            )
+            #expect(page.text.contains("&lt;b&gt;Hall&lt;/b&gt; · entry") && !page.text.contains("<b>Hall"))
+            let zone = try await browser.post(
+                "/admin/events/\(event.wire)/stations",
+                [("userId", world.staff1.user.id.wire), ("station", "zone:\(hall.id.wire):exit")])
+            #expect(zone.status == 303, "\(zone.text)")
+            let pickup = try await browser.post(
+                "/admin/events/\(event.wire)/stations", [("userId", world.staff2.user.id.wire), ("station", "pickup")])
+            #expect(pickup.status == 303)
+            let chosen = try await api.lab(world.organizer).call(API.stations, event, what: "stations").stations
+            #expect(Set(chosen.map(\.station)) == [.zone(hall.id, .exit), .pickup])
+            let shown = try await browser.get("/admin/events/\(event.wire)/zones?done=station")
+            #expect(shown.text.contains("value=\"zone:\(hall.id.wire):exit\" selected"))
+            _ = try await browser.post(
+                "/admin/events/\(event.wire)/stations", [("userId", world.staff2.user.id.wire), ("station", "none")])
+            #expect(try await api.lab(world.staff2).call(API.myStation, event, what: "bea").station == nil)
+            let ella = try await api.createUser(
+                world.organizer, email: "ella@expo.test", role: .exhibitor, name: "Ella")
+            let refused = try await browser.post(
+                "/admin/events/\(event.wire)/stations", [("userId", ella.user.id.wire), ("station", "pickup")])
+            #expect(refused.status == 422 && refused.text.contains("works this event"))
+        }
+    }
 }

@@ -164,6 +164,10 @@ struct TenantIsolationTests {
             (.get, "/v1/booths/\(booth)/leads", nil, [:]),
             (.get, "/v1/booths/\(booth)", nil, [:]),
             (.get, "/v1/booths/\(booth)/leads.csv", nil, [:]),
+            (.get, "/v1/events/\(event)/stations", nil, [:]),
+            (.put, "/v1/events/\(event)/stations/\(user)", StationAssignment.pickup, [:]),
+            (.delete, "/v1/events/\(event)/stations/\(user)", nil, [:]),
+            (.get, "/v1/events/\(event)/my-station", nil, [:]),
             (.get, "/v1/events/\(event)/ticket-blocks", nil, [:]),
             (
                 .post, "/v1/events/\(event)/ticket-blocks",
@@ -231,6 +235,7 @@ struct TenantIsolationTests {
             (.get, "/admin/ticket-blocks/\(block)"), (.post, "/admin/ticket-blocks/\(block)"),
             (.post, "/admin/ticket-blocks/\(block)/tickets/\(guest)"),
             (.post, "/admin/events/\(event)/zones/\(zone)"), (.post, "/admin/events/\(event)/zones/\(zone)/remove"),
+            (.post, "/admin/events/\(event)/stations"),
             (.get, "/admin/events/\(event)/booths"), (.post, "/admin/events/\(event)/booths"),
             (.get, "/admin/booths/\(booth)/leads"), (.get, "/admin/booths/\(booth)/leads.csv"),
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),

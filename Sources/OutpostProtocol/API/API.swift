@@ -108,6 +108,13 @@ public enum API {
         .put, "/v1/booths/{boothId}/leads/{leadId}")
     public static let leads = Endpoint<NoBody, LeadList, BoothID>(.get, "/v1/booths/{boothId}/leads")
     public static let exportLeads = Endpoint<NoBody, Bytes, BoothID>(.get, "/v1/booths/{boothId}/leads.csv")
+    // EFx stations: which station the organizer chose for each user at an event.
+    public static let stations = Endpoint<NoBody, StationList, EventID>(.get, "/v1/events/{eventId}/stations")
+    public static let setStation = Endpoint<StationAssignment, StaffStation, EventID, UserID>(
+        .put, "/v1/events/{eventId}/stations/{userId}")
+    public static let clearStation = Endpoint<NoBody, NoBody, EventID, UserID>(
+        .delete, "/v1/events/{eventId}/stations/{userId}")
+    public static let myStation = Endpoint<NoBody, MyStation, EventID>(.get, "/v1/events/{eventId}/my-station")
     // Ticket blocks (EF-069): blocks of tickets partners name until a deadline.
     public static let ticketBlocks = Endpoint<NoBody, TicketBlockList, EventID>(
         .get, "/v1/events/{eventId}/ticket-blocks")
@@ -255,6 +262,10 @@ extension API {
         setBooths.route,
         myBooths.route,
         showBooth.route,
+        stations.route,
+        setStation.route,
+        clearStation.route,
+        myStation.route,
         ticketBlocks.route,
         allocateTicketBlock.route,
         myTicketBlocks.route,

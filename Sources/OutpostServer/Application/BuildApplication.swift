@@ -120,6 +120,7 @@ public enum OutpostServer {
         PickupRoutes(dependencies: dependencies).register(on: authenticated)
         LeadRoutes(dependencies: dependencies).register(on: authenticated)
         TicketBlockRoutes(dependencies: dependencies).register(on: authenticated)
+        StationRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

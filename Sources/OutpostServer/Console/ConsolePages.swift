@@ -45,6 +45,7 @@ package enum ConsolePages {
     package static let setEFx = Form<EventID>(.post, "/admin/events/{eventId}/efx")
     package static let changeZone = Form<EventID, ZoneID>(.post, "/admin/events/{eventId}/zones/{zoneId}")
     package static let removeZone = Form<EventID, ZoneID>(.post, "/admin/events/{eventId}/zones/{zoneId}/remove")
+    package static let setStation = Form<EventID>(.post, "/admin/events/{eventId}/stations")
     package static let pickup = Page<EventID>(.get, "/admin/events/{eventId}/pickup")
     package static let addPickupItem = Form<EventID>(.post, "/admin/events/{eventId}/pickup")
     package static let importPickupEntitlements = Form<EventID>(.post, "/admin/events/{eventId}/pickup/entitlements")
@@ -116,6 +117,7 @@ extension ConsolePages {
         setEFx.route,
         changeZone.route,
         removeZone.route,
+        setStation.route,
         pickup.route,
         addPickupItem.route,
         importPickupEntitlements.route,

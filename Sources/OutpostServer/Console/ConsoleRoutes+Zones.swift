@@ -14,6 +14,7 @@ extension ConsoleRoutes {
         group.on(ConsolePages.setEFx, use: setEFx)
         group.on(ConsolePages.changeZone, use: changeZone)
         group.on(ConsolePages.removeZone, use: removeZone)
+        group.on(ConsolePages.setStation, use: setStation)
     }
 
     @Sendable func zones(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,7 +32,10 @@ extension ConsoleRoutes {
             let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let clock = Self.localFormat(detail.event.timeZone)
             let zoneNames = Dictionary(list.zones.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let canEdit = Self.role(session) == .organizer
+            let stationRows = canEdit ? try await stations(id, zones: list.zones, call) : []
             let values: [String: Any] = [
+                "stations": stationRows, "hasStations": !stationRows.isEmpty,
                 "event": ["id": id.wire, "name": detail.event.name],
                 "efx": detail.event.modules.contains(Self.efxModule),
                 "canEdit": Self.role(session) == .organizer,
@@ -72,11 +76,84 @@ extension ConsoleRoutes {
 
     static let efxModule = EventModule.efx
 
+    /// Who works the event's doors (its staff and the support users), each with the station the
+    /// organizer chose and the choices: none, the pickup station, or a zone one way or both.
+    private func stations(_ event: EventID, zones: [Zone], _ call: Call) async throws -> [[String: Any]] {
+        let staff = try await call(API.listStaff.line(event), nil).decode(UserList.self).users
+        let support = try await call(API.listUsers.line(), nil).decode(UserList.self).users.filter {
+            $0.role == .support
+        }
+        let chosen = Dictionary(
+            try await call(API.stations.line(event), nil).decode(StationList.self).stations.map {
+                ($0.userId, $0.station)
+            }, uniquingKeysWith: { first, _ in first })
+        var choices: [(value: String, label: String)] = [
+            ("none", "— the device chooses —"), ("pickup", "Pickup station"),
+        ]
+        for zone in zones {
+            for direction in ZoneDirection.allCases {
+                choices.append(("zone:\(zone.id.wire):\(direction.rawValue)", "\(zone.name) · \(direction.rawValue)"))
+            }
+        }
+        return (staff + support).map { user -> [String: Any] in
+            let current = chosen[user.id].map(Self.stationValue) ?? "none"
+            return [
+                "userId": user.id.wire, "name": user.name,
+                "choices": choices.map { ["value": $0.value, "label": $0.label, "selected": $0.value == current] },
+            ]
+        }
+    }
+
+    /// A station as the form's select names it.
+    static func stationValue(_ station: StationAssignment) -> String {
+        switch station.kind {
+        case .pickup: "pickup"
+        case .zone: "zone:\(station.zoneId?.wire ?? ""):\(station.direction?.rawValue ?? "")"
+        }
+    }
+
+    @Sendable func setStation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.setStation.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            let back = ConsolePages.zones.path(id)
+            // Another tenant's event is not found, whatever the form asks (clearing answers 404 for
+            // a user without a station too).
+            _ = try await eventDetail(id, call)
+            guard let user = UserID(wire: form["userId"] ?? "") else {
+                throw EventForm.Invalid(sentence: "Choose whose station it is.")
+            }
+            let value = form["station"] ?? "none"
+            let answer: ConsoleAPI.Answer
+            if value == "none" {
+                answer = try await call(API.clearStation.line(id, user), nil)
+                guard answer.status == .noContent || answer.status == .notFound else {
+                    return .refused(answer, back: back)
+                }
+            } else {
+                let parts = value.split(separator: ":").map(String.init)
+                let station: StationAssignment
+                if value == "pickup" {
+                    station = .pickup
+                } else if parts.count == 3, parts[0] == "zone", let zone = ZoneID(wire: parts[1]),
+                    let direction = ZoneDirection(rawValue: parts[2])
+                {
+                    station = .zone(zone, direction)
+                } else {
+                    throw EventForm.Invalid(sentence: "Choose a station from the list.")
+                }
+                answer = try await call(API.setStation.line(id, user), try OutpostJSON.encode(station))
+                guard answer.status == .ok else { return .refused(answer, back: back) }
+            }
+            return .redirect(ConsolePages.zones.path(id, query: [("done", "station")]))
+        }
+    }
+
     static func zoneNotice(_ done: String?) -> String? {
         switch done {
         case "zone": "The zone was added; stations have it at their next sync."
         case "zone-changed": "The zone was changed; stations have it at their next sync."
         case "zone-removed": "The zone was removed."
+        case "station": "The station was set; that person's EFx tab opens it from their next sync."
         case "efx-on": "EFx stations are on: devices show the EFx tab from their next sync."
         case "efx-off": "EFx stations are off."
         default: nil

@@ -454,6 +454,16 @@ enum ConsoleTemplates {
         <tbody>{{#violations}}<tr><td>{{at}}</td><td>{{guest}}</td><td>{{zone}}</td><td>{{why}}</td><td>{{by}}</td><td>{{device}}</td></tr>{{/violations}}</tbody>
         </table>
         </section>{{/hasViolations}}
+        {{#hasStations}}<section>
+        <h2>Stations</h2>
+        <p class="hint">Choose who works which EFx station: their device's EFx tab opens it, a zone station already at its zone. Without a choice, staff pick one on the device.</p>
+        <table class="list" id="stations"><thead><tr><th>Who</th><th>Station</th></tr></thead><tbody>
+        {{#stations}}<tr><td>{{name}}</td><td><form method="post" action="/admin/events/{{event.id}}/stations" class="inline-form station-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="userId" value="{{userId}}">
+        <select name="station" aria-label="Station">{{#choices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/choices}}</select>
+        <button type="submit">Set</button></form></td></tr>{{/stations}}
+        </tbody></table>
+        </section>{{/hasStations}}
         {{#canEdit}}<section>
         <h2>Add a zone</h2>
         <form method="post" action="/admin/events/{{event.id}}/zones" class="card" id="zone-form">

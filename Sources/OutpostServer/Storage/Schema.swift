@@ -6,8 +6,24 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21,
     ]
+
+    /// EFx stations: the station the organizer chose for a user at an event (a zone station at a
+    /// zone, counting one way or both, or a pickup station); their device's EFx tab opens it.
+    static let v21 = Migration(version: 21, name: "station assignments") { _ in
+        [
+            """
+            CREATE TABLE station_assignments (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                kind TEXT NOT NULL,
+                zone_id TEXT REFERENCES zones(id),
+                direction TEXT,
+                PRIMARY KEY (event_id, user_id))
+            """
+        ]
+    }
 
     /// Ticket blocks (EF-069): blocks of an event's tickets allocated to partners, the block
     /// managers who name them, and every naming of a block's ticket (a partner's, the

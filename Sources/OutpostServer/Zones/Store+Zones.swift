@@ -87,6 +87,8 @@ extension Store {
                     return .zoneInUse(try row.text("name"))
                 }
                 try await connection.execute("DELETE FROM zone_access WHERE zone_id = ?", [.id(id)])
+                // A station set to a zone that goes is set to none: its user picks another.
+                try await connection.execute("DELETE FROM station_assignments WHERE zone_id = ?", [.id(id)])
                 try await connection.execute("DELETE FROM zones WHERE id = ?", [.id(id)])
             }
             for (position, zone) in list.zones.enumerated() {

@@ -22,7 +22,7 @@ struct DeviceCommand: AsyncParsableCommand {
             DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceSettingsCommand.self, DeviceActivityCommand.self,
             DeviceContactCommand.self, DeviceTrackCommand.self, DevicePrivacyCommand.self, DeviceSimCommand.self,
             DeviceWalkInCommand.self, DeviceNoteCommand.self, DevicePrinterCommand.self, DeviceBadgeCommand.self,
-            DeviceZoneCommand.self, DevicePickupCommand.self, DeviceLeadCommand.self,
+            DeviceZoneCommand.self, DeviceEFxCommand.self, DevicePickupCommand.self, DeviceLeadCommand.self,
         ]
     )
 }

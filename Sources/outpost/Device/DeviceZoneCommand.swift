@@ -55,3 +55,19 @@ struct ZoneScanCommand: AsyncParsableCommand {
         try await device.perform { app in app.zoneScan(ticket) }
     }
 }
+
+/// `outpost device efx`: the EFx tab, as a tap on it opens it.
+struct DeviceEFxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "efx",
+        abstract:
+            "The EFx tab: the station the organizer chose for you (a zone station at its zone, or pickup), else the zone chooser."
+    )
+
+    @OptionGroup var device: DeviceOptions
+
+    @MainActor
+    func run() async throws {
+        try await device.perform { app in app.openEFx() }
+    }
+}
