@@ -26,6 +26,10 @@ extension DeviceApp {
         performAsStaff { front(ZonesModule.self)?.scan(text) }
     }
 
+    /// The station the organizer chose for the signed-in user at the open event, if any (the
+    /// EFx tab opens it: `openEFx`).
+    public var assignedStation: StationAssignment? { zonesModule?.assignment }
+
     /// The event's zones as last pulled.
     public var eventZones: [Zone] {
         guard let eventId else { return [] }

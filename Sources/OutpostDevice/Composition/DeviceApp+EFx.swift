@@ -1,7 +1,4 @@
-import Foundation
-import OutpostCore
 import OutpostPickup
-import OutpostProtocol
 import OutpostShell
 import OutpostZones
 
@@ -18,7 +15,4 @@ extension DeviceApp {
             openZoneStation()
         }
     }
-
-    /// The station the organizer chose for the signed-in user at the open event, if any.
-    public var assignedStation: StationAssignment? { zonesModule?.assignment }
 }
