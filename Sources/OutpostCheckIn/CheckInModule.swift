@@ -316,7 +316,7 @@ package final class CheckInModule: DeviceModule {
     /// entry are written in one transaction, ahead of the check-in. Nil when nothing stops the
     /// confirm (the guest as it is now).
     private func nameAtDoorIfNeeded(_ guest: LocalGuest, holderName: String?) -> LocalGuest? {
-        guard let blockId = guest.blockId, guest.name.isEmpty, guest.checkIn == nil else { return guest }
+        guard guest.isUnnamedBlockTicket, let blockId = guest.blockId, guest.checkIn == nil else { return guest }
         guard let block = block(eventId: guest.eventId, id: blockId) else { return guest }
         if let refusal = TicketBlockRules.naming(
             by: .door, named: false, admissible: guest.status.isAdmissible, deadline: .distantFuture,

@@ -19,7 +19,10 @@ package struct ConfirmationScreen: ScreenModel {
 
     /// A block's ticket nobody has named: the door names it (if the block allows) before the
     /// check-in.
-    package var isUnnamedBlockTicket: Bool { block != nil && guest.name.isEmpty }
+    package var isUnnamedBlockTicket: Bool { block != nil && guest.isUnnamedBlockTicket }
+
+    /// Whether the door names this ticket before checking it in (its block allows it).
+    package var namesAtDoor: Bool { isUnnamedBlockTicket && block?.doorNaming == true && guest.checkIn == nil }
 
     package var identifier: String { UIIdentifier.confirmationScreen }
 
@@ -41,7 +44,7 @@ package struct ConfirmationScreen: ScreenModel {
         }
         elements += doorNotes.map { UIElement(UIIdentifier.doorNote, $0) }
         if isUnnamedBlockTicket, let block, guest.checkIn == nil {
-            if block.doorNaming {
+            if namesAtDoor {
                 elements.append(UIElement(UIIdentifier.doorNameInput, "Who holds this ticket? Their name:"))
                 elements.append(UIElement(UIIdentifier.confirmButton, "Name and check in"))
             } else {

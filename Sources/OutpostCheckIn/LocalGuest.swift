@@ -32,6 +32,10 @@ public struct LocalGuest: Codable, Sendable, Hashable {
         self.checkIn = checkIn
         self.blockId = blockId
     }
+
+    /// A ticket of a block its partner has not named yet: the door names it (when the block
+    /// allows) before it is admitted; the kiosk never admits it.
+    public var isUnnamedBlockTicket: Bool { blockId != nil && name.isEmpty }
 }
 
 /// The first check-in of a guest as the device knows it.

@@ -212,7 +212,7 @@ package final class KioskModule: DeviceModule {
         let now = context.ports.clock.now()
         kiosk.exitPromptShown = false
         // A ticket block's unnamed ticket is named by staff at the door, never at the kiosk.
-        guard let guest, guest.status.isAdmissible, !(guest.blockId != nil && guest.name.isEmpty), let checkIn = desk
+        guard let guest, guest.status.isAdmissible, !guest.isUnnamedBlockTicket, let checkIn = desk
         else {
             kiosk.result = KioskResult(kind: .notFound, name: nil, shownAt: now)
             return false

@@ -67,22 +67,27 @@ extension Store {
         try await database.read { connection in try await Self.ticketBlocks(connection, eventId: eventId) }
     }
 
+    /// The block of `tenantId` and its event, whoever asks (callers decide who may see it).
+    private static func ticketBlock(
+        _ connection: any SQLConnection, _ id: TicketBlockID, tenantId: TenantID
+    ) async throws -> (eventId: EventID, block: TicketBlock)? {
+        guard
+            let row = try await connection.queryOne(
+                "SELECT event_id FROM ticket_blocks WHERE id = ? AND tenant_id = ?", [.id(id), .id(tenantId)])
+        else { return nil }
+        let eventId: EventID = try row.id("event_id")
+        return try await ticketBlocks(connection, eventId: eventId).first { $0.id == id }.map { (eventId, $0) }
+    }
+
     /// The block and its event when `caller` may see it: the event's organizer or support (same
     /// tenant), or one of its managers. Nil for everyone else.
     static func ticketBlock(
         _ connection: any SQLConnection, _ id: TicketBlockID, visibleTo caller: Caller
     ) async throws -> (eventId: EventID, block: TicketBlock)? {
-        guard
-            let row = try await connection.queryOne(
-                "SELECT event_id FROM ticket_blocks WHERE id = ? AND tenant_id = ?", [.id(id), .id(caller.tenantId)])
-        else { return nil }
-        let eventId: EventID = try row.id("event_id")
-        guard let block = try await ticketBlocks(connection, eventId: eventId).first(where: { $0.id == id }) else {
-            return nil
-        }
+        guard let found = try await ticketBlock(connection, id, tenantId: caller.tenantId) else { return nil }
         switch caller.role {
-        case .organizer, .support: return (eventId, block)
-        case .blockManager: return block.managers.contains(caller.userId) ? (eventId, block) : nil
+        case .organizer, .support: return found
+        case .blockManager: return found.block.managers.contains(caller.userId) ? found : nil
         default: return nil
         }
     }
@@ -337,11 +342,9 @@ extension Store {
                 namer = .partner
                 found = try await Self.ticketBlock(connection, blockId, visibleTo: caller)
             case .support, .checkinStaff:
-                // The door: staff of the block's event.
+                // The door: staff of the block's event (checked below, once the event is known).
                 namer = .door
-                found = try await Self.ticketBlock(
-                    connection, blockId,
-                    visibleTo: Caller(userId: caller.userId, tenantId: caller.tenantId, role: .support))
+                found = try await Self.ticketBlock(connection, blockId, tenantId: caller.tenantId)
             default:
                 return .notFound
             }

@@ -110,7 +110,7 @@ public final class StationLoop {
 
     func confirmationKey(_ key: Key, _ shown: ShownScreen) async {
         // A block's unnamed ticket the door may name: what is typed is its holder's name.
-        if let screen = shown.part(ConfirmationScreen.self), Self.namesAtDoor(screen) {
+        if shown.part(ConfirmationScreen.self)?.namesAtDoor == true {
             switch key {
             case .character(let character): input.append(character)
             case .backspace: if !input.isEmpty { input.removeLast() }
@@ -259,11 +259,6 @@ public final class StationLoop {
         terminal.bell(times: already ? 2 : 1)
         render()
         startSync()
-    }
-
-    /// Whether the card is a block's unnamed ticket the door names before checking it in.
-    static func namesAtDoor(_ screen: ConfirmationScreen) -> Bool {
-        screen.isUnnamedBlockTicket && screen.block?.doorNaming == true && screen.guest.checkIn == nil
     }
 
     func signOutKey(_ key: Key) async {
@@ -571,7 +566,7 @@ public final class StationLoop {
                 }
                 for note in screen.doorNotes { body.append("  Note: \(note)") }
             }
-            if let screen = shown.part(ConfirmationScreen.self), Self.namesAtDoor(screen) {
+            if shown.part(ConfirmationScreen.self)?.namesAtDoor == true {
                 prompt = "Holder › "
                 hint = "Type the holder's name · Enter name and check in · Esc cancel"
             } else {
