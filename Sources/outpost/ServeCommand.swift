@@ -77,6 +77,13 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Most connections to PostgreSQL at once (with --postgres; PERFORMANCE.md has what sizes gave).")
     var postgresPool = 8
 
+    @Flag(
+        name: .customLong("no-group-commit"),
+        help:
+            "Give each check-in request a transaction of its own instead of committing concurrent ones together (for measuring)."
+    )
+    var noGroupCommit = false
+
     @Option(name: .customLong("import-rows"), help: "Most guest rows one CSV import reads.")
     var importRows = 100_000
 
@@ -156,6 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
             keyEncryptionKeys: try KeyEncryptionKeys.configured(file: kekFile, store: store.location),
             smtpRelay: smtpRelay.flatMap(SMTPClient.init(relay:)), mailFrom: mailFrom)
         configuration.secureCookies = secureCookies
+        configuration.groupCommit = !noGroupCommit
         configuration.publicURL = publicURL.flatMap(URL.init(string:))
         let parts = try OutpostServer.makeParts(configuration, logger: logger)
         if let postgres = parts.postgres { try await postgres.checkReachableOrExplain() }

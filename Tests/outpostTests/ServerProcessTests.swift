@@ -132,23 +132,33 @@ final class RunningServer: @unchecked Sendable {
     static let email = "organizer@acme.test"
     static let password = "correct horse battery"
 
-    private init(process: Process, port: Int, directory: String) {
+    /// The PostgreSQL database the server keeps its data in, or nil: the SQLite file.
+    let postgres: String?
+
+    private init(process: Process, port: Int, directory: String, postgres: String?) {
         self.process = process
         self.port = port
         self.directory = directory
+        self.postgres = postgres
     }
 
     var databasePath: String { directory + "/outpost.sqlite" }
 
+    /// The store options of `serve` and `admin`: the SQLite file, or the PostgreSQL database.
+    var storeArguments: [String] { postgres.map { ["--postgres", $0] } ?? ["--sqlite", databasePath] }
+
     /// Starts `outpost serve` with `options` added. Over HTTPS (`--tls-cert`) readiness is the
     /// port accepting connections (migrations run before it listens); else `/health` answering.
-    static func start(reusing previous: RunningServer? = nil, options: [String] = []) async throws -> RunningServer {
+    /// `postgres` names a database to keep the data in instead of a SQLite file.
+    static func start(
+        reusing previous: RunningServer? = nil, options: [String] = [], postgres: String? = nil
+    ) async throws -> RunningServer {
         let directory = try previous?.directory ?? CLI.temporaryDirectory()
+        let postgres = previous?.postgres ?? postgres
         let port = try CLI.freePort()
-        let process = try CLI.start(
-            ["serve", "--sqlite", directory + "/outpost.sqlite", "--port", String(port), "--bcrypt-cost", "4"]
-                + options)
-        let server = RunningServer(process: process, port: port, directory: directory)
+        let store = postgres.map { ["--postgres", $0] } ?? ["--sqlite", directory + "/outpost.sqlite"]
+        let process = try CLI.start(["serve"] + store + ["--port", String(port), "--bcrypt-cost", "4"] + options)
+        let server = RunningServer(process: process, port: port, directory: directory, postgres: postgres)
         if options.contains("--tls-cert") {
             try await CLI.waitForListening(port: port)
         } else {
@@ -171,10 +181,13 @@ final class RunningServer: @unchecked Sendable {
 
     /// Bootstraps an organizer, signs in, creates an event with the access type "General".
     func organizerSetUp() async throws -> OrganizerSession {
-        let bootstrap = try CLI.run([
-            "admin", "bootstrap", "--sqlite", databasePath, "--tenant", "Acme", "--email", Self.email, "--password",
-            Self.password, "--name", "Olivia", "--bcrypt-cost", "4",
-        ])
+        let bootstrap = try CLI.run(
+            [
+                "admin", "bootstrap",
+            ] + storeArguments + [
+                "--tenant", "Acme", "--email", Self.email, "--password",
+                Self.password, "--name", "Olivia", "--bcrypt-cost", "4",
+            ])
         try #require(bootstrap.status == 0, "\(bootstrap.stderr)")
         let token = try await signIn()
         let event = try await json(

@@ -199,6 +199,29 @@ extension Bench {
             }
             if ingestServer !== server { ingestServer.stop() }
         }
+        // The same levels with a transaction per request (`serve --no-group-commit`), beside
+        // group commit in the same run: what grouping the concurrent check-ins gives.
+        for (label, postgres) in [("SQLite", nil)] + (postgres.map { [("PostgreSQL", $0)] } ?? []) {
+            let count = quick ? 600 : 3_000
+            let ungrouped = try await ServerHandle.start(
+                directory: work.appendingPathComponent("ungrouped-\(label)"), sqlite: postgres == nil,
+                postgres: postgres,
+                options: ["--no-group-commit"]
+                    + (postgres == nil ? [] : postgresPool.map { ["--postgres-pool", String($0)] } ?? []))
+            defer { ungrouped.stop() }
+            let seed = try await ungrouped.seed(guests: 2 * count)
+            for (level, concurrency) in [8, 64].enumerated() {
+                let result = try await IngestLoad.run(
+                    ungrouped.organizer, event: seed.eventId,
+                    guestIds: Array(seed.guestIds.dropFirst(level * count).prefix(count)), concurrency: concurrency)
+                report(
+                    BenchFigure(
+                        name: "server ingest \(label), concurrency \(concurrency), no group commit",
+                        median: result.rate,
+                        p99: result.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms latency)",
+                        note: "\(result.count) requests, \(result.errors) errors"))
+            }
+        }
         return figures
     }
 

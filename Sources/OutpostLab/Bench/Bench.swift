@@ -20,11 +20,15 @@ package struct Bench {
     /// Side by side with pretix instead of the device paths.
     package var peer: Bool
     package var peerDirectory: String?
+    /// Ingest through the chaos proxy to 1…N server instances on `postgres`, instead of the
+    /// device paths (``measureInstances(_:postgres:)``).
+    package var instances: Int?
 
     package init(
         quick: Bool, check: Bool, writeBaseline: Bool, sizes: [Int]?, baselines: String, margin: Double, output: String,
-        postgres: String?, postgresPool: Int?, peer: Bool, peerDirectory: String?
+        postgres: String?, postgresPool: Int?, peer: Bool, peerDirectory: String?, instances: Int? = nil
     ) {
+        self.instances = instances
         self.quick = quick
         self.check = check
         self.writeBaseline = writeBaseline
@@ -44,13 +48,19 @@ package struct Bench {
             try await comparePretix()
             return
         }
+        if let instances {
+            guard let postgres else { throw CleanFailure("--instances needs --postgres (the instances share it)") }
+            try await measureInstances(instances, postgres: postgres)
+            return
+        }
         let sizes = rosterSizes()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let server = try await ServerHandle.start(directory: work.appendingPathComponent("server"), sqlite: true)
         defer { server.stop() }
-        var (figures, scale, last) = try await measureSizes(sizes, server: server, work: work.appendingPathComponent("1"))
+        var (figures, scale, last) = try await measureSizes(
+            sizes, server: server, work: work.appendingPathComponent("1"))
         if !check, let last {
             figures += try await measureDrainAndIngest(after: last, server: server, work: work)
         }
@@ -84,7 +94,9 @@ package struct Bench {
     /// Every roster size's device figures, with floors measured in the same pass, and the growth
     /// between the smallest and the largest.
     @MainActor
-    func measureSizes(_ sizes: [Int], server: ServerHandle, work: URL) async throws -> (
+    func measureSizes(
+        _ sizes: [Int], server: ServerHandle, work: URL
+    ) async throws -> (
         figures: [BenchFigure], scale: [ScaleRow], last: DeviceRun?
     ) {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// with PostgreSQL, 64 clients checked in 1.6-1.9x faster through 4-8 connections than
     /// through 32, with a third of the p99 (PERFORMANCE.md, "pool size").
     public var postgresPoolSize: Int
+    /// Check-ins of one event that arrive while a transaction for it runs are decided and
+    /// committed together (``CheckInGroups``). Off, each request is its own transaction, as
+    /// before issue 37 (`serve --no-group-commit`, for measuring one beside the other).
+    public var groupCommit = true
     /// HTTPS with these files; nil serves plain HTTP (loopback, or behind a TLS proxy).
     public var tls: TLSFiles?
     /// Peers whose `X-Forwarded-For` names the client (reverse proxies), by exact IP address.

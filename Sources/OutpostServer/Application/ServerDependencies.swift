@@ -21,6 +21,8 @@ public final class ServerDependencies: Sendable {
     /// Single sign-on's HTTP to tenants' identity providers, and their cached signing keys.
     let identityProvider: IdentityProviderClient
     let providerKeys: ProviderKeys
+    /// Check-ins of one event decided and committed together (group commit).
+    let checkInGroups: CheckInGroups
 
     public init(
         configuration: ServerConfiguration, store: Store, metrics: ServerMetrics = ServerMetrics(), logger: Logger
@@ -36,6 +38,8 @@ public final class ServerDependencies: Sendable {
         let identityProvider = IdentityProviderClient.shared
         let clock = configuration.clock
         self.identityProvider = identityProvider
+        self.checkInGroups = CheckInGroups(
+            store: store, metrics: metrics, enabled: configuration.groupCommit, render: CheckInRoutes.render)
         self.providerKeys = ProviderKeys(fetch: { try await identityProvider.keys(at: $0) }, now: { clock.now() })
     }
 

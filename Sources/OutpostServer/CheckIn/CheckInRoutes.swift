@@ -16,7 +16,8 @@ struct CheckInRoutes {
 
     /// A device's queue in one request: each entry decided on its own, in order, exactly as the
     /// single route would (its own Idempotency-Key, its own answer, stored under its key), all of
-    /// them in one transaction with one commit (``Store/checkIns(_:render:)``); when that
+    /// them in one transaction with one commit (``Store/checkIns(_:render:)``, with whatever else
+    /// arrives for the event meanwhile: ``CheckInGroups``); when that
     /// transaction fails, each entry in a transaction of its own. On an event the caller cannot
     /// see, the whole answer is the API's 404.
     /// The answer embeds each entry's stored bytes unchanged: `{"results":[{"idempotencyKey":…,
@@ -45,7 +46,7 @@ struct CheckInRoutes {
         }
         var answers: [CheckInAnswer]
         do {
-            answers = try await dependencies.store.checkIns(commands.map(\.command), render: Self.render)
+            answers = try await dependencies.checkInGroups.checkIns(commands.map(\.command))
             dependencies.metrics.countBatch(commit: "one")
         } catch {
             dependencies.metrics.countBatch(commit: "per_entry")
@@ -98,7 +99,10 @@ struct CheckInRoutes {
         _ body: CheckInRequest, key: IdempotencyKey, eventId: EventID, context: AuthenticatedContext
     ) async throws -> StoredAnswer {
         let command = try command(body, key: key, eventId: eventId, context: context)
-        return try stored(try await dependencies.store.checkIn(command, render: Self.render), command, context: context)
+        guard let answer = try await dependencies.checkInGroups.checkIns([command]).first else {
+            throw StoreError.notFound
+        }
+        return try stored(answer, command, context: context)
     }
 
     private func command(

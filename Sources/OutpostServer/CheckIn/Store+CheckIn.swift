@@ -77,10 +77,11 @@ extension Store {
         let body = { @Sendable [self] (connection: any SQLConnection) async throws -> [CheckInAnswer] in
             var answers: [CheckInAnswer] = []
             var decided: [(command: CheckInCommand, decision: CheckInDecision, answer: StoredAnswer)] = []
-            /// Keys claimed earlier in this batch: their answers are not stored until the settle.
-            var claimedHere: [String: (hash: [UInt8], answer: StoredAnswer)] = [:]
+            /// Keys claimed earlier in this transaction (a batch, or a group of requests that may
+            /// come from several tenants): their answers are not stored until the settle.
+            var claimedHere: [TenantKey: (hash: [UInt8], answer: StoredAnswer)] = [:]
             for command in commands {
-                if let earlier = claimedHere[command.idempotencyKey] {
+                if let earlier = claimedHere[TenantKey(command)] {
                     answers.append(earlier.hash == command.requestHash ? .replayed(earlier.answer) : .keyReused)
                     continue
                 }
@@ -91,7 +92,7 @@ extension Store {
                 }
                 let decision = try await decide(connection, command, read: facts)
                 let answer = try render(decision.outcome)
-                claimedHere[command.idempotencyKey] = (command.requestHash, answer)
+                claimedHere[TenantKey(command)] = (command.requestHash, answer)
                 decided.append((command, decision, answer))
                 answers.append(.fresh(answer, decision.outcome))
             }
@@ -102,6 +103,13 @@ extension Store {
         }
         // A batch's many statements run in place on SQLite (``SQLDatabase/bulkTransaction(_:)``).
         return commands.count > 1 ? try await database.bulkTransaction(body) : try await database.transaction(body)
+    }
+
+    /// An Idempotency-Key as the store keeps it: per tenant.
+    private struct TenantKey: Hashable {
+        var tenantId: TenantID
+        var key: String
+        init(_ command: CheckInCommand) { (tenantId, key) = (command.caller.tenantId, command.idempotencyKey) }
     }
 
     /// One check-in: a batch of one.

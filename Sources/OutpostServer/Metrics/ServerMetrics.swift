@@ -19,6 +19,28 @@ public final class ServerMetrics: Sendable {
                 "Check-in batches by how they committed (one = one transaction for all entries; per_entry = rolled back and applied one entry at a time)."
         )
     }
+    static var groupDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_groups", unitName: "total",
+            helpText:
+                "Check-in transactions (groups of requests for one event committed together) by how they ended (one = one commit for the group; per_request = rolled back and applied one request at a time; failed = a group of one that failed)."
+        )
+    }
+    static var groupRequestsDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_group_requests", unitName: "total",
+            helpText: "Check-in requests (single or batch) decided in groups, by how their group ended.")
+    }
+    static var groupEntriesDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_group_entries", unitName: "total",
+            helpText: "Check-in entries decided in groups, by how their group ended.")
+    }
+    static var groupWaitingDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_group_waiting", unitName: "",
+            helpText: "Check-in requests waiting for their event's running group to commit (they form the next group).")
+    }
     static var latencyDescriptor: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "outpost", subsystem: "http", metricName: "request_duration", unitName: "seconds",
@@ -66,6 +88,20 @@ public final class ServerMetrics: Sendable {
     /// Counts one check-in batch under how it committed (`one` or `per_entry`).
     func countBatch(commit: String) {
         registry.makeCounter(descriptor: Self.batchDescriptor, labels: [("commit", commit)]).increment()
+    }
+
+    /// Counts one check-in group: its requests and entries, under how it ended.
+    func countGroup(requests: Int, entries: Int, commit: String) {
+        registry.makeCounter(descriptor: Self.groupDescriptor, labels: [("commit", commit)]).increment()
+        registry.makeCounter(descriptor: Self.groupRequestsDescriptor, labels: [("commit", commit)])
+            .increment(by: Int64(requests))
+        registry.makeCounter(descriptor: Self.groupEntriesDescriptor, labels: [("commit", commit)])
+            .increment(by: Int64(entries))
+    }
+
+    /// Check-in requests that started or stopped waiting for their event's group.
+    func groupWaiting(_ change: Int) {
+        registry.makeGauge(descriptor: Self.groupWaitingDescriptor).increment(by: Double(change))
     }
 
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {

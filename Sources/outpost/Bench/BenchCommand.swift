@@ -66,8 +66,20 @@ struct BenchCommand: AsyncParsableCommand {
             valueName: "dir"))
     var peerDirectory: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Instead of the device paths, measure ingest through the chaos proxy (faults off) to 1, 2, … n server instances on --postgres.",
+            valueName: "n"))
+    var instances: Int?
+
     func validate() throws {
         if let peer, peer != "pretix" { throw ValidationError("The only peer is pretix.") }
+        if let instances {
+            guard (1...16).contains(instances) else { throw ValidationError("--instances must be from 1 to 16.") }
+            guard postgres != nil else {
+                throw ValidationError("--instances needs --postgres: the instances share one database.")
+            }
+        }
         _ = try rosterSizes()
     }
 
@@ -76,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
         try await Bench(
             quick: quick, check: check, writeBaseline: writeBaseline, sizes: try rosterSizes(), baselines: baselines,
             margin: margin, output: output, postgres: postgres, postgresPool: postgresPool, peer: peer != nil,
-            peerDirectory: peerDirectory
+            peerDirectory: peerDirectory, instances: instances
         ).run()
     }
 

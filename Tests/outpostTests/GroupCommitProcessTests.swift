@@ -1,0 +1,191 @@
+import Foundation
+import OutpostCore
+import OutpostLab
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Group commit against a real `outpost serve` killed with SIGKILL while groups are in flight
+/// (issue 37): nothing a client was answered is lost or changed, nothing is doubled, and what
+/// was not answered is decided when the client sends it again.
+@Suite("Check-in group commit, the server killed")
+struct GroupCommitProcessTests {
+    /// One request: a single check-in or a batch, as the bytes sent.
+    struct Sent: Sendable {
+        var path: String
+        var body: Data
+        var key: String?
+        var keys: [String]
+        var guests: [String]
+    }
+
+    /// A seeded schedule: singles and batches of 2–5 over `guests` (guests repeat), every
+    /// seventh request a retry of an earlier one.
+    static func schedule(seed: UInt64, count: Int, event: String, guests: [String]) -> [Sent] {
+        var random = SeededRandom(seed: seed)
+        var sent: [Sent] = []
+        for index in 0..<count {
+            if index > 6 && index.isMultiple(of: 7), let earlier = sent.randomElement(using: &random) {
+                sent.append(earlier)
+                continue
+            }
+            let size = Int.random(in: 0..<10, using: &random) < 6 ? 1 : Int.random(in: 2...5, using: &random)
+            var entries: [String] = []
+            var keys: [String] = []
+            var named: [String] = []
+            for _ in 0..<size {
+                let guest = guests.randomElement(using: &random)!
+                let device = "door-\(Int.random(in: 1...3, using: &random))"
+                let millis = 1_795_000_000_000 + Int.random(in: 0..<1_000_000, using: &random)
+                entries.append(
+                    #"{"guestId":"\#(guest)","deviceId":"\#(device)","scannedAt":"\#(ServerProcessTests.timestamp(millis))","method":"qr"}"#
+                )
+                keys.append("\(device):\(guest):\(millis)")
+                named.append(guest)
+            }
+            if size == 1 {
+                sent.append(
+                    Sent(
+                        path: "/v1/events/\(event)/checkins", body: Data(entries[0].utf8), key: keys[0], keys: keys,
+                        guests: named))
+            } else {
+                sent.append(
+                    Sent(
+                        path: "/v1/events/\(event)/checkins:batch",
+                        body: Data(#"{"entries":[\#(entries.joined(separator: ","))]}"#.utf8), key: nil, keys: keys,
+                        guests: named))
+            }
+        }
+        return sent
+    }
+
+    /// Counts answers; the one that reaches `after` kills the server.
+    actor Killer {
+        let process: Process
+        let after: Int
+        private(set) var answered = 0
+        private(set) var killed = false
+
+        init(process: Process, after: Int) {
+            self.process = process
+            self.after = after
+        }
+
+        func answeredOne() {
+            answered += 1
+            guard answered >= after, !killed else { return }
+            killed = true
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    /// One column of a query over the server's store: sqlite3 through Python for the file,
+    /// psql for PostgreSQL.
+    static func column(_ server: RunningServer, _ sql: String) throws -> [String] {
+        let result: CLI.Result
+        if let postgres = server.postgres {
+            result = try CLI.run(["-At", postgres, "-c", sql], executable: URL(fileURLWithPath: "/usr/bin/psql"))
+        } else {
+            result = try CLI.run(
+                [
+                    "-c",
+                    "import sqlite3, sys\nfor row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(row[0])",
+                    server.databasePath, sql,
+                ], executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        }
+        try #require(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// A fresh database in the test cluster, or nil when there is none (the case is skipped).
+    static func freshPostgres() throws -> String? {
+        guard let admin = ProcessInfo.processInfo.environment["OUTPOST_TEST_POSTGRES_URL"], !admin.isEmpty else {
+            return nil
+        }
+        let name = "outpost_kill_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let created = try CLI.run(
+            ["-q", admin, "-c", "CREATE DATABASE \(name)"], executable: URL(fileURLWithPath: "/usr/bin/psql"))
+        try #require(created.status == 0, "\(created.stderr)")
+        var components = try #require(URLComponents(string: admin))
+        components.path = "/" + name
+        return try #require(components.string)
+    }
+
+    @Test(
+        "checkin-group-commit-killed: concurrent singles and batches in groups, the server SIGKILLed mid-traffic; after a restart every answered request replays byte for byte, the rest are decided once, one row per guest, one audit entry per key, the feed gap-free",
+        arguments: ["sqlite", "postgres"])
+    func killedMidGroup(store: String) async throws {
+        var postgres: String?
+        if store == "postgres" {
+            guard let url = try Self.freshPostgres() else {
+                print("PostgreSQL case skipped: OUTPOST_TEST_POSTGRES_URL is not set.")
+                try Test.cancel("OUTPOST_TEST_POSTGRES_URL is not set")
+            }
+            postgres = url
+        }
+        let server = try await RunningServer.start(postgres: postgres)
+        let session = try await server.organizerSetUp()
+        _ = try await server.request(
+            "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
+            body: Data(GuestNames.numberedCSV(count: 30).utf8), contentType: "text/csv")
+        let roster = try await server.json("GET", "/v1/events/\(session.eventId)/roster", token: session.token)
+        let guests = try #require(roster["guests"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        try #require(guests.count == 30)
+        let requests = Self.schedule(seed: 37, count: 120, event: session.eventId, guests: guests)
+        let killer = Killer(process: server.process, after: 40)
+        let token = session.token
+        let first = await withTaskGroup(of: (Int, Data, Int)?.self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    guard
+                        let (data, status) = try? await server.request(
+                            "POST", request.path, token: token, body: request.body,
+                            headers: request.key.map { ["Idempotency-Key": $0] } ?? [:])
+                    else { return nil }
+                    await killer.answeredOne()
+                    return (index, data, status)
+                }
+            }
+            var answers: [Int: (Data, Int)] = [:]
+            for await answer in group { if let answer { answers[answer.0] = (answer.1, answer.2) } }
+            return answers
+        }
+        server.process.waitUntilExit()
+        #expect(await killer.killed)
+        #expect(first.count >= 40 && first.count < requests.count, "answered before the kill: \(first.count)")
+        let again = try await RunningServer.start(reusing: server)
+        defer { again.stop() }
+        let newToken = try await again.signIn()
+        for (index, request) in requests.enumerated() {
+            let (data, status) = try await again.request(
+                "POST", request.path, token: newToken, body: request.body,
+                headers: request.key.map { ["Idempotency-Key": $0] } ?? [:])
+            #expect(status == 200 || status == 201, "\(String(decoding: data, as: UTF8.self))")
+            if let (before, beforeStatus) = first[index] {
+                #expect(
+                    data == before && status == beforeStatus, "request \(index) answered differently after the kill")
+            }
+        }
+        let keys = Set(requests.flatMap(\.keys))
+        let named = Set(requests.flatMap(\.guests))
+        let kinds = try Self.column(
+            again, "SELECT kind FROM audit_log WHERE kind IN ('checked_in', 'already_checked_in') ORDER BY seq")
+        #expect(kinds.count == keys.count, "one audit entry per key")
+        #expect(kinds.filter { $0 == "checked_in" }.count == named.count, "one check-in per guest")
+        #expect(try Self.column(again, "SELECT COUNT(*) FROM checkins") == ["\(named.count)"])
+        let seqs = try Self.column(
+            again, "SELECT seq FROM audit_log WHERE kind IN ('checked_in', 'already_checked_in') ORDER BY seq"
+        ).compactMap { Int($0) }
+        #expect(seqs.count == keys.count && Set(seqs).count == seqs.count, "one sequence number per entry")
+        #expect(seqs.last.map { $0 - seqs.count + 1 } == seqs.first, "no gap: \(seqs)")
+        #expect(
+            try Self.column(
+                again,
+                """
+                SELECT COUNT(*) FROM guests g JOIN audit_log l ON l.guest_id = g.id AND l.kind = 'checked_in'
+                WHERE g.seq <> l.seq
+                """) == ["0"], "each checked-in guest carries its check-in's sequence number")
+    }
+}
