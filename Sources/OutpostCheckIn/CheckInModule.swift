@@ -48,8 +48,13 @@ package final class CheckInModule: DeviceModule {
     }
 
     package var outboxHandlers: [any OutboxEntryHandler] {
-        [CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }, DoorNamingOutbox(store: store)]
+        var checkIns = CheckInOutbox(store: store) { [weak self] info in self?.state.info = info }
+        checkIns.decoded = decodedRequests
+        return [checkIns, DoorNamingOutbox(store: store)]
     }
+
+    /// The outbox's requests decoded to be sent, until their answers are stored.
+    let decodedRequests = DecodedCheckInRequests()
 
     // MARK: - Feeds
 

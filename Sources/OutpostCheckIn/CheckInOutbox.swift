@@ -9,6 +9,8 @@ import OutpostShell
 @MainActor
 package struct CheckInOutbox: OutboxEntryHandler {
     package let store: ModuleStore<CheckInModule>
+    /// The requests decoded to be sent, until their answers are stored (the module's).
+    package var decoded = DecodedCheckInRequests()
     /// Called when the server says another device checked the guest in first.
     package let onAlreadyCheckedIn: @MainActor (AlreadyCheckedInInfo) -> Void
 
@@ -17,7 +19,8 @@ package struct CheckInOutbox: OutboxEntryHandler {
 
     package func request(for row: OutboxRow) throws -> TransportRequest {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
-        let request = try store.checkInRequest(of: row)
+        let request = try decoded.take(row) ?? store.checkInRequest(of: row)
+        decoded.keep([row], [request])
         return TransportRequest(
             API.checkIn.line(eventId),
             headers: ["Content-Type": "application/json", "Idempotency-Key": row.idempotencyKey],
@@ -30,6 +33,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
             return nil
         }
         let entries = try rows.map { try store.checkInRequest(of: $0) }
+        decoded.keep(rows, entries)
         return TransportRequest(
             API.checkInBatch.line(eventId), headers: ["Content-Type": "application/json"],
             body: try OutpostJSON.encode(CheckInBatchRequest(entries: entries)))
@@ -54,7 +58,7 @@ package struct CheckInOutbox: OutboxEntryHandler {
         _ response: TransportResponse, refusal: String?, for row: OutboxRow, now: Date, in db: Database
     ) throws -> OutboxNotice? {
         guard let eventId = row.eventId else { throw DeviceStoreError.damaged("the entry's event is not an id") }
-        let request = try store.checkInRequest(of: row)
+        let request = try decoded.take(row) ?? store.checkInRequest(of: row)
         var guest = try store.guest(db, eventId: eventId, id: request.guestId)
         var notice: OutboxNotice?
         if refusal != nil {

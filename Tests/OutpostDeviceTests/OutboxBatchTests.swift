@@ -177,6 +177,33 @@ struct OutboxBatchTests {
     }
 
     @Test(
+        "outbox-request-decoded-once: the requests unsealed and decoded for a batch are the ones its answers are stored with (none decoded again, none left behind); a row whose sealed bytes are not the ones kept is decoded afresh"
+    )
+    func requestDecodedOnce() async throws {
+        try await DeviceLab.run(guests: 5) { lab in
+            let (app, _) = try await Self.queued(lab, "decoded-once") { RecordingTransport($0) }
+            let module = try #require(app.checkInModule)
+            let rows = try app.store.outboxRows(state: .pending).filter { $0.kind == .checkIn }
+            #expect(rows.count == 5)
+            await app.sync()
+            #expect(app.pendingCount == 0)
+            #expect(module.decodedRequests.count == 0, "every request decoded for the batch was taken for its answer")
+            let answers = try await app.store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM answers") }
+            #expect(answers == 5)
+            // A row id whose sealed bytes changed is not the request that was kept.
+            let kept = DecodedCheckInRequests()
+            let request = try app.checkInStore.checkInRequest(of: rows[0])
+            kept.keep([rows[0]], [request])
+            var other = rows[0]
+            other.sealedRequest = rows[1].sealedRequest
+            #expect(kept.take(other) == nil)
+            kept.keep([rows[0]], [request])
+            #expect(kept.take(rows[0]) == request)
+            #expect(kept.count == 0)
+        }
+    }
+
+    @Test(
         "outbox-answer-updates-guest: each answer leaves its guest checked in at the server's time and no longer pending, found by code and by e-mail, with the rest of the guest and its blind indexes as they were"
     )
     func answerUpdatesGuest() async throws {
