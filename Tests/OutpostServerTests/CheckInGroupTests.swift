@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutpostServer
 
-/// Group commit (issue 37): check-ins of one event that arrive while a transaction for it runs
+/// Group commit: check-ins of one event that arrive while a transaction for it runs
 /// are decided together in the next one, each with its own answer (``CheckInGroups``).
 @Suite("Check-in group commit")
 struct CheckInGroupTests {

@@ -7,9 +7,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Group commit against a real `outpost serve` killed with SIGKILL while groups are in flight
-/// (issue 37): nothing a client was answered is lost or changed, nothing is doubled, and what
-/// was not answered is decided when the client sends it again.
+/// Group commit against a real `outpost serve` killed with SIGKILL while a group runs and
+/// requests wait for it: nothing a client was answered is lost or changed, nothing is doubled,
+/// and what was not answered is decided when the client sends it again.
 @Suite("Check-in group commit, the server killed")
 struct GroupCommitProcessTests {
     /// One request: a single check-in or a batch, as the bytes sent.
@@ -61,24 +61,50 @@ struct GroupCommitProcessTests {
         return sent
     }
 
-    /// Counts answers; the one that reaches `after` kills the server.
-    actor Killer {
-        let process: Process
-        let after: Int
-        private(set) var answered = 0
-        private(set) var killed = false
-
-        init(process: Process, after: Int) {
-            self.process = process
-            self.after = after
+    /// Sends `requests` (their indices) all at once; the answers that came, by index.
+    static func send(
+        _ server: RunningServer, token: String, _ requests: [Sent], _ indices: Range<Int>
+    ) async -> [Int: (
+        Data, Int
+    )] {
+        await withTaskGroup(of: (Int, Data, Int)?.self) { group in
+            for index in indices {
+                let request = requests[index]
+                group.addTask {
+                    guard
+                        let (data, status) = try? await server.request(
+                            "POST", request.path, token: token, body: request.body,
+                            headers: request.key.map { ["Idempotency-Key": $0] } ?? [:])
+                    else { return nil }
+                    return (index, data, status)
+                }
+            }
+            var answers: [Int: (Data, Int)] = [:]
+            for await answer in group { if let answer { answers[answer.0] = (answer.1, answer.2) } }
+            return answers
         }
+    }
 
-        func answeredOne() {
-            answered += 1
-            guard answered >= after, !killed else { return }
-            killed = true
-            kill(process.processIdentifier, SIGKILL)
+    /// Polls the server's metrics (on connections of its own) until a check-in request waits for
+    /// its event's running group, then kills the server: true when it saw one, false when
+    /// `finished` said the traffic ended first (the server is then killed all the same).
+    static func killDuringGroup(_ server: RunningServer, finished: @Sendable () async -> Bool) async -> Bool {
+        let session = URLSession(configuration: .ephemeral)
+        let metrics = URL(string: "http://127.0.0.1:\(server.port)/metrics")!
+        defer { kill(server.process.processIdentifier, SIGKILL) }
+        while await !finished() {
+            guard let (data, _) = try? await session.data(from: metrics) else { return false }
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix("outpost_checkin_group_waiting ") }
+            if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), value >= 1 { return true }
         }
+        return false
+    }
+
+    /// Whether a task's work ended.
+    actor Flag {
+        private(set) var isSet = false
+        func set() { isSet = true }
     }
 
     /// One column of a query over the server's store: sqlite3 through Python for the file,
@@ -134,27 +160,23 @@ struct GroupCommitProcessTests {
         let guests = try #require(roster["guests"] as? [[String: Any]]).compactMap { $0["id"] as? String }
         try #require(guests.count == 30)
         let requests = Self.schedule(seed: 37, count: 120, event: session.eventId, guests: guests)
-        let killer = Killer(process: server.process, after: 40)
+        // The first 40 all answered, then the other 80 at once, and the server killed as soon as
+        // one of them waits for a running group.
+        var first = await Self.send(server, token: session.token, requests, 0..<40)
+        #expect(first.count == 40)
+        let finished = Flag()
         let token = session.token
-        let first = await withTaskGroup(of: (Int, Data, Int)?.self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    guard
-                        let (data, status) = try? await server.request(
-                            "POST", request.path, token: token, body: request.body,
-                            headers: request.key.map { ["Idempotency-Key": $0] } ?? [:])
-                    else { return nil }
-                    await killer.answeredOne()
-                    return (index, data, status)
-                }
-            }
-            var answers: [Int: (Data, Int)] = [:]
-            for await answer in group { if let answer { answers[answer.0] = (answer.1, answer.2) } }
+        let rest = Task {
+            let answers = await Self.send(server, token: token, requests, 40..<120)
+            await finished.set()
             return answers
         }
+        let sawGroup = await Self.killDuringGroup(server, finished: { await finished.isSet })
+        let late = await rest.value
         server.process.waitUntilExit()
-        #expect(await killer.killed)
-        #expect(first.count >= 40 && first.count < requests.count, "answered before the kill: \(first.count)")
+        #expect(sawGroup, "the server was killed while a group ran and a request waited for it")
+        first.merge(late) { old, _ in old }
+        #expect(first.count < requests.count, "some requests were in flight at the kill (answered: \(first.count))")
         let again = try await RunningServer.start(reusing: server)
         defer { again.stop() }
         let newToken = try await again.signIn()

@@ -50,7 +50,7 @@ public struct ServerConfiguration: Sendable {
     public var postgresPoolSize: Int
     /// Check-ins of one event that arrive while a transaction for it runs are decided and
     /// committed together (``CheckInGroups``). Off, each request is its own transaction, as
-    /// before issue 37 (`serve --no-group-commit`, for measuring one beside the other).
+    /// before group commit (`serve --no-group-commit`, for measuring one beside the other).
     public var groupCommit = true
     /// HTTPS with these files; nil serves plain HTTP (loopback, or behind a TLS proxy).
     public var tls: TLSFiles?

@@ -20,7 +20,7 @@ final class CheckInGroups: Sendable {
     /// on one connection, so a second group decides while the first settles and commits (both
     /// take the event's counter row last). Measured (`bench --quick`, durable PostgreSQL, 8 / 64
     /// clients, against a transaction per request in the same run): one group 0.88× / 1.09×,
-    /// two 1.24× / 1.69×, four 1.16× / 1.54× (PERFORMANCE.md, issue 37).
+    /// two 1.24× / 1.69×, four 1.16× / 1.54× (PERFORMANCE.md, "group commit on the server").
     static func width(_ dialect: SQLDialect) -> Int {
         switch dialect {
         case .sqlite: 1
