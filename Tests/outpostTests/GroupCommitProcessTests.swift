@@ -61,22 +61,29 @@ struct GroupCommitProcessTests {
         return sent
     }
 
-    /// Sends `requests` (their indices) all at once; the answers that came, by index.
+    /// Sends `requests` (their indices) all at once, on a session of their own that opens up to
+    /// 32 connections (the shared one may hold a loaded suite's requests to few at a time); the
+    /// answers that came, by index.
     static func send(
         _ server: RunningServer, token: String, _ requests: [Sent], _ indices: Range<Int>
     ) async -> [Int: (
         Data, Int
     )] {
-        await withTaskGroup(of: (Int, Data, Int)?.self) { group in
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 32
+        let session = URLSession(configuration: configuration)
+        return await withTaskGroup(of: (Int, Data, Int)?.self) { group in
             for index in indices {
-                let request = requests[index]
+                let sent = requests[index]
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(sent.path)")!)
+                request.httpMethod = "POST"
+                request.httpBody = sent.body
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                if let key = sent.key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
                 group.addTask {
-                    guard
-                        let (data, status) = try? await server.request(
-                            "POST", request.path, token: token, body: request.body,
-                            headers: request.key.map { ["Idempotency-Key": $0] } ?? [:])
-                    else { return nil }
-                    return (index, data, status)
+                    guard let (data, response) = try? await session.data(for: request) else { return nil }
+                    return (index, data, (response as? HTTPURLResponse)?.statusCode ?? 0)
                 }
             }
             var answers: [Int: (Data, Int)] = [:]
@@ -87,18 +94,64 @@ struct GroupCommitProcessTests {
 
     /// Polls the server's metrics (on connections of its own) until a check-in request waits for
     /// its event's running group, then kills the server: true when it saw one, false when
-    /// `finished` said the traffic ended first (the server is then killed all the same).
+    /// `finished` said the traffic ended first or 20,000 polls saw none (the server is then
+    /// killed all the same).
     static func killDuringGroup(_ server: RunningServer, finished: @Sendable () async -> Bool) async -> Bool {
         let session = URLSession(configuration: .ephemeral)
         let metrics = URL(string: "http://127.0.0.1:\(server.port)/metrics")!
         defer { kill(server.process.processIdentifier, SIGKILL) }
-        while await !finished() {
+        for _ in 0..<20_000 {
+            guard await !finished() else { return false }
             guard let (data, _) = try? await session.data(from: metrics) else { return false }
             let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
                 .first { $0.hasPrefix("outpost_checkin_group_waiting ") }
             if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), value >= 1 { return true }
         }
         return false
+    }
+
+    /// Another client of the server's store holding a lock that every check-in's transaction
+    /// needs, until ``release()``: psql with `LOCK TABLE events IN EXCLUSIVE MODE` in an open
+    /// transaction (the settle's update of the event's counter waits), or Python's sqlite3 in
+    /// `BEGIN IMMEDIATE` (the writer waits, up to the server's busy timeout of 10 s).
+    final class StoreLock {
+        let process: Process
+        let input = Pipe()
+        let output = Pipe()
+
+        init(_ server: RunningServer) throws {
+            process = Process()
+            if let postgres = server.postgres {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+                process.arguments = ["-X", "-q", "-At", postgres]
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+                process.arguments = [
+                    "-c",
+                    "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN IMMEDIATE')\nprint('locked', flush=True)\nsys.stdin.read()",
+                    server.databasePath,
+                ]
+            }
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            if server.postgres != nil {
+                input.fileHandleForWriting.write(
+                    Data("BEGIN;\nLOCK TABLE events IN EXCLUSIVE MODE;\nSELECT 'locked';\n".utf8))
+            }
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains("locked") {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+                seen += chunk
+            }
+        }
+
+        /// Ends the other client (its transaction rolls back).
+        func release() {
+            try? input.fileHandleForWriting.close()  // the other end reads to its end and exits
+            process.waitUntilExit()
+        }
     }
 
     /// Whether a task's work ended.
@@ -160,10 +213,12 @@ struct GroupCommitProcessTests {
         let guests = try #require(roster["guests"] as? [[String: Any]]).compactMap { $0["id"] as? String }
         try #require(guests.count == 30)
         let requests = Self.schedule(seed: 37, count: 120, event: session.eventId, guests: guests)
-        // The first 40 all answered, then the other 80 at once, and the server killed as soon as
-        // one of them waits for a running group.
+        // The first 40 all answered; then, with another client holding a lock every check-in's
+        // transaction needs, the other 80 at once, and the server killed as soon as one of them
+        // waits for the group that runs (and cannot finish).
         var first = await Self.send(server, token: session.token, requests, 0..<40)
         #expect(first.count == 40)
+        let lock = try StoreLock(server)
         let finished = Flag()
         let token = session.token
         let rest = Task {
@@ -173,6 +228,7 @@ struct GroupCommitProcessTests {
         }
         let sawGroup = await Self.killDuringGroup(server, finished: { await finished.isSet })
         let late = await rest.value
+        lock.release()
         server.process.waitUntilExit()
         #expect(sawGroup, "the server was killed while a group ran and a request waited for it")
         first.merge(late) { old, _ in old }

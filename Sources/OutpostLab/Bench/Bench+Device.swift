@@ -183,7 +183,7 @@ extension Bench {
             let count = quick ? 600 : 3_000
             // The device's roster serves when enough of it is left unchecked (a small --sizes run
             // has too few: then a fresh event, as on PostgreSQL).
-            let reuse = ingestServer === server && run.seeded.guestIds.count >= run.used + queued + 3 * count
+            let reuse = ingestServer === server && run.seeded.guestIds.count >= run.used + queued + 4 * count
             let ingestSeed = reuse ? run.seeded : try await ingestServer.seed(guests: quick ? 3_000 : 20_000)
             var offset = reuse ? run.used + queued : 0
             for concurrency in [1, 8, 64] {
@@ -197,6 +197,15 @@ extension Bench {
                         p99: result.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms latency)",
                         note: "\(result.count) requests, \(result.errors) errors"))
             }
+            // As doors drain their queues after a reconnect: 8 at once, batches of 100.
+            let batched = try await IngestLoad.runBatches(
+                ingestServer.organizer, event: ingestSeed.eventId,
+                guestIds: Array(ingestSeed.guestIds.dropFirst(offset).prefix(count)), size: 100, concurrency: 8)
+            report(
+                BenchFigure(
+                    name: "server ingest \(label), batches of 100, 8 at once", median: batched.rate,
+                    p99: batched.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms per batch)",
+                    note: "\(batched.count) check-ins, \(batched.errors) not created"))
             if ingestServer !== server { ingestServer.stop() }
         }
         // The same levels with a transaction per request (`serve --no-group-commit`), beside
