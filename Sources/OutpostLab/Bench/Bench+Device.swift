@@ -218,7 +218,7 @@ extension Bench {
                 options: ["--no-group-commit"]
                     + (postgres == nil ? [] : postgresPool.map { ["--postgres-pool", String($0)] } ?? []))
             defer { ungrouped.stop() }
-            let seed = try await ungrouped.seed(guests: 2 * count)
+            let seed = try await ungrouped.seed(guests: 3 * count)
             for (level, concurrency) in [8, 64].enumerated() {
                 let result = try await IngestLoad.run(
                     ungrouped.organizer, event: seed.eventId,
@@ -230,6 +230,15 @@ extension Bench {
                         p99: result.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms latency)",
                         note: "\(result.count) requests, \(result.errors) errors"))
             }
+            let batched = try await IngestLoad.runBatches(
+                ungrouped.organizer, event: seed.eventId,
+                guestIds: Array(seed.guestIds.dropFirst(2 * count).prefix(count)),
+                size: 100, concurrency: 8)
+            report(
+                BenchFigure(
+                    name: "server ingest \(label), batches of 100, 8 at once, no group commit", median: batched.rate,
+                    p99: batched.latencyP99 * 1000, unit: "check-ins/s (p99 column: ms per batch)",
+                    note: "\(batched.count) check-ins, \(batched.errors) not created"))
         }
         return figures
     }

@@ -28,6 +28,13 @@ final class CheckInGroups: Sendable {
         }
     }
 
+    /// Whether a batch request joins groups too. On SQLite it does: one writer, and a group of
+    /// batches saves commits (8 devices posting batches of 100: 9,193 against 6,130 check-ins/s
+    /// in the same run). On PostgreSQL a batch is its own transaction: it is a group already, and
+    /// grouping batches put their statements one after another on one connection where 8
+    /// connections ran them side by side (1,086 against 1,536/s).
+    static func groupsBatches(_ dialect: SQLDialect) -> Bool { dialect == .sqlite }
+
     /// Entries one group may hold; a request is never split (a batch holds at most 500).
     static let maxEntries = 1_000
 
@@ -53,7 +60,9 @@ final class CheckInGroups: Sendable {
     /// the answers are the commands' own, in order.
     func checkIns(_ commands: [CheckInCommand]) async throws -> [CheckInAnswer] {
         guard let eventId = commands.first?.eventId else { return [] }
-        guard enabled else { return try await store.checkIns(commands, render: render) }
+        guard enabled, commands.count == 1 || Self.groupsBatches(store.database.dialect) else {
+            return try await store.checkIns(commands, render: render)
+        }
         if lanes.open(eventId) {
             // No group running for the event: this request is the group, at once.
             let results = await apply([commands])
