@@ -216,7 +216,7 @@ extension Bench {
                 directory: work.appendingPathComponent("ungrouped-\(label)"), sqlite: postgres == nil,
                 postgres: postgres,
                 options: ["--no-group-commit"]
-                    + (postgres == nil ? [] : postgresPool.map { ["--postgres-pool", String($0)] } ?? []))
+                    + (postgres == nil ? [] : poolOptions))
             defer { ungrouped.stop() }
             let seed = try await ungrouped.seed(guests: 3 * count)
             for (level, concurrency) in [8, 64].enumerated() {

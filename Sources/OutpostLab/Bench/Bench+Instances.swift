@@ -20,14 +20,9 @@ extension Bench {
             let store = ["--postgres", postgres]
             let email = "instances-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
             try ServerHandle.bootstrap(store: store, email: email)
-            var servers: [ServerHandle] = []
+            let servers = try await ServerHandle.launch(
+                count: instances, store: store, options: poolOptions, logs: work)
             defer { servers.forEach { $0.stop() } }
-            for index in 0..<instances {
-                servers.append(
-                    try await ServerHandle.launch(
-                        store: store, options: postgresPool.map { ["--postgres-pool", String($0)] } ?? [],
-                        port: try ServerHandle.freePort(), log: work.appendingPathComponent("server-\(index).log")))
-            }
             let proxy = try await ChaosProxy.bind(
                 upstreams: servers.map { .init(port: $0.port) }, faults: .none, seed: 37)
             let proxyTask = Task { await proxy.run() }

@@ -162,11 +162,16 @@ package struct Bench {
                     "PostgreSQL",
                     try await ServerHandle.start(
                         directory: work.appendingPathComponent("pg"), sqlite: false, postgres: postgres,
-                        options: postgresPool.map { ["--postgres-pool", String($0)] } ?? [])
+                        options: poolOptions(postgresPool))
                 ))
         }
         return servers
     }
+
+    /// `serve`'s options for a PostgreSQL server: `--postgres-pool` when one was given.
+    var poolOptions: [String] { Self.poolOptions(postgresPool) }
+
+    static func poolOptions(_ pool: Int?) -> [String] { pool.map { ["--postgres-pool", String($0)] } ?? [] }
 
     static func describe(_ figure: BenchFigure) -> String {
         var text = String(format: "median %.3f, p99 %.3f %@", figure.median, figure.p99, figure.unit)

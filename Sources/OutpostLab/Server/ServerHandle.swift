@@ -77,6 +77,26 @@ package final class ServerHandle: @unchecked Sendable {
         return server
     }
 
+    /// Starts `count` servers on one `store` (with `options`), each on a free port and logging to
+    /// `server-N.log` in `logs`; stops the ones started if one fails to.
+    package static func launch(
+        count: Int, store: [String], options: [String] = [], logs: URL
+    ) async throws -> [ServerHandle] {
+        var servers: [ServerHandle] = []
+        do {
+            for index in 0..<count {
+                servers.append(
+                    try await launch(
+                        store: store, options: options, port: try freePort(),
+                        log: logs.appendingPathComponent("server-\(index).log")))
+            }
+        } catch {
+            servers.forEach { $0.stop() }
+            throw error
+        }
+        return servers
+    }
+
     private static func spawn(store: [String], options: [String], port: Int, log: URL?) throws -> Process {
         try LabProcess.start(
             ["serve"] + store + options + [

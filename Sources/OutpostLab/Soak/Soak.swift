@@ -68,14 +68,9 @@ package struct Soak {
             postgres.map { ["--postgres", $0] } ?? ["--sqlite", work.appendingPathComponent("outpost.sqlite").path]
         let email = "soak-\(UUID().uuidString.prefix(8).lowercased())@outpost.test"
         try ServerHandle.bootstrap(store: store, email: email)
-        var servers: [ServerHandle] = []
+        let servers = try await ServerHandle.launch(
+            count: instances, store: store, options: ["--access-ttl", String(accessTTL)], logs: work)
         defer { servers.forEach { $0.stop() } }
-        for index in 0..<instances {
-            servers.append(
-                try await ServerHandle.launch(
-                    store: store, options: ["--access-ttl", String(accessTTL)], port: try ServerHandle.freePort(),
-                    log: work.appendingPathComponent("server-\(index).log")))
-        }
         let admin = servers[0]
         try await admin.signIn(as: email)
         let seeded = try await admin.seed(guests: guests)
