@@ -187,4 +187,40 @@ struct KeepsConfirmedWorkTests {
             try onDisk.close()
         }
     }
+
+    @Test(
+        "outbox-damage-simulator-kind: the simulator damages the newest pending check-in, not a newer entry of another module (a soak counted a damaged walk-in as a lost check-in)"
+    )
+    func damageSimulatorKind() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("damaged-kind")
+            app.update { $0.online = false }
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            await app.confirm()
+            let checkInKey = try #require(app.ledger.first?.idempotencyKey)
+            // A newer pending entry of another module (a walk-in's, as the soak makes).
+            let path = lab.home("damaged-kind").appendingPathComponent("device.sqlite").path
+            let database = try DatabaseQueue(path: path)
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO outbox (event_id, idempotency_key, request, created_at, next_attempt_at, kind, owner)
+                        SELECT event_id, 'walkin-newer', request, created_at + 1, 0, 'walkin', owner FROM outbox
+                        """)
+            }
+            try database.close()
+            let relaunched = try lab.launch("damaged-kind")
+            #expect(relaunched.simulateDamagedOutboxEntry(kind: .checkIn) == checkInKey)
+            let onDisk = try DatabaseQueue(path: path)
+            let damaged = try await onDisk.read {
+                try String.fetchAll(
+                    $0, sql: "SELECT idempotency_key FROM outbox WHERE request = ?",
+                    arguments: [
+                        Data(repeating: 0x5A, count: 64)
+                    ])
+            }
+            #expect(damaged == [checkInKey], "the walk-in's entry is untouched")
+            try onDisk.close()
+        }
+    }
 }

@@ -78,9 +78,11 @@ extension DeviceApp {
     }
 
     /// The simulator's damaged disk (`outpost device sim damage-outbox-row`): the newest pending
-    /// entry becomes unreadable. Returns its Idempotency-Key, nil when nothing is pending.
-    public func simulateDamagedOutboxEntry() -> String? {
+    /// entry of `kind` becomes unreadable. Returns its Idempotency-Key, nil when none is pending.
+    public func simulateDamagedOutboxEntry(kind: OutboxKind) -> String? {
         defer { commit() }
-        return surfacing("damage an entry (simulator)") { try store.damageNewestPendingEntry() }.flatMap { $0 }
+        return surfacing("damage an entry (simulator)") { try store.damageNewestPendingEntry(kind: kind) }.flatMap {
+            $0
+        }
     }
 }

@@ -183,14 +183,18 @@ extension DeviceStore {
         }
     }
 
-    /// The simulator's damaged disk: overwrites the newest pending entry's sealed request with
-    /// bytes that cannot be unsealed. Returns its Idempotency-Key (nil when nothing is pending).
-    package func damageNewestPendingEntry() throws -> String? {
+    /// The simulator's damaged disk: overwrites the sealed request of the newest pending entry of
+    /// `kind` with bytes that cannot be unsealed. Returns its Idempotency-Key (nil when no entry
+    /// of that kind is pending).
+    package func damageNewestPendingEntry(kind: OutboxKind) throws -> String? {
         try queue.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id DESC LIMIT 1")
+                    sql: """
+                        SELECT id, idempotency_key FROM outbox WHERE state = 'pending' AND kind = ?
+                        ORDER BY id DESC LIMIT 1
+                        """, arguments: [kind.rawValue])
             else { return nil }
             try db.execute(
                 sql: "UPDATE outbox SET request = ? WHERE id = ?",

@@ -12,7 +12,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
         discussion: """
             network on|off, camera granted|denied, battery PCT, os ios|android VERSION, \
             clock-skew SECONDS, background, foreground, migration-failure on|off, damage-outbox-row \
-            (the newest pending entry becomes unreadable; prints its Idempotency-Key), \
+            (the newest pending check-in becomes unreadable; prints its Idempotency-Key), \
             biometric enrolled|none|match|no-match|cancel|lockout|changed (the sensor and the OS \
             prompt: what the next prompts are shown, a lockout, a changed enrolment), \
             device-passcode CODE|none (the phone's own passcode; default 123456), kill (the app \
@@ -109,7 +109,7 @@ struct DeviceSimCommand: AsyncParsableCommand {
             case .foreground:
                 await app.foreground().value
             case .damageOutboxRow:
-                print("damaged-outbox-entry \(app.simulateDamagedOutboxEntry() ?? "none")")
+                print("damaged-outbox-entry \(app.simulateDamagedOutboxEntry(kind: .checkIn) ?? "none")")
             case .geofence(let kind, let id, let source):
                 let fence = app.workLocations.first { $0.id == id }?.fence
                 app.geofence(kind, location: id, fix: fix(fence, settings.gps, kind: kind, source: source))
