@@ -34,6 +34,13 @@ package final class CheckInModule: DeviceModule {
     private var resultSyncing = false
     private var suggestions: [LocalGuest] = []
     private var rosterSyncedAt: Date?
+    /// The access types (names on the confirmation screen), read with the rest above.
+    private var accessTypes: [AccessTypeInfo] = []
+    /// The store generation (of ``figureTables``) and event the figures above were read at.
+    private var readAt: (generation: Int, eventId: EventID)?
+    /// The tables the roster's figures and the refused entries are read from: a scan writes
+    /// none of them; a confirm writes the roster and the outbox.
+    static let figureTables = ["sync_state", "access_types", "roster_versions", "guests", "outbox"]
 
     /// The autocomplete index, opened on first search (from its snapshot, or built from the
     /// unsealed roster), and the roster version it was built from.
@@ -98,6 +105,7 @@ package final class CheckInModule: DeviceModule {
 
     package func reload() {
         guard let eventId = context.eventId else {
+            readAt = nil
             rosterCount = 0
             confirming = nil
             suggestions = []
@@ -105,10 +113,20 @@ package final class CheckInModule: DeviceModule {
             rosterSyncedAt = nil
             return
         }
-        rosterSyncedAt = context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) }
-            .flatMap { $0 }
-        let accessTypes = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) } ?? []
-        rosterCount = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) } ?? 0
+        // What only a write changes is read again after one (a scan writes nothing).
+        let generation = context.storeGeneration(of: Self.figureTables)
+        if readAt?.generation != generation || readAt?.eventId != eventId {
+            let synced = context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) }
+            let types = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) }
+            let count = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) }
+            let refused = reloadRejected()
+            rosterSyncedAt = synced.flatMap { $0 }
+            accessTypes = types ?? []
+            rosterCount = count ?? 0
+            // What could not be read is read again after the next action.
+            let complete = synced != nil && types != nil && count != nil && refused
+            readAt = complete ? (generation, eventId) : nil
+        }
         confirming = state.confirmation.flatMap { confirmation in
             guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
             return ConfirmationScreen(
@@ -133,12 +151,12 @@ package final class CheckInModule: DeviceModule {
                     }
                 }
             } ?? []
-        reloadRejected()
     }
 
     /// The refused entries of every owner, with their guests' names (rows that cannot be read
     /// are the shell's quarantine banner, not this one).
-    private func reloadRejected() {
+    /// False when the entries could not be read.
+    private func reloadRejected() -> Bool {
         let refused = context.surfacing("read the refused check-ins") { try store.outbox(state: .rejected, owner: nil) }
         let entries = (refused ?? []).map { entry in
             RejectedCheckInsBanner.Entry(
@@ -148,6 +166,7 @@ package final class CheckInModule: DeviceModule {
                 reason: entry.lastError)
         }
         rejected = RejectedCheckInsBanner(entries: entries)
+        return refused != nil
     }
 
     package var tabs: [UIElement] {

@@ -113,13 +113,15 @@ extension ModuleStore where Owner == CheckInModule {
     package func rosterSyncedAt(eventId: EventID) throws -> Date? {
         try readStatement { db in
             try Int64.fetchOne(
-                db, sql: "SELECT synced_at FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+                db.cachedStatement(sql: "SELECT synced_at FROM sync_state WHERE event_id = ?"),
+                arguments: [eventId.wire])
         }.map(Date.init(millisecondsSince1970:))
     }
 
     package func kiosk(eventId: EventID) throws -> KioskInfo? {
         try readStatement { db in
-            try Data.fetchOne(db, sql: "SELECT kiosk FROM sync_state WHERE event_id = ?", arguments: [eventId.wire])
+            try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT kiosk FROM sync_state WHERE event_id = ?"), arguments: [eventId.wire])
         }.map { try sealer.open(json: $0, as: KioskInfo.self) }
     }
 
@@ -184,7 +186,9 @@ extension ModuleStore where Owner == CheckInModule {
 
     package func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
         try readStatement { db in
-            try Data.fetchAll(db, sql: "SELECT sealed FROM access_types WHERE event_id = ?", arguments: [eventId.wire])
+            try Data.fetchAll(
+                db.cachedStatement(sql: "SELECT sealed FROM access_types WHERE event_id = ?"), arguments: [eventId.wire]
+            )
         }.map { try sealer.open(json: $0, as: AccessTypeInfo.self) }
     }
 

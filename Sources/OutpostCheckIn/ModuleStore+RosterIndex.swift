@@ -100,7 +100,8 @@ extension ModuleStore where Owner == CheckInModule {
     package func guestCount(eventId: EventID) throws -> Int {
         try readStatement { db in
             try Int.fetchOne(
-                db, sql: "SELECT guests FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire]) ?? 0
+                db.cachedStatement(sql: "SELECT guests FROM roster_versions WHERE event_id = ?"),
+                arguments: [eventId.wire]) ?? 0
         }
     }
 

@@ -24,6 +24,8 @@ package final class KioskModule: DeviceModule {
     package var kiosk = KioskState()
     /// A passcode hash is synced for the open event (rebuilt by ``reload()``).
     private var configured: KioskInfo?
+    /// The store generation (of the kiosk settings' table) and event ``configured`` was read at.
+    private var configuredAt: (generation: Int, eventId: EventID?)?
     /// The guard record was merged into the restored state (on the first save after launch).
     private var guardMerged = false
     /// Seconds without a keystroke after which half-typed input is cleared.
@@ -39,7 +41,12 @@ package final class KioskModule: DeviceModule {
     package func pull(event: EventInfo) async throws {}
 
     package func reload() {
+        // Read again only after a write to the store (or another event, or a failed read).
+        let generation = context.storeGeneration(of: ["sync_state"])
+        guard configuredAt?.generation != generation || configuredAt?.eventId != context.eventId else { return }
+        let faults = context.storeFaultsRecorded
         configured = context.eventId.flatMap { desk?.kioskSettings(eventId: $0) }
+        configuredAt = context.storeFaultsRecorded == faults ? (generation, context.eventId) : nil
     }
 
     package var tabs: [UIElement] { [] }

@@ -25,6 +25,13 @@ package final class WalkInModule: DeviceModule {
     private var choices: [WalkInChoice] = []
     private var leases: [LocalLease] = []
     private var shift: WalkInShift?
+    /// The access types walk-ins may use, as last read.
+    private var types: [AccessTypeInfo] = []
+    /// The store generation (of ``readTables``) and event the places, the types and the shift
+    /// were read at.
+    private var readAt: (generation: Int, eventId: EventID)?
+    /// What those are read from: a check-in at the door writes none of them.
+    static let readTables = ["walkin_leases", "walkins", "access_types"]
     private var resultSyncing = false
 
     package init(context: ModuleContext, store: ModuleStore<WalkInModule>) {
@@ -91,22 +98,31 @@ package final class WalkInModule: DeviceModule {
 
     package func reload() {
         guard let eventId = context.eventId else {
+            readAt = nil
             choices = []
             leases = []
             shift = nil
             return
         }
         let now = context.ports.clock.now()
-        leases = context.surfacing("read the walk-in places") { try store.leases(eventId: eventId) } ?? []
-        choices = (desk?.accessTypes(eventId: eventId) ?? []).filter(\.walkInAllowed).map { type in
+        let generation = context.storeGeneration(of: Self.readTables)
+        if readAt?.generation != generation || readAt?.eventId != eventId {
+            let faults = context.storeFaultsRecorded
+            leases = context.surfacing("read the walk-in places") { try store.leases(eventId: eventId) } ?? []
+            types = (desk?.accessTypes(eventId: eventId) ?? []).filter(\.walkInAllowed)
+            // Unreadable walk-ins are no summary (the fault banner says why), never "0 walk-ins".
+            shift = context.surfacing("read this device's walk-ins") { try shift(eventId: eventId) }
+            // What could not be read is read again after the next action.
+            readAt = context.storeFaultsRecorded == faults ? (generation, eventId) : nil
+        }
+        // Places left depend on the clock (a lease expires): counted at every reload.
+        choices = types.map { type in
             WalkInChoice(
                 accessType: type,
                 placesLeft: type.walkInCapacity == nil
                     ? nil
                     : leases.filter { $0.lease.accessTypeId == type.id && $0.usable(at: now) }.map(\.left).reduce(0, +))
         }
-        // Unreadable walk-ins are no summary (the fault banner says why), never "0 walk-ins".
-        shift = context.surfacing("read this device's walk-ins") { try shift(eventId: eventId) }
         resultSyncing =
             state.result.map { result in
                 context.surfacing("read the walk-in's entry") {

@@ -109,14 +109,16 @@ struct ShellModuleTests {
         try await DeviceLab.run(guests: 30) { lab in
             let app = try await lab.readyDevice("q")
             app.update { $0.online = false }
-            for guest in lab.world.guests {
+            for guest in lab.world.guests.dropLast() {
                 app.choose(guestId: guest.id)
                 await app.confirm()
             }
-            #expect(app.pendingCount == 30)
+            app.choose(guestId: lab.world.guests[29].id)
+            // The confirm writes, so the reload after it counts the queue again.
             let statements = Self.traceStatements(app)
-            app.cancel()
-            let outboxReads = statements.value.filter { $0.contains("FROM outbox") }
+            await app.confirm()
+            #expect(app.pendingCount == 30)
+            let outboxReads = statements.value.filter { $0.hasPrefix("SELECT") && $0.contains("FROM outbox") }
             #expect(!outboxReads.isEmpty)
             for sql in outboxReads {
                 let plan = try await app.store.queue.read { db in
@@ -125,6 +127,46 @@ struct ShellModuleTests {
                 }
                 #expect(!plan.contains { $0.hasPrefix("SCAN outbox") }, "\(sql): \(plan)")
             }
+        }
+    }
+
+    @Test(
+        "shell-reload-reads-after-writes: an action that writes no record (a scan, a cancel) reads no outbox count and no roster figure again; after one that does, and after another connection's commit, the counts are read again and right"
+    )
+    @MainActor
+    func reloadReadsAfterWrites() async throws {
+        try await DeviceLab.run(guests: 3) { lab in
+            let app = try await lab.readyDevice("r")
+            app.update { $0.online = false }
+            let statements = Self.traceStatements(app)
+            // (Reads of the check-in's figures and the outbox; cleared each time.)
+            func reads() -> [String] {
+                defer { statements.value = [] }
+                return statements.value.filter {
+                    $0.hasPrefix("SELECT") && ($0.contains("FROM outbox") || $0.contains("FROM sync_state"))
+                }
+            }
+            app.scan(try await lab.ticket(lab.world.guests[0]))
+            #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+            #expect(reads() == [], "a scan writes no record (its screen's state is not one)")
+            app.cancel()
+            #expect(reads() == [], "nor does a cancel")
+            app.choose(guestId: lab.world.guests[1].id)
+            await app.confirm(replayAfter: false)
+            #expect(
+                statements.value.filter { $0.contains("FROM walkin_leases") || $0.contains("FROM walkins") } == [],
+                "a check-in writes no walk-in table, so they are not read again")
+            #expect(!reads().isEmpty, "a confirm wrote the outbox")
+            #expect(app.tree().pending == 1)
+            app.cancel()
+            #expect(reads() == [])
+            // Another connection (another process on this store) takes the entry away.
+            let other = try DatabaseQueue(path: lab.home("r").appendingPathComponent("device.sqlite").path)
+            try await other.write { try $0.execute(sql: "DELETE FROM outbox") }
+            try other.close()
+            app.cancel()
+            #expect(!reads().isEmpty, "another connection's commit moved the store's stamp")
+            #expect(app.tree().pending == 0)
         }
     }
 }

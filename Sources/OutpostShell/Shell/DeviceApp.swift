@@ -29,8 +29,15 @@ public final class DeviceApp {
     var policy: ClientPolicy?
     /// The events on the picker, as last fetched (kept in memory; rendering reads no store).
     public internal(set) var events: [EventInfo] = []
-    /// The outbox as the status banners show it, recounted after every action.
+    /// The outbox as the status banners show it, recounted after an action that wrote to the
+    /// store or changed who is signed in.
     var status = ShellStatus()
+    /// Moves whenever a record may have changed (any table but the screens' saved states in
+    /// `meta`), or another connection committed: what a reload read from the store at one
+    /// generation still holds at the same generation.
+    package var storeGeneration: Int { store.changes.generation(excluding: ["meta"]) }
+    /// The generation and user the status was counted at.
+    private var statusCounted: (generation: Int, owner: UserID?)?
     /// The states as last kept in the store, by key (a commit writes only those that changed).
     var savedStates: [String: Data] = [:]
     /// Why the latest action was refused, in one sentence; nil when it was not. Kept in memory
@@ -253,13 +260,23 @@ public final class DeviceApp {
         return true
     }
 
-    /// Recounts the outbox and lets every module rebuild its screen models.
+    /// Lets every module rebuild its screen models, then recounts the outbox when the store
+    /// changed or another user signed in (the counts are SQL counts over the queue: a door
+    /// offline all evening paid more per scan the longer it was offline).
     private func reload() {
-        status.pending = pendingCount
-        status.pendingNoun = pendingNoun
-        status.pendingForOtherUsers = pendingForOtherUsers
-        status.quarantined = quarantinedCount
+        store.noteOutsideCommits()
         for module in modules { module.reload() }
+        let owner = sessionKeeper.userId
+        let generation = storeGeneration
+        guard statusCounted?.generation != generation || statusCounted?.owner != owner else { return }
+        let faultsBefore = faults.recorded
+        let tally = outboxTally
+        status.pending = pendingCount(in: tally)
+        status.pendingNoun = pendingNoun(in: tally)
+        status.pendingForOtherUsers = pendingForOtherUsers(in: tally)
+        status.quarantined = tally.quarantined
+        // A count that could not be read is read again after the next action.
+        statusCounted = faults.recorded == faultsBefore ? (generation, owner) : nil
     }
 
     /// One transport per server for the life of the launch (connections are reused).
@@ -290,11 +307,19 @@ public final class DeviceApp {
 
     /// Entries waiting to be sent: the signed-in user's, or everyone's when nobody is signed in;
     /// with what the modules hold for the signed-in user that waits on them (``unsentLines``).
-    public var pendingCount: Int {
+    public var pendingCount: Int { pendingCount(in: outboxTally) }
+
+    /// The outbox counted now (nothing when it cannot be read: the fault banner says why).
+    private var outboxTally: DeviceStore.OutboxTally {
+        surfacing("count the entries waiting") { try store.outboxTally() } ?? DeviceStore.OutboxTally()
+    }
+
+    private func pendingCount(in tally: DeviceStore.OutboxTally) -> Int {
         let owner = sessionKeeper.userId
-        var count = surfacing("count the entries waiting") { try store.pendingCount(owner: owner) } ?? 0
+        var count = tally.pendingCount(owner: owner)
         // Entries of one subject (an activity registered, then corrected) are one thing waiting.
-        for handler in modules.flatMap(\.outboxHandlers) where handler.countsBySubject {
+        for handler in modules.flatMap(\.outboxHandlers)
+        where handler.countsBySubject && tally.pendingKinds(owner: owner).contains(handler.kind) {
             guard
                 let keys = surfacing(
                     "count the entries waiting", { try store.pendingKeys(owner: owner, kind: handler.kind) })
@@ -313,8 +338,10 @@ public final class DeviceApp {
 
     /// What the signed-in user's pending entries are, in words: the kind's own when they are of
     /// one kind, "entries" when mixed.
-    var pendingNoun: ShellStatus.Noun {
-        let kinds = surfacing("count the entries waiting") { try store.pendingKinds(owner: sessionKeeper.userId) } ?? []
+    var pendingNoun: ShellStatus.Noun { pendingNoun(in: outboxTally) }
+
+    private func pendingNoun(in tally: DeviceStore.OutboxTally) -> ShellStatus.Noun {
+        let kinds = tally.pendingKinds(owner: sessionKeeper.userId)
         guard kinds.count == 1, let kind = kinds.first else {
             return .entries
         }
@@ -322,10 +349,11 @@ public final class DeviceApp {
     }
 
     /// Entries of other users kept on this device, waiting for them to sign in again.
-    public var pendingForOtherUsers: Int {
+    public var pendingForOtherUsers: Int { pendingForOtherUsers(in: outboxTally) }
+
+    private func pendingForOtherUsers(in tally: DeviceStore.OutboxTally) -> Int {
         guard let user = sessionKeeper.userId else { return 0 }
-        let all = surfacing("count the entries waiting") { try store.pendingCount(owner: nil) } ?? 0
-        return all - (surfacing("count the entries waiting") { try store.pendingCount(owner: user) } ?? 0)
+        return tally.pendingCount(owner: nil) - tally.pendingCount(owner: user)
     }
 
     /// Entries set aside because they cannot be read (damaged on disk); kept, never sent.

@@ -40,6 +40,16 @@ public final class ModuleContext {
     /// True while the shell shows a module's own screen outside any event.
     public var showsModule: Bool { shell.state.screen == .module }
 
+    /// Moves whenever one of `tables` may have changed in the store (or another connection
+    /// committed): what a module's reload read from those tables at one generation still holds
+    /// at the same one. A reload reads it after the shell noted other connections' commits.
+    package func storeGeneration(of tables: some Sequence<String>) -> Int {
+        shell.store.changes.generation(of: tables)
+    }
+    /// How many store accesses have failed since launch (``StorageFaults/recorded``): a read
+    /// that failed is not kept as read.
+    package var storeFaultsRecorded: Int { shell.faults.recorded }
+
     /// This device's id (a route that names it encodes it as a path segment).
     public var deviceId: String { shell.deviceId }
 

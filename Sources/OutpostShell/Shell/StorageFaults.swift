@@ -14,12 +14,15 @@ package struct StorageFaults: Sendable {
     /// The latest faults, oldest first (at most ``limit``).
     package private(set) var all: [Fault] = []
     static let limit = 20
+    /// How many have been recorded since launch (a read that failed is not kept as read).
+    package private(set) var recorded = 0
 
     mutating func record(_ what: String, _ error: any Error) {
         record(what, "\(error)")
     }
 
     mutating func record(_ what: String, _ error: String) {
+        recorded += 1
         all.append(Fault(what: what, error: error))
         if all.count > Self.limit { all.removeFirst(all.count - Self.limit) }
     }

@@ -12,6 +12,8 @@ public final class DeviceStore: Sendable {
     package let sealer: Sealer
     /// Copies the write-ahead log back into the file in the background (not inside a commit).
     package let checkpointer: WALCheckpointer
+    /// Which tables each commit changed (the screens read again only after a change).
+    package let changes: StoreChanges
 
     /// What opening the store did.
     public struct OpenReport: Sendable {
@@ -32,6 +34,9 @@ public final class DeviceStore: Sendable {
         self.queue = queue
         self.sealer = sealer
         self.checkpointer = checkpointer
+        let changes = StoreChanges()
+        queue.add(transactionObserver: changes, extent: .databaseLifetime)
+        self.changes = changes
     }
 
     /// Opens the store under `home`, running every pending migration before anything reads it.
@@ -148,6 +153,14 @@ public final class DeviceStore: Sendable {
         try queue.write { db in
             for (key, box) in boxes { try putMeta(db, key, box) }
         }
+    }
+
+    /// Notes other connections' commits (SQLite's `data_version`) in ``changes``: called before
+    /// reading generations that must see them.
+    package func noteOutsideCommits() {
+        // Unread, it counts as a change: everything is read again.
+        changes.noteDataVersion(
+            try? queue.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) })
     }
 
     package func setSealedMeta<T: Encodable>(_ key: String, _ value: T?) throws {

@@ -186,7 +186,9 @@ package final class OutboxReplayer {
         force: Bool, session: SessionKeeper, client: APIClient?, online: Bool, now: () -> Date, seed: UInt64
     ) async -> Outcome {
         var outcome = Outcome()
-        guard !running else { return outcome }
+        // Offline, or without a session to send with, a pass sends nothing: the queue is not
+        // read (a door offline all evening read all of it after every confirm).
+        guard !running, online, client != nil else { return outcome }
         let rows: [OutboxRow]
         do {
             rows = try store.outboxRows()
