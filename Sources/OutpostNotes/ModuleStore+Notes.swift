@@ -80,8 +80,9 @@ extension ModuleStore where Owner == NotesModule {
 
     private func notes(_ condition: String, _ arguments: [String]) throws -> [LocalNote] {
         try readStatement { db in
+            // Cached (a few fixed conditions): a guest's notes are read for every confirmation screen.
             try Data.fetchAll(
-                db, sql: "SELECT sealed FROM note_revisions WHERE \(condition)",
+                db.cachedStatement(sql: "SELECT sealed FROM note_revisions WHERE \(condition)"),
                 arguments: StatementArguments(arguments))
         }.map { try sealer.open(json: $0, as: LocalNote.self) }
     }

@@ -161,7 +161,7 @@ struct ProbeModuleTests {
             #expect(
                 first.openReport.applied == [
                     DeviceSchema.v1, DeviceSchema.v2, DeviceSchema.v3, DeviceSchema.v4, DeviceSchema.v5,
-                    DeviceSchema.v6, DeviceSchema.v7,
+                    DeviceSchema.v6, DeviceSchema.v7, DeviceSchema.v8,
                 ])
             let updated = try lab.launch("a", modules: Self.notesOnly)
             #expect(updated.openReport.applied == ["notes: v1 notes"])
@@ -173,7 +173,7 @@ struct ProbeModuleTests {
             // A fresh install runs the shell's foundation first, then the module's.
             let fresh = try lab.launch("b", modules: Self.notesOnly)
             #expect(fresh.openReport.applied.last == "notes: v1 notes")
-            #expect(fresh.openReport.applied.count == 8)
+            #expect(fresh.openReport.applied.count == 9)
         }
     }
 

@@ -4,7 +4,7 @@ import GRDB
 /// The device store's migrations. Frozen once released: a change is a new migration, and a
 /// store written by the old code is kept as a test fixture (`Tests/OutpostDeviceTests/Fixtures`).
 ///
-/// v1–v6 are the shell's foundation: the shell's tables (meta, events, outbox, answers). Every
+/// v1–v8 are the shell's foundation: the shell's tables (meta, events, outbox, answers). Every
 /// other table is a module's own (``DeviceModule/migrations``), registered after these as
 /// "<module>: <identifier>". Before modules were targets of their own, v1 and v3 also made and
 /// changed check-in's roster tables; those parts are check-in's migrations now, which adopt
@@ -17,6 +17,7 @@ package enum DeviceSchema {
     package static let v5 = "v5 outbox entries without an event"
     package static let v6 = "v6 outbox state index"
     package static let v7 = "v7 stored answers have a kind"
+    package static let v8 = "v8 outbox counts kept by triggers"
 
     /// A migration that always fails, registered only when a test or `sim migration-failure on`
     /// asks for it, to prove a failed migration leaves the old data intact.
@@ -142,6 +143,44 @@ package enum DeviceSchema {
             // listed a walk-in's and a lease seal's answers as check-ins). Rows stored before
             // have no kind.
             try db.execute(sql: "ALTER TABLE answers ADD COLUMN kind TEXT")
+        }
+        migrator.registerMigration(v8) { db in
+            // The status line counts the queue after every action that wrote a record. A COUNT
+            // over the state index grew with the queue (a door offline all evening paid more per
+            // confirm the longer it was offline); these counts, kept by triggers in the same
+            // transaction as every change to the outbox, are one read of a few rows. Owners
+            // are '' for entries written before entries had one (a key cannot hold NULL). A
+            // count that reaches 0 goes, so no user's id stays here once their entries have
+            // gone (a deleted worker's data leaves nothing on the phone).
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_counts (
+                        state TEXT NOT NULL, owner TEXT NOT NULL, kind TEXT NOT NULL, entries INTEGER NOT NULL,
+                        PRIMARY KEY (state, owner, kind)) WITHOUT ROWID;
+                    INSERT INTO outbox_counts (state, owner, kind, entries)
+                    SELECT state, coalesce(owner, ''), kind, COUNT(*) FROM outbox
+                    GROUP BY state, coalesce(owner, ''), kind;
+                    CREATE TRIGGER outbox_counted_insert AFTER INSERT ON outbox BEGIN
+                        INSERT INTO outbox_counts (state, owner, kind, entries)
+                        VALUES (NEW.state, coalesce(NEW.owner, ''), NEW.kind, 1)
+                        ON CONFLICT (state, owner, kind) DO UPDATE SET entries = entries + 1;
+                    END;
+                    CREATE TRIGGER outbox_counted_delete AFTER DELETE ON outbox BEGIN
+                        UPDATE outbox_counts SET entries = entries - 1
+                        WHERE state = OLD.state AND owner = coalesce(OLD.owner, '') AND kind = OLD.kind;
+                        DELETE FROM outbox_counts
+                        WHERE state = OLD.state AND owner = coalesce(OLD.owner, '') AND kind = OLD.kind AND entries <= 0;
+                    END;
+                    CREATE TRIGGER outbox_counted_update AFTER UPDATE OF state, owner, kind ON outbox BEGIN
+                        UPDATE outbox_counts SET entries = entries - 1
+                        WHERE state = OLD.state AND owner = coalesce(OLD.owner, '') AND kind = OLD.kind;
+                        DELETE FROM outbox_counts
+                        WHERE state = OLD.state AND owner = coalesce(OLD.owner, '') AND kind = OLD.kind AND entries <= 0;
+                        INSERT INTO outbox_counts (state, owner, kind, entries)
+                        VALUES (NEW.state, coalesce(NEW.owner, ''), NEW.kind, 1)
+                        ON CONFLICT (state, owner, kind) DO UPDATE SET entries = entries + 1;
+                    END;
+                    """)
         }
         for migration in modules {
             migrator.registerMigration(migration.identifier) { db in try migration.apply(db, sealer) }

@@ -60,12 +60,14 @@ extension DeviceStore {
     /// Every outbox row, oldest first, without unsealing any request.
     package func outboxRows(state: OutboxState? = nil) throws -> [OutboxRow] {
         try readStatement { db in
+            // A cached statement (two forms): the refused entries are read after every write.
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, event_id, idempotency_key, kind, owner, attempts, next_attempt_at, state, last_error, request
-                    FROM outbox \(state == nil ? "" : "WHERE state = ?") ORDER BY id
-                    """, arguments: StatementArguments(state.map { [$0.rawValue] } ?? [])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, event_id, idempotency_key, kind, owner, attempts, next_attempt_at, state, last_error,
+                            request
+                        FROM outbox \(state == nil ? "" : "WHERE state = ?") ORDER BY id
+                        """), arguments: StatementArguments(state.map { [$0.rawValue] } ?? [])
             ).map { row in
                 OutboxRow(
                     id: OutboxMachine.EntryID(row["id"]),
@@ -81,7 +83,8 @@ extension DeviceStore {
     }
 
     /// The outbox as the status line counts it: entries waiting, by owner and kind, and those
-    /// set aside. One statement over the state index, instead of one count per figure.
+    /// set aside. One read of the counts the outbox's triggers keep (``DeviceSchema/v8``), the
+    /// same whatever the queue's length, instead of one count over the queue per figure.
     package struct OutboxTally: Sendable, Equatable {
         package struct Group: Sendable, Equatable {
             package var owner: String?
@@ -110,14 +113,17 @@ extension DeviceStore {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT state, owner, kind, COUNT(*) AS entries FROM outbox
-                        WHERE state IN ('pending', 'quarantined') GROUP BY state, owner, kind
+                        SELECT state, owner, kind, entries FROM outbox_counts
+                        WHERE state IN ('pending', 'quarantined') AND entries > 0
                         """))
             while let row = try rows.next() {
                 let entries: Int = row["entries"]
                 if row["state"] as String == OutboxState.pending.rawValue {
+                    let owner: String = row["owner"]
                     tally.pending.append(
-                        .init(owner: row["owner"], kind: OutboxKind(rawValue: row["kind"]), count: entries))
+                        .init(
+                            owner: owner.isEmpty ? nil : owner, kind: OutboxKind(rawValue: row["kind"]), count: entries)
+                    )
                 } else {
                     tally.quarantined += entries
                 }
