@@ -36,11 +36,22 @@ package final class CheckInModule: DeviceModule {
     private var rosterSyncedAt: Date?
     /// The access types (names on the confirmation screen), read with the rest above.
     private var accessTypes: [AccessTypeInfo] = []
-    /// The store generation (of ``figureTables``) and event the figures above were read at.
-    private var readAt: (generation: Int, eventId: EventID)?
-    /// The tables the roster's figures and the refused entries are read from: a scan writes
-    /// none of them; a confirm writes the roster and the outbox.
-    static let figureTables = ["sync_state", "access_types", "roster_versions", "guests", "outbox"]
+    /// What the reload reads only after a write to its tables, and the store generation (of
+    /// those tables) and event each was read at.
+    enum ReadKey: CaseIterable {
+        case synced, accessTypes, count, refused
+
+        var tables: [String] {
+            switch self {
+            case .synced: ["sync_state"]
+            case .accessTypes: ["access_types"]
+            case .count: ["roster_versions"]
+            // The refused entries, with their guests' names.
+            case .refused: ["outbox", "guests"]
+            }
+        }
+    }
+    private var readAt: [ReadKey: (generation: Int, eventId: EventID)] = [:]
 
     /// The autocomplete index, opened on first search (from its snapshot, or built from the
     /// unsealed roster), and the roster version it was built from.
@@ -105,7 +116,7 @@ package final class CheckInModule: DeviceModule {
 
     package func reload() {
         guard let eventId = context.eventId else {
-            readAt = nil
+            readAt = [:]
             rosterCount = 0
             confirming = nil
             suggestions = []
@@ -113,19 +124,36 @@ package final class CheckInModule: DeviceModule {
             rosterSyncedAt = nil
             return
         }
-        // What only a write changes is read again after one (a scan writes nothing).
-        let generation = context.storeGeneration(of: Self.figureTables)
-        if readAt?.generation != generation || readAt?.eventId != eventId {
+        // What only a write changes is read again after a write to its tables (a scan writes
+        // nothing; a confirm writes the roster and the outbox, not the access types).
+        func stale(_ key: ReadKey) -> Int? {
+            let generation = context.storeGeneration(of: key.tables)
+            guard let read = readAt[key], read.generation == generation, read.eventId == eventId else {
+                return generation
+            }
+            return nil
+        }
+        func keep(_ key: ReadKey, _ generation: Int, read: Bool) {
+            readAt[key] = read ? (generation, eventId) : nil
+        }
+        if let generation = stale(.synced) {
             let synced = context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) }
-            let types = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) }
-            let count = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) }
-            let refused = reloadRejected()
             rosterSyncedAt = synced.flatMap { $0 }
+            keep(.synced, generation, read: synced != nil)
+        }
+        if let generation = stale(.accessTypes) {
+            let types = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) }
             accessTypes = types ?? []
+            keep(.accessTypes, generation, read: types != nil)
+        }
+        if let generation = stale(.count) {
+            let count = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) }
             rosterCount = count ?? 0
+            keep(.count, generation, read: count != nil)
+        }
+        if let generation = stale(.refused) {
             // What could not be read is read again after the next action.
-            let complete = synced != nil && types != nil && count != nil && refused
-            readAt = complete ? (generation, eventId) : nil
+            keep(.refused, generation, read: reloadRejected())
         }
         confirming = state.confirmation.flatMap { confirmation in
             guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }

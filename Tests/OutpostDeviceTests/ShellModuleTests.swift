@@ -156,7 +156,12 @@ struct ShellModuleTests {
             #expect(
                 statements.value.filter { $0.contains("FROM walkin_leases") || $0.contains("FROM walkins") } == [],
                 "a check-in writes no walk-in table, so they are not read again")
-            #expect(!reads().isEmpty, "a confirm wrote the outbox")
+            #expect(
+                statements.value.filter { $0.contains("FROM access_types") } == [],
+                "a check-in writes no access type, so they are not read again")
+            let afterConfirm = reads()
+            #expect(afterConfirm.contains { $0.contains("FROM outbox") }, "a confirm wrote the outbox")
+            #expect(!afterConfirm.contains { $0.contains("FROM sync_state") }, "but not the roster's sync state")
             #expect(app.tree().pending == 1)
             app.cancel()
             #expect(reads() == [])
