@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OutpostCore
 import OutpostProtocol
@@ -52,6 +53,9 @@ package final class CheckInModule: DeviceModule {
         }
     }
     private var readAt: [ReadKey: (generation: Int, eventId: EventID)] = [:]
+    /// The last guest read, and the event's ticket keys, with the generation of their table.
+    private var lastGuest: (guest: LocalGuest, eventId: EventID, generation: Int)?
+    private var keptKeys: (keys: [TicketKeyID: Curve25519.Signing.PublicKey], eventId: EventID, generation: Int)?
 
     /// The autocomplete index, opened on first search (from its snapshot, or built from the
     /// unsealed roster), and the roster version it was built from.
@@ -277,8 +281,7 @@ package final class CheckInModule: DeviceModule {
     package func verify(_ scanned: String) -> (ticket: String, payload: Result<TicketPayload, TicketError>)? {
         guard let event = context.currentEvent, let tenant = context.session?.user.tenantId.uuid else { return nil }
         let eventUUID = event.id.uuid
-        // Unreadable keys verify nothing: the scan shows red and the fault banner says why.
-        let keys = context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: event.id) } ?? [:]
+        let keys = ticketKeys(eventId: event.id)
         let ticket = ScannedText.normalized(scanned)
         return (
             ticket,
@@ -404,7 +407,8 @@ package final class CheckInModule: DeviceModule {
     /// Returns false when nothing was on the confirmation screen.
     package func confirm(note: String?, holderName: String? = nil) -> Bool {
         guard let confirmation = state.confirmation, let eventId = context.eventId,
-            let read = readGuest(eventId: eventId, id: confirmation.guestId)
+            // The check-in is decided on the guest as the store holds it, not as a screen kept it.
+            let read = readGuest(eventId: eventId, id: confirmation.guestId, reuse: false)
         else {
             if state.confirmation != nil {
                 // The guest's row could not be read: nothing is queued and the screen stays.
@@ -451,8 +455,27 @@ package final class CheckInModule: DeviceModule {
 
     /// The guest `id` of `eventId`: `.some(nil)` when the roster has no such guest, nil when the
     /// roster could not be read (recorded as a storage fault, shown on the banner).
-    private func readGuest(eventId: EventID, id: GuestID) -> LocalGuest?? {
-        context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) }
+    /// The guest's roster row; nil when it could not be read, `.some(nil)` when there is none.
+    /// The last one read is kept until the roster's table changes: the confirmation screen's
+    /// reload shows the guest the scan just read (`reuse`; a confirm reads it again).
+    private func readGuest(eventId: EventID, id: GuestID, reuse: Bool = true) -> LocalGuest?? {
+        let generation = context.storeGeneration(of: ["guests"])
+        if reuse, let last = lastGuest, last.guest.id == id, last.eventId == eventId, last.generation == generation {
+            return .some(last.guest)
+        }
+        let read = context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) }
+        lastGuest = (read ?? nil).map { ($0, eventId, generation) }
+        return read
+    }
+
+    /// The event's ticket keys, kept until their table changes (a roster page brings them).
+    /// Unreadable keys verify nothing: the scan shows red and the fault banner says why.
+    private func ticketKeys(eventId: EventID) -> [TicketKeyID: Curve25519.Signing.PublicKey] {
+        let generation = context.storeGeneration(of: ["event_keys"])
+        if let kept = keptKeys, kept.eventId == eventId, kept.generation == generation { return kept.keys }
+        let keys = context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: eventId) }
+        keptKeys = keys.map { ($0, eventId, generation) }
+        return keys ?? [:]
     }
 
     /// What staff are told when the roster could not be read for an action.

@@ -146,11 +146,21 @@ struct ShellModuleTests {
                     $0.hasPrefix("SELECT") && ($0.contains("FROM outbox") || $0.contains("FROM sync_state"))
                 }
             }
-            app.scan(try await lab.ticket(lab.world.guests[0]))
+            let ticket = try await lab.ticket(lab.world.guests[0])
+            app.scan(ticket)
             #expect(app.tree().screen == UIIdentifier.confirmationScreen)
+            #expect(
+                statements.value.filter { $0.contains("FROM guests") }.count == 1,
+                "the confirmation screen shows the guest the scan read")
             #expect(reads() == [], "a scan writes no record (its screen's state is not one)")
             app.cancel()
             #expect(reads() == [], "nor does a cancel")
+            app.scan(ticket)
+            #expect(
+                statements.value.filter { $0.contains("FROM event_keys") || $0.contains("FROM guests") } == [],
+                "the ticket keys and the guest are as the last scan read them")
+            app.cancel()
+            _ = reads()
             app.choose(guestId: lab.world.guests[1].id)
             await app.confirm(replayAfter: false)
             #expect(
