@@ -37,25 +37,15 @@ package final class CheckInModule: DeviceModule {
     private var rosterSyncedAt: Date?
     /// The access types (names on the confirmation screen), read with the rest above.
     private var accessTypes: [AccessTypeInfo] = []
-    /// What the reload reads only after a write to its tables, and the store generation (of
-    /// those tables) and event each was read at.
-    enum ReadKey: CaseIterable {
-        case synced, accessTypes, count, refused
-
-        var tables: [String] {
-            switch self {
-            case .synced: ["sync_state"]
-            case .accessTypes: ["access_types"]
-            case .count: ["roster_versions"]
-            // The refused entries, with their guests' names.
-            case .refused: ["outbox", "guests"]
-            }
-        }
-    }
-    private var readAt: [ReadKey: (generation: Int, eventId: EventID)] = [:]
-    /// The last guest read, and the event's ticket keys, with the generation of their table.
-    private var lastGuest: (guest: LocalGuest, eventId: EventID, generation: Int)?
-    private var keptKeys: (keys: [TicketKeyID: Curve25519.Signing.PublicKey], eventId: EventID, generation: Int)?
+    /// What the reload reads from the store only after a write to its tables (``StoreRead``).
+    private var syncedRead = StoreRead<Date?>()
+    private var accessTypesRead = StoreRead<[AccessTypeInfo]>()
+    private var countRead = StoreRead<Int>()
+    private var refusedRead = StoreRead<RejectedCheckInsBanner>()
+    /// The last guest read (the confirmation screen shows the guest the scan read), and the
+    /// event's ticket keys.
+    private var guestRead = StoreRead<LocalGuest??>()
+    private var keysRead = StoreRead<[TicketKeyID: Curve25519.Signing.PublicKey]>()
 
     /// The autocomplete index, opened on first search (from its snapshot, or built from the
     /// unsealed roster), and the roster version it was built from.
@@ -120,7 +110,6 @@ package final class CheckInModule: DeviceModule {
 
     package func reload() {
         guard let eventId = context.eventId else {
-            readAt = [:]
             rosterCount = 0
             confirming = nil
             suggestions = []
@@ -130,35 +119,17 @@ package final class CheckInModule: DeviceModule {
         }
         // What only a write changes is read again after a write to its tables (a scan writes
         // nothing; a confirm writes the roster and the outbox, not the access types).
-        func stale(_ key: ReadKey) -> Int? {
-            let generation = context.storeGeneration(of: key.tables)
-            guard let read = readAt[key], read.generation == generation, read.eventId == eventId else {
-                return generation
-            }
-            return nil
+        rosterSyncedAt = context.read(&syncedRead, tables: ["sync_state"], scope: eventId) {
+            context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) } ?? nil
         }
-        func keep(_ key: ReadKey, _ generation: Int, read: Bool) {
-            readAt[key] = read ? (generation, eventId) : nil
+        accessTypes = context.read(&accessTypesRead, tables: ["access_types"], scope: eventId) {
+            context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) } ?? []
         }
-        if let generation = stale(.synced) {
-            let synced = context.surfacing("read when the roster synced") { try store.rosterSyncedAt(eventId: eventId) }
-            rosterSyncedAt = synced.flatMap { $0 }
-            keep(.synced, generation, read: synced != nil)
+        rosterCount = context.read(&countRead, tables: ["roster_versions"], scope: eventId) {
+            context.surfacing("count the roster") { try store.guestCount(eventId: eventId) } ?? 0
         }
-        if let generation = stale(.accessTypes) {
-            let types = context.surfacing("read the access types") { try store.accessTypes(eventId: eventId) }
-            accessTypes = types ?? []
-            keep(.accessTypes, generation, read: types != nil)
-        }
-        if let generation = stale(.count) {
-            let count = context.surfacing("count the roster") { try store.guestCount(eventId: eventId) }
-            rosterCount = count ?? 0
-            keep(.count, generation, read: count != nil)
-        }
-        if let generation = stale(.refused) {
-            // What could not be read is read again after the next action.
-            keep(.refused, generation, read: reloadRejected())
-        }
+        // The refused entries, with their guests' names.
+        rejected = context.read(&refusedRead, tables: ["outbox", "guests"], scope: eventId) { refusedEntries() }
         confirming = state.confirmation.flatMap { confirmation in
             guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
             return ConfirmationScreen(
@@ -187,8 +158,7 @@ package final class CheckInModule: DeviceModule {
 
     /// The refused entries of every owner, with their guests' names (rows that cannot be read
     /// are the shell's quarantine banner, not this one).
-    /// False when the entries could not be read.
-    private func reloadRejected() -> Bool {
+    private func refusedEntries() -> RejectedCheckInsBanner {
         let refused = context.surfacing("read the refused check-ins") { try store.outbox(state: .rejected, owner: nil) }
         let entries = (refused ?? []).map { entry in
             RejectedCheckInsBanner.Entry(
@@ -197,8 +167,7 @@ package final class CheckInModule: DeviceModule {
                 guestName: (try? store.guest(eventId: entry.eventId, id: entry.request.guestId))??.name,
                 reason: entry.lastError)
         }
-        rejected = RejectedCheckInsBanner(entries: entries)
-        return refused != nil
+        return RejectedCheckInsBanner(entries: entries)
     }
 
     package var tabs: [UIElement] {
@@ -455,27 +424,20 @@ package final class CheckInModule: DeviceModule {
 
     /// The guest `id` of `eventId`: `.some(nil)` when the roster has no such guest, nil when the
     /// roster could not be read (recorded as a storage fault, shown on the banner).
-    /// The guest's roster row; nil when it could not be read, `.some(nil)` when there is none.
-    /// The last one read is kept until the roster's table changes: the confirmation screen's
-    /// reload shows the guest the scan just read (`reuse`; a confirm reads it again).
+    /// The last one read is kept while the roster's table is unchanged: the confirmation
+    /// screen's reload shows the guest the scan just read (`reuse`; a confirm reads it again).
     private func readGuest(eventId: EventID, id: GuestID, reuse: Bool = true) -> LocalGuest?? {
-        let generation = context.storeGeneration(of: ["guests"])
-        if reuse, let last = lastGuest, last.guest.id == id, last.eventId == eventId, last.generation == generation {
-            return .some(last.guest)
-        }
-        let read = context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) }
-        lastGuest = (read ?? nil).map { ($0, eventId, generation) }
-        return read
+        let read = { self.context.surfacing("read the roster") { try self.store.guest(eventId: eventId, id: id) } }
+        guard reuse else { return read() }
+        return context.read(&guestRead, tables: ["guests"], scope: [eventId.wire, id.wire], read)
     }
 
     /// The event's ticket keys, kept until their table changes (a roster page brings them).
     /// Unreadable keys verify nothing: the scan shows red and the fault banner says why.
     private func ticketKeys(eventId: EventID) -> [TicketKeyID: Curve25519.Signing.PublicKey] {
-        let generation = context.storeGeneration(of: ["event_keys"])
-        if let kept = keptKeys, kept.eventId == eventId, kept.generation == generation { return kept.keys }
-        let keys = context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: eventId) }
-        keptKeys = keys.map { ($0, eventId, generation) }
-        return keys ?? [:]
+        context.read(&keysRead, tables: ["event_keys"], scope: eventId) {
+            context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: eventId) } ?? [:]
+        }
     }
 
     /// What staff are told when the roster could not be read for an action.

@@ -24,8 +24,8 @@ package final class KioskModule: DeviceModule {
     package var kiosk = KioskState()
     /// A passcode hash is synced for the open event (rebuilt by ``reload()``).
     private var configured: KioskInfo?
-    /// The store generation (of the kiosk settings' table) and event ``configured`` was read at.
-    private var configuredAt: (generation: Int, eventId: EventID?)?
+    /// ``configured`` as read, until the kiosk settings' table changes (``StoreRead``).
+    private var configuredRead = StoreRead<KioskInfo?>()
     /// The guard record was merged into the restored state (on the first save after launch).
     private var guardMerged = false
     /// Seconds without a keystroke after which half-typed input is cleared.
@@ -41,12 +41,9 @@ package final class KioskModule: DeviceModule {
     package func pull(event: EventInfo) async throws {}
 
     package func reload() {
-        // Read again only after a write to the store (or another event, or a failed read).
-        let generation = context.storeGeneration(of: ["sync_state"])
-        guard configuredAt?.generation != generation || configuredAt?.eventId != context.eventId else { return }
-        let faults = context.storeFaultsRecorded
-        configured = context.eventId.flatMap { desk?.kioskSettings(eventId: $0) }
-        configuredAt = context.storeFaultsRecorded == faults ? (generation, context.eventId) : nil
+        configured = context.read(&configuredRead, tables: ["sync_state"], scope: context.eventId) {
+            context.eventId.flatMap { desk?.kioskSettings(eventId: $0) }
+        }
     }
 
     package var tabs: [UIElement] { [] }

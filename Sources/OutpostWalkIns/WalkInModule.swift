@@ -25,13 +25,11 @@ package final class WalkInModule: DeviceModule {
     private var choices: [WalkInChoice] = []
     private var leases: [LocalLease] = []
     private var shift: WalkInShift?
-    /// The access types walk-ins may use, as last read.
-    private var types: [AccessTypeInfo] = []
-    /// The store generation (of ``readTables``) and event the places, the types and the shift
-    /// were read at.
-    private var readAt: (generation: Int, eventId: EventID)?
-    /// What those are read from: a check-in at the door writes none of them.
-    static let readTables = ["walkin_leases", "walkins", "access_types"]
+    /// The places, the access types walk-ins may use and the shift, as read until their tables
+    /// change (``StoreRead``): a check-in at the door writes none of them.
+    private var leasesRead = StoreRead<[LocalLease]>()
+    private var typesRead = StoreRead<[AccessTypeInfo]>()
+    private var shiftRead = StoreRead<WalkInShift?>()
     private var resultSyncing = false
 
     package init(context: ModuleContext, store: ModuleStore<WalkInModule>) {
@@ -98,22 +96,21 @@ package final class WalkInModule: DeviceModule {
 
     package func reload() {
         guard let eventId = context.eventId else {
-            readAt = nil
             choices = []
             leases = []
             shift = nil
             return
         }
         let now = context.ports.clock.now()
-        let generation = context.storeGeneration(of: Self.readTables)
-        if readAt?.generation != generation || readAt?.eventId != eventId {
-            let faults = context.storeFaultsRecorded
-            leases = context.surfacing("read the walk-in places") { try store.leases(eventId: eventId) } ?? []
-            types = (desk?.accessTypes(eventId: eventId) ?? []).filter(\.walkInAllowed)
-            // Unreadable walk-ins are no summary (the fault banner says why), never "0 walk-ins".
-            shift = context.surfacing("read this device's walk-ins") { try shift(eventId: eventId) }
-            // What could not be read is read again after the next action.
-            readAt = context.storeFaultsRecorded == faults ? (generation, eventId) : nil
+        leases = context.read(&leasesRead, tables: ["walkin_leases"], scope: eventId) {
+            context.surfacing("read the walk-in places") { try store.leases(eventId: eventId) } ?? []
+        }
+        let types = context.read(&typesRead, tables: ["access_types"], scope: eventId) {
+            (desk?.accessTypes(eventId: eventId) ?? []).filter(\.walkInAllowed)
+        }
+        // Unreadable walk-ins are no summary (the fault banner says why), never "0 walk-ins".
+        shift = context.read(&shiftRead, tables: ["walkins"], scope: eventId) {
+            context.surfacing("read this device's walk-ins") { try shift(eventId: eventId) }
         }
         // Places left depend on the clock (a lease expires): counted at every reload.
         choices = types.map { type in

@@ -33,6 +33,33 @@ struct ModuleStorageFaultTests {
     }
 
     @Test(
+        "reload-read-again-after-fault: a screen's figure whose read failed is read again at the next action, though nothing was written since, instead of showing its fallback until the next write"
+    )
+    func readAgainAfterFault() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await Self.offlineAtTheDoor(lab, "again")
+            @MainActor func count() -> String? { app.tree().element(UIIdentifier.rosterList)?.attributes["count"] }
+            let guests = String(lab.world.guests.count)
+            #expect(count() == guests)
+            // Another connection (another process on this store) takes the count's table away:
+            // its commit moves every generation, so the next reload reads the count, and fails.
+            let path = lab.home("again").appendingPathComponent("device.sqlite").path
+            let other = try DatabaseQueue(path: path)
+            try await other.write {
+                try $0.execute(sql: "ALTER TABLE roster_versions RENAME TO roster_versions_away")
+            }
+            try other.close()
+            app.cancel()
+            #expect(count() == "0")
+            #expect(app.tree().element(UIIdentifier.storageFaultBanner) != nil)
+            // Back through the app's own connection: no row changed, no generation moved.
+            try Self.restore("roster_versions", in: app.store)
+            app.cancel()
+            #expect(count() == guests, "the failed read was not kept")
+        }
+    }
+
+    @Test(
         "checkin-roster-unreadable-refuses: a code lookup on an unreadable roster refuses with the reason, never 'no such code'"
     )
     func rosterUnreadable() async throws {

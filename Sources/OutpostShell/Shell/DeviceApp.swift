@@ -36,8 +36,9 @@ public final class DeviceApp {
     /// `meta`), or another connection committed: what a reload read from the store at one
     /// generation still holds at the same generation.
     package var storeGeneration: Int { store.changes.generation(excluding: ["meta"]) }
-    /// The generation and user the status was counted at.
-    private var statusCounted: (generation: Int, owner: UserID?)?
+    /// The status line's outbox counts (pending, their noun, other users', set aside), counted
+    /// again only after a record changed or another user signed in.
+    private var statusCounts = StoreRead<(Int, ShellStatus.Noun, Int, Int)>()
     /// The states as last kept in the store, by key (a commit writes only those that changed).
     var savedStates: [String: Data] = [:]
     /// Why the latest action was refused, in one sentence; nil when it was not. Kept in memory
@@ -260,23 +261,20 @@ public final class DeviceApp {
         return true
     }
 
-    /// Lets every module rebuild its screen models, then recounts the outbox when the store
-    /// changed or another user signed in (the counts are SQL counts over the queue: a door
-    /// offline all evening paid more per scan the longer it was offline).
+    /// Lets every module rebuild its screen models, then recounts the outbox when a record
+    /// changed or another user signed in (one read of the counts the outbox's triggers keep).
     private func reload() {
         store.noteOutsideCommits()
         for module in modules { module.reload() }
-        let owner = sessionKeeper.userId
-        let generation = storeGeneration
-        guard statusCounted?.generation != generation || statusCounted?.owner != owner else { return }
-        let faultsBefore = faults.recorded
-        let tally = outboxTally
-        status.pending = pendingCount(in: tally)
-        status.pendingNoun = pendingNoun(in: tally)
-        status.pendingForOtherUsers = pendingForOtherUsers(in: tally)
-        status.quarantined = tally.quarantined
-        // A count that could not be read is read again after the next action.
-        statusCounted = faults.recorded == faultsBefore ? (generation, owner) : nil
+        (status.pending, status.pendingNoun, status.pendingForOtherUsers, status.quarantined) =
+            statusCounts.value(
+                generation: storeGeneration, scope: sessionKeeper.userId, faultsRecorded: { faults.recorded }
+            ) {
+                let tally = outboxTally
+                return (
+                    pendingCount(in: tally), pendingNoun(in: tally), pendingForOtherUsers(in: tally), tally.quarantined
+                )
+            }
     }
 
     /// One transport per server for the life of the launch (connections are reused).

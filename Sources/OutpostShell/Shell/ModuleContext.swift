@@ -46,9 +46,15 @@ public final class ModuleContext {
     package func storeGeneration(of tables: some Sequence<String>) -> Int {
         shell.store.changes.generation(of: tables)
     }
-    /// How many store accesses have failed since launch (``StorageFaults/recorded``): a read
-    /// that failed is not kept as read.
-    package var storeFaultsRecorded: Int { shell.faults.recorded }
+    /// `read()`'s value, or the one `kept` holds while none of `tables` changed and `scope` is
+    /// the same (``StoreRead``): what a reload reads from the store only after a write.
+    package func read<Value>(
+        _ kept: inout StoreRead<Value>, tables: [String], scope: AnyHashable?, _ read: () -> Value
+    ) -> Value {
+        kept.value(
+            generation: storeGeneration(of: tables), scope: scope, faultsRecorded: { shell.faults.recorded },
+            read: read)
+    }
 
     /// This device's id (a route that names it encodes it as a path segment).
     public var deviceId: String { shell.deviceId }

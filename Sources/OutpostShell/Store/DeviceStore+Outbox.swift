@@ -158,21 +158,6 @@ extension DeviceStore {
         }
     }
 
-    /// The kinds of the entries waiting to be sent, of `owner` (nil: everyone's).
-    package func pendingKinds(owner: UserID?) throws -> Set<OutboxKind> {
-        try readStatement { db in
-            let kinds =
-                if let owner {
-                    try String.fetchAll(
-                        db, sql: "SELECT DISTINCT kind FROM outbox WHERE state = 'pending' AND owner = ?",
-                        arguments: [owner.wire])
-                } else {
-                    try String.fetchAll(db, sql: "SELECT DISTINCT kind FROM outbox WHERE state = 'pending'")
-                }
-            return Set(kinds.map(OutboxKind.init(rawValue:)))
-        }
-    }
-
     /// True while the entry with this Idempotency-Key waits to be sent (no unsealing).
     package func isPending(idempotencyKey: String) throws -> Bool {
         try readStatement { db in
