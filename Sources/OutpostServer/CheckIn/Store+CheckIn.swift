@@ -66,6 +66,9 @@ extension Store {
     /// COMMIT, so sequence numbers follow commit order (the gap-free, ordered change feed), and
     /// nothing waits on another row while holding it (no deadlock with a single check-in).
     ///
+    /// On PostgreSQL a group of entries, each key and each guest once, is decided in a few
+    /// set-based statements instead (``CheckInSets``), with the same decisions and writes.
+    ///
     /// A batch's entries commit together, one durable commit for all: the device's queue drains
     /// at the speed of the decisions, not of the commits. Each entry still gets its own answer
     /// (a refusal is an answer, not an error); an error rolls the whole batch back and the route
@@ -74,7 +77,11 @@ extension Store {
         _ commands: [CheckInCommand], render: @Sendable (CheckInOutcome) throws -> StoredAnswer
     ) async throws -> [CheckInAnswer] {
         let dialect = database.dialect
-        let body = { @Sendable [self] (connection: any SQLConnection) async throws -> [CheckInAnswer] in
+        let body = { @Sendable (connection: any SQLConnection) async throws -> [CheckInAnswer] in
+            let keys = TicketKeyCache(connection)
+            if dialect == .postgres, CheckInSets.eligible(commands) {
+                return try await CheckInSets.apply(connection, commands, keys: keys, render: render)
+            }
             var answers: [CheckInAnswer] = []
             var decided: [(command: CheckInCommand, decision: CheckInDecision, answer: StoredAnswer)] = []
             /// Keys claimed earlier in this transaction (a batch, or a group of requests that may
@@ -90,7 +97,7 @@ extension Store {
                     answers.append(try await Self.storedAnswer(connection, command))
                     continue
                 }
-                let decision = try await decide(connection, command, read: facts)
+                let decision = try await Self.decide(connection, command, read: facts, keys: keys)
                 let answer = try render(decision.outcome)
                 claimedHere[TenantKey(command)] = (command.requestHash, answer)
                 decided.append((command, decision, answer))
@@ -224,110 +231,66 @@ extension Store {
 
     /// Reads and decides without the event's lock; writes only rows the unique constraints
     /// guard (a new check-in) or that any order keeps (the check-in's event history).
-    private func decide(
-        _ connection: any SQLConnection, _ command: CheckInCommand, read row: SQLRow
+    private static func decide(
+        _ connection: any SQLConnection, _ command: CheckInCommand, read row: SQLRow, keys: TicketKeyCache
     ) async throws -> CheckInDecision {
-        let request = command.request
-        guard try row.optionalText("id") != nil else {
-            return CheckInDecision(
-                outcome: .eventNotVisible, eventId: nil, auditKind: .rejectedNotFound, bumpsGuest: false)
-        }
-        let event = try Self.event(from: row)
-        func decided(_ outcome: CheckInOutcome, _ kind: AuditKind, bumpsGuest: Bool = false) -> CheckInDecision {
-            CheckInDecision(outcome: outcome, eventId: event.id, auditKind: kind, bumpsGuest: bumpsGuest)
-        }
-        var facts: GuestFacts?
-        var existing: CheckInRecord?
-        if let status = try row.optionalText("guest_status") {
-            if let checkInId = try row.optionalID("checkin_id", as: CheckInID.self) {
-                existing = CheckInRecord(
-                    id: checkInId, guestId: command.guestId, at: try row.date("checkin_at"),
-                    clientAt: try row.date("checkin_client_at"), byName: try row.text("checkin_by"),
-                    deviceId: try row.text("checkin_device"))
-            }
-            guard let parsed = GuestStatus(rawValue: status) else { throw StoreError.notFound }
-            facts = GuestFacts(eventId: event.id.uuid, status: parsed, checkedInAt: existing?.at)
-        }
-        if let ticket = request.ticket, facts != nil {
-            let keys = try await Self.eventKeys(connection, eventId: event.id, now: command.now)
-            var publicKeys: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
-            for key in keys {
-                publicKeys[key.keyID] = try? Curve25519.Signing.PublicKey(rawRepresentation: key.publicKey)
-            }
-            // The scanner's framing (a suffix, a prefix, case) is not part of the ticket (``ScannedText``).
-            let payload = try? TicketCodec.verify(
-                ScannedText.normalized(ticket), tenantId: event.tenantId.uuid, eventId: event.id.uuid, keys: publicKeys)
-            if payload?.guestId != command.guestId.uuid { facts = nil }
-        }
-        /// A repeat of an existing check-in: its history gets the attempt.
-        func repeated(_ existing: CheckInRecord) async throws -> CheckInDecision {
-            let kind = CheckInRules.repeatKind(
-                firstAt: existing.at, now: command.now, dedupeWindow: command.dedupeWindow)
-            try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: kind.rawValue)
-            return decided(
-                .alreadyCheckedIn(existing), request.method == .kiosk ? .kioskAlreadyCheckedIn : .alreadyCheckedIn)
-        }
-        switch CheckInRules.decide(guest: facts, eventId: event.id.uuid, reconfirm: request.reconfirm ?? false) {
-        case .notFound:
-            return decided(.notFound, .rejectedNotFound)
-        case .notAdmissible:
-            return decided(.notAdmissible, .rejectedNotAdmissible)
-        case .checkIn:
-            let record = CheckInRecord(
-                id: .random(), guestId: command.guestId, at: command.now,
-                clientAt: request.scannedAt, byName: try row.optionalText("caller_name") ?? "",
-                deviceId: request.deviceId)
+        switch try await CheckInPlan.make(command, read: row, keys: keys) {
+        case .settled(let decision):
+            return decision
+        case .insert(let record, let eventId):
             let inserted = try await connection.queryOne(
-                InsertCheckInStatement.self,
-                [
-                    .id(record.id), .id(event.id), .id(command.guestId), .date(record.at), .date(record.clientAt),
-                    .text(record.deviceId), .id(command.caller.userId), .text(record.byName),
-                    .text(request.method.rawValue), .text(request.note ?? ""),
-                ])
-            if inserted != nil { return decided(.checkedIn(record), .checkedIn, bumpsGuest: true) }
+                InsertCheckInStatement.self, CheckInRow(record, command, eventId: eventId, ord: 0).binds)
+            if inserted != nil { return CheckInPlan.checkedIn(record, eventId: eventId) }
             // Another device checked this guest in between our read and our insert (PostgreSQL
             // waited for it to commit): this attempt is a repeat of theirs.
-            guard
-                let winner = try await connection.queryOne(
-                    "SELECT id, at, client_at, by_name, device_id FROM checkins WHERE event_id = ? AND guest_id = ?",
-                    [.id(event.id), .id(command.guestId)])
-            else { throw StoreError.notFound }
-            return try await repeated(
-                CheckInRecord(
-                    id: try winner.id("id"), guestId: command.guestId, at: try winner.date("at"),
-                    clientAt: try winner.date("client_at"), byName: try winner.text("by_name"),
-                    deviceId: try winner.text("device_id")))
-        case .alreadyCheckedIn:
-            guard let existing else { throw StoreError.notFound }
-            return try await repeated(existing)
-        case .reconfirm:
-            guard let existing else { throw StoreError.notFound }
-            try await appendCheckInEvent(connection, command, checkInId: existing.id, kind: "reconfirm")
-            if let note = request.note, !note.isEmpty {
-                try await connection.execute(
-                    """
-                    UPDATE checkins SET note = CASE WHEN note = '' THEN ? ELSE note || ? END WHERE id = ?
-                    """,
-                    [.text(note), .text("\n" + note), .id(existing.id)])
-            }
-            return decided(.reconfirmed(existing), .reconfirmed)
+            let winner = try await Self.winner(connection, eventId: eventId, guestId: command.guestId)
+            return try await repeated(connection, command, winner, eventId: eventId)
+        case .repeatOf(let existing, let eventId):
+            return try await repeated(connection, command, existing, eventId: eventId)
+        case .reconfirm(let existing, let eventId):
+            let history = CheckInEventRow(command, checkInId: existing.id, kind: "reconfirm")
+            try await connection.execute(CheckInEventRow.insert, history.binds)
+            try await appendNote(connection, command, to: existing)
+            return CheckInPlan.reconfirmed(existing, eventId: eventId)
         }
     }
 
-    private func appendCheckInEvent(
-        _ connection: any SQLConnection, _ command: CheckInCommand, checkInId: CheckInID, kind: String
+    /// A repeat of an existing check-in: its history gets the attempt.
+    private static func repeated(
+        _ connection: any SQLConnection, _ command: CheckInCommand, _ existing: CheckInRecord, eventId: EventID
+    ) async throws -> CheckInDecision {
+        let (decision, history) = CheckInPlan.repeated(command, existing, eventId: eventId)
+        try await connection.execute(CheckInEventRow.insert, history.binds)
+        return decision
+    }
+
+    /// The check-in that won a guest this transaction's insert lost.
+    static func winner(
+        _ connection: any SQLConnection, eventId: EventID, guestId: GuestID
+    ) async throws
+        -> CheckInRecord
+    {
+        guard
+            let winner = try await connection.queryOne(
+                "SELECT id, at, client_at, by_name, device_id FROM checkins WHERE event_id = ? AND guest_id = ?",
+                [.id(eventId), .id(guestId)])
+        else { throw StoreError.notFound }
+        return CheckInRecord(
+            id: try winner.id("id"), guestId: guestId, at: try winner.date("at"),
+            clientAt: try winner.date("client_at"), byName: try winner.text("by_name"),
+            deviceId: try winner.text("device_id"))
+    }
+
+    /// A reconfirmation's note, added to the check-in's.
+    static func appendNote(
+        _ connection: any SQLConnection, _ command: CheckInCommand, to existing: CheckInRecord
     ) async throws {
+        guard let note = command.request.note, !note.isEmpty else { return }
         try await connection.execute(
             """
-            INSERT INTO checkin_events (id, checkin_id, event_id, guest_id, kind, at, client_at, device_id, user_id, method, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            UPDATE checkins SET note = CASE WHEN note = '' THEN ? ELSE note || ? END WHERE id = ?
             """,
-            [
-                .uuid(UUID()), .id(checkInId), .id(command.eventId), .id(command.guestId), .text(kind),
-                .date(command.now), .date(command.request.scannedAt), .text(command.request.deviceId),
-                .id(command.caller.userId), .text(command.request.method.rawValue),
-                .optionalText(command.request.note),
-            ])
+            [.text(note), .text("\n" + note), .id(existing.id)])
     }
 
     /// Check-in rows and check-in event rows of a guest (for tests and diagnostics).

@@ -10,8 +10,12 @@ extension Store {
     /// The condition "the caller may work this event", with its three binds: organizers and
     /// support see every event of their tenant; everyone else (check-in staff, mentors) only those
     /// they are on the staff of.
-    static let visibleToCaller =
-        "e.tenant_id = ? AND (? IN ('organizer', 'support') OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?))"
+    static let visibleToCaller = visible(tenant: "?", role: "?", user: "?")
+
+    /// The same condition over three expressions (binds, or a set-based statement's columns).
+    static func visible(tenant: String, role: String, user: String) -> String {
+        "e.tenant_id = \(tenant) AND (\(role) IN ('organizer', 'support') OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = \(user)))"
+    }
 
     static func visibilityBinds(_ caller: Caller) -> [SQLValue] {
         [.id(caller.tenantId), .text(caller.role.rawValue), .id(caller.userId)]
