@@ -168,7 +168,7 @@ extension CheckInGroupTests {
                 try await $0.queryOne(
                     """
                     SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database()
-                    AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO checkins%'
+                    AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO checkins%'
                     """)?.int("n")
             }
             if waiting == Int64(count) { return }

@@ -116,7 +116,7 @@ struct ConcurrencyTests {
                 try await $0.queryOne(
                     """
                     SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
-                    AND query LIKE 'INSERT INTO checkins%' LIMIT 1
+                    AND query LIKE '%INSERT INTO checkins%' LIMIT 1
                     """)?.int("pid")
             }
             if let pid { return pid }

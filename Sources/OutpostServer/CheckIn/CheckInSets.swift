@@ -174,6 +174,10 @@ enum CheckInSets {
         var status: Int
         var body: String
         var key: String
+        /// The key's row is claimed already; an upsert finds it through the key's index (an
+        /// `UPDATE … FROM` the group's rows was planned as a scan of every key).
+        var hash: String
+        var createdAt: Int64
 
         init(_ command: CheckInCommand, _ decision: CheckInDecision, answer: StoredAnswer, eventId: EventID, ord: Int) {
             self.ord = ord
@@ -190,12 +194,19 @@ enum CheckInSets {
             status = answer.status
             body = Data(answer.body).base64EncodedString()
             key = command.idempotencyKey
+            hash = Data(command.requestHash).base64EncodedString()
+            createdAt = command.now.millisecondsSince1970
         }
     }
 }
 
 /// Every entry's key claimed (in key order, so two groups wait on each other's keys in one order)
 /// and its facts read as ``Store/decisionRead`` reads one entry's, a row per entry in order.
+///
+/// Each entry's facts are a `LATERAL … LIMIT 1` subquery, which PostgreSQL runs per entry through
+/// the primary keys. Written as plain joins, the planner (which takes a JSON document for 100
+/// rows) hashed the whole guests and check-ins tables for a group of six: 4.5 ms against 0.9
+/// (`EXPLAIN ANALYZE`, 4,800 guests).
 private enum ClaimAndReadSet: PreparedSQL {
     static let sql = """
         WITH input AS (
@@ -208,15 +219,17 @@ private enum ClaimAndReadSet: PreparedSQL {
             ON CONFLICT DO NOTHING RETURNING tenant_id, key)
         SELECT i.ord,
             (SELECT COUNT(*) FROM claim k WHERE k.tenant_id = i.tenant_id AND k.key = i.key) AS claimed,
-            \(Store.eventColumns), g.status AS guest_status, c.id AS checkin_id, c.at AS checkin_at,
-            c.client_at AS checkin_client_at, c.by_name AS checkin_by, c.device_id AS checkin_device,
-            u.name AS caller_name
+            d.*, u.name AS caller_name
         FROM input i
-        LEFT JOIN events e ON e.id = i.event_id
-            AND \(Store.visible(tenant: "i.tenant_id", role: "i.role", user: "i.user_id"))
-        LEFT JOIN guests g ON g.event_id = e.id AND g.id = i.guest_id
-        LEFT JOIN checkins c ON c.event_id = e.id AND c.guest_id = g.id
-        LEFT JOIN users u ON u.id = i.user_id
+        LEFT JOIN LATERAL (
+            SELECT \(Store.eventColumns), g.status AS guest_status, c.id AS checkin_id, c.at AS checkin_at,
+                c.client_at AS checkin_client_at, c.by_name AS checkin_by, c.device_id AS checkin_device
+            FROM events e
+            LEFT JOIN guests g ON g.event_id = e.id AND g.id = i.guest_id
+            LEFT JOIN checkins c ON c.event_id = e.id AND c.guest_id = g.id
+            WHERE e.id = i.event_id AND \(Store.visible(tenant: "i.tenant_id", role: "i.role", user: "i.user_id"))
+            LIMIT 1) d ON TRUE
+        LEFT JOIN LATERAL (SELECT u.name FROM users u WHERE u.id = i.user_id LIMIT 1) u ON TRUE
         ORDER BY i.ord
         """
     static let parameters: [SQLValue.Kind] = [.text]
@@ -252,27 +265,31 @@ private enum InsertHistory: PreparedSQL {
 
 /// Under the event's lock: the group's sequence numbers (the counter moved once by the group's
 /// size, each entry its own number in order, gap-free), the checked-in guests' rows, the audit
-/// entries and the stored answers; one round trip.
+/// entries and the stored answers; one round trip. The guests are found by `= ANY` of their ids
+/// and the keys by an upsert on their primary key: as `UPDATE … FROM` the group's rows, both were
+/// planned as scans of the whole table.
 private enum SettleSet: PreparedSQL {
     static let sql = """
         WITH input AS (
             SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
                 ord int, bumps int, tenant_id text, event_id text, kind text, guest_id text, device_id text,
-                user_id text, at bigint, client_at bigint, method text, status int, body text, key text)),
+                user_id text, at bigint, client_at bigint, method text, status int, body text, key text, hash text,
+                created_at bigint)),
         s AS (UPDATE events SET seq = seq + (SELECT COUNT(*) FROM input) WHERE id = ? RETURNING seq),
         n AS (SELECT i.*, s.seq - (SELECT COUNT(*) FROM input) + i.ord AS seq FROM input i CROSS JOIN s),
         g AS (
-            UPDATE guests SET seq = n.seq FROM n
-            WHERE n.bumps = 1 AND guests.id = n.guest_id AND guests.event_id = n.event_id RETURNING guests.id),
+            UPDATE guests SET seq = (SELECT n.seq FROM n WHERE n.guest_id = guests.id AND n.event_id = guests.event_id)
+            WHERE guests.id = ANY (ARRAY(SELECT guest_id FROM n WHERE bumps = 1)) RETURNING guests.id),
         a AS (
             INSERT INTO audit_log
                 (tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method)
             SELECT tenant_id, event_id, seq, kind, guest_id, device_id, user_id, at, client_at, method
             FROM n ORDER BY seq RETURNING id),
         k AS (
-            UPDATE idempotency_keys SET status = n.status, body = decode(n.body, 'base64') FROM n
-            WHERE idempotency_keys.tenant_id = n.tenant_id AND idempotency_keys.key = n.key
-            RETURNING idempotency_keys.key)
+            INSERT INTO idempotency_keys (tenant_id, key, request_hash, created_at, status, body)
+            SELECT tenant_id, key, decode(hash, 'base64'), created_at, status, decode(body, 'base64') FROM n
+            ON CONFLICT (tenant_id, key) DO UPDATE SET status = excluded.status, body = excluded.body
+            RETURNING key)
         SELECT (SELECT seq FROM s) AS seq, (SELECT COUNT(*) FROM a) AS audited, (SELECT COUNT(*) FROM k) AS kept,
             (SELECT COUNT(*) FROM g) AS bumped
         """
