@@ -17,6 +17,8 @@ package final class ActivitiesModule: DeviceModule {
     package let context: ModuleContext
     private let store: ModuleStore<ActivitiesModule>
     package var state = ActivitiesState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<ActivitiesState>()
     /// The sensitive fields of the contact on screen, as the server revealed them: in memory
     /// only, never saved, gone with the next action, a lock or the process.
     private var revealed: (contact: ContactID, fields: ContactSensitive)?
@@ -190,7 +192,7 @@ package final class ActivitiesModule: DeviceModule {
 
     package func erase(user: UserID) throws { try store.discardConflicts(owner: user) }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(ActivitiesState.self, from: data)

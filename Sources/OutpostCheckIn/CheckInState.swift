@@ -4,7 +4,7 @@ import OutpostProtocol
 import OutpostShell
 
 /// The check-in tab as the device keeps it (sealed), so a relaunch continues where it stopped.
-package struct CheckInState: Codable, Sendable {
+package struct CheckInState: Codable, Sendable, Equatable {
     package var manualEntry = false
     package var query: String?
     /// The guest on the confirmation screen, when it is in front.

@@ -90,13 +90,16 @@ package final class KioskModule: DeviceModule {
 
     package func sessionEnded() { kiosk = KioskState() }
 
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedKiosk = EncodedState<KioskState>()
+
     package func saveState() throws -> Data {
         if !guardMerged {
             guardMerged = true
             mergeGuard()
         }
         writeGuard()
-        return try JSONEncoder.outpostDevice.encode(kiosk)
+        return try encodedKiosk.data(for: kiosk)
     }
 
     /// The guard record (in the key store, outside the device store) is what kiosk mode and the

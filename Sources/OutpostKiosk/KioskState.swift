@@ -5,7 +5,7 @@ import OutpostShell
 
 /// Kiosk mode as the device keeps it (sealed), so a crash or relaunch returns to the welcome
 /// screen and the exit lockout cannot be reset by relaunching.
-package struct KioskState: Codable, Sendable {
+package struct KioskState: Codable, Sendable, Equatable {
     /// Kiosk mode is on: only the attendee UI is shown.
     package var active = false
     package var orientation = KioskOrientation.portrait
@@ -61,7 +61,7 @@ package struct KioskStaffNote: Codable, Sendable, Equatable {
 }
 
 /// What the last attendee saw.
-package struct KioskResult: Codable, Sendable {
+package struct KioskResult: Codable, Sendable, Equatable {
     package enum Kind: String, Codable, Sendable {
         case welcome
         case alreadyCheckedIn

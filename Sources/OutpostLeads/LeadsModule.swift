@@ -21,6 +21,8 @@ package final class LeadsModule: DeviceModule {
     package let context: ModuleContext
     package let store: ModuleStore<LeadsModule>
     package var state = LeadsState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<LeadsState>()
 
     package init(context: ModuleContext, store: ModuleStore<LeadsModule>) {
         self.context = context
@@ -120,7 +122,7 @@ package final class LeadsModule: DeviceModule {
         try JSONEncoder.outpostDevice.encode(["conflicts": try store.conflicts(owner: user)])
     }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(LeadsState.self, from: data)

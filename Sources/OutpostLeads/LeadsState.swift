@@ -4,7 +4,7 @@ import OutpostProtocol
 
 /// The lead station's state, sealed and kept across launches: the exhibitor's booths as pulled
 /// (with their events' ticket keys), the booth chosen, and the last answer.
-package struct LeadsState: Codable, Sendable {
+package struct LeadsState: Codable, Sendable, Equatable {
     /// The last scan's or edit's answer, as shown.
     package struct Result: Codable, Sendable, Hashable {
         package var captured: Bool

@@ -21,6 +21,8 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
     package let context: ModuleContext
     package let store: ModuleStore<NotesModule>
     package var state = NotesState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<NotesState>()
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
     private var shown: [ShownNote] = []
 
@@ -85,14 +87,16 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
     package func eventChanged() { state = NotesState() }
     package func clearTransient() { state.error = nil }
     package func sessionEnded() { state = NotesState() }
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(NotesState.self, from: data)
     }
 
     /// A guest's current notes for check-in's confirmation card: "body · author", oldest first.
     package func doorNotes(eventId: EventID, guestId: GuestID) -> [String] {
-        let current = context.surfacing("read the notes") { Self.heads(try store.notes(eventId: eventId, guestId: guestId)) } ?? []
+        let current =
+            context.surfacing("read the notes") { Self.heads(try store.notes(eventId: eventId, guestId: guestId)) }
+            ?? []
         return current.reversed().map {
             "\($0.head.revision.body) · \($0.head.authorName)"
         }
@@ -111,9 +115,10 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
 
     package func edit(noteId: NoteRevisionID) {
         guard let eventId = context.eventId,
-            let head = (context.surfacing("read the notes") {
-                Self.heads(try store.notes(eventId: eventId, noteId: noteId))
-            } ?? []).first
+            let head =
+                (context.surfacing("read the notes") {
+                    Self.heads(try store.notes(eventId: eventId, noteId: noteId))
+                } ?? []).first
         else { return context.refuse("There is no such note at this event.") }
         state.open = true
         state.editing = noteId

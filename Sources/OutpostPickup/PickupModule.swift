@@ -21,6 +21,8 @@ package final class PickupModule: DeviceModule {
     package let context: ModuleContext
     package let store: ModuleStore<PickupModule>
     package var state = PickupState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<PickupState>()
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
 
     package init(context: ModuleContext, store: ModuleStore<PickupModule>) {
@@ -87,7 +89,7 @@ package final class PickupModule: DeviceModule {
         state.last = nil
     }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(PickupState.self, from: data)

@@ -5,7 +5,7 @@ import OutpostProtocol
 /// The pickup station's state, sealed and kept across launches: each event's report as pulled
 /// (items, entitlements, what was collected, stock) and the station's screen: the guest scanned
 /// last and the last answer.
-package struct PickupState: Codable, Sendable {
+package struct PickupState: Codable, Sendable, Equatable {
     /// The guest at the station: scanned, not yet served.
     package struct Guest: Codable, Sendable, Hashable {
         package var id: GuestID

@@ -19,6 +19,8 @@ package final class PrintModule: DeviceModule, CheckInListener {
     package let context: ModuleContext
     package let store: ModuleStore<PrintModule>
     package var state = PrintState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<PrintState>()
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
     private var shown: [PrintScreen.Job] = []
     /// A drain of the queue is under way (a sync's and an action's never overlap: one job, one send).
@@ -82,7 +84,7 @@ package final class PrintModule: DeviceModule, CheckInListener {
         state.open = false
         state.message = nil
     }
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(PrintState.self, from: data)
     }

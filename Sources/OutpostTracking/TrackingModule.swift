@@ -17,6 +17,8 @@ package final class TrackingModule: DeviceModule {
     package let context: ModuleContext
     package let store: ModuleStore<TrackingModule>
     package var state = TrackingState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<TrackingState>()
 
     var locations: [WorkLocation] = []
     var open: [TrackedSession] = []
@@ -161,7 +163,7 @@ package final class TrackingModule: DeviceModule {
         state = TrackingState()
     }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(TrackingState.self, from: data)

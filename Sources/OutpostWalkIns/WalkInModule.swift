@@ -18,6 +18,8 @@ package final class WalkInModule: DeviceModule {
     package let context: ModuleContext
     package let store: ModuleStore<WalkInModule>
     package var state = WalkInState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<WalkInState>()
     /// Check-in's interface: the roster's access types and rows.
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
 
@@ -182,7 +184,7 @@ package final class WalkInModule: DeviceModule {
 
     package func sessionEnded() { state = WalkInState() }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(WalkInState.self, from: data)

@@ -21,6 +21,8 @@ package final class ZonesModule: DeviceModule {
     package let context: ModuleContext
     package let store: ModuleStore<ZonesModule>
     package var state = ZonesState()
+    /// The state's bytes as last saved, encoded again only when it changed.
+    private var encodedState = EncodedState<ZonesState>()
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
 
     package init(context: ModuleContext, store: ModuleStore<ZonesModule>) {
@@ -107,7 +109,7 @@ package final class ZonesModule: DeviceModule {
         state.last = nil
     }
 
-    package func saveState() throws -> Data { try JSONEncoder.outpostDevice.encode(state) }
+    package func saveState() throws -> Data { try encodedState.data(for: state) }
 
     package func restoreState(_ data: Data) throws {
         state = try JSONDecoder.outpostDevice.decode(ZonesState.self, from: data)

@@ -5,7 +5,7 @@ import OutpostProtocol
 /// The zone station's state, sealed and kept across launches: each event's zones as pulled, the
 /// counts the server last gave, what zone and direction this device guards per event, and the
 /// station's screen.
-package struct ZonesState: Codable, Sendable {
+package struct ZonesState: Codable, Sendable, Equatable {
     /// What a device is set to guard.
     package struct Station: Codable, Sendable, Hashable {
         package var zoneId: ZoneID

@@ -101,6 +101,31 @@ struct ShellModuleTests {
         }
     }
 
+    /// A state that counts how often it is encoded.
+    struct CountedState: Encodable, Equatable {
+        static let encodes = LockedBox(0)
+        var screen: String
+        func encode(to encoder: any Encoder) throws {
+            Self.encodes.value += 1
+            var container = encoder.singleValueContainer()
+            try container.encode(screen)
+        }
+    }
+
+    @Test(
+        "shell-state-encoded-when-changed: a module's state is encoded again only when it changed, and a changed state's bytes are its own"
+    )
+    func stateEncodedWhenChanged() throws {
+        var kept = EncodedState<CountedState>()
+        let first = try kept.data(for: CountedState(screen: "search"))
+        #expect(try kept.data(for: CountedState(screen: "search")) == first)
+        #expect(CountedState.encodes.value == 1, "an equal state is not encoded again")
+        let changed = try kept.data(for: CountedState(screen: "confirm"))
+        #expect(String(decoding: changed, as: UTF8.self) == #""confirm""#)
+        #expect(try kept.data(for: CountedState(screen: "search")) == first, "back to the first state: its bytes again")
+        #expect(CountedState.encodes.value == 3)
+    }
+
     @Test(
         "shell-reload-reads-outbox-by-index: a screen reload with a long offline queue reads the queue by its state index, never all of it"
     )

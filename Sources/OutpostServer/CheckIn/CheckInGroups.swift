@@ -21,6 +21,8 @@ final class CheckInGroups: Sendable {
     /// take the event's counter row last). Measured (`bench --quick`, durable PostgreSQL, 8 / 64
     /// clients, against a transaction per request in the same run): one group 0.88× / 1.09×,
     /// two 1.24× / 1.69×, four 1.16× / 1.54× (PERFORMANCE.md, "group commit on the server").
+    /// With a group's statements set-based (``CheckInSets``), one group still lost to two:
+    /// 550–644 against 653–686 per s at 8 clients, 1,365–1,417 against 1,574–1,652 at 64.
     static func width(_ dialect: SQLDialect) -> Int {
         switch dialect {
         case .sqlite: 1
@@ -32,7 +34,8 @@ final class CheckInGroups: Sendable {
     /// batches saves commits (8 devices posting batches of 100: 9,193 against 6,130 check-ins/s
     /// in the same run). On PostgreSQL a batch is its own transaction: it is a group already, and
     /// grouping batches put their statements one after another on one connection where 8
-    /// connections ran them side by side (1,086 against 1,536/s).
+    /// connections ran them side by side (1,086 against 1,536/s). Measured again with set-based
+    /// groups: grouped batches 2,170–2,356 against 3,461–3,513/s alone.
     static func groupsBatches(_ dialect: SQLDialect) -> Bool { dialect == .sqlite }
 
     /// Entries one group may hold; a request is never split (a batch holds at most 500).

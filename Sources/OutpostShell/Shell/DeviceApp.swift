@@ -41,6 +41,8 @@ public final class DeviceApp {
     private var statusCounts = StoreRead<(Int, ShellStatus.Noun, Int, Int)>()
     /// The states as last kept in the store, by key (a commit writes only those that changed).
     var savedStates: [String: Data] = [:]
+    /// The shell's state's bytes as last saved, encoded again only when it changed.
+    private var encodedShellState = EncodedState<ShellState>()
     /// Why the latest action was refused, in one sentence; nil when it was not. Kept in memory
     /// only (a relaunch starts without one): the headless CLI exits with status 3 when an
     /// action leaves one, and the tree carries it as `refusal`. Each action starts without one.
@@ -182,7 +184,7 @@ public final class DeviceApp {
     private func saveStates() {
         var changed: [(String, Data)] = []
         var states: [(String, Data?)] = [
-            ("ui", surfacing("save where the app is") { try JSONEncoder.outpostDevice.encode(state) })
+            ("ui", surfacing("save where the app is") { try encodedShellState.data(for: state) })
         ]
         for module in modules {
             let name = type(of: module).name

@@ -5,7 +5,7 @@ import OutpostProtocol
 /// Where the shell is, kept across launches (sealed, meta key "ui"), so every `outpost device`
 /// invocation continues where the last one left off. Each module keeps its own state beside it,
 /// under its name.
-package struct ShellState: Codable, Sendable {
+package struct ShellState: Codable, Sendable, Equatable {
     package enum Screen: String, Codable, Sendable {
         case signIn
         case eventPicker
