@@ -25,6 +25,7 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
     private var encodedState = EncodedState<NotesState>()
     private var desk: (any CheckInDesk)? { context.service((any CheckInDesk).self) }
     private var shown: [ShownNote] = []
+    private var doorNotesRead = StoreRead<[String]>()
 
     package init(context: ModuleContext, store: ModuleStore<NotesModule>) {
         self.context = context
@@ -93,12 +94,17 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
     }
 
     /// A guest's current notes for check-in's confirmation card: "body · author", oldest first.
+    /// Read again only after a write to the notes' table or for another guest: the card is
+    /// rebuilt after every action, and unsealing the guest's notes each time was a third of the
+    /// check-in screen's reload.
     package func doorNotes(eventId: EventID, guestId: GuestID) -> [String] {
-        let current =
-            context.surfacing("read the notes") { Self.heads(try store.notes(eventId: eventId, guestId: guestId)) }
-            ?? []
-        return current.reversed().map {
-            "\($0.head.revision.body) · \($0.head.authorName)"
+        context.read(&doorNotesRead, tables: ["note_revisions"], scope: [eventId.wire, guestId.wire]) {
+            let current =
+                context.surfacing("read the notes") { Self.heads(try store.notes(eventId: eventId, guestId: guestId)) }
+                ?? []
+            return current.reversed().map {
+                "\($0.head.revision.body) · \($0.head.authorName)"
+            }
         }
     }
 

@@ -97,6 +97,46 @@ struct NotesProbeTests {
     }
 
     @Test(
+        "notes-card-read-after-write: the confirmation card reads a guest's notes again only after a note was written or for another guest, and shows a note written since"
+    )
+    @MainActor
+    func cardReadAfterWrite() async throws {
+        try await DeviceLab.run { lab in
+            let (guest, other) = (lab.world.guests[0], lab.world.guests[1])
+            let alex = try await lab.readyDevice("alex")
+            alex.update { $0.online = false }
+            let statements = ShellModuleTests.traceStatements(alex)
+            func notesRead() -> Bool {
+                defer { statements.value = [] }
+                return statements.value.contains { $0.contains("FROM note_revisions") }
+            }
+            @MainActor func card() -> [String] { alex.tree().elements(UIIdentifier.doorNote).map(\.text) }
+            alex.choose(guestId: guest.id)
+            #expect(card() == ["note for \(guest.name) · Acme Organizer"])
+            _ = notesRead()
+            alex.cancel()
+            alex.choose(guestId: guest.id)
+            #expect(!notesRead(), "the same guest, nothing written: the notes are not read again")
+            #expect(card() == ["note for \(guest.name) · Acme Organizer"])
+            alex.cancel()
+            alex.choose(guestId: other.id)
+            #expect(notesRead(), "another guest")
+            alex.cancel()
+            alex.choose(guestId: guest.id)
+            #expect(notesRead(), "the first guest again after another")
+            alex.cancel()
+            // The last card read was this guest's: only the write can make it read again.
+            alex.openNotes(guestId: guest.id)
+            alex.typeNote("escort to row 1")
+            await alex.saveNote()
+            alex.closeNotes()
+            _ = notesRead()
+            alex.choose(guestId: guest.id)
+            #expect(card() == ["note for \(guest.name) · Acme Organizer", "escort to row 1 · Alex"])
+        }
+    }
+
+    @Test(
         "notes-handover: a note on the event (a shift handover) syncs to the next shift's device; an empty note is refused"
     )
     func handover() async throws {
@@ -172,7 +212,9 @@ struct NotesProbeTests {
             #expect(app.tree().elements(UIIdentifier.notesEntry).isEmpty, "no organizer note floods the tab")
             app.closeNotes()
             app.openNotes(guestId: guest.id)
-            #expect(app.tree().elements(UIIdentifier.notesEntry).map { $0.attributes["body"] } == ["note for \(guest.name)"])
+            #expect(
+                app.tree().elements(UIIdentifier.notesEntry).map { $0.attributes["body"] } == ["note for \(guest.name)"]
+            )
             app.typeNote("wheelchair, escort to row 1")
             await app.saveNote()
             app.closeNotes()
