@@ -96,35 +96,18 @@ enum CheckInPlan {
 /// An event's ticket keys, read once per transaction however many of its entries carry a
 /// ticket (each entry read them again before).
 final class TicketKeyCache {
-    private struct Key {
-        var id: TicketKeyID
-        var publicKey: Curve25519.Signing.PublicKey?
-        /// Milliseconds since 1970, as stored and compared.
-        var expiresAt: Int64?
-    }
     private let connection: any SQLConnection
-    private var events: [EventID: [Key]] = [:]
+    private var events: [EventID: [EventKeyRecord]] = [:]
 
     init(_ connection: any SQLConnection) { self.connection = connection }
 
-    /// The keys of `eventId` not expired at `now`, by id (a key that does not parse verifies nothing).
+    /// The keys of `eventId` valid at `now`, by id (a key that does not parse verifies nothing).
     func keys(of eventId: EventID, at now: Date) async throws -> [TicketKeyID: Curve25519.Signing.PublicKey] {
-        if events[eventId] == nil {
-            events[eventId] = try await connection.query(
-                "SELECT key_id, public_key, expires_at FROM event_keys WHERE event_id = ? ORDER BY created_at, key_id",
-                [.id(eventId)]
-            ).map {
-                Key(
-                    id: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int("key_id"))),
-                    // A stored key that is not 32 bytes verifies no ticket.
-                    publicKey: try? Curve25519.Signing.PublicKey(rawRepresentation: try $0.blob("public_key")),
-                    expiresAt: try $0.optionalInt("expires_at"))
-            }
-        }
+        if events[eventId] == nil { events[eventId] = try await Store.allEventKeys(connection, eventId: eventId) }
         var result: [TicketKeyID: Curve25519.Signing.PublicKey] = [:]
-        let millis = now.millisecondsSince1970
-        for key in events[eventId] ?? [] where key.expiresAt.map({ $0 > millis }) ?? true {
-            result[key.id] = key.publicKey
+        for key in events[eventId] ?? [] where key.isValid(at: now) {
+            // A stored key that is not 32 bytes verifies no ticket.
+            result[key.keyID] = try? Curve25519.Signing.PublicKey(rawRepresentation: key.publicKey)
         }
         return result
     }

@@ -163,16 +163,23 @@ extension Store {
     /// Every signing key of the event still valid at `now`, oldest first.
     static func eventKeys(_ connection: any SQLConnection, eventId: EventID, now: Date) async throws -> [EventKeyRecord]
     {
+        try await allEventKeys(connection, eventId: eventId).filter { $0.isValid(at: now) }
+    }
+
+    /// Every signing key of the event, expired ones too, oldest first (a transaction that checks
+    /// many tickets reads them once: ``TicketKeyCache``).
+    static func allEventKeys(_ connection: any SQLConnection, eventId: EventID) async throws -> [EventKeyRecord] {
         try await connection.query(
             """
-            SELECT key_id, public_key, private_key FROM event_keys
-            WHERE event_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, key_id
+            SELECT key_id, public_key, private_key, expires_at FROM event_keys
+            WHERE event_id = ? ORDER BY created_at, key_id
             """,
-            [.id(eventId), .date(now)]
+            [.id(eventId)]
         ).map {
             EventKeyRecord(
                 keyID: TicketKeyID(rawValue: UInt32(truncatingIfNeeded: try $0.int("key_id"))),
-                publicKey: try $0.blob("public_key"), privateKey: try $0.blob("private_key"))
+                publicKey: try $0.blob("public_key"), privateKey: try $0.blob("private_key"),
+                expiresAt: try $0.optionalInt("expires_at"))
         }
     }
 
@@ -202,7 +209,7 @@ extension Store {
             let record = EventKeyRecord(
                 keyID: TicketKeyID(publicKey: privateKey.publicKey),
                 publicKey: Array(privateKey.publicKey.rawRepresentation),
-                privateKey: Array(privateKey.rawRepresentation))
+                privateKey: Array(privateKey.rawRepresentation), expiresAt: nil)
             try await connection.execute(
                 """
                 INSERT INTO event_keys (event_id, key_id, public_key, private_key, created_at)

@@ -59,6 +59,11 @@ struct EventKeyRecord: Sendable {
     var keyID: TicketKeyID
     var publicKey: [UInt8]
     var privateKey: [UInt8]
+    /// Milliseconds since 1970, as stored; nil: never expires.
+    var expiresAt: Int64?
+
+    /// Whether the key still signs and verifies at `now` (it expires after its last millisecond).
+    func isValid(at now: Date) -> Bool { expiresAt.map { $0 > now.millisecondsSince1970 } ?? true }
 }
 
 /// A store rule was broken in a way the caller must hear about.
