@@ -15,7 +15,9 @@ package final class CheckInModule: DeviceModule {
     /// adopted there), then the roster version the search-index snapshot is checked against.
     package static let migrations = ModuleStore<CheckInModule>.checkInMigrations
     /// The roster goes at sign-out, with the shell's session data.
-    package static let sessionTables = ["guests", "access_types", "event_keys", "sync_state", "ticket_blocks"]
+    package static let sessionTables = [
+        "roster_pages", "guests", "access_types", "event_keys", "sync_state", "ticket_blocks",
+    ]
 
     /// What the module may use of the shell.
     package let context: ModuleContext

@@ -23,11 +23,15 @@ package enum GuestCoding {
         var bytes: [UInt8] = [tag]
         bytes.reserveCapacity(
             64 + guest.name.utf8.count + guest.email.utf8.count + guest.notes.utf8.count + guest.code.utf8.count)
-        for text in [
-            guest.id.wire, guest.eventId.wire, guest.accessTypeId.wire, guest.name, guest.email, guest.code,
-            guest.notes,
-            guest.status.rawValue,
-        ] {
+        for text in [guest.id.wire, guest.eventId.wire, guest.accessTypeId.wire] { append(text, to: &bytes) }
+        appendDetails(guest, to: &bytes)
+        return bytes
+    }
+
+    /// What follows the ids in both forms, the row's and a roster page's record: name, e-mail,
+    /// code, notes, status, the check-in, the block.
+    package static func appendDetails(_ guest: LocalGuest, to bytes: inout [UInt8]) {
+        for text in [guest.name, guest.email, guest.code, guest.notes, guest.status.rawValue] {
             append(text, to: &bytes)
         }
         if let checkIn = guest.checkIn {
@@ -40,7 +44,6 @@ package enum GuestCoding {
             bytes.append(0)
         }
         if let block = guest.blockId { append(block.wire, to: &bytes) }
-        return bytes
     }
 
     /// Reads either form: the binary layout, or the JSON of earlier versions.
@@ -53,37 +56,44 @@ package enum GuestCoding {
             guard let accessTypeId = AccessTypeID(wire: try reader.string()) else {
                 throw Failure.malformed("accessTypeId")
             }
-            let name = try reader.string()
-            let email = try reader.string()
-            let code = try reader.string()
-            let notes = try reader.string()
-            let statusText = try reader.string()
-            guard let status = GuestStatus(rawValue: statusText) else { throw Failure.malformed("status") }
-            var checkIn: LocalCheckIn?
-            switch try reader.byte() {
-            case 0: break
-            case 1:
-                let millis = try reader.bigEndian64()
-                let byName = try reader.string()
-                let deviceId = try reader.string()
-                let pending = try reader.byte()
-                guard pending <= 1 else { throw Failure.malformed("pending") }
-                checkIn = LocalCheckIn(
-                    at: Date(millisecondsSince1970: Int64(bitPattern: millis)), byName: byName, deviceId: deviceId,
-                    pending: pending == 1)
-            default:
-                throw Failure.malformed("check-in flag")
-            }
-            var blockId: TicketBlockID?
-            if reader.offset < raw.count {
-                guard let block = TicketBlockID(wire: try reader.string()) else { throw Failure.malformed("blockId") }
-                blockId = block
-            }
-            guard reader.offset == raw.count else { throw Failure.malformed("trailing bytes") }
-            return LocalGuest(
-                id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
-                notes: notes, status: status, checkIn: checkIn, blockId: blockId)
+            return try readDetails(&reader, id: id, eventId: eventId, accessTypeId: accessTypeId)
         }
+    }
+
+    /// Reads ``appendDetails(_:to:)``'s fields up to the reader's end, which must be the record's.
+    package static func readDetails(
+        _ reader: inout ByteLayout.Reader, id: GuestID, eventId: EventID, accessTypeId: AccessTypeID
+    ) throws -> LocalGuest {
+        let name = try reader.string()
+        let email = try reader.string()
+        let code = try reader.string()
+        let notes = try reader.string()
+        let statusText = try reader.string()
+        guard let status = GuestStatus(rawValue: statusText) else { throw Failure.malformed("status") }
+        var checkIn: LocalCheckIn?
+        switch try reader.byte() {
+        case 0: break
+        case 1:
+            let millis = try reader.bigEndian64()
+            let byName = try reader.string()
+            let deviceId = try reader.string()
+            let pending = try reader.byte()
+            guard pending <= 1 else { throw Failure.malformed("pending") }
+            checkIn = LocalCheckIn(
+                at: Date(millisecondsSince1970: Int64(bitPattern: millis)), byName: byName, deviceId: deviceId,
+                pending: pending == 1)
+        default:
+            throw Failure.malformed("check-in flag")
+        }
+        var blockId: TicketBlockID?
+        if !reader.isAtEnd {
+            guard let block = TicketBlockID(wire: try reader.string()) else { throw Failure.malformed("blockId") }
+            blockId = block
+        }
+        guard reader.isAtEnd else { throw Failure.malformed("trailing bytes") }
+        return LocalGuest(
+            id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
+            notes: notes, status: status, checkIn: checkIn, blockId: blockId)
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) { ByteLayout.append(text, to: &bytes) }

@@ -16,15 +16,16 @@ extension ModuleStore where Owner == CheckInModule {
                 try String.fetchAll(
                     db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.wire]
                 ))
+            // A guest twice on one page counts once, as the last of its two.
+            var place: [GuestID: Int] = [:]
+            var guests: [LocalGuest] = []
+            guests.reserveCapacity(page.guests.count)
             for guest in page.guests {
                 var checkIn = guest.checkIn.map {
                     LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
                 }
                 if checkIn == nil, pendingHere.contains(guest.id.wire),
-                    let local = try Data.fetchOne(
-                        db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?",
-                        arguments: [eventId.wire, guest.id.wire]
-                    ).map({ try sealer.openGuest($0) })?.checkIn, local.pending
+                    let local = try self.guest(db, eventId: eventId, id: guest.id)?.checkIn, local.pending
                 {
                     checkIn = local
                 }
@@ -33,8 +34,14 @@ extension ModuleStore where Owner == CheckInModule {
                     email: guest.email,
                     code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn,
                     blockId: guest.blockId)
-                try upsert(db, local)
+                if let earlier = place[guest.id] {
+                    guests[earlier] = local
+                } else {
+                    place[guest.id] = guests.count
+                    guests.append(local)
+                }
             }
+            try writeRosterPages(db, eventId: eventId, guests: guests)
             // Every page carries all of the event's blocks, as it does the access types.
             try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
             for block in page.blocks {
@@ -68,8 +75,10 @@ extension ModuleStore where Owner == CheckInModule {
         }
     }
 
+    /// Writes a guest this device changed (a walk-in, a name given at the door, a check-in),
+    /// sealed alone: its own box wins over its place on a roster page until the server's next
+    /// page that carries it.
     package func upsert(_ db: Database, _ guest: LocalGuest) throws {
-        // A cached statement: parsing this SQL for every guest showed up in the roster-sync profile.
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
@@ -131,40 +140,36 @@ extension ModuleStore where Owner == CheckInModule {
 
     /// The guest, read inside the caller's access `db`.
     package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {
-        try Data.fetchOne(
-            db.cachedStatement(sql: "SELECT sealed FROM guests WHERE event_id = ? AND id = ?"),
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.id = ?"),
             arguments: [eventId.wire, id.wire]
-        ).map { try sealer.openGuest($0) }
+        ).map { try openGuest(row: $0, eventId: eventId) }
     }
 
     /// Exact lookup by confirmation code (blind index; case-insensitive).
     package func guest(eventId: EventID, code: String) throws -> LocalGuest? {
         try readStatement { db in
-            try Data.fetchOne(
-                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND code_index = ?",
-                arguments: [eventId.wire, sealer.blind(code)])
-        }.map { try sealer.openGuest($0) }
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.code_index = ?"
+                ),
+                arguments: [eventId.wire, sealer.blind(code)]
+            ).map { try openGuest(row: $0, eventId: eventId) }
+        }
     }
 
     /// Exact lookup by e-mail (blind index); every guest with that e-mail.
     package func guests(eventId: EventID, email: String) throws -> [LocalGuest] {
         try readStatement { db in
-            try Data.fetchAll(
-                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND email_index = ?",
-                arguments: [eventId.wire, sealer.blind(email)])
-        }.map { try sealer.openGuest($0) }
-    }
-
-    /// Unseals guests on every core (the search index's build reads the whole roster).
-    package func openGuests(_ boxes: [Data]) throws -> [LocalGuest] {
-        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, boxes.count / 2_000))
-        let results = ChunkResults(count: chunks)
-        let sealer = sealer
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (boxes.count * chunk / chunks)..<(boxes.count * (chunk + 1) / chunks)
-            results.store(chunk, Result { try boxes[range].map { try sealer.openGuest($0) } })
+            var pages: [Int64: RosterPageCoding.Page] = [:]
+            return try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.email_index = ?",
+                arguments: [eventId.wire, sealer.blind(email)]
+            ).map { try openGuest(row: $0, eventId: eventId, pages: &pages) }
         }
-        return try results.all().flatMap { try $0.get() }
     }
 
     /// The event's ticket blocks, as the last roster page carried them.
@@ -178,10 +183,20 @@ extension ModuleStore where Owner == CheckInModule {
     /// A ticket of the block nobody has named yet that the door may admit, if one is left.
     package func unnamedTicket(eventId: EventID, blockId: TicketBlockID) throws -> LocalGuest? {
         try readStatement { db in
-            try Data.fetchAll(
-                db, sql: "SELECT sealed FROM guests WHERE event_id = ? AND block_id = ? ORDER BY id",
+            var pages: [Int64: RosterPageCoding.Page] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.block_id = ?
+                    ORDER BY g.id
+                    """,
                 arguments: [eventId.wire, blockId.wire])
-        }.lazy.map { try self.sealer.openGuest($0) }.first { $0.name.isEmpty && $0.status.isAdmissible }
+            for row in rows {
+                let guest = try openGuest(row: row, eventId: eventId, pages: &pages)
+                if guest.name.isEmpty && guest.status.isAdmissible { return guest }
+            }
+            return nil
+        }
     }
 
     package func accessTypes(eventId: EventID) throws -> [AccessTypeInfo] {
@@ -255,18 +270,4 @@ extension ModuleStore where Owner == CheckInModule {
         return entries
     }
 
-}
-
-/// Per-chunk results of a parallel unseal, collected under a lock.
-private final class ChunkResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[LocalGuest], any Error>]
-
-    package init(count: Int) { results = Array(repeating: .success([]), count: count) }
-
-    package func store(_ chunk: Int, _ result: Result<[LocalGuest], any Error>) {
-        lock.withLock { results[chunk] = result }
-    }
-
-    package func all() -> [Result<[LocalGuest], any Error>] { lock.withLock { results } }
 }

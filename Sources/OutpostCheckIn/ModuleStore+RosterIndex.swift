@@ -92,6 +92,7 @@ extension ModuleStore where Owner == CheckInModule {
                         CREATE INDEX guests_block ON guests (event_id, block_id) WHERE block_id IS NOT NULL;
                         """)
             },
+            rosterPagesMigration,
         ]
     }
 
@@ -115,30 +116,63 @@ extension ModuleStore where Owner == CheckInModule {
             ?? 0
     }
 
-    /// Every guest of the event and the roster version they are, read in one transaction.
+    /// Every guest of the event and the roster version they are, read in one transaction and
+    /// opened on every core: the pages first, then each row's guest from its page or its own box.
     package func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
-        let (version, boxes) = try queue.read { db in
-            (
-                try Self.rosterVersion(db, eventId),
-                try Data.fetchAll(db, sql: "SELECT sealed FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+        let (version, rows, boxes) = try queue.read { db in
+            var rows: [(id: String, own: Data?, page: Int64?, slot: Int?)] = []
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT id, sealed, page, slot FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+            while let row = try cursor.next() { rows.append((row[0], row[1], row[2], row[3])) }
+            return (
+                try Self.rosterVersion(db, eventId), rows,
+                try Row.fetchAll(
+                    db, sql: "SELECT id, sealed FROM roster_pages WHERE event_id = ?", arguments: [eventId.wire]
+                ).map { (id: $0[0] as Int64, box: $0[1] as Data) }
             )
         }
-        return (version, try openGuests(boxes))
+        let opened = try ParallelMap.map(boxes) { try openPage(eventId: eventId, page: $0.id, box: $0.box) }
+        let pages = Dictionary(zip(boxes.map(\.id), opened)) { first, _ in first }
+        let sealer = sealer
+        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row -> LocalGuest in
+            if let own = row.own { return try sealer.openGuest(own) }
+            guard let page = row.page, let slot = row.slot else { throw SealError.cannotOpen }
+            guard let opened = pages[page] else {
+                throw RosterPageDamaged(eventId: eventId, page: page, reason: "is missing")
+            }
+            let guest: LocalGuest
+            do {
+                guest = try opened.guest(at: slot)
+            } catch {
+                throw RosterPageDamaged(eventId: eventId, page: page, reason: "has no readable guest in slot \(slot)")
+            }
+            guard guest.id.wire == row.id else {
+                throw RosterPageDamaged(eventId: eventId, page: page, reason: "holds another guest in slot \(slot)")
+            }
+            return guest
+        }
+        return (version, guests)
     }
 
     /// The guests with these ids (those the store has), in the order asked.
     package func guests(eventId: EventID, ids: [GuestID]) throws -> [LocalGuest] {
         guard !ids.isEmpty else { return [] }
-        let boxes = try readStatement { db in
-            try Row.fetchAll(
+        let found = try readStatement { db in
+            var pages: [Int64: RosterPageCoding.Page] = [:]
+            var found: [String: LocalGuest] = [:]
+            for row in try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT id, sealed FROM guests WHERE event_id = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))",
+                sql: """
+                    SELECT \(Self.guestColumns) FROM \(Self.guestSource)
+                    WHERE g.event_id = ? AND g.id IN (\(databaseQuestionMarks(count: ids.count)))
+                    """,
                 arguments: StatementArguments([eventId.wire] + ids.map(\.wire)))
+            {
+                found[row["id"]] = try openGuest(row: row, eventId: eventId, pages: &pages)
+            }
+            return found
         }
-        var found: [String: Data] = [:]
-        for row in boxes { found[row["id"]] = row["sealed"] }
-        return try ids.compactMap { id in try found[id.wire].map { try sealer.openGuest($0) } }
+        return ids.compactMap { found[$0.wire] }
     }
 
     private static func snapshotKey(_ eventId: EventID) -> String { "roster_index \(eventId.wire)" }

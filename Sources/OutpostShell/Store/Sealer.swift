@@ -38,6 +38,23 @@ package struct Sealer: Sendable {
         }
     }
 
+    /// Seals `plaintext` bound to `context` (authenticated, not stored): the box opens only
+    /// with the same context, so a box moved to another place in the store does not open there.
+    package func seal(_ plaintext: Data, authenticating context: Data) throws -> Data {
+        guard let combined = try AES.GCM.seal(plaintext, using: sealingKey, authenticating: context).combined else {
+            throw SealError.cannotSeal
+        }
+        return combined
+    }
+
+    package func open(_ box: Data, authenticating context: Data) throws -> Data {
+        do {
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: box), using: sealingKey, authenticating: context)
+        } catch {
+            throw SealError.cannotOpen
+        }
+    }
+
     package func seal<T: Encodable>(json value: T) throws -> Data {
         try seal(try encoder.encode(value))
     }

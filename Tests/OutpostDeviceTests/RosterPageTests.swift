@@ -1,0 +1,284 @@
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostCheckIn
+@testable import OutpostDevice
+@testable import OutpostShell
+
+/// The roster sealed a page at a time: a page that was changed, cut short or moved is refused
+/// and named, the other pages still read, and a store of guests sealed one by one moves onto
+/// pages without losing one.
+@Suite("Roster pages")
+struct RosterPageTests {
+    /// A device whose roster holds 300 guests: three pages (128, 128, 44).
+    @MainActor
+    static func pagedDevice(_ lab: DeviceLab) async throws -> (DeviceApp, [(id: Int64, live: Int)]) {
+        try await lab.importGuests(297)
+        let app = try await lab.readyDevice("a")
+        let pages = try await app.store.queue.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, live FROM roster_pages WHERE event_id = ? ORDER BY id",
+                arguments: [lab.world.event.id.wire]
+            ).map { (id: $0["id"] as Int64, live: $0["live"] as Int) }
+        }
+        return (app, pages)
+    }
+
+    /// The first guest on `page`.
+    @MainActor
+    static func guestOn(_ app: DeviceApp, page: Int64) throws -> GuestID {
+        try #require(
+            try app.store.queue.read { db in
+                try String.fetchOne(
+                    db, sql: "SELECT id FROM guests WHERE page = ? ORDER BY slot LIMIT 1", arguments: [page])
+            }.flatMap(GuestID.init(wire:)))
+    }
+
+    @MainActor
+    static func replaceBox(_ app: DeviceApp, page: Int64, _ change: (inout Data) -> Void) throws {
+        try app.store.queue.write { db in
+            var box = try #require(
+                try Data.fetchOne(db, sql: "SELECT sealed FROM roster_pages WHERE id = ?", arguments: [page]))
+            change(&box)
+            try db.execute(sql: "UPDATE roster_pages SET sealed = ? WHERE id = ?", arguments: [box, page])
+        }
+    }
+
+    @Test(
+        "roster-page-tampered: one byte changed in a page's box is detected and names the page; the guests of the other pages still read, and the door's banner says which page"
+    )
+    func tampered() async throws {
+        try await DeviceLab.run { lab in
+            let (app, pages) = try await Self.pagedDevice(lab)
+            let eventId = lab.world.event.id
+            #expect(pages.map(\.live) == [128, 128, 44], "300 guests on three pages")
+            let store = app.checkInStore
+            let onFirst = try Self.guestOn(app, page: pages[0].id)
+            let onSecond = try Self.guestOn(app, page: pages[1].id)
+            #expect(try store.guest(eventId: eventId, id: onSecond)?.id == onSecond)
+
+            try Self.replaceBox(app, page: pages[1].id) { $0[$0.count / 2] ^= 0x01 }
+
+            #expect(
+                throws: RosterPageDamaged(
+                    eventId: eventId, page: pages[1].id,
+                    reason: "does not open: damaged, cut short or moved from another place")
+            ) { try store.guest(eventId: eventId, id: onSecond) }
+            #expect(try store.guest(eventId: eventId, id: onFirst)?.id == onFirst, "another page still reads")
+            #expect(throws: RosterPageDamaged.self) { try store.guestsForIndex(eventId: eventId) }
+
+            // At the door: the guest is not admitted from a page that does not open, and the
+            // banner names the page.
+            let ticket = try await lab.api.request(
+                .get, "/v1/events/\(eventId.wire)/guests/\(onSecond.wire)/ticket",
+                token: lab.world.organizer.accessToken)
+            try #require(ticket.status == 200)
+            app.scan(ticket.text.trimmingCharacters(in: .newlines))
+            let banner = try #require(app.tree().element(UIIdentifier.storageFaultBanner))
+            #expect(banner.attributes["error"]?.contains("roster page \(pages[1].id) of event") == true)
+            #expect(app.tree().element(UIIdentifier.confirmButton) == nil)
+        }
+    }
+
+    @Test(
+        "roster-page-cut-short: a page's box cut short is refused and named; a page's plaintext cut anywhere, or with a byte after its last record, is refused"
+    )
+    func cutShort() async throws {
+        try await DeviceLab.run { lab in
+            let (app, pages) = try await Self.pagedDevice(lab)
+            let eventId = lab.world.event.id
+            let onThird = try Self.guestOn(app, page: pages[2].id)
+            try Self.replaceBox(app, page: pages[2].id) { $0 = $0.prefix($0.count - 1) }
+            #expect(throws: RosterPageDamaged.self) { try app.checkInStore.guest(eventId: eventId, id: onThird) }
+            do {
+                _ = try app.checkInStore.guest(eventId: eventId, id: onThird)
+            } catch let damaged as RosterPageDamaged {
+                #expect(damaged.page == pages[2].id)
+                #expect(damaged.description.hasPrefix("roster page \(pages[2].id) of event \(eventId.wire)"))
+            }
+        }
+        let guests = (0..<3).map { index in
+            LocalGuest(
+                id: GuestID(UUID()), eventId: EventID(UUID()), accessTypeId: AccessTypeID(UUID()),
+                name: "Guest \(index)", email: "g\(index)@example.org", code: "CODE\(index)", notes: "",
+                status: .confirmed,
+                checkIn: index == 1
+                    ? LocalCheckIn(
+                        at: Date(millisecondsSince1970: 1_790_000_000_123), byName: "Alex", deviceId: "d", pending: true
+                    ) : nil)
+        }
+        let eventId = EventID(UUID())
+        let placed = guests.map {
+            var guest = $0; guest.eventId = eventId; return guest
+        }
+        let bytes = RosterPageCoding.encode(placed[...], eventId: eventId)
+        let page = try RosterPageCoding.Page(Data(bytes))
+        #expect(try (0..<page.count).map { try page.guest(at: $0) } == placed)
+        for length in 0..<bytes.count {
+            #expect(throws: ByteLayout.Failure.self, "cut to \(length) bytes") {
+                try RosterPageCoding.Page(Data(bytes.prefix(length)))
+            }
+        }
+        #expect(throws: ByteLayout.Failure.malformed("trailing bytes")) { try RosterPageCoding.Page(Data(bytes + [0])) }
+    }
+
+    @Test(
+        "roster-page-moved: two pages' boxes swapped do not open (each is bound to its event and place), and a row pointed at another guest's slot is refused"
+    )
+    func moved() async throws {
+        try await DeviceLab.run { lab in
+            let (app, pages) = try await Self.pagedDevice(lab)
+            let eventId = lab.world.event.id
+            let store = app.checkInStore
+            let onFirst = try Self.guestOn(app, page: pages[0].id)
+            let onSecond = try Self.guestOn(app, page: pages[1].id)
+            try await app.store.queue.write { db in
+                let first = try Data.fetchOne(
+                    db, sql: "SELECT sealed FROM roster_pages WHERE id = ?", arguments: [pages[0].id])
+                let second = try Data.fetchOne(
+                    db, sql: "SELECT sealed FROM roster_pages WHERE id = ?", arguments: [pages[1].id])
+                try db.execute(
+                    sql: "UPDATE roster_pages SET sealed = ? WHERE id = ?", arguments: [second, pages[0].id])
+                try db.execute(sql: "UPDATE roster_pages SET sealed = ? WHERE id = ?", arguments: [first, pages[1].id])
+            }
+            for (guest, page) in [(onFirst, pages[0].id), (onSecond, pages[1].id)] {
+                #expect(
+                    throws: RosterPageDamaged(
+                        eventId: eventId, page: page,
+                        reason: "does not open: damaged, cut short or moved from another place")
+                ) { try store.guest(eventId: eventId, id: guest) }
+            }
+
+            let onThird = try Self.guestOn(app, page: pages[2].id)
+            try await app.store.queue.write { db in
+                try db.execute(
+                    sql: "UPDATE guests SET slot = slot + 1 WHERE id = ?", arguments: [onThird.wire])
+            }
+            #expect(
+                throws: RosterPageDamaged(eventId: eventId, page: pages[2].id, reason: "holds another guest in slot 1")
+            ) { try store.guest(eventId: eventId, id: onThird) }
+        }
+    }
+
+    @Test(
+        "roster-page-live-count: a roster pulled again moves every guest onto new pages and deletes the old ones; a check-in waiting offline survives it"
+    )
+    func pulledAgain() async throws {
+        try await DeviceLab.run { lab in
+            let (app, pages) = try await Self.pagedDevice(lab)
+            let eventId = lab.world.event.id
+            let waiting = try Self.guestOn(app, page: pages[1].id)
+            app.update { $0.online = false }
+            app.choose(guestId: waiting)
+            await app.confirm(replayAfter: false)
+            #expect(app.pendingCount == 1)
+
+            try await app.store.queue.write { db in
+                try db.execute(sql: "UPDATE sync_state SET cursor = NULL WHERE event_id = ?", arguments: [eventId.wire])
+            }
+            app.update { $0.online = true }
+            // The outbox is held back, so the pulled page does not know of the check-in yet.
+            try await #require(app.checkInModule).pull(event: lab.world.event)
+
+            let after = try await app.store.queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, live FROM roster_pages ORDER BY id").map {
+                    (id: $0["id"] as Int64, live: $0["live"] as Int)
+                }
+            }
+            #expect(after.map(\.live) == [128, 128, 44])
+            #expect(Set(after.map(\.id)).isDisjoint(with: pages.map(\.id)), "the old pages are gone")
+            let (_, guests) = try app.checkInStore.guestsForIndex(eventId: eventId)
+            #expect(guests.count == 300)
+            let kept = try #require(try app.checkInStore.guest(eventId: eventId, id: waiting))
+            #expect(kept.checkIn?.pending == true, "the waiting check-in is kept")
+        }
+    }
+
+    @Test(
+        "roster-pages-row-sealed-migration: the 2026-11-26 store (guests sealed one by one), with 300 more guests written as that code wrote them and one damaged row, opens with every guest on pages and equal to what it was; the damaged row keeps its own box; the search index's version does not move"
+    )
+    @MainActor
+    func migratedFromRows() throws {
+        let home = try StoreFixtureTests.copy(
+            StoreFixtureTests.stores.appendingPathComponent(StoreFixtureTests.allModules))
+        defer { try? FileManager.default.removeItem(at: home) }
+        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
+        let sealer = Sealer(masterKey: try keyStore.masterKey())
+        let damagedId = GuestID(UUID())
+        let (eventId, before, version) = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
+            .write { db in
+                var before: [GuestID: LocalGuest] = [:]
+                for box in try Data.fetchAll(db, sql: "SELECT sealed FROM guests") {
+                    let guest = try sealer.openGuest(box)
+                    before[guest.id] = guest
+                }
+                let first = try #require(before.values.first)
+                #expect(before.values.contains { $0.checkIn?.pending == true }, "the fixture has a pending check-in")
+                for index in 0..<300 {
+                    let guest = LocalGuest(
+                        id: GuestID(UUID()), eventId: first.eventId, accessTypeId: first.accessTypeId,
+                        name: "Row Guest \(index)", email: "row\(index)@example.org", code: "ROW\(index)",
+                        notes: index % 3 == 0 ? "note \(index)" : "", status: index == 7 ? .cancelled : .confirmed,
+                        checkIn: index % 50 == 0
+                            ? LocalCheckIn(
+                                at: Date(millisecondsSince1970: 1_790_000_000_000 + Int64(index)), byName: "Alex",
+                                deviceId: "door-1", pending: false) : nil)
+                    // The row as the code of 2026-11-26 wrote it: one box per guest.
+                    try db.execute(
+                        sql: """
+                            INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
+                                local_pending, sealed)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                            """,
+                        arguments: [
+                            guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
+                            sealer.digest([guest.name, guest.email, guest.code]), guest.status.rawValue,
+                            guest.checkIn?.at.millisecondsSince1970, try sealer.seal(guest: guest),
+                        ])
+                    before[guest.id] = guest
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO guests (event_id, id, code_index, email_index, status, sealed)
+                        VALUES (?, ?, ?, ?, 'confirmed', ?)
+                        """,
+                    arguments: [
+                        first.eventId.wire, damagedId.wire, sealer.blind("DAMAGED"), sealer.blind("d@example.org"),
+                        Data(repeating: 7, count: 90),
+                    ])
+                let version = try Int.fetchOne(
+                    db, sql: "SELECT version FROM roster_versions WHERE event_id = ?", arguments: [first.eventId.wire])
+                return (first.eventId, before, version)
+            }
+        #expect(before.count == 304)
+
+        let app = try DeviceApp.launch(
+            home: home,
+            ports: DevicePorts(keyStore: keyStore, transport: OfflineTransport(), online: false),
+            modules: .all
+        ).opened()
+        let store = app.checkInStore
+        for (id, guest) in before {
+            #expect(try store.guest(eventId: eventId, id: id) == guest, "\(guest.name)")
+        }
+        let (onPages, ownBoxes, pages, live) = try app.store.queue.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE sealed IS NULL AND page IS NOT NULL"),
+                try String.fetchAll(db, sql: "SELECT id FROM guests WHERE sealed IS NOT NULL"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM roster_pages"),
+                try Int.fetchOne(db, sql: "SELECT SUM(live) FROM roster_pages")
+            )
+        }
+        #expect(onPages == 304, "every guest that opened is on a page")
+        #expect(ownBoxes == [damagedId.wire], "the damaged row is kept as it was")
+        #expect(pages == 3)
+        #expect(live == 304)
+        #expect(throws: SealError.self) { try store.guest(eventId: eventId, id: damagedId) }
+        #expect(try store.rosterVersion(eventId: eventId) == version, "the snapshot of the search index stays current")
+        #expect(try store.guestCount(eventId: eventId) == 305)
+    }
+}
