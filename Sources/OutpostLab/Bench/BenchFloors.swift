@@ -46,19 +46,30 @@ package struct BenchFloors {
     }
 
     /// Seconds to insert `rows` guest-shaped rows into a fresh SQLite file in one transaction.
-    static func plainInsertSeconds(rows: Int, at url: URL) throws -> Double {
+    /// With `sealingPages`, the floor of a sealed roster as well: the rows' bytes are also sealed
+    /// with AES-GCM a page at a time (`pageSize` rows to a box, on this one thread).
+    static func plainInsertSeconds(rows: Int, at url: URL, sealingPages pageSize: Int? = nil) throws -> Double {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
             try db.execute(
                 sql: "CREATE TABLE guests (id TEXT PRIMARY KEY, name TEXT, email TEXT, code TEXT, notes TEXT)")
+            if pageSize != nil { try db.execute(sql: "CREATE TABLE pages (id INTEGER PRIMARY KEY, sealed BLOB)") }
         }
+        let key = SymmetricKey(size: .bits256)
         let start = ContinuousClock.now
         try queue.write { db in
             let statement = try db.makeStatement(sql: "INSERT INTO guests VALUES (?, ?, ?, ?, ?)")
+            let page = try pageSize.map { _ in try db.makeStatement(sql: "INSERT INTO pages (sealed) VALUES (?)") }
+            var plaintext: [UInt8] = []
             for index in 0..<rows {
-                try statement.execute(arguments: [
-                    UUID().uuidString, "Guest Name \(index)", "guest\(index)@example.org", "CODE\(index)", "",
-                ])
+                let row = [UUID().uuidString, "Guest Name \(index)", "guest\(index)@example.org", "CODE\(index)", ""]
+                try statement.execute(arguments: StatementArguments(row))
+                guard let pageSize, let page else { continue }
+                for text in row { plaintext.append(contentsOf: text.utf8) }
+                if (index + 1) % pageSize == 0 || index == rows - 1 {
+                    try page.execute(arguments: [try AES.GCM.seal(plaintext, using: key).combined])
+                    plaintext.removeAll(keepingCapacity: true)
+                }
             }
         }
         return (ContinuousClock.now - start).seconds

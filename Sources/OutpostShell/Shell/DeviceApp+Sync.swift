@@ -12,7 +12,13 @@ extension DeviceApp {
         guard session != nil, let listed = currentEvent else { return }
         do {
             let event = try await refreshed(listed)
-            for module in modules { try await module.pull(event: event) }
+            for module in modules {
+                let start = ContinuousClock.now
+                try await module.pull(event: event)
+                let took = ContinuousClock.now - start
+                feedSeconds[type(of: module).name] =
+                    Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+            }
         } catch {
             handle(error)
         }

@@ -49,6 +49,9 @@ public final class DeviceApp {
     public private(set) var refusal: String?
     /// Writes to the store that failed while the app ran: shown as a banner, kept for tests.
     package internal(set) var faults = StorageFaults()
+    /// How long each module's last pull took, by module name (the bench reports the roster's
+    /// apart from the other feeds an event opens with).
+    package internal(set) var feedSeconds: [String: Double] = [:]
     /// An ended session whose stored copy could not be cleared: every action tries again, so the
     /// next launch (maybe another person's) never restores it once the store takes the write.
     var sessionLeftInStore = false
