@@ -37,11 +37,11 @@ package protocol CheckInDesk: AnyObject {
 extension CheckInModule: CheckInDesk {
     package func guest(eventId: EventID, id: GuestID) -> LocalGuest? {
         // An unreadable roster is no guest here, and a storage fault on the staff's banner.
-        context.surfacing("read the roster") { try store.guest(eventId: eventId, id: id) } ?? nil
+        readRoster { try store.guest(eventId: eventId, id: id) } ?? nil
     }
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
-        context.surfacing("read the roster") { try store.guests(eventId: eventId, email: email) } ?? []
+        readRoster { try store.guests(eventId: eventId, email: email) } ?? []
     }
 
     package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {

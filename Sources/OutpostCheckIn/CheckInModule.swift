@@ -32,6 +32,24 @@ package final class CheckInModule: DeviceModule {
     package var rosterPageSize = CheckInModule.defaultRosterPageSize
     package static let defaultRosterPageSize = 10_000
 
+    /// Events whose roster has a page that did not open: their next pull fetches the whole
+    /// roster again (``pull(event:)``).
+    private var damagedRosters: Set<EventID> = []
+
+    /// A read of the roster; when it fails, a storage fault on the banner and nil. A damaged
+    /// page also makes the next pull fetch the whole roster again: every guest lands on a new
+    /// page, and the damaged one, pointed to by no row, is deleted.
+    func readRoster<T>(_ access: () throws -> T) -> T? {
+        context.surfacing("read the roster") {
+            do {
+                return try access()
+            } catch let damaged as RosterPageDamaged {
+                damagedRosters.insert(damaged.eventId)
+                throw damaged
+            }
+        }
+    }
+
     /// What the screens show, rebuilt by ``reload()``; rendering reads only these.
     private var rosterCount = 0
     private var confirming: ConfirmationScreen?
@@ -77,6 +95,10 @@ package final class CheckInModule: DeviceModule {
     /// Pulls roster pages after the stored cursor until there are no more; each page is applied
     /// in one transaction together with its cursor, so a kill loses at most the page in flight.
     package func pull(event: EventInfo) async throws {
+        if damagedRosters.contains(event.id) {
+            try store.forgetCursor(eventId: event.id)
+            damagedRosters.remove(event.id)
+        }
         var done = 0
         defer { context.reportProgress(nil, feed: "roster") }
         while true {
@@ -153,9 +175,7 @@ package final class CheckInModule: DeviceModule {
         suggestions =
             state.query.flatMap { query in
                 index.flatMap { index in
-                    context.surfacing("read the roster") {
-                        try store.guests(eventId: eventId, ids: index.search(query).map(\.id))
-                    }
+                    readRoster { try store.guests(eventId: eventId, ids: index.search(query).map(\.id)) }
                 }
             } ?? []
     }
@@ -278,7 +298,7 @@ package final class CheckInModule: DeviceModule {
         clearTransient()
         state.confirmation = nil
         state.manualEntry = true
-        switch context.surfacing("read the roster", { try store.guest(eventId: eventId, code: code) }) {
+        switch readRoster({ try store.guest(eventId: eventId, code: code) }) {
         case .some(.some(let guest)): present(guestId: guest.id, method: .manual, ticket: nil)
         case .some(.none):
             state.banner = .noSuchCode
@@ -331,7 +351,7 @@ package final class CheckInModule: DeviceModule {
         guard let block = blocks.first(where: { $0.partner.lowercased() == wanted || $0.id.wire == wanted }) else {
             return context.refuse("This event has no ticket block of \(partnerOrId).")
         }
-        switch context.surfacing("read the roster", { try store.unnamedTicket(eventId: eventId, blockId: block.id) }) {
+        switch readRoster({ try store.unnamedTicket(eventId: eventId, blockId: block.id) }) {
         case .some(.some(let ticket)): present(guestId: ticket.id, method: .manual, ticket: nil)
         case .some(.none):
             context.refuse("Every ticket of \(block.partner)'s block is named: find its holder by name or code.")
@@ -431,7 +451,7 @@ package final class CheckInModule: DeviceModule {
     /// The last one read is kept while the roster's table is unchanged: the confirmation
     /// screen's reload shows the guest the scan just read (`reuse`; a confirm reads it again).
     private func readGuest(eventId: EventID, id: GuestID, reuse: Bool = true) -> LocalGuest?? {
-        let read = { self.context.surfacing("read the roster") { try self.store.guest(eventId: eventId, id: id) } }
+        let read = { self.readRoster { try self.store.guest(eventId: eventId, id: id) } }
         guard reuse else { return read() }
         return context.read(&guestRead, tables: ["guests"], scope: [eventId.wire, id.wire], read)
     }
@@ -484,9 +504,9 @@ package final class CheckInModule: DeviceModule {
             builtIndex = (version, index)
             return index
         }
-        guard let (read, guests) = context.surfacing("read the roster", { try store.guestsForIndex(eventId: eventId) })
+        guard let (read, entries) = readRoster({ try store.indexEntries(eventId: eventId) })
         else { return nil }
-        let index = RosterIndex(guests: guests)
+        let index = RosterIndex(entries: entries)
         builtIndex = (read, index)
         let snapshots = store
         let previous = snapshotWrite

@@ -118,6 +118,13 @@ extension ModuleStore where Owner == CheckInModule {
         }
     }
 
+    /// Forgets the stored cursor of an event's roster: the next pull fetches every guest again.
+    package func forgetCursor(eventId: EventID) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE sync_state SET cursor = NULL WHERE event_id = ?", arguments: [eventId.wire])
+        }
+    }
+
     /// When an event's roster was last brought up to date (the server's time of its last page).
     package func rosterSyncedAt(eventId: EventID) throws -> Date? {
         try readStatement { db in

@@ -117,8 +117,25 @@ extension ModuleStore where Owner == CheckInModule {
     }
 
     /// Every guest of the event and the roster version they are, read in one transaction and
-    /// opened on every core: the pages first, then each row's guest from its page or its own box.
+    /// opened on every core.
     package func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
+        let (version, guests) = try roster(eventId: eventId) { $0 }
+        return (version, guests)
+    }
+
+    /// The search index's entries of every guest of the event, and the roster version they are:
+    /// each guest is folded into its entry as it is opened, so a large roster's guests are never
+    /// all in memory beside the entries.
+    package func indexEntries(eventId: EventID) throws -> (version: Int, entries: [RosterIndex.Entry]) {
+        let (version, entries) = try roster(eventId: eventId, RosterIndex.entry)
+        return (version, entries)
+    }
+
+    /// `transform` of every guest of the event, read in one transaction and opened on every
+    /// core: the pages first, then each row's guest from its page or its own box.
+    private func roster<Value: Sendable>(
+        eventId: EventID, _ transform: @escaping @Sendable (LocalGuest) -> Value
+    ) throws -> (version: Int, values: [Value]) {
         let (version, rows, boxes) = try queue.read { db in
             var rows: [(id: String, own: Data?, page: Int64?, slot: Int?)] = []
             let cursor = try Row.fetchCursor(
@@ -134,8 +151,8 @@ extension ModuleStore where Owner == CheckInModule {
         let opened = try ParallelMap.map(boxes) { try openPage(eventId: eventId, page: $0.id, box: $0.box) }
         let pages = Dictionary(zip(boxes.map(\.id), opened)) { first, _ in first }
         let sealer = sealer
-        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row -> LocalGuest in
-            if let own = row.own { return try sealer.openGuest(own) }
+        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row -> Value in
+            if let own = row.own { return transform(try sealer.openGuest(own)) }
             guard let page = row.page, let slot = row.slot else { throw SealError.cannotOpen }
             guard let opened = pages[page] else {
                 throw RosterPageDamaged(eventId: eventId, page: page, reason: "is missing")
@@ -149,7 +166,7 @@ extension ModuleStore where Owner == CheckInModule {
             guard guest.id.wire == row.id else {
                 throw RosterPageDamaged(eventId: eventId, page: page, reason: "holds another guest in slot \(slot)")
             }
-            return guest
+            return transform(guest)
         }
         return (version, guests)
     }

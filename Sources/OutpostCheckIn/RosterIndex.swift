@@ -39,7 +39,12 @@ public struct RosterIndex: Sendable {
     package var codes: [Key] = []
 
     public init(guests: [LocalGuest]) {
-        entries = guests.map(Self.entry)
+        self.init(entries: guests.map(Self.entry))
+    }
+
+    /// An index over entries made by ``entry(_:)`` (the store makes them as it opens the roster).
+    package init(entries: [Entry]) {
+        self.entries = entries
         positions = Self.positions(entries)
         sortKeys()
     }
@@ -60,7 +65,7 @@ public struct RosterIndex: Sendable {
         return positions
     }
 
-    package static func entry(_ guest: LocalGuest) -> Entry {
+    @Sendable package static func entry(_ guest: LocalGuest) -> Entry {
         let name = fold(guest.name)
         return Entry(
             id: guest.id, name: guest.name, fullName: name,

@@ -38,6 +38,15 @@ struct RosterPageTests {
             }.flatMap(GuestID.init(wire:)))
     }
 
+    /// The signed ticket of a guest the test imported (the lab's own helper takes a listed guest).
+    static func ticket(_ lab: DeviceLab, _ guest: GuestID) async throws -> String {
+        let response = try await lab.api.request(
+            .get, "/v1/events/\(lab.world.event.id.wire)/guests/\(guest.wire)/ticket",
+            token: lab.world.organizer.accessToken)
+        try #require(response.status == 200)
+        return response.text.trimmingCharacters(in: .newlines)
+    }
+
     @MainActor
     static func replaceBox(_ app: DeviceApp, page: Int64, _ change: (inout Data) -> Void) throws {
         try app.store.queue.write { db in
@@ -73,14 +82,35 @@ struct RosterPageTests {
 
             // At the door: the guest is not admitted from a page that does not open, and the
             // banner names the page.
-            let ticket = try await lab.api.request(
-                .get, "/v1/events/\(eventId.wire)/guests/\(onSecond.wire)/ticket",
-                token: lab.world.organizer.accessToken)
-            try #require(ticket.status == 200)
-            app.scan(ticket.text.trimmingCharacters(in: .newlines))
+            app.scan(try await Self.ticket(lab, onSecond))
             let banner = try #require(app.tree().element(UIIdentifier.storageFaultBanner))
             #expect(banner.attributes["error"]?.contains("roster page \(pages[1].id) of event") == true)
             #expect(app.tree().element(UIIdentifier.confirmButton) == nil)
+        }
+    }
+
+    @Test(
+        "roster-page-heals-on-sync: after a damaged page was read, the next sync pulls the whole roster again; the guest is admitted from a new page and the damaged page is gone"
+    )
+    func healsOnSync() async throws {
+        try await DeviceLab.run { lab in
+            let (app, pages) = try await Self.pagedDevice(lab)
+            let eventId = lab.world.event.id
+            let onSecond = try Self.guestOn(app, page: pages[1].id)
+            try Self.replaceBox(app, page: pages[1].id) { $0[$0.count / 3] ^= 0x80 }
+            let ticket = try await Self.ticket(lab, onSecond)
+            app.scan(ticket)
+            #expect(app.tree().element(UIIdentifier.confirmButton) == nil, "not admitted from a damaged page")
+
+            await app.sync()
+            app.dismissTransient()
+            app.scan(ticket)
+            #expect(app.tree().element(UIIdentifier.confirmButton) != nil, "admitted after the sync")
+            let left = try await app.store.queue.read { db in
+                try Int64.fetchAll(db, sql: "SELECT id FROM roster_pages ORDER BY id")
+            }
+            #expect(!left.contains(pages[1].id), "the damaged page is deleted")
+            #expect(try app.checkInStore.guestsForIndex(eventId: eventId).guests.count == 300)
         }
     }
 

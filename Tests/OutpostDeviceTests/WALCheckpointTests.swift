@@ -95,4 +95,20 @@ struct WALCheckpointTests {
         #expect(largestLog <= (threshold + 60) * (4096 + 24) + 32)
         #expect(try opened.rowsWritten() == writes)
     }
+
+    @Test(
+        "device-wal-truncated: a transaction that grows the log past its limit (a large roster's page) leaves no log that size on disk once a checkpoint has copied it back"
+    )
+    func logTruncatedAfterLargeTransaction() throws {
+        let opened = try open()
+        defer { try? FileManager.default.removeItem(at: opened.home) }
+        let limitPages = DeviceStore.walLimitBytes / 4096
+        try opened.write("row-large", pages: limitPages + limitPages / 4)
+        #expect(opened.logBytes > DeviceStore.walLimitBytes, "the log grew past the limit")
+        // The threshold was crossed: the background checkpoint copies the log back.
+        opened.store.checkpointer.waitUntilIdle()
+        try opened.write("row-small", pages: 1)
+        #expect(opened.logBytes <= DeviceStore.walLimitBytes)
+        #expect(try opened.rowsWritten() == 2)
+    }
 }

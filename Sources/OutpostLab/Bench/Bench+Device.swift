@@ -172,6 +172,18 @@ extension Bench {
                 unit: "ms", floorName: "AES-GCM open of the index snapshot's \(snapshotBytes / 1024) KiB",
                 floor: openFloor * 1000, ratio: open.median / openFloor))
 
+        // The same cold open in a process of its own: its peak memory is the device's alone.
+        let child = try Self.childOpen(home: home)
+        let childGrowth = child.peakMiB - child.residentBeforeMiB
+        // Its floor is the snapshot itself: an index read in place holds no more than its bytes.
+        let snapshotMiB = Double(snapshotBytes) / 1_048_576
+        report(
+            BenchFigure(
+                name: "cold open in a child process, peak RSS growth, \(guests) guests", median: childGrowth,
+                p99: childGrowth, unit: "MiB", floorName: "the index snapshot's size", floor: snapshotMiB,
+                ratio: childGrowth / snapshotMiB,
+                note: "\(Int(childGrowth * 1_048_576 / Double(max(guests, 1)))) bytes per guest; "
+                    + "the whole process \(Int(child.peakMiB)) MiB at its peak"))
         let peak = ResidentMemory.peakMiB() - residentBefore
         let store = Self.directoryMiB(home)
         report(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OutpostLab
 
 /// `outpost bench`: measured figures, each beside a floor measured in the same run.
@@ -72,6 +73,13 @@ struct BenchCommand: AsyncParsableCommand {
             valueName: "n"))
     var instances: Int?
 
+    @Option(
+        name: .customLong("open-device"),
+        help: ArgumentHelp(
+            "Open the device at this folder cold and print its peak memory as JSON (the bench runs this in a child process).",
+            valueName: "dir", visibility: .hidden))
+    var openDevice: String?
+
     func validate() throws {
         if let peer, peer != "pretix" { throw ValidationError("The only peer is pretix.") }
         if let instances {
@@ -85,6 +93,10 @@ struct BenchCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        if let openDevice {
+            print(try Bench.openDeviceHere(home: URL(fileURLWithPath: openDevice)))
+            return
+        }
         try await Bench(
             quick: quick, check: check, writeBaseline: writeBaseline, sizes: try rosterSizes(), baselines: baselines,
             margin: margin, output: output, postgres: postgres, postgresPool: postgresPool, peer: peer != nil,

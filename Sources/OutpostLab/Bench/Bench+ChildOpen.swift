@@ -1,0 +1,39 @@
+import Foundation
+import OutpostDevice
+
+/// The device opened cold in a process of its own: its peak resident memory read from that
+/// process's `/proc/self/status`, with nothing of the bench's (the seeded roster, the device the
+/// bench keeps open) in it. A phone's memory limit is per app, so this is the figure it meets.
+extension Bench {
+    struct ChildOpen: Codable {
+        /// The process before the device opened (the runtime and the binary).
+        var residentBeforeMiB: Double
+        /// The process's peak (`VmHWM`) after the launch, a search and the first tree.
+        var peakMiB: Double
+        var guests: Int
+    }
+
+    /// `outpost bench --open-device HOME`: opens the device at `home` as a launch does (the
+    /// migrations, the search index from its snapshot, a first search, the first tree) and
+    /// returns what it measured as one line of JSON.
+    @MainActor
+    package static func openDeviceHere(home: URL) throws -> String {
+        let before = ResidentMemory.currentMiB()
+        let app = try DeviceApp.launch(home: home, ports: ports(home, online: false), modules: .eventDay).opened()
+        app.lookup("a")
+        let guests = Int(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "") ?? 0
+        let report = ChildOpen(residentBeforeMiB: before, peakMiB: ResidentMemory.peakMiB(), guests: guests)
+        return String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+    }
+
+    /// Runs ``openDeviceHere(home:)`` in a child `outpost` and reads its line.
+    static func childOpen(home: URL) throws -> ChildOpen {
+        let (stdout, status) = try LabProcess.run(["bench", "--open-device", home.path])
+        guard status == 0, let line = stdout.split(separator: "\n").last,
+            let report = try? JSONDecoder().decode(ChildOpen.self, from: Data(line.utf8))
+        else {
+            throw CleanFailure("The device did not open in a child process (exit status \(status)).")
+        }
+        return report
+    }
+}
