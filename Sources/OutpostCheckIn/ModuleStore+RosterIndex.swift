@@ -151,22 +151,11 @@ extension ModuleStore where Owner == CheckInModule {
         let opened = try ParallelMap.map(boxes) { try openPage(eventId: eventId, page: $0.id, box: $0.box) }
         let pages = Dictionary(zip(boxes.map(\.id), opened)) { first, _ in first }
         let sealer = sealer
-        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row -> Value in
-            if let own = row.own { return transform(try sealer.openGuest(own)) }
-            guard let page = row.page, let slot = row.slot else { throw SealError.cannotOpen }
-            guard let opened = pages[page] else {
-                throw RosterPageDamaged(eventId: eventId, page: page, reason: "is missing")
-            }
-            let guest: LocalGuest
-            do {
-                guest = try opened.guest(at: slot)
-            } catch {
-                throw RosterPageDamaged(eventId: eventId, page: page, reason: "has no readable guest in slot \(slot)")
-            }
-            guard guest.id.wire == row.id else {
-                throw RosterPageDamaged(eventId: eventId, page: page, reason: "holds another guest in slot \(slot)")
-            }
-            return transform(guest)
+        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row in
+            transform(
+                try Self.guest(
+                    id: row.id, own: row.own, page: row.page, slot: row.slot, eventId: eventId, sealer: sealer
+                ) { pages[$0] })
         }
         return (version, guests)
     }

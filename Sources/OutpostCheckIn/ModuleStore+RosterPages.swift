@@ -37,6 +37,8 @@ extension ModuleStore where Owner == CheckInModule {
         return Data(bytes)
     }
 
+    static let insertPageSQL = "INSERT INTO roster_pages (id, event_id, live, sealed) VALUES (?, ?, ?, ?)"
+
     /// The number the next new page gets.
     static func nextPage(_ db: Database) throws -> Int64 {
         (try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM roster_pages")) ?? 0) + 1
@@ -49,8 +51,7 @@ extension ModuleStore where Owner == CheckInModule {
         let page = try nextPage(db)
         let box = try sealer.seal(
             Data(builder.bytes(eventId: eventId)), authenticating: pageContext(eventId: eventId, page: page))
-        try db.cachedStatement(sql: "INSERT INTO roster_pages (id, event_id, live, sealed) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [page, eventId, builder.count, box])
+        try db.cachedStatement(sql: insertPageSQL).execute(arguments: [page, eventId, builder.count, box])
         return page
     }
 
@@ -84,8 +85,7 @@ extension ModuleStore where Owner == CheckInModule {
             }
             return SealedPage(page: page, box: box, lookups: lookups)
         }
-        let insertPage = try db.cachedStatement(
-            sql: "INSERT INTO roster_pages (id, event_id, live, sealed) VALUES (?, ?, ?, ?)")
+        let insertPage = try db.cachedStatement(sql: Self.insertPageSQL)
         let row = try db.cachedStatement(
             sql: """
                 INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
@@ -127,38 +127,50 @@ extension ModuleStore where Owner == CheckInModule {
         }
     }
 
-    /// The guest of a row read with ``guestColumns``: its own box when this device changed it,
-    /// else its slot on its page. `pages` keeps the pages opened by earlier rows of one read.
-    func openGuest(row: Row, eventId: EventID, pages: inout [Int64: RosterPageCoding.Page]) throws -> LocalGuest {
-        if let own = row["sealed"] as Data? { return try sealer.openGuest(own) }
-        guard let page = row["page"] as Int64? else { throw SealError.cannotOpen }
-        let opened: RosterPageCoding.Page
-        if let known = pages[page] {
-            opened = known
-        } else {
-            guard let box = row["page_box"] as Data? else {
-                throw RosterPageDamaged(eventId: eventId, page: page, reason: "is missing")
-            }
-            opened = try openPage(eventId: eventId, page: page, box: box)
-            pages[page] = opened
+    /// A guest's row: its own box when this device changed it, else its slot on its page, which
+    /// `opened` finds by number (nil: no such page). Every read of a guest comes here, one row
+    /// at a time or the whole roster on every core.
+    static func guest(
+        id: String, own: Data?, page: Int64?, slot: Int?, eventId: EventID, sealer: Sealer,
+        opened: (Int64) throws -> RosterPageCoding.Page?
+    ) throws -> LocalGuest {
+        if let own { return try sealer.openGuest(own) }
+        guard let page else { throw SealError.cannotOpen }
+        guard let onPage = try opened(page) else {
+            throw RosterPageDamaged(eventId: eventId, page: page, reason: "is missing")
         }
-        let slot: Int = row["slot"] ?? -1
+        let slot = slot ?? -1
         let guest: LocalGuest
         do {
-            guest = try opened.guest(at: slot)
+            guest = try onPage.guest(at: slot)
         } catch {
             throw RosterPageDamaged(eventId: eventId, page: page, reason: "has no readable guest in slot \(slot)")
         }
-        guard guest.id.wire == row["id"] as String else {
+        guard guest.id.wire == id else {
             throw RosterPageDamaged(eventId: eventId, page: page, reason: "holds another guest in slot \(slot)")
         }
         return guest
     }
 
+    /// The guest of a row read with ``guestColumns``. `pages` keeps the pages opened by earlier
+    /// rows of one read.
+    func openGuest(row: Row, eventId: EventID, pages: inout [Int64: RosterPageCoding.Page]) throws -> LocalGuest {
+        try Self.guest(
+            id: row["id"], own: row["sealed"], page: row["page"], slot: row["slot"], eventId: eventId, sealer: sealer
+        ) { page in
+            if let known = pages[page] { return known }
+            guard let box = row["page_box"] as Data? else { return nil }
+            let opened = try openPage(eventId: eventId, page: page, box: box)
+            pages[page] = opened
+            return opened
+        }
+    }
+
     /// One guest's row, read inside `db`.
     func openGuest(row: Row, eventId: EventID) throws -> LocalGuest {
-        var pages: [Int64: RosterPageCoding.Page] = [:]
-        return try openGuest(row: row, eventId: eventId, pages: &pages)
+        try Self.guest(
+            id: row["id"], own: row["sealed"], page: row["page"], slot: row["slot"], eventId: eventId, sealer: sealer
+        ) { page in try (row["page_box"] as Data?).map { try openPage(eventId: eventId, page: page, box: $0) } }
     }
 
     /// The roster tables of the page layout, and every guest sealed alone until now moved onto

@@ -19,13 +19,17 @@ struct RosterPageTests {
     static func pagedDevice(_ lab: DeviceLab) async throws -> (DeviceApp, [(id: Int64, live: Int)]) {
         try await lab.importGuests(297)
         let app = try await lab.readyDevice("a")
-        let pages = try await app.store.queue.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, live FROM roster_pages WHERE event_id = ? ORDER BY id",
-                arguments: [lab.world.event.id.wire]
-            ).map { (id: $0["id"] as Int64, live: $0["live"] as Int) }
+        return (app, try await pages(app))
+    }
+
+    /// The device's roster pages and how many rows point to each, oldest first.
+    @MainActor
+    static func pages(_ app: DeviceApp) async throws -> [(id: Int64, live: Int)] {
+        try await app.store.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, live FROM roster_pages ORDER BY id").map {
+                (id: $0["id"] as Int64, live: $0["live"] as Int)
+            }
         }
-        return (app, pages)
     }
 
     /// The first guest on `page`.
@@ -106,10 +110,7 @@ struct RosterPageTests {
             app.dismissTransient()
             app.scan(ticket)
             #expect(app.tree().element(UIIdentifier.confirmButton) != nil, "admitted after the sync")
-            let left = try await app.store.queue.read { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM roster_pages ORDER BY id")
-            }
-            #expect(!left.contains(pages[1].id), "the damaged page is deleted")
+            #expect(!(try await Self.pages(app)).map(\.id).contains(pages[1].id), "the damaged page is deleted")
             #expect(try app.checkInStore.guestsForIndex(eventId: eventId).guests.count == 300)
         }
     }
@@ -214,11 +215,7 @@ struct RosterPageTests {
             // The outbox is held back, so the pulled page does not know of the check-in yet.
             try await #require(app.checkInModule).pull(event: lab.world.event)
 
-            let after = try await app.store.queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, live FROM roster_pages ORDER BY id").map {
-                    (id: $0["id"] as Int64, live: $0["live"] as Int)
-                }
-            }
+            let after = try await Self.pages(app)
             #expect(after.map(\.live) == [128, 128, 44])
             #expect(Set(after.map(\.id)).isDisjoint(with: pages.map(\.id)), "the old pages are gone")
             let (_, guests) = try app.checkInStore.guestsForIndex(eventId: eventId)
