@@ -32,19 +32,16 @@ package final class CheckInModule: DeviceModule {
     package var rosterPageSize = CheckInModule.defaultRosterPageSize
     package static let defaultRosterPageSize = 10_000
 
-    /// Events whose roster has a page that did not open: their next pull fetches the whole
-    /// roster again (``pull(event:)``).
-    private var damagedRosters: Set<EventID> = []
-
     /// A read of the roster; when it fails, a storage fault on the banner and nil. A damaged
-    /// page also makes the next pull fetch the whole roster again: every guest lands on a new
-    /// page, and the damaged one, pointed to by no row, is deleted.
+    /// page also forgets the roster's cursor in the store, so the next pull (in this launch or
+    /// the next) fetches the whole roster again: every guest lands on a new page, and the
+    /// damaged one, pointed to by no row, is deleted.
     func readRoster<T>(_ access: () throws -> T) -> T? {
         context.surfacing("read the roster") {
             do {
                 return try access()
             } catch let damaged as RosterPageDamaged {
-                damagedRosters.insert(damaged.eventId)
+                try store.forgetCursor(eventId: damaged.eventId)
                 throw damaged
             }
         }
@@ -95,10 +92,6 @@ package final class CheckInModule: DeviceModule {
     /// Pulls roster pages after the stored cursor until there are no more; each page is applied
     /// in one transaction together with its cursor, so a kill loses at most the page in flight.
     package func pull(event: EventInfo) async throws {
-        if damagedRosters.contains(event.id) {
-            try store.forgetCursor(eventId: event.id)
-            damagedRosters.remove(event.id)
-        }
         var done = 0
         defer { context.reportProgress(nil, feed: "roster") }
         while true {
