@@ -16,7 +16,7 @@ package final class CheckInModule: DeviceModule {
     package static let migrations = ModuleStore<CheckInModule>.checkInMigrations
     /// The roster goes at sign-out, with the shell's session data.
     package static let sessionTables = [
-        "roster_pages", "guests", "access_types", "event_keys", "sync_state", "ticket_blocks",
+        "roster_pages", "guests", "access_types", "event_keys", "sync_state", "ticket_blocks", "roster_index_parts",
     ]
 
     /// What the module may use of the shell.
@@ -497,9 +497,7 @@ package final class CheckInModule: DeviceModule {
             builtIndex = (version, index)
             return index
         }
-        guard let (read, entries) = readRoster({ try store.indexEntries(eventId: eventId) })
-        else { return nil }
-        let index = RosterIndex(entries: entries)
+        guard let (read, index) = readRoster({ try store.rosterIndex(eventId: eventId) }) else { return nil }
         builtIndex = (read, index)
         let snapshots = store
         let previous = snapshotWrite

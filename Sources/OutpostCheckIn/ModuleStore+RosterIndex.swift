@@ -93,6 +93,17 @@ extension ModuleStore where Owner == CheckInModule {
                         """)
             },
             rosterPagesMigration,
+            // The search index's snapshot in sealed parts of its own table (it was one box in
+            // `meta`, of an earlier layout that is built again anyway).
+            DeviceMigration("roster index parts") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE roster_index_parts (
+                            event_id TEXT NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL,
+                            version INTEGER NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (event_id, part));
+                        DELETE FROM meta WHERE key LIKE 'roster_index %';
+                        """)
+            },
         ]
     }
 
@@ -119,25 +130,32 @@ extension ModuleStore where Owner == CheckInModule {
     /// Every guest of the event and the roster version they are, read in one transaction and
     /// opened on every core.
     package func guestsForIndex(eventId: EventID) throws -> (version: Int, guests: [LocalGuest]) {
-        let (version, guests) = try roster(eventId: eventId) { $0 }
-        return (version, guests)
+        let (version, parts) = try roster(eventId: eventId) { rows, guest in try rows.map(guest) }
+        return (version, parts.flatMap { $0 })
     }
 
-    /// The search index's entries of every guest of the event, and the roster version they are:
-    /// each guest is folded into its entry as it is opened, so a large roster's guests are never
-    /// all in memory beside the entries.
-    package func indexEntries(eventId: EventID) throws -> (version: Int, entries: [RosterIndex.Entry]) {
-        let (version, entries) = try roster(eventId: eventId, RosterIndex.entry)
-        return (version, entries)
+    /// The search index over every guest of the event, and the roster version it is: each
+    /// core folds its part of the roster into a segment of records as it opens the guests, so
+    /// a large roster's guests are never all in memory beside the index.
+    package func rosterIndex(eventId: EventID) throws -> (version: Int, index: RosterIndex) {
+        let (version, segments) = try roster(eventId: eventId) { rows, guest in
+            var segment = RosterIndexLayout.Segment()
+            for row in rows { segment.append(RosterIndex.entry(try guest(row))) }
+            return segment
+        }
+        return (version, RosterIndex(segments: segments))
     }
 
-    /// `transform` of every guest of the event, read in one transaction and opened on every
+    private typealias RosterRow = (id: String, own: Data?, page: Int64?, slot: Int?)
+
+    /// `transform` of parts of the event's guests, read in one transaction and opened on every
     /// core: the pages first, then each row's guest from its page or its own box.
     private func roster<Value: Sendable>(
-        eventId: EventID, _ transform: @escaping @Sendable (LocalGuest) -> Value
+        eventId: EventID,
+        _ transform: @escaping @Sendable (ArraySlice<RosterRow>, (RosterRow) throws -> LocalGuest) throws -> Value
     ) throws -> (version: Int, values: [Value]) {
         let (version, rows, boxes) = try queue.read { db in
-            var rows: [(id: String, own: Data?, page: Int64?, slot: Int?)] = []
+            var rows: [RosterRow] = []
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT id, sealed, page, slot FROM guests WHERE event_id = ?", arguments: [eventId.wire])
             while let row = try cursor.next() { rows.append((row[0], row[1], row[2], row[3])) }
@@ -151,13 +169,14 @@ extension ModuleStore where Owner == CheckInModule {
         let opened = try ParallelMap.map(boxes) { try openPage(eventId: eventId, page: $0.id, box: $0.box) }
         let pages = Dictionary(zip(boxes.map(\.id), opened)) { first, _ in first }
         let sealer = sealer
-        let guests = try ParallelMap.map(rows, minimumChunk: 2_000) { row in
-            transform(
+        let values = try ParallelMap.chunks(rows, minimumChunk: 2_000) { part in
+            try transform(part) { row in
                 try Self.guest(
                     id: row.id, own: row.own, page: row.page, slot: row.slot, eventId: eventId, sealer: sealer
-                ) { pages[$0] })
+                ) { pages[$0] }
+            }
         }
-        return (version, guests)
+        return (version, values)
     }
 
     /// The guests with these ids (those the store has), in the order asked.
@@ -181,40 +200,71 @@ extension ModuleStore where Owner == CheckInModule {
         return ids.compactMap { found[$0.wire] }
     }
 
-    private static func snapshotKey(_ eventId: EventID) -> String { "roster_index \(eventId.wire)" }
+    /// The size of a snapshot's sealed parts: the buffer is read a part at a time, so opening it
+    /// holds the buffer and one part, not the buffer twice.
+    package static var snapshotPartBytes: Int { 1 << 20 }
 
-    /// The sealed search-index snapshot of the event, if it was built from the roster as it is
-    /// now; nil when there is none or the roster changed since.
-    package func rosterIndexSnapshot(eventId: EventID) throws -> Data? {
-        let (version, box) = try queue.read { db in
-            (
-                try Self.rosterVersion(db, eventId),
-                try Data.fetchOne(
-                    db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.snapshotKey(eventId)])
-            )
+    /// What a part's box is bound to: its event, the roster version it was built from, its
+    /// number and how many parts there are, so a part moved, a part missing or a stale snapshot
+    /// does not open.
+    private static func snapshotContext(_ eventId: EventID, version: Int, part: Int, parts: Int) -> Data {
+        var bytes = Array("outpost roster index v2".utf8)
+        ByteLayout.append(eventId.wire, to: &bytes)
+        for value in [version, part, parts] { ByteLayout.append(bigEndian: UInt64(value), to: &bytes) }
+        return Data(bytes)
+    }
+
+    /// The search-index snapshot of the event (``RosterIndex/snapshot()``'s bytes), if it was
+    /// built from the roster as it is now; nil when there is none or the roster changed since.
+    /// A part that does not open, or a part missing, throws.
+    package func rosterIndexSnapshot(eventId: EventID) throws -> [UInt8]? {
+        try queue.read { db in
+            let version = try Self.rosterVersion(db, eventId)
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: "SELECT part, parts, version, sealed FROM roster_index_parts WHERE event_id = ? ORDER BY part",
+                arguments: [eventId.wire])
+            var bytes: [UInt8] = []
+            var parts = 0
+            var read = 0
+            while let row = try cursor.next() {
+                guard row["version"] as Int == version else { return nil }
+                if read == 0 {
+                    parts = row["parts"]
+                    bytes.reserveCapacity(min(parts, 1 << 12) * Self.snapshotPartBytes)
+                }
+                guard row["part"] as Int == read, row["parts"] as Int == parts else {
+                    throw ByteLayout.Failure.malformed("snapshot part \(read) of \(parts) is missing")
+                }
+                let box: Data = row["sealed"]
+                bytes.append(
+                    contentsOf: try sealer.open(
+                        box, authenticating: Self.snapshotContext(eventId, version: version, part: read, parts: parts)))
+                read += 1
+            }
+            guard read > 0 else { return nil }
+            guard read == parts else { throw ByteLayout.Failure.malformed("snapshot cut short at part \(read)") }
+            return bytes
         }
-        guard let box else { return nil }
-        let sealed = try sealer.open(box)
-        let built = try sealed.withUnsafeBytes { raw in
-            var reader = ByteLayout.Reader(bytes: raw.bindMemory(to: UInt8.self), offset: 0)
-            return try reader.bigEndian64()
-        }
-        return built == UInt64(version) ? sealed.dropFirst(8) : nil
     }
 
     /// Keeps `bytes` (``RosterIndex/snapshot()``) as the event's snapshot, built from the roster
-    /// at `version`. The meta table holds it, so signing out forgets it with the roster.
-    package func saveRosterIndexSnapshot(eventId: EventID, version: Int, bytes: [UInt8]) throws {
-        var sealed: [UInt8] = []
-        sealed.reserveCapacity(8 + bytes.count)
-        ByteLayout.append(bigEndian: UInt64(version), to: &sealed)
-        sealed.append(contentsOf: bytes)
-        let box = try sealer.seal(Data(sealed))
+    /// at `version`, in sealed parts of `partBytes`. Signing out forgets it with the roster.
+    package func saveRosterIndexSnapshot(
+        eventId: EventID, version: Int, bytes: [UInt8], partBytes: Int = snapshotPartBytes
+    ) throws {
+        let parts = max(1, (bytes.count + partBytes - 1) / partBytes)
         try queue.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                arguments: [Self.snapshotKey(eventId), box])
+            try db.execute(sql: "DELETE FROM roster_index_parts WHERE event_id = ?", arguments: [eventId.wire])
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO roster_index_parts (event_id, part, parts, version, sealed) VALUES (?, ?, ?, ?, ?)")
+            // One part sealed at a time: the snapshot is never in memory twice.
+            for part in 0..<parts {
+                let box = try sealer.seal(
+                    Data(bytes[part * partBytes..<min(bytes.count, (part + 1) * partBytes)]),
+                    authenticating: Self.snapshotContext(eventId, version: version, part: part, parts: parts))
+                try insert.execute(arguments: [eventId.wire, part, parts, version, box])
+            }
         }
     }
 }

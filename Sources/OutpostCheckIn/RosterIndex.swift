@@ -2,12 +2,15 @@ import Foundation
 import OutpostCore
 import OutpostShell
 
-/// The in-memory autocomplete over a roster, built when the store is unlocked (the store itself
-/// only holds sealed values). Prefix match from the first character on any word of the name,
-/// on the e-mail and on the code; case- and diacritic-insensitive; ranked; at most 20 results.
+/// The autocomplete over a roster, built when the store is unlocked (the store itself only holds
+/// sealed values). Prefix match from the first character on any word of the name, on the e-mail
+/// and on the code; case- and diacritic-insensitive; ranked; at most 20 results.
 ///
-/// Each kind of key is kept sorted, so a prefix is a binary search and a contiguous range:
-/// a search reads only the matching keys, not the whole roster.
+/// The index is one buffer of bytes (``RosterIndexLayout``), searched where it lies: each kind of
+/// key is a sorted list of entry numbers, so a prefix is two binary searches and a contiguous
+/// range, and nothing is decoded but the keys a search compares and the ≤ 20 names it returns. A
+/// launch opens the buffer from its sealed snapshot as it is; a million guests cost the
+/// buffer's bytes, not a million strings.
 public struct RosterIndex: Sendable {
     /// A guest the search found: its id and its name as the roster spells it. The screens read
     /// the guest itself from the store, so its check-in state is never the index's copy.
@@ -16,124 +19,87 @@ public struct RosterIndex: Sendable {
         public var name: String
     }
 
+    /// One guest's keys, folded (``fold(_:)``), as the index is built from them.
     package struct Entry: Sendable {
         package var id: GuestID
         package var name: String
         package var fullName: String
-        package var nameWords: [String]
         package var email: String
         package var code: String
     }
 
-    /// A sorted key pointing at an entry.
-    package struct Key: Sendable {
-        package var text: String
-        package var entry: Int
-    }
-
-    package var entries: [Entry]
-    private var positions: [GuestID: Int]
-    package var fullNames: [Key] = []
-    package var words: [Key] = []
-    package var emails: [Key] = []
-    package var codes: [Key] = []
+    package private(set) var layout: RosterIndexLayout
 
     public init(guests: [LocalGuest]) {
         self.init(entries: guests.map(Self.entry))
     }
 
-    /// An index over entries made by ``entry(_:)`` (the store makes them as it opens the roster).
+    /// An index over entries made by ``entry(_:)``.
     package init(entries: [Entry]) {
-        self.entries = entries
-        positions = Self.positions(entries)
-        sortKeys()
+        var segment = RosterIndexLayout.Segment()
+        for entry in entries { segment.append(entry) }
+        layout = RosterIndexLayout(segments: [segment])
     }
 
-    /// An index whose keys are already sorted (``init(snapshot:)``).
-    package init(entries: [Entry], fullNames: [Key], words: [Key], emails: [Key], codes: [Key]) {
-        self.entries = entries
-        positions = Self.positions(entries)
-        self.fullNames = fullNames
-        self.words = words
-        self.emails = emails
-        self.codes = codes
+    /// An index over segments of entries (the store makes one per core as it opens the roster).
+    package init(segments: [RosterIndexLayout.Segment]) {
+        layout = RosterIndexLayout(segments: segments)
     }
 
-    private static func positions(_ entries: [Entry]) -> [GuestID: Int] {
-        var positions = [GuestID: Int](minimumCapacity: entries.count)
-        for (index, entry) in entries.enumerated() { positions[entry.id] = index }
-        return positions
-    }
+    package init(layout: RosterIndexLayout) { self.layout = layout }
 
     @Sendable package static func entry(_ guest: LocalGuest) -> Entry {
-        let name = fold(guest.name)
-        return Entry(
-            id: guest.id, name: guest.name, fullName: name,
-            nameWords: name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init),
-            email: fold(guest.email), code: fold(guest.code))
+        Entry(
+            id: guest.id, name: guest.name, fullName: fold(guest.name), email: fold(guest.email), code: fold(guest.code)
+        )
     }
 
-    private mutating func sortKeys() {
-        func sorted(_ keys: [Key]) -> [Key] {
-            keys.sorted {
-                $0.text == $1.text ? entries[$0.entry].fullName < entries[$1.entry].fullName : $0.text < $1.text
-            }
-        }
-        fullNames = sorted(entries.indices.map { Key(text: entries[$0].fullName, entry: $0) })
-        words = sorted(
-            entries.indices.flatMap { index in entries[index].nameWords.dropFirst().map { Key(text: $0, entry: index) }
-            })
-        emails = sorted(entries.indices.map { Key(text: entries[$0].email, entry: $0) })
-        codes = sorted(entries.indices.map { Key(text: entries[$0].code, entry: $0) })
-    }
+    public var count: Int { layout.count }
 
-    public var count: Int { entries.count }
-
-    /// Adds or replaces one guest. The same keys keep the sorted keys; a change of name, e-mail
-    /// or code re-sorts them.
+    /// Adds or replaces one guest: the index is built again from its entries (the device does
+    /// not; a changed roster is indexed again from the store).
     public mutating func update(_ guest: LocalGuest) {
+        var entries = layout.entries()
         let entry = Self.entry(guest)
-        if let position = positions[guest.id] {
-            let old = entries[position]
+        if let position = entries.firstIndex(where: { $0.id == guest.id }) {
             entries[position] = entry
-            if old.fullName == entry.fullName, old.email == entry.email, old.code == entry.code { return }
         } else {
-            positions[guest.id] = entries.count
             entries.append(entry)
         }
-        sortKeys()
+        self = RosterIndex(entries: entries)
     }
 
     /// Guests matching `query`, best first: exact code, name starting with the query, a later
-    /// name word starting with it, e-mail, then code prefix; ties by name.
+    /// name word starting with it, e-mail, then code prefix; ties by name, then id.
     public func search(_ query: String, limit: Int = 20) -> [Match] {
-        let needle = Self.fold(query.trimmingCharacters(in: .whitespacesAndNewlines))
+        let needle = Array(Self.fold(query.trimmingCharacters(in: .whitespacesAndNewlines)).utf8)
         guard !needle.isEmpty, limit > 0 else { return [] }
-        var chosen: [Int] = []
-        var seen = Set<Int>()
-        func take(_ candidates: [Int]) {
-            for index in candidates where chosen.count < limit && seen.insert(index).inserted { chosen.append(index) }
+        return layout.read { index in
+            var chosen: [Int] = []
+            var seen = Set<Int>()
+            func take(_ candidates: some Sequence<Int>) {
+                for entry in candidates where chosen.count < limit && seen.insert(entry).inserted {
+                    chosen.append(entry)
+                }
+            }
+            // Rank 0: the exact code: the start of the code keys with this prefix (a key equal to
+            // the prefix sorts before every longer one), without reading the rest of them.
+            let codes = index.prefixRange(.codes, needle)
+            take(codes.lazy.prefix { index.key(.codes, $0, equals: needle) }.map { index.entry(.codes, $0) })
+            // Rank 1: the name starts with the query; the keys are already in name order.
+            take(index.prefixRange(.fullNames, needle).prefix(limit + chosen.count).map { index.entry(.fullNames, $0) })
+            // Ranks 2–4: a later name word, the e-mail, the code; each ordered by name.
+            for list in [RosterIndexLayout.List.words, .emails, .codes] where chosen.count < limit {
+                let candidates = index.prefixRange(list, needle).lazy.map { index.entry(list, $0) }
+                take(best(candidates.filter { !seen.contains($0) }, count: limit - chosen.count, index))
+            }
+            return chosen.map { Match(id: index.guestId($0), name: index.name($0)) }
         }
-        // Rank 0: the exact code: the start of the code keys with this prefix (a key equal to the
-        // prefix sorts before every longer one), without reading the rest of them.
-        let codeRange = prefixRange(in: codes, prefix: needle)
-        take(codes[codeRange].prefix { $0.text == needle }.map(\.entry))
-        // Rank 1: the name starts with the query; the keys are already in name order.
-        take(matches(in: fullNames, prefix: needle, limit: limit + chosen.count))
-        // Ranks 2–4: a later name word, the e-mail, the code; each ordered by name.
-        for keys in [words, emails, codes] where chosen.count < limit {
-            let range = prefixRange(in: keys, prefix: needle)
-            take(best(Array(keys[range].lazy.map(\.entry).filter { !seen.contains($0) }), count: limit - chosen.count))
-        }
-        return chosen.map { Match(id: entries[$0].id, name: entries[$0].name) }
     }
 
     /// The first `count` entries by name (then id), without sorting them all.
-    private func best(_ candidates: [Int], count: Int) -> [Int] {
-        func before(_ a: Int, _ b: Int) -> Bool {
-            (entries[a].fullName, entries[a].id) < (entries[b].fullName, entries[b].id)
-        }
-        if candidates.count <= count * 4 { return Array(Set(candidates).sorted(by: before).prefix(count)) }
+    private func best(_ candidates: some Sequence<Int>, count: Int, _ index: RosterIndexLayout.Reader) -> [Int] {
+        let before = index.entryBefore
         var top: [Int] = []
         var members = Set<Int>()
         for candidate in candidates where !members.contains(candidate) {
@@ -151,29 +117,8 @@ public struct RosterIndex: Sendable {
         return top.count < count ? top.sorted(by: before) : top
     }
 
-    private func matches(in keys: [Key], prefix: String, limit: Int) -> [Int] {
-        keys[prefixRange(in: keys, prefix: prefix)].prefix(limit).map(\.entry)
-    }
-
-    /// The contiguous range of sorted keys starting with `prefix` (two binary searches).
-    private func prefixRange(in keys: [Key], prefix: String) -> Range<Int> {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle].text < prefix { low = middle + 1 } else { high = middle }
-        }
-        // Keys with the prefix are contiguous from `low`: binary search for where they stop.
-        var end = low
-        high = keys.count
-        while end < high {
-            let middle = (end + high) / 2
-            if keys[middle].text.hasPrefix(prefix) { end = middle + 1 } else { high = middle }
-        }
-        return low..<end
-    }
-
-    /// Lower-cased, without diacritics; letters that do not decompose are spelled out.
+    /// Lower-cased, without diacritics; letters that do not decompose are spelled out; composed
+    /// (NFC), so that comparing the bytes of two folded keys orders them as their text.
     package static func fold(_ text: String) -> String {
         // Codes, most e-mails and many names are ASCII: lower-casing is the whole fold, and far
         // cheaper than Foundation's folding (this runs for every key when the index is built).
@@ -194,6 +139,6 @@ public struct RosterIndex: Sendable {
             default: output.append(character)
             }
         }
-        return output
+        return output.precomposedStringWithCanonicalMapping
     }
 }

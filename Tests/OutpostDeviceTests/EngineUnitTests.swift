@@ -51,6 +51,35 @@ struct RosterIndexTests {
         #expect(index.search("bbbb").map(\.name) == ["Bjørn Ødegård"])
     }
 
+    @Test(
+        "roster-index-composed-keys: a name stored decomposed (NFD) is found by the composed query and the other way round, in scripts folding does not turn into ASCII"
+    )
+    func composedKeys() {
+        // 한국 with 한 as three jamo (NFD), 서울 composed; Ωμέγα with its accent as a mark.
+        let index = RosterIndex(guests: [
+            Self.guest("\u{1112}\u{1161}\u{11AB}국 Kim", "kim@example.kr", "KR00000001"),
+            Self.guest("서울 Park", "park@example.kr", "KR00000002"),
+            Self.guest("Ωμε\u{0301}γα Papadopoulou", "omega@example.gr", "GR00000001"),
+        ])
+        #expect(index.search("한").map(\.name) == ["\u{1112}\u{1161}\u{11AB}국 Kim"])
+        #expect(index.search("\u{1109}\u{1165}\u{110B}\u{116E}\u{11AF}").map(\.name) == ["서울 Park"])
+        #expect(index.search("ωμεγ").map(\.name) == ["Ωμε\u{0301}γα Papadopoulou"])
+        #expect(index.search("ΩΜΈΓΑ").map(\.name) == ["Ωμε\u{0301}γα Papadopoulou"])
+    }
+
+    @Test(
+        "roster-index-long-text: a name past 65,535 bytes is indexed up to a character boundary below that, and its snapshot opens"
+    )
+    func longText() throws {
+        let long = "Ødegård " + String(repeating: "é", count: 40_000)
+        let index = RosterIndex(guests: [Self.guest(long, "long@example.org", "LONG000001")])
+        let opened = try RosterIndex(snapshot: index.snapshot())
+        #expect(opened.search("odegard ee").count == 1)
+        let name = try #require(opened.search("long000001").first?.name)
+        #expect(name.utf8.count <= 65_535 && name.utf8.count > 65_000)
+        #expect(long.hasPrefix(name), "cut at a character boundary, not inside one")
+    }
+
     @Test("at most 20 results")
     func limit() {
         let many = RosterIndex(guests: (0..<100).map { Self.guest("Guest \($0)", "g\($0)@x.io", "CODE\($0)") })

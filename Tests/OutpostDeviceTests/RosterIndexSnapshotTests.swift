@@ -55,10 +55,20 @@ struct RosterIndexSnapshotTests {
         #expect(throws: ByteLayout.Failure.malformed("tag")) {
             try RosterIndex(snapshot: Data([0x7B] + bytes.dropFirst()))
         }
-        // The last byte is the second word key's word number: 9 is no word of that name.
+        // After the header (13 bytes) and the two records' offsets, the first full-name key:
+        // entry 9 is not one of the two.
         var outOfRange = bytes
-        outOfRange[outOfRange.count - 1] = 9
-        #expect(throws: ByteLayout.Failure.malformed("word number")) { try RosterIndex(snapshot: Data(outOfRange)) }
+        outOfRange[13 + 8] = 9
+        #expect(throws: ByteLayout.Failure.malformed("key")) { try RosterIndex(snapshot: outOfRange) }
+        // The first record's offset past the pool.
+        var pastPool = bytes
+        pastPool[13 + 3] = 0x7F
+        #expect(throws: ByteLayout.Failure.malformed("record")) { try RosterIndex(snapshot: pastPool) }
+        // The word key's place (the last four bytes before the pool) past its name.
+        let poolLength = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 9, as: UInt32.self)) }
+        var wordPast = bytes
+        wordPast[bytes.count - poolLength - 1] = 0x7F
+        #expect(throws: ByteLayout.Failure.malformed("word")) { try RosterIndex(snapshot: wordPast) }
     }
 }
 
@@ -108,7 +118,7 @@ struct DeviceRosterSnapshotTests {
             // It is sealed like everything else, and signing out forgets it with the roster.
             await relaunched.signOut()
             let left = try await relaunched.store.queue.read {
-                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM meta WHERE key LIKE 'roster_index%'")
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM roster_index_parts")
             }
             #expect(left == 0)
         }
@@ -137,26 +147,51 @@ struct DeviceRosterSnapshotTests {
         }
     }
 
-    @Test("roster-index-snapshot-damaged: a snapshot that does not unseal or does not parse is rebuilt, never trusted")
+    @Test(
+        "roster-index-snapshot-damaged: a snapshot that does not parse, a part changed, parts swapped, a part missing or a wrong count is rebuilt, never trusted"
+    )
     @MainActor
     func damaged() async throws {
         try await DeviceLab.run { lab in
             let (app, version) = try await Self.indexedDevice(lab)
             let eventId = lab.world.event.id
             let first = lab.world.guests[0]
-            let key = "roster_index \(eventId.wire)"
             // Sealed, at the right version, but not an index.
             try app.checkInStore.saveRosterIndexSnapshot(eventId: eventId, version: version, bytes: [0x01, 0xFF])
             var relaunched = try lab.launch("a")
             #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
             await relaunched.indexSnapshotWritten()
             #expect(try relaunched.checkInStore.rosterIndexSnapshot(eventId: eventId) != nil, "rewritten")
-            // Not a sealed box at all (a damaged row).
-            try await relaunched.store.queue.write { db in
-                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [Data([1, 2, 3]), key])
+            // A snapshot only the test could have written, in parts of 32 bytes; each damage
+            // below makes the launch refuse it (no "Snapshot Only") and index the roster again.
+            let planted = RosterIndex(guests: [Self.stranger(lab)]).snapshot()
+            let damages: [(String, String)] = [
+                ("a part's box changed", "UPDATE roster_index_parts SET sealed = x'010203' WHERE part = 1"),
+                (
+                    "two parts swapped",
+                    """
+                    UPDATE roster_index_parts SET part = -1 WHERE part = 0;
+                    UPDATE roster_index_parts SET part = 0 WHERE part = 1;
+                    UPDATE roster_index_parts SET part = 1 WHERE part = -1;
+                    """
+                ),
+                ("a part missing", "DELETE FROM roster_index_parts WHERE part = 1"),
+                ("the last part missing", "DELETE FROM roster_index_parts WHERE part = parts - 1"),
+                ("the parts' count changed", "UPDATE roster_index_parts SET parts = parts - 1"),
+            ]
+            for (damage, sql) in damages {
+                try relaunched.checkInStore.saveRosterIndexSnapshot(
+                    eventId: eventId, version: version, bytes: planted, partBytes: 32)
+                #expect(try relaunched.checkInStore.rosterIndexSnapshot(eventId: eventId) == planted, "\(damage)")
+                try await relaunched.store.queue.write { try $0.execute(sql: sql) }
+                #expect(throws: (any Error).self, "\(damage)") {
+                    try relaunched.checkInStore.rosterIndexSnapshot(eventId: eventId)
+                }
+                relaunched = try lab.launch("a")
+                #expect(relaunched.index?.search("snapshot").isEmpty == true, "\(damage)")
+                #expect(relaunched.index?.search(first.name).map(\.id) == [first.id], "\(damage)")
+                await relaunched.indexSnapshotWritten()
             }
-            relaunched = try lab.launch("a")
-            #expect(relaunched.index?.search(first.name).map(\.id) == [first.id])
         }
     }
 

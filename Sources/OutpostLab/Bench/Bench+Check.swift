@@ -5,7 +5,7 @@ extension Bench {
     /// The names of the figures past their limit in `document` (none when nothing is guarded).
     func regressedFigures(_ document: BenchDocument) throws -> [String] {
         try storedBaselines().verdicts(build: document.build, figures: document.figures, margin: margin)
-            .filter { !$0.passed }.map(\.name)
+            .filter { !$0.passed }.map(\.name) + document.figures.filter(\.overLimit).map(\.name)
     }
 
     func storedBaselines() throws -> BenchBaselines {
@@ -37,6 +37,17 @@ extension Bench {
             print(
                 "| \(verdict.name) | \(String(format: "%.2f", verdict.baseline)) | \(now) | "
                     + "\(String(format: "%.2f", verdict.limit)) | \(verdict.passed ? "ok" : "REGRESSED") |")
+        }
+        let limited = document.figures.filter { $0.limit != nil }
+        for figure in limited {
+            print(
+                "| \(figure.name) | (a bound) | \(String(format: "%.2f", figure.median)) | "
+                    + "\(String(format: "%.2f", figure.limit ?? 0)) | \(figure.overLimit ? "PAST ITS LIMIT" : "ok") |")
+        }
+        if let over = limited.first(where: \.overLimit) {
+            throw CleanFailure(
+                "bench --check: \(over.name) is \(String(format: "%.0f", over.median)) \(over.unit), past its limit of "
+                    + "\(String(format: "%.0f", over.limit ?? 0)).")
         }
         let failed = verdicts.filter { !$0.passed }
         if !failed.isEmpty {

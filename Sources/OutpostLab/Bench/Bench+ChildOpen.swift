@@ -8,21 +8,38 @@ extension Bench {
     struct ChildOpen: Codable {
         /// The process before the device opened (the runtime and the binary).
         var residentBeforeMiB: Double
-        /// The process's peak (`VmHWM`) after the launch, a search and the first tree.
+        /// The process's peak (`VmHWM`) after the launch, a search and the first tree. It counts
+        /// the pages of the store SQLite maps (`DeviceStore.mmapBytes`) as they are read.
         var peakMiB: Double
+        /// The process's own memory (``ResidentMemory/anonymousMiB()``) before the launch and
+        /// after it, the index open: the index is the one thing the open keeps, and the parts of
+        /// its snapshot are opened one at a time, so this is the open's own peak within a part.
+        var anonymousBeforeMiB: Double
+        var anonymousAfterMiB: Double
         var guests: Int
+
+        /// The open's own memory per guest, in bytes.
+        var anonymousBytesPerGuest: Int {
+            Int((anonymousAfterMiB - anonymousBeforeMiB) * 1_048_576 / Double(max(guests, 1)))
+        }
     }
 
     /// `outpost bench --open-device HOME`: opens the device at `home` as a launch does (the
     /// migrations, the search index from its snapshot, a first search, the first tree) and
     /// returns what it measured as one line of JSON.
+    /// A snapshot the open had to build is written before the process ends, so the next open
+    /// reads it.
     @MainActor
-    package static func openDeviceHere(home: URL) throws -> String {
+    package static func openDeviceHere(home: URL) async throws -> String {
         let before = ResidentMemory.currentMiB()
+        let anonymousBefore = ResidentMemory.anonymousMiB()
         let app = try DeviceApp.launch(home: home, ports: ports(home, online: false), modules: .eventDay).opened()
         app.lookup("a")
         let guests = Int(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "") ?? 0
-        let report = ChildOpen(residentBeforeMiB: before, peakMiB: ResidentMemory.peakMiB(), guests: guests)
+        let report = ChildOpen(
+            residentBeforeMiB: before, peakMiB: ResidentMemory.peakMiB(), anonymousBeforeMiB: anonymousBefore,
+            anonymousAfterMiB: ResidentMemory.anonymousMiB(), guests: guests)
+        await app.indexSnapshotWritten()
         return String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
     }
 

@@ -183,7 +183,14 @@ extension Bench {
                 p99: childGrowth, unit: "MiB", floorName: "the index snapshot's size", floor: snapshotMiB,
                 ratio: childGrowth / snapshotMiB,
                 note: "\(Int(childGrowth * 1_048_576 / Double(max(guests, 1)))) bytes per guest; "
-                    + "the whole process \(Int(child.peakMiB)) MiB at its peak"))
+                    + "the whole process \(Int(child.peakMiB)) MiB at its peak, with the store's pages SQLite maps"))
+        let ownGrowth = child.anonymousAfterMiB - child.anonymousBeforeMiB
+        report(
+            BenchFigure(
+                name: "cold open in a child process, own memory growth, \(guests) guests", median: ownGrowth,
+                p99: ownGrowth, unit: "MiB", floorName: "the index snapshot's size", floor: snapshotMiB,
+                ratio: ownGrowth / snapshotMiB,
+                note: "\(child.anonymousBytesPerGuest) bytes per guest (RssAnon: not the files it maps)"))
         let peak = ResidentMemory.peakMiB() - residentBefore
         let store = Self.directoryMiB(home)
         report(
@@ -293,7 +300,8 @@ extension Bench {
         let queue = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
         return try queue.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT length(value) FROM meta WHERE key = ?", arguments: ["roster_index \(eventId.wire)"])
+                db, sql: "SELECT SUM(length(sealed)) FROM roster_index_parts WHERE event_id = ?",
+                arguments: [eventId.wire])
         } ?? 0
     }
 

@@ -112,6 +112,7 @@ package struct Bench {
             last = run
         }
         figures += BenchFigure.growth(figures, sizes: sizes)
+        figures += BenchFigure.ownMemoryPerGuest(figures, sizes: sizes)
         return (figures, scale, last)
     }
 

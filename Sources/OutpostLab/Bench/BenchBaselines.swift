@@ -71,4 +71,31 @@ extension BenchFigure {
                 floorName: "the same figure at \(smallest) guests", floor: before, ratio: grown)
         }
     }
+
+    /// The most memory of its own a cold open may add per guest: 300 MiB at 1,000,000 guests
+    /// (the target) less about 40 MiB for the process and the store's fixed costs.
+    package static let ownMemoryLimitPerGuest = 250.0
+
+    /// The cold open's own memory per guest added from the smallest size to the largest: the
+    /// fixed costs (the runtime, SQLite's caches) cancel out, and what is left is what the
+    /// index holds per guest. Its floor is the snapshot's own growth per guest.
+    package static func ownMemoryPerGuest(_ figures: [BenchFigure], sizes: [Int]) -> [BenchFigure] {
+        guard let smallest = sizes.min(), let largest = sizes.max(), smallest < largest else { return [] }
+        func figure(_ size: Int) -> BenchFigure? {
+            figures.first { $0.name == "cold open in a child process, own memory growth, \(size) guests" }
+        }
+        guard let small = figure(smallest), let large = figure(largest) else { return [] }
+        let added = Double(largest - smallest)
+        let bytes = (large.median - small.median) * 1_048_576 / added
+        let floor = ((large.floor ?? 0) - (small.floor ?? 0)) * 1_048_576 / added
+        return [
+            BenchFigure(
+                name: "cold open's own memory per guest added, \(smallest)→\(largest) guests", median: bytes,
+                p99: bytes,
+                unit: "bytes per guest", floorName: "the index snapshot's bytes per guest added", floor: floor,
+                ratio: floor > 0 ? bytes / floor : nil,
+                note: "limit \(Int(ownMemoryLimitPerGuest)) bytes per guest (300 MiB at 1,000,000 guests)",
+                limit: ownMemoryLimitPerGuest)
+        ]
+    }
 }

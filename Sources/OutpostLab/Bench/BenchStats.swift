@@ -42,10 +42,13 @@ package struct BenchFigure: Codable {
     /// How far the figure is from its floor (figure ÷ floor for times; floor ÷ figure for rates).
     package var ratio: Double?
     package var note: String?
+    /// A bound the median must stay at or under, whatever the baseline: for memory, which a
+    /// phone limits, never for time.
+    package var limit: Double?
 
     package init(
         name: String, median: Double, p99: Double, unit: String, floorName: String? = nil, floor: Double? = nil,
-        ratio: Double? = nil, note: String? = nil
+        ratio: Double? = nil, note: String? = nil, limit: Double? = nil
     ) {
         self.name = name
         self.median = median
@@ -55,7 +58,11 @@ package struct BenchFigure: Codable {
         self.floor = floor
         self.ratio = ratio
         self.note = note
+        self.limit = limit
     }
+
+    /// Past its ``limit``.
+    package var overLimit: Bool { limit.map { median > $0 } ?? false }
 }
 
 /// The process's resident memory, from Linux's `/proc/self/status`.
@@ -65,6 +72,10 @@ package enum ResidentMemory {
 
     /// Now (`VmRSS`), in MiB.
     package static func currentMiB() -> Double { figure("VmRSS:") }
+
+    /// The process's own memory now (`RssAnon`: heap and stacks, not the pages of files it maps,
+    /// which the system can drop and read again), in MiB: what a phone's memory limit counts.
+    package static func anonymousMiB() -> Double { figure("RssAnon:") }
 
     /// Starts a new peak from the current size (`5` to `/proc/self/clear_refs`, Linux 4.0 and
     /// later); returns that size in MiB.

@@ -94,7 +94,7 @@ struct BenchCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         if let openDevice {
-            print(try Bench.openDeviceHere(home: URL(fileURLWithPath: openDevice)))
+            print(try await Bench.openDeviceHere(home: URL(fileURLWithPath: openDevice)))
             return
         }
         try await Bench(
