@@ -97,22 +97,33 @@ public struct RosterIndex: Sendable {
         }
     }
 
-    /// The first `count` entries by name (then id), without sorting them all.
+    /// The first `count` entries by name (then id), without sorting them all. A candidate is
+    /// compared with the last of the best so far, whose name is found once per change: a short
+    /// prefix has tens of thousands of candidates, and most of them go no further.
     private func best(_ candidates: some Sequence<Int>, count: Int, _ index: RosterIndexLayout.Reader) -> [Int] {
         let before = index.entryBefore
         var top: [Int] = []
         var members = Set<Int>()
-        for candidate in candidates where !members.contains(candidate) {
+        var last = (entry: 0, name: RosterIndexLayout.Reader.Text(start: 0, length: 0))
+        for candidate in candidates {
             if top.count < count {
+                guard members.insert(candidate).inserted else { continue }
                 top.append(candidate)
-                members.insert(candidate)
-                if top.count == count { top.sort(by: before) }
-            } else if before(candidate, top[count - 1]) {
-                members.remove(top.removeLast())
-                let at = top.firstIndex { before(candidate, $0) } ?? top.count
-                top.insert(candidate, at: at)
-                members.insert(candidate)
+                if top.count == count {
+                    top.sort(by: before)
+                    last = (top[count - 1], index.field(top[count - 1], 1))
+                }
+                continue
             }
+            let order = index.compare(index.field(candidate, 1), last.name)
+            guard order < 0 || (order == 0 && before(candidate, last.entry)), !members.contains(candidate) else {
+                continue
+            }
+            members.remove(top.removeLast())
+            let at = top.firstIndex { before(candidate, $0) } ?? top.count
+            top.insert(candidate, at: at)
+            members.insert(candidate)
+            last = (top[count - 1], index.field(top[count - 1], 1))
         }
         return top.count < count ? top.sorted(by: before) : top
     }
