@@ -24,4 +24,29 @@ struct UUIDTextTests {
             #expect(UUID(wire: text) == uuid)
         }
     }
+
+    @Test(
+        "uuid-wire-parse: the id read from its bytes is Foundation's on the canonical text in either case, and text cut short, too long, without or with moved hyphens, with a space or a character that is not hex is refused"
+    )
+    func wireParse() {
+        for _ in 0..<5_000 {
+            let uuid = UUID()
+            #expect(UUID(wire: uuid.lowercasedString) == uuid)
+            #expect(UUID(wire: uuid.uuidString) == uuid)
+            #expect(UUID(wire: String(uuid.lowercasedString.dropLast())) == nil)
+        }
+        let sample = UUID().lowercasedString
+        // Foundation's parser on Linux takes the leading space; the wire form is strict.
+        let body = String(sample.dropFirst())
+        var refused: [String] = ["", sample + "0", sample.replacingOccurrences(of: "-", with: "")]
+        refused += [body + "-", "{" + body, " " + body, sample.replacingOccurrences(of: "-", with: "+")]
+        refused += [String(sample.prefix(35)) + "g", String(sample.prefix(34)) + "é"]
+        refused += ["0000000-00000-0000-0000-000000000000", "00000000-0000-0000-0000-00000000000G"]
+        for position in [0, 8, 13, 20, 35] {
+            var bytes = Array(sample.utf8)
+            bytes[position] = UInt8(ascii: "x")
+            refused.append(String(decoding: bytes, as: UTF8.self))
+        }
+        for text in refused { #expect(UUID(wire: text) == nil, "\(text)") }
+    }
 }

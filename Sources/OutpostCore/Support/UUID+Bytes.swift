@@ -43,9 +43,40 @@ extension UUID {
             ))
     }
 
-    /// Parses only the canonical lower-case form the API uses (upper case is accepted too).
+    /// Parses only the canonical hyphenated form the API uses (lower case; upper case is
+    /// accepted too), as Foundation's `UUID(uuidString:)` does, read straight from the bytes:
+    /// every guest of a roster page is parsed here, and Foundation's parser was half of reading
+    /// a guest off its page when the search index is built.
     public init?(wire: String) {
-        guard wire.utf8.count == 36 else { return nil }
-        self.init(uuidString: wire)
+        var wire = wire
+        let parsed = wire.withUTF8 { text -> uuid_t? in
+            guard text.count == 36 else { return nil }
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let ok = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        guard text[at] == UInt8(ascii: "-") else { return false }
+                        at += 1
+                    }
+                    guard let high = Self.nibble(text[at]), let low = Self.nibble(text[at + 1]) else { return false }
+                    out[index] = high << 4 | low
+                    at += 2
+                }
+                return true
+            }
+            return ok ? bytes : nil
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -35,6 +35,16 @@ extension Bench {
         let anonymousBefore = ResidentMemory.anonymousMiB()
         let app = try DeviceApp.launch(home: home, ports: ports(home, online: false), modules: .eventDay).opened()
         app.lookup("a")
+        // A locked device (its unlock window passed) refuses the search, and a store that does
+        // not read shows its fault: either way the figure would be a launch without the index,
+        // which is not what it names.
+        if let refusal = app.refusal {
+            throw CleanFailure("The device at \(home.path) refused the search, so its index was not opened: \(refusal)")
+        }
+        if let fault = app.tree().element(UIIdentifier.storageFaultBanner) {
+            throw CleanFailure(
+                "The device at \(home.path) could not read its store (\(fault.attributes["error"] ?? fault.text)).")
+        }
         let guests = Int(app.tree().element(UIIdentifier.rosterList)?.attributes["count"] ?? "") ?? 0
         let report = ChildOpen(
             residentBeforeMiB: before, peakMiB: ResidentMemory.peakMiB(), anonymousBeforeMiB: anonymousBefore,
