@@ -94,13 +94,14 @@ package final class CheckInModule: DeviceModule {
     package func pull(event: EventInfo) async throws {
         var done = 0
         defer { context.reportProgress(nil, feed: "roster") }
+        openIndexToFollow(eventId: event.id)
         while true {
             let line = API.roster.line(
                 event.id, query: [("limit", String(rosterPageSize)), ("since", try store.cursor(eventId: event.id))])
             let response = try await context.authorized(
                 TransportRequest(line, headers: ["Accept": RosterWire.deviceAccept]))
             let page = try APIClient.decodeRosterPage(response)
-            try store.applyRosterPage(eventId: event.id, page: page)
+            follow(try store.applyRosterPage(eventId: event.id, page: page, trackChanges: builtIndex != nil))
             done += page.guests.count
             context.reportProgress((done, done + page.remaining), feed: "roster")
             if !page.hasMore { break }
@@ -481,6 +482,62 @@ package final class CheckInModule: DeviceModule {
         }
     }
 
+    /// Keeps the built index current with a page the sync applied, when the page's changes are
+    /// all the roster's changes since the index was built (the version read in the page's own
+    /// transaction says so: one step per guest added or re-keyed). Otherwise, or past
+    /// ``rebuildAfterChanges`` changes, the next search builds the index again.
+    private func follow(_ applied: ModuleStore<CheckInModule>.RosterPageApplied) {
+        guard applied.versionAfter != applied.versionBefore, var built = builtIndex else { return }
+        guard built.version == applied.versionBefore, let rekeyed = applied.rekeyed,
+            applied.versionAfter - applied.versionBefore == rekeyed.count
+        else { return }
+        built.index.apply(changed: rekeyed)
+        guard built.index.changedSinceBuilt <= Self.rebuildAfterChanges, let eventId = context.eventId else {
+            builtIndex = nil
+            return
+        }
+        builtIndex = (applied.versionAfter, built.index)
+        writeSnapshot(built.index, eventId: eventId, version: applied.versionAfter)
+    }
+
+    /// How many changed guests the index follows before it is built again: each costs every
+    /// search a little, and a whole roster pulled again is cheaper built afresh.
+    static let rebuildAfterChanges = 2_000
+
+    /// Writes the index's snapshot in the background (its changes folded in there), after the
+    /// write before it.
+    private func writeSnapshot(_ index: RosterIndex, eventId: EventID, version: Int) {
+        let snapshots = store
+        let previous = snapshotWrite
+        snapshotWrite = Task.detached(priority: .utility) {
+            await previous?.value
+            // A snapshot not written is built again at the next launch; nothing is lost.
+            try? snapshots.saveRosterIndexSnapshot(eventId: eventId, version: version, bytes: index.snapshot())
+        }
+    }
+
+    /// The index from its snapshot when the snapshot is of the roster at `version`.
+    private func openSnapshot(eventId: EventID, version: Int) -> RosterIndex? {
+        // A snapshot that cannot be read (or is stale) is only a cache: the roster rebuilds it.
+        guard let bytes = try? store.rosterIndexSnapshot(eventId: eventId),
+            let index = try? RosterIndex(snapshot: bytes)
+        else { return nil }
+        builtIndex = (version, index)
+        return index
+    }
+
+    /// Before a sync: a device that searched before (it has a snapshot) opens its index now if
+    /// it is not open, so the index follows the pages instead of being built after them.
+    private func openIndexToFollow(eventId: EventID) {
+        guard builtIndex == nil, context.eventId == eventId,
+            let version = context.surfacing("read the roster's version", { try store.rosterVersion(eventId: eventId) })
+        else { return }
+        _ = openSnapshot(eventId: eventId, version: version)
+    }
+
+    /// How many times this module built the index from the roster (tests, the bench).
+    package private(set) var indexBuilds = 0
+
     /// The autocomplete index of the open event, current with the roster's version (opened
     /// lazily: launches that never search never read the roster). A launch opens the sealed
     /// snapshot when it matches the roster; otherwise it unseals the roster, builds the index and
@@ -492,20 +549,11 @@ package final class CheckInModule: DeviceModule {
             return nil
         }
         if let builtIndex, builtIndex.version == version { return builtIndex.index }
-        // A snapshot that cannot be read (or is stale) is only a cache: the roster rebuilds it.
-        if let bytes = try? store.rosterIndexSnapshot(eventId: eventId), let index = try? RosterIndex(snapshot: bytes) {
-            builtIndex = (version, index)
-            return index
-        }
+        if let index = openSnapshot(eventId: eventId, version: version) { return index }
         guard let (read, index) = readRoster({ try store.rosterIndex(eventId: eventId) }) else { return nil }
+        indexBuilds += 1
         builtIndex = (read, index)
-        let snapshots = store
-        let previous = snapshotWrite
-        snapshotWrite = Task.detached(priority: .utility) {
-            await previous?.value
-            // A snapshot not written is built again at the next launch; nothing is lost.
-            try? snapshots.saveRosterIndexSnapshot(eventId: eventId, version: read, bytes: index.snapshot())
-        }
+        writeSnapshot(index, eventId: eventId, version: read)
         return index
     }
 }

@@ -8,10 +8,27 @@ import OutpostShell
 /// Check-in's tables in the device store: the roster (guests, access types, ticket keys, the
 /// cursor and the kiosk settings that come with it) and the ledger of this device's check-ins.
 extension ModuleStore where Owner == CheckInModule {
+    /// What a roster page changed for the search: the roster's version before and after it,
+    /// read in its own transaction, and (when asked) the guests it added or whose name, e-mail
+    /// or code changed.
+    package struct RosterPageApplied: Sendable {
+        package var versionBefore: Int
+        package var versionAfter: Int
+        package var rekeyed: [LocalGuest]?
+    }
+
     /// Applies one roster page and its cursor in one transaction. A check-in this device made
     /// that the server has not answered yet survives a page that does not know of it.
-    package func applyRosterPage(eventId: EventID, page: RosterPage) throws {
+    /// `trackChanges`: also name the guests whose search keys the page changed (the keys
+    /// digests before the page are read for that), so a built search index can follow.
+    @discardableResult
+    package func applyRosterPage(
+        eventId: EventID, page: RosterPage, trackChanges: Bool = false
+    ) throws
+        -> RosterPageApplied
+    {
         try queue.write { db in
+            let versionBefore = try Self.rosterVersion(db, eventId)
             let pendingHere = Set(
                 try String.fetchAll(
                     db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.wire]
@@ -41,6 +58,7 @@ extension ModuleStore where Owner == CheckInModule {
                     guests.append(local)
                 }
             }
+            let rekeyed = trackChanges ? try keysChanged(db, eventId: eventId, guests: guests) : nil
             try writeRosterPages(db, eventId: eventId, guests: guests)
             // Every page carries all of the event's blocks, as it does the access types.
             try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
@@ -72,7 +90,28 @@ extension ModuleStore where Owner == CheckInModule {
                     eventId.wire, page.cursor, page.serverTime.millisecondsSince1970,
                     try page.kiosk.map { try sealer.seal(json: $0) },
                 ])
+            return RosterPageApplied(
+                versionBefore: versionBefore, versionAfter: try Self.rosterVersion(db, eventId), rekeyed: rekeyed)
         }
+    }
+
+    /// The guests that are new to the store or whose search keys (name, e-mail, code) differ
+    /// from the stored ones, by their keys digests.
+    private func keysChanged(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [LocalGuest] {
+        var stored: [String: Data] = [:]
+        for start in stride(from: 0, to: guests.count, by: 500) {
+            let ids = guests[start..<min(start + 500, guests.count)].map(\.id.wire)
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, keys_digest FROM guests
+                    WHERE event_id = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))
+                    """, arguments: StatementArguments([eventId.wire] + ids))
+            {
+                stored[row["id"]] = row["keys_digest"] as Data? ?? Data()
+            }
+        }
+        return guests.filter { stored[$0.id.wire] != sealer.digest([$0.name, $0.email, $0.code]) }
     }
 
     /// Writes a guest this device changed (a walk-in, a name given at the door, a check-in),

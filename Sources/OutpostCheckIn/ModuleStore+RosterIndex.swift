@@ -122,7 +122,7 @@ extension ModuleStore where Owner == CheckInModule {
         try readStatement { db in try Self.rosterVersion(db, eventId) }
     }
 
-    private static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
+    static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT version FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire])
             ?? 0
     }

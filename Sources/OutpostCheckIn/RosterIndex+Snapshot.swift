@@ -11,7 +11,8 @@ import OutpostShell
 /// version is not the roster's is not opened (``ModuleStore/rosterIndexSnapshot(eventId:)``).
 /// A snapshot of an earlier layout (tag `0x01`) is refused by its tag and built again.
 extension RosterIndex {
-    package func snapshot() -> [UInt8] { layout.bytes }
+    /// The bytes of the index with its changes folded in (``merged()``).
+    package func snapshot() -> [UInt8] { merged().layout.bytes }
 
     /// Opens ``snapshot()``'s bytes; damaged or foreign bytes throw ``ByteLayout/Failure``.
     package init(snapshot bytes: [UInt8]) throws {

@@ -28,7 +28,14 @@ public struct RosterIndex: Sendable {
         package var code: String
     }
 
+    /// The index as built or opened from its snapshot.
     package private(set) var layout: RosterIndexLayout
+    /// Guests changed since (added, renamed, given another code or e-mail), by id: they hide
+    /// their entries in ``layout`` and are searched in ``overlayLayout``.
+    private var overlay: [GuestID: Entry] = [:]
+    /// Guests of ``layout`` removed since.
+    private var removed: Set<GuestID> = []
+    private var overlayLayout: RosterIndexLayout?
 
     public init(guests: [LocalGuest]) {
         self.init(entries: guests.map(Self.entry))
@@ -36,9 +43,7 @@ public struct RosterIndex: Sendable {
 
     /// An index over entries made by ``entry(_:)``.
     package init(entries: [Entry]) {
-        var segment = RosterIndexLayout.Segment()
-        for entry in entries { segment.append(entry) }
-        layout = RosterIndexLayout(segments: [segment])
+        layout = RosterIndexLayout(entries: entries)
     }
 
     /// An index over segments of entries (the store makes one per core as it opens the roster).
@@ -54,19 +59,61 @@ public struct RosterIndex: Sendable {
         )
     }
 
-    public var count: Int { layout.count }
-
-    /// Adds or replaces one guest: the index is built again from its entries (the device does
-    /// not; a changed roster is indexed again from the store).
-    public mutating func update(_ guest: LocalGuest) {
-        var entries = layout.entries()
-        let entry = Self.entry(guest)
-        if let position = entries.firstIndex(where: { $0.id == guest.id }) {
-            entries[position] = entry
-        } else {
-            entries.append(entry)
+    /// The guests the index holds.
+    public var count: Int {
+        guard !overlay.isEmpty || !removed.isEmpty else { return layout.count }
+        let hidden = layout.read { index in
+            (0..<layout.count).count { entry in
+                let id = index.guestId(entry)
+                return overlay[id] != nil || removed.contains(id)
+            }
         }
-        self = RosterIndex(entries: entries)
+        return layout.count - hidden + overlay.count
+    }
+
+    /// How many guests changed since the index was built or opened (each costs every search a
+    /// little: past a few thousand, building it again is cheaper).
+    package var changedSinceBuilt: Int { overlay.count + removed.count }
+
+    /// Follows a changed roster without building the index again: `changed` guests (added, or
+    /// their name, e-mail or code changed) and `removed` ones.
+    package mutating func apply(changed: [LocalGuest], removed gone: [GuestID] = []) {
+        for guest in changed {
+            overlay[guest.id] = Self.entry(guest)
+            removed.remove(guest.id)
+        }
+        for id in gone {
+            overlay[id] = nil
+            removed.insert(id)
+        }
+        overlayLayout = overlay.isEmpty ? nil : RosterIndexLayout(entries: Array(overlay.values))
+    }
+
+    /// Adds or replaces one guest.
+    public mutating func update(_ guest: LocalGuest) {
+        apply(changed: [guest])
+    }
+
+    /// The index with its changes folded in: one layout, as a build from the roster would make.
+    package func merged() -> RosterIndex {
+        guard !overlay.isEmpty || !removed.isEmpty else { return self }
+        let kept = layout.entries().filter { overlay[$0.id] == nil && !removed.contains($0.id) }
+        return RosterIndex(entries: kept + overlay.values)
+    }
+
+    /// One search result with what orders it: its rank, then its folded name, then its id.
+    private struct Hit {
+        var rank: Int
+        var fullName: String
+        var match: Match
+
+        static func < (a: Hit, b: Hit) -> Bool {
+            if a.rank != b.rank { return a.rank < b.rank }
+            if a.fullName != b.fullName { return Array(a.fullName.utf8).lexicographicallyPrecedes(b.fullName.utf8) }
+            return withUnsafeBytes(of: a.match.id.uuid.uuid) { first in
+                withUnsafeBytes(of: b.match.id.uuid.uuid) { second in first.lexicographicallyPrecedes(second) }
+            }
+        }
     }
 
     /// Guests matching `query`, best first: exact code, name starting with the query, a later
@@ -74,26 +121,49 @@ public struct RosterIndex: Sendable {
     public func search(_ query: String, limit: Int = 20) -> [Match] {
         let needle = Array(Self.fold(query.trimmingCharacters(in: .whitespacesAndNewlines)).utf8)
         guard !needle.isEmpty, limit > 0 else { return [] }
-        return layout.read { index in
-            var chosen: [Int] = []
+        guard let overlayLayout else {
+            guard removed.isEmpty else {
+                return hits(layout, needle, limit: limit + removed.count).map(\.match)
+                    .filter { !removed.contains($0.id) }.prefix(limit).map { $0 }
+            }
+            return hits(layout, needle, limit: limit).map(\.match)
+        }
+        // The base's best, enough of them that the hidden ones leave `limit`, and the changes'.
+        let base = hits(layout, needle, limit: limit + changedSinceBuilt).filter {
+            overlay[$0.match.id] == nil && !removed.contains($0.match.id)
+        }
+        return (base + hits(overlayLayout, needle, limit: limit)).sorted(by: <).prefix(limit).map(\.match)
+    }
+
+    /// The best `limit` of one layout, in order.
+    private func hits(_ layout: RosterIndexLayout, _ needle: [UInt8], limit: Int) -> [Hit] {
+        layout.read { index in
+            var chosen: [(rank: Int, entry: Int)] = []
             var seen = Set<Int>()
-            func take(_ candidates: some Sequence<Int>) {
+            func take(_ candidates: some Sequence<Int>, rank: Int) {
                 for entry in candidates where chosen.count < limit && seen.insert(entry).inserted {
-                    chosen.append(entry)
+                    chosen.append((rank, entry))
                 }
             }
             // Rank 0: the exact code: the start of the code keys with this prefix (a key equal to
             // the prefix sorts before every longer one), without reading the rest of them.
             let codes = index.prefixRange(.codes, needle)
-            take(codes.lazy.prefix { index.key(.codes, $0, equals: needle) }.map { index.entry(.codes, $0) })
+            take(codes.lazy.prefix { index.key(.codes, $0, equals: needle) }.map { index.entry(.codes, $0) }, rank: 0)
             // Rank 1: the name starts with the query; the keys are already in name order.
-            take(index.prefixRange(.fullNames, needle).prefix(limit + chosen.count).map { index.entry(.fullNames, $0) })
+            take(
+                index.prefixRange(.fullNames, needle).prefix(limit + chosen.count).map { index.entry(.fullNames, $0) },
+                rank: 1)
             // Ranks 2–4: a later name word, the e-mail, the code; each ordered by name.
-            for list in [RosterIndexLayout.List.words, .emails, .codes] where chosen.count < limit {
+            for (rank, list) in [(2, RosterIndexLayout.List.words), (3, .emails), (4, .codes)]
+            where chosen.count < limit {
                 let candidates = index.prefixRange(list, needle).lazy.map { index.entry(list, $0) }
-                take(best(candidates.filter { !seen.contains($0) }, count: limit - chosen.count, index))
+                take(best(candidates.filter { !seen.contains($0) }, count: limit - chosen.count, index), rank: rank)
             }
-            return chosen.map { Match(id: index.guestId($0), name: index.name($0)) }
+            return chosen.map {
+                Hit(
+                    rank: $0.rank, fullName: index.text($0.entry, field: 1),
+                    match: Match(id: index.guestId($0.entry), name: index.name($0.entry)))
+            }
         }
     }
 

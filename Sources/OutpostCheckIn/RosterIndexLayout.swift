@@ -127,6 +127,13 @@ package struct RosterIndexLayout: Sendable {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// The buffer of `entries`, in one segment.
+    init(entries: [RosterIndex.Entry]) {
+        var segment = Segment()
+        for entry in entries { segment.append(entry) }
+        self.init(segments: [segment])
+    }
+
     /// Builds the buffer: the segments' records and pools one after another, then the four key
     /// lists sorted on every core.
     init(segments: [RosterIndexLayout.Segment]) {

@@ -176,6 +176,64 @@ struct RosterIndexPropertyTests {
         }
     }
 
+    @Test(
+        "roster-index-overlay-follows: renames, new guests and removals applied to a built index and to one opened from its snapshot rank 1,500 seeded queries exactly like a linear scan of the roster they make, and fold into a snapshot that does too"
+    )
+    func overlayFollows() throws {
+        var guests = Self.seededGuests(count: 3_000)
+        var built = RosterIndex(guests: guests)
+        var opened = try RosterIndex(snapshot: built.snapshot())
+        var random = SeededRandom(seed: 101)
+        let alphabet = Array("abcdefghijklmnorstuzøåëé0123c")
+        let names = ["Annabel Zed", "Åse Quist", "Olaf Ann", "Jo Nordmann", "Zoë Ann-Marie"]
+        func queries(_ count: Int) -> [String] {
+            (0..<count).map { _ in
+                String((0..<Int.random(in: 1...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            }
+        }
+        for round in 0..<5 {
+            var changed: [LocalGuest] = []
+            var gone: [GuestID] = []
+            for step in 0..<40 {
+                let at = Int.random(in: 0..<guests.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    guests[at].name = names.randomElement(using: &random)!
+                    changed.append(guests[at])
+                case 1:
+                    guests[at].code = "Z\(round)\(step)"
+                    guests[at].email = "moved\(round)-\(step)@example.org"
+                    changed.append(guests[at])
+                case 2:
+                    let new = LocalGuest(
+                        id: GuestID(wire: String(format: "00000000-0000-4000-9000-%012d", round * 100 + step))!,
+                        eventId: RosterIndexTests.event, accessTypeId: RosterIndexTests.accessType,
+                        name: names.randomElement(using: &random)!, email: "new\(round)-\(step)@example.org",
+                        code: String(format: "N%04d", round * 100 + step), notes: "", status: .confirmed, checkIn: nil)
+                    guests.append(new)
+                    changed.append(new)
+                default:
+                    gone.append(guests.remove(at: at).id)
+                }
+            }
+            built.apply(changed: changed, removed: gone)
+            opened.apply(changed: changed, removed: gone)
+            let folded = guests.map(Folded.init)
+            for query in queries(300) {
+                #expect(built.search(query).map(\.id) == Self.expected(folded, query), "round \(round): \(query)")
+                #expect(opened.search(query) == built.search(query), "round \(round): \(query)")
+            }
+        }
+        #expect(built.count == guests.count)
+        #expect(built.changedSinceBuilt > 0)
+        let merged = try RosterIndex(snapshot: built.snapshot())
+        #expect(merged.changedSinceBuilt == 0 && merged.count == guests.count)
+        let folded = guests.map(Folded.init)
+        for query in queries(300) {
+            #expect(merged.search(query).map(\.id) == Self.expected(folded, query), "\(query)")
+        }
+    }
+
     @Test("2,000 seeded queries over 3,000 guests rank exactly like a linear scan")
     func matchesLinearScan() {
         let guests = Self.seededGuests(count: 3_000)

@@ -133,11 +133,13 @@ struct DeviceRosterSnapshotTests {
             let app = try await lab.readyDevice("a")
             let eventId = lab.world.event.id
             let before = try app.checkInStore.rosterVersion(eventId: eventId)
-            try Self.plant(app, lab, guests: [Self.stranger(lab)], version: before)
             let late = try await lab.api.createGuest(
                 lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Arrival")
             await app.sync()
             #expect(try app.checkInStore.rosterVersion(eventId: eventId) > before, "the new guest counts")
+            // A snapshot of the roster before the sync (planted after it: one there during the
+            // sync would have followed it).
+            try Self.plant(app, lab, guests: [Self.stranger(lab)], version: before)
             let relaunched = try lab.launch("a")
             #expect(relaunched.index?.search("snapshot").isEmpty == true, "the stale snapshot is not opened")
             #expect(relaunched.index?.search("late arr").map(\.id) == [late.id])
@@ -224,6 +226,44 @@ struct DeviceRosterSnapshotTests {
             await app.sync()
             #expect(try app.checkInStore.rosterVersion(eventId: eventId) > version)
             #expect(app.index?.search("renamed").map(\.id) == [guest.id])
+        }
+    }
+
+    @Test(
+        "roster-index-follows-sync: a sync that renames a guest and adds one updates a built index without building it again and writes the snapshot of the new roster; a relaunch opens it and follows the next sync too"
+    )
+    @MainActor
+    func followsSync() async throws {
+        try await DeviceLab.run { lab in
+            let (app, _) = try await Self.indexedDevice(lab)
+            let eventId = lab.world.event.id
+            #expect(app.checkInModule?.indexBuilds == 1)
+            let guest = lab.world.guests[2]
+            let token = try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass").accessToken
+            let renamed = try await lab.api.request(
+                .patch, "/v1/events/\(eventId)/guests/\(guest.id)", token: token,
+                json: UpdateGuestRequest(name: "Followed Rename"))
+            #expect(renamed.status == 200)
+            let late = try await lab.api.createGuest(
+                lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Late Follower")
+            await app.sync()
+            #expect(app.index?.search("followed").map(\.id) == [guest.id])
+            // Its e-mail still starts with the old name: found once, by it, under the new name.
+            let oldName = app.index?.search(guest.name).filter { $0.id == guest.id }
+            #expect(oldName?.map(\.name) == ["Followed Rename"], "the old name's entry is gone")
+            #expect(app.index?.search("late foll").map(\.id) == [late.id])
+            #expect(app.checkInModule?.indexBuilds == 1, "followed, not built again")
+            await app.indexSnapshotWritten()
+            #expect(
+                try app.checkInStore.rosterIndexSnapshot(eventId: eventId) != nil, "the snapshot is of the new roster")
+            // A relaunch opens that snapshot, and follows the next sync from it.
+            let relaunched = try lab.launch("a")
+            let again = try await lab.api.createGuest(
+                lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: "Later Still")
+            await relaunched.sync()
+            #expect(relaunched.index?.search("later st").map(\.id) == [again.id])
+            #expect(relaunched.index?.search("followed").map(\.id) == [guest.id])
+            #expect(relaunched.checkInModule?.indexBuilds == 0)
         }
     }
 
