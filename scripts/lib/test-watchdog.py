@@ -84,24 +84,63 @@ class Run:
         return None
 
 
-def kill_group(process, grace):
-    """SIGTERM to the whole group, then SIGKILL to whatever of it is left after the grace."""
+def descendants(pid):
+    """Every process below `pid`, from /proc's parent links. `swift test` starts the test binary
+    in a process group of its own, so killing the run's group alone left the hung binary running
+    after the watchdog had reported it killed (seen 25 minutes later, after a clean clone's run)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                # The command may hold spaces and parentheses: the fields start after the last ")".
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def signal_all(process, pids, number):
+    """`number` to the run's group and to each of `pids` (and their groups)."""
+    for target in [process.pid] + pids:
+        for send in (os.killpg, os.kill):
+            try:
+                send(target, number)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def alive(pid):
     try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def kill_group(process, grace):
+    """SIGTERM to the whole run (its group, and every process below it, whatever group it is in),
+    then SIGKILL to whatever of it is left after the grace."""
+    # Found before anything is killed: once a parent dies its children belong to init.
+    pids = descendants(process.pid)
+    signal_all(process, pids, signal.SIGTERM)
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
         process.poll()  # reap the leader, so a zombie does not count as the group alive
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            return
+        if process.returncode is not None and not any(alive(pid) for pid in pids):
+            try:
+                os.killpg(process.pid, 0)
+            except ProcessLookupError:
+                return
         time.sleep(0.1)
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    signal_all(process, [pid for pid in pids if alive(pid)], signal.SIGKILL)
     process.wait()
 
 
@@ -150,6 +189,15 @@ while :; do sleep 0.2; done
 """
 
 
+def probe_running(pid):
+    """Whether process `pid` runs the watchdog's hanging probe (its environment says so)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return b"OUTPOST_WATCHDOG_PROBE=1" in environ.read().split(b"\0") and alive(pid)
+    except OSError:
+        return False
+
+
 def real_probe(command):
     """The real `swift test` of the hanging probe, under a 10 s limit."""
     started = time.monotonic()
@@ -161,6 +209,19 @@ def real_probe(command):
     if result.returncode != 124 or not named:
         print(f"test-watchdog self-test FAILED: the real hanging test was not named and killed (exit "
               f"{result.returncode})\n{result.stdout[-3000:]}{result.stderr[-3000:]}", file=sys.stderr)
+        return 1
+    # The probe's own process (the test binary, which `swift test` starts in a group of its own)
+    # must be gone too, not only `swift test`.
+    time.sleep(0.5)
+    left = [entry for entry in os.listdir("/proc") if entry.isdigit() and probe_running(entry)]
+    if left:
+        print(f"test-watchdog self-test FAILED: the hanging probe's processes {left} are still running after "
+              f"the watchdog reported them killed", file=sys.stderr)
+        for pid in left:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         return 1
     print(f"test-watchdog self-test passed: the real swift test's watchdog-hang-probe was named after "
           f"{named.group(1)} s and killed, {elapsed:.0f} s after the run started")
