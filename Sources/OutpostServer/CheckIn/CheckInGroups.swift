@@ -99,6 +99,8 @@ final class CheckInGroups: Sendable {
 
     /// One transaction for the requests; when it fails and held more than one, each again alone.
     private func apply(_ requests: [[CheckInCommand]]) async -> [Result<[CheckInAnswer], any Error>] {
+        metrics.groupDeciding(requests.count)
+        defer { metrics.groupDeciding(-requests.count) }
         let all = requests.flatMap { $0 }
         do {
             let answers = try await store.checkIns(all, render: render)

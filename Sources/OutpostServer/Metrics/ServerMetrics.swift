@@ -41,6 +41,11 @@ public final class ServerMetrics: Sendable {
             namespace: "outpost", metricName: "checkin_group_waiting", unitName: "",
             helpText: "Check-in requests waiting for their event's running group to commit (they form the next group).")
     }
+    static var groupDecidingDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "checkin_group_deciding", unitName: "",
+            helpText: "Check-in requests in a group that is being decided and committed now.")
+    }
     static var latencyDescriptor: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "outpost", subsystem: "http", metricName: "request_duration", unitName: "seconds",
@@ -102,6 +107,11 @@ public final class ServerMetrics: Sendable {
     /// Check-in requests that started or stopped waiting for their event's group.
     func groupWaiting(_ change: Int) {
         registry.makeGauge(descriptor: Self.groupWaitingDescriptor).increment(by: Double(change))
+    }
+
+    /// Check-in requests that joined or left a group being decided.
+    func groupDeciding(_ change: Int) {
+        registry.makeGauge(descriptor: Self.groupDecidingDescriptor).increment(by: Double(change))
     }
 
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
