@@ -93,7 +93,15 @@ package final class CheckInModule: DeviceModule {
     /// in one transaction together with its cursor, so a kill loses at most the page in flight.
     package func pull(event: EventInfo) async throws {
         var done = 0
-        defer { context.reportProgress(nil, feed: "roster") }
+        var followed = false
+        defer {
+            context.reportProgress(nil, feed: "roster")
+            // The index followed pages: its snapshot is written once, merged, for all of them
+            // (also when a later page failed: what was applied stays applied).
+            if followed, let builtIndex {
+                writeSnapshot(builtIndex.index, eventId: event.id, version: builtIndex.version)
+            }
+        }
         openIndexToFollow(eventId: event.id)
         while true {
             let line = API.roster.line(
@@ -101,7 +109,9 @@ package final class CheckInModule: DeviceModule {
             let response = try await context.authorized(
                 TransportRequest(line, headers: ["Accept": RosterWire.deviceAccept]))
             let page = try APIClient.decodeRosterPage(response)
-            follow(try store.applyRosterPage(eventId: event.id, page: page, trackChanges: builtIndex != nil))
+            if follow(try store.applyRosterPage(eventId: event.id, page: page, trackChanges: builtIndex != nil)) {
+                followed = true
+            }
             done += page.guests.count
             context.reportProgress((done, done + page.remaining), feed: "roster")
             if !page.hasMore { break }
@@ -485,19 +495,21 @@ package final class CheckInModule: DeviceModule {
     /// Keeps the built index current with a page the sync applied, when the page's changes are
     /// all the roster's changes since the index was built (the version read in the page's own
     /// transaction says so: one step per guest added or re-keyed). Otherwise, or past
-    /// ``rebuildAfterChanges`` changes, the next search builds the index again.
-    private func follow(_ applied: ModuleStore<CheckInModule>.RosterPageApplied) {
-        guard applied.versionAfter != applied.versionBefore, var built = builtIndex else { return }
+    /// ``rebuildAfterChanges`` changes, the next search builds the index again. True when the
+    /// index took the page's changes (its snapshot is then behind; ``pull(event:)`` writes it
+    /// once after the last page).
+    private func follow(_ applied: ModuleStore<CheckInModule>.RosterPageApplied) -> Bool {
+        guard applied.versionAfter != applied.versionBefore, var built = builtIndex else { return false }
         guard built.version == applied.versionBefore, let rekeyed = applied.rekeyed,
             applied.versionAfter - applied.versionBefore == rekeyed.count
-        else { return }
+        else { return false }
         built.index.apply(changed: rekeyed)
-        guard built.index.changedSinceBuilt <= Self.rebuildAfterChanges, let eventId = context.eventId else {
+        guard built.index.changedSinceBuilt <= Self.rebuildAfterChanges, context.eventId != nil else {
             builtIndex = nil
-            return
+            return false
         }
         builtIndex = (applied.versionAfter, built.index)
-        writeSnapshot(built.index, eventId: eventId, version: applied.versionAfter)
+        return true
     }
 
     /// How many changed guests the index follows before it is built again: each costs every

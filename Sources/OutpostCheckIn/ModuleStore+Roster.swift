@@ -58,8 +58,12 @@ extension ModuleStore where Owner == CheckInModule {
                     guests.append(local)
                 }
             }
-            let rekeyed = trackChanges ? try keysChanged(db, eventId: eventId, guests: guests) : nil
-            try writeRosterPages(db, eventId: eventId, guests: guests)
+            let storedDigests = trackChanges ? try keysDigests(db, eventId: eventId, guests: guests) : nil
+            let digests = try writeRosterPages(db, eventId: eventId, guests: guests)
+            // New to the store, or their search keys (name, e-mail, code) differ from the stored ones.
+            let rekeyed = storedDigests.map { stored in
+                zip(guests, digests).filter { stored[$0.0.id.wire] != $0.1 }.map(\.0)
+            }
             // Every page carries all of the event's blocks, as it does the access types.
             try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
             for block in page.blocks {
@@ -95,9 +99,8 @@ extension ModuleStore where Owner == CheckInModule {
         }
     }
 
-    /// The guests that are new to the store or whose search keys (name, e-mail, code) differ
-    /// from the stored ones, by their keys digests.
-    private func keysChanged(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [LocalGuest] {
+    /// The stored keys digests of those of `guests` that are stored, by id.
+    private func keysDigests(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [String: Data] {
         var stored: [String: Data] = [:]
         for start in stride(from: 0, to: guests.count, by: 500) {
             let ids = guests[start..<min(start + 500, guests.count)].map(\.id.wire)
@@ -111,7 +114,7 @@ extension ModuleStore where Owner == CheckInModule {
                 stored[row["id"]] = row["keys_digest"] as Data? ?? Data()
             }
         }
-        return guests.filter { stored[$0.id.wire] != sealer.digest([$0.name, $0.email, $0.code]) }
+        return stored
     }
 
     /// Writes a guest this device changed (a walk-in, a name given at the door, a check-in),

@@ -66,8 +66,9 @@ extension ModuleStore where Owner == CheckInModule {
     /// ``RosterPageCoding/capacity``, each guest's row pointing to its page and slot. Each guest
     /// once (the caller keeps the last of repeats), so each page's `live` is exact. The pages are
     /// encoded and sealed, and the blind indexes computed, on every core; only the inserts are
-    /// one at a time.
-    func writeRosterPages(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws {
+    /// one at a time. Returns each guest's keys digest, in the guests' order.
+    @discardableResult
+    func writeRosterPages(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [Data] {
         let first = try Self.nextPage(db)
         let starts = Array(stride(from: 0, to: guests.count, by: RosterPageCoding.capacity))
         let sealer = sealer
@@ -107,6 +108,7 @@ extension ModuleStore where Owner == CheckInModule {
                 ])
             }
         }
+        return sealed.flatMap { $0.lookups.map(\.digest) }
     }
 
     /// Opens a page's box as page `page` of the event.

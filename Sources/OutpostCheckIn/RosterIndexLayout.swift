@@ -82,28 +82,26 @@ package struct RosterIndexLayout: Sendable {
                 guard seenWords > 1, end <= lengths.1 else { return }
                 words.append((number, UInt16(begun), UInt16(end - begun)))
             }
+            // One step per character: whether it is a letter or a digit, and its UTF-8 length.
+            func step(isWord: Bool, width: Int) {
+                if isWord {
+                    if start == nil { start = offset }
+                } else {
+                    ended(at: offset)
+                }
+                offset += width
+            }
             if entry.fullName.utf8.allSatisfy({ $0 < 0x80 }) {
                 // ASCII (most names): a letter or a digit by its byte, not by Unicode's tables,
                 // which were a tenth of building the index.
                 for byte in entry.fullName.utf8 {
-                    let isWord =
-                        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    if isWord {
-                        if start == nil { start = offset }
-                    } else {
-                        ended(at: offset)
-                    }
-                    offset += 1
+                    step(
+                        isWord: (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), width: 1)
                 }
             } else {
                 for character in entry.fullName {
-                    if character.isLetter || character.isNumber {
-                        if start == nil { start = offset }
-                    } else {
-                        ended(at: offset)
-                    }
-                    offset += character.utf8.count
+                    step(isWord: character.isLetter || character.isNumber, width: character.utf8.count)
                 }
             }
             ended(at: offset)
