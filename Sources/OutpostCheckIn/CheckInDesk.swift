@@ -48,10 +48,15 @@ extension CheckInModule: CheckInDesk {
         try store.guest(db, eventId: eventId, id: id)
     }
 
-    package func write(_ db: Database, guest: LocalGuest) throws { try store.upsert(db, guest) }
+    package func write(_ db: Database, guest: LocalGuest) throws {
+        try localChanges.track(db, eventId: guest.eventId, changed: [guest]) { try store.upsert(db, guest) }
+    }
 
     package func removeGuest(_ db: Database, eventId: EventID, id: GuestID) throws {
-        try db.execute(sql: "DELETE FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
+        try localChanges.track(db, eventId: eventId, removed: [id]) {
+            try db.execute(
+                sql: "DELETE FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
+        }
     }
 
     package func accessTypes(eventId: EventID) -> [AccessTypeInfo] {

@@ -69,6 +69,11 @@ package final class CheckInModule: DeviceModule {
     /// The autocomplete index, opened on first search (from its snapshot, or built from the
     /// unsealed roster), and the roster version it was built from.
     private var builtIndex: (version: Int, index: RosterIndex)?
+    /// The roster version of the snapshot last written or opened (the index is ahead of it after
+    /// it followed a sync or a local write).
+    private var snapshotVersion: Int?
+    /// What this device's own writes changed on the roster, for the index to follow.
+    let localChanges = LocalRosterChanges()
     /// The snapshot being written after a build (the bench and tests await it).
     private(set) var snapshotWrite: Task<Void, Never>?
 
@@ -93,12 +98,11 @@ package final class CheckInModule: DeviceModule {
     /// in one transaction together with its cursor, so a kill loses at most the page in flight.
     package func pull(event: EventInfo) async throws {
         var done = 0
-        var followed = false
         defer {
             context.reportProgress(nil, feed: "roster")
-            // The index followed pages: its snapshot is written once, merged, for all of them
-            // (also when a later page failed: what was applied stays applied).
-            if followed, let builtIndex {
+            // The index followed pages or local writes: its snapshot is written once, merged,
+            // for all of them (also when a later page failed: what was applied stays applied).
+            if let builtIndex, builtIndex.version != snapshotVersion {
                 writeSnapshot(builtIndex.index, eventId: event.id, version: builtIndex.version)
             }
         }
@@ -109,9 +113,8 @@ package final class CheckInModule: DeviceModule {
             let response = try await context.authorized(
                 TransportRequest(line, headers: ["Accept": RosterWire.deviceAccept]))
             let page = try APIClient.decodeRosterPage(response)
-            if follow(try store.applyRosterPage(eventId: event.id, page: page, trackChanges: builtIndex != nil)) {
-                followed = true
-            }
+            catchUp()
+            follow(try store.applyRosterPage(eventId: event.id, page: page, trackChanges: builtIndex != nil))
             done += page.guests.count
             context.reportProgress((done, done + page.remaining), feed: "roster")
             if !page.hasMore { break }
@@ -389,7 +392,7 @@ package final class CheckInModule: DeviceModule {
                 naming: DoorNaming(
                     blockId: blockId, guestId: guest.id,
                     naming: TicketNaming(name: name, email: "", deviceId: context.deviceId)),
-                owner: owner, now: context.ports.clock.now())
+                owner: owner, now: context.ports.clock.now(), changes: localChanges)
         } catch {
             state.saveError = "Could not save the ticket's name: \(error). Nothing was queued; try again."
             context.refuse(state.saveError!)
@@ -495,21 +498,41 @@ package final class CheckInModule: DeviceModule {
     /// Keeps the built index current with a page the sync applied, when the page's changes are
     /// all the roster's changes since the index was built (the version read in the page's own
     /// transaction says so: one step per guest added or re-keyed). Otherwise, or past
-    /// ``rebuildAfterChanges`` changes, the next search builds the index again. True when the
-    /// index took the page's changes (its snapshot is then behind; ``pull(event:)`` writes it
-    /// once after the last page).
-    private func follow(_ applied: ModuleStore<CheckInModule>.RosterPageApplied) -> Bool {
-        guard applied.versionAfter != applied.versionBefore, var built = builtIndex else { return false }
+    /// ``rebuildAfterChanges`` changes, the next search builds the index again. (Its snapshot is
+    /// then behind; ``pull(event:)`` writes it once after the last page.)
+    private func follow(_ applied: ModuleStore<CheckInModule>.RosterPageApplied) {
+        guard applied.versionAfter != applied.versionBefore, var built = builtIndex else { return }
         guard built.version == applied.versionBefore, let rekeyed = applied.rekeyed,
             applied.versionAfter - applied.versionBefore == rekeyed.count
-        else { return false }
+        else { return }
         built.index.apply(changed: rekeyed)
-        guard built.index.changedSinceBuilt <= Self.rebuildAfterChanges, context.eventId != nil else {
-            builtIndex = nil
-            return false
+        keep(built.index, version: applied.versionAfter)
+    }
+
+    /// Follows this device's own committed roster writes (``LocalRosterChanges``), in commit
+    /// order, when each one starts at the version the index is at; otherwise the next search
+    /// builds the index again.
+    private func catchUp() {
+        let changes = localChanges.take().filter { $0.eventId == context.eventId }
+        guard !changes.isEmpty, var built = builtIndex else { return }
+        for change in changes {
+            guard built.version == change.versionBefore else {
+                builtIndex = nil
+                return
+            }
+            built.index.apply(changed: change.changed, removed: change.removed)
+            built.version = change.versionAfter
         }
-        builtIndex = (applied.versionAfter, built.index)
-        return true
+        keep(built.index, version: built.version)
+    }
+
+    /// The index after it followed changes, unless it holds too many of them to stay fast.
+    private func keep(_ index: RosterIndex, version: Int) {
+        guard index.changedSinceBuilt <= Self.rebuildAfterChanges, context.eventId != nil else {
+            builtIndex = nil
+            return
+        }
+        builtIndex = (version, index)
     }
 
     /// How many changed guests the index follows before it is built again: each costs every
@@ -521,6 +544,7 @@ package final class CheckInModule: DeviceModule {
     private func writeSnapshot(_ index: RosterIndex, eventId: EventID, version: Int) {
         let snapshots = store
         let previous = snapshotWrite
+        snapshotVersion = version
         snapshotWrite = Task.detached(priority: .utility) {
             await previous?.value
             // A snapshot not written is built again at the next launch; nothing is lost.
@@ -535,6 +559,7 @@ package final class CheckInModule: DeviceModule {
             let index = try? RosterIndex(snapshot: bytes)
         else { return nil }
         builtIndex = (version, index)
+        snapshotVersion = version
         return index
     }
 
@@ -560,6 +585,7 @@ package final class CheckInModule: DeviceModule {
         else {
             return nil
         }
+        catchUp()
         if let builtIndex, builtIndex.version == version { return builtIndex.index }
         if let index = openSnapshot(eventId: eventId, version: version) { return index }
         guard let (read, index) = readRoster({ try store.rosterIndex(eventId: eventId) }) else { return nil }

@@ -21,12 +21,15 @@ extension ModuleStore where Owner == CheckInModule {
     /// Names `guest` at the door: the guest's name here and the naming's outbox entry, in one
     /// transaction (the check-in that follows is queued after it, so the server has the name
     /// first).
-    package func nameAtDoor(_ guest: LocalGuest, naming: DoorNaming, owner: UserID, now: Date) throws -> LocalGuest {
+    /// `changes` keeps the new name for the search index.
+    package func nameAtDoor(
+        _ guest: LocalGuest, naming: DoorNaming, owner: UserID, now: Date, changes: LocalRosterChanges
+    ) throws -> LocalGuest {
         try queue.write { db in
             var named = guest
             named.name = naming.naming.name
             named.email = naming.naming.email
-            try upsert(db, named)
+            try changes.track(db, eventId: guest.eventId, changed: [named]) { try upsert(db, named) }
             _ = try enqueue(
                 db, kind: .doorNaming, eventId: guest.eventId,
                 idempotencyKey: "door-naming:\(naming.guestId.wire):\(now.millisecondsSince1970)", request: naming,

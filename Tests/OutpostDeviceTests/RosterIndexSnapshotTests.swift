@@ -268,6 +268,52 @@ struct DeviceRosterSnapshotTests {
     }
 
     @Test(
+        "roster-index-follows-local-writes: a walk-in added offline, a ticket named at the door and the walk-in's answer (the server's code) update a built index without building it again; a write rolled back leaves it; the next sync writes the snapshot of what it followed, which a relaunch opens"
+    )
+    @MainActor
+    func followsLocalWrites() async throws {
+        try await DeviceLab.run { lab in
+            _ = try await TicketBlockProbeTests.block(lab, doorNaming: true)
+            let (app, _) = try await Self.indexedDevice(lab)
+            let eventId = lab.world.event.id
+            #expect(app.checkInModule?.indexBuilds == 1)
+            app.update { $0.online = false }
+            WalkInProbeTests.fill(
+                app, name: "Noor Haddad", email: "noor@example.org", type: "General", amount: "25", method: .cash)
+            await app.addWalkIn()
+            #expect(app.refusal == nil, "\(app.refusal ?? "")")
+            let noor = try #require(app.index?.search("noor had").first)
+            #expect(noor.name == "Noor Haddad")
+            app.openBlockTicket("acme")
+            await app.confirm(holderName: "Dan Door")
+            #expect(app.refusal == nil, "\(app.refusal ?? "")")
+            #expect(app.index?.search("dan do").map(\.name) == ["Dan Door"])
+            // A write that rolls back is not followed (the roster's version did not move either).
+            let desk = try #require(app.checkInModule)
+            struct RolledBack: Error {}
+            #expect(throws: RolledBack.self) {
+                try desk.store.queue.write { db in
+                    try desk.write(db, guest: Self.stranger(lab))
+                    throw RolledBack()
+                }
+            }
+            #expect(app.index?.search("snapshot only").isEmpty == true)
+            #expect(app.checkInModule?.indexBuilds == 1, "followed, not built again")
+            // Online: the walk-in's answer gives her the server's code, and the index follows it.
+            app.update { $0.online = true }
+            await app.sync()
+            let code = try #require(try app.checkInStore.guest(eventId: eventId, id: noor.id)?.code)
+            #expect(app.index?.search(code).map(\.id) == [noor.id])
+            #expect(app.checkInModule?.indexBuilds == 1, "followed, not built again")
+            await app.indexSnapshotWritten()
+            let relaunched = try lab.launch("a")
+            #expect(relaunched.index?.search("dan do").map(\.name) == ["Dan Door"])
+            #expect(relaunched.index?.search(code).map(\.id) == [noor.id])
+            #expect(relaunched.checkInModule?.indexBuilds == 0, "the snapshot of what was followed")
+        }
+    }
+
+    @Test(
         "roster-count-kept: the count the screens show follows the roster's inserts and deletes without counting rows")
     @MainActor
     func countKept() async throws {
