@@ -58,7 +58,7 @@ struct FirstCommandTests {
         #expect(install.lowerBound < build.lowerBound)
         // The demo runs on the one build the test command makes (scripts/lib/build.sh), so the
         // fresh-machine check reuses it instead of building the project a second time.
-        #expect(try Self.text("scripts/lib/build.sh").firstMatch(of: /\nbuild_flags=\(/) != nil)
+        #expect(try Self.text("scripts/lib/build.sh").firstMatch(of: /\n\s*build_flags=\(/) != nil)
         for script in ["scripts/demo", "scripts/test", "scripts/soak", "scripts/tmux-e2e", "scripts/console-e2e"] {
             #expect(try Self.text(script).contains("source scripts/lib/build.sh"), "\(script) builds elsewhere")
         }
