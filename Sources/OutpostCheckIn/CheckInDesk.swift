@@ -41,7 +41,7 @@ extension CheckInModule: CheckInDesk {
     }
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
-        readRoster { try store.guests(eventId: eventId, email: email) } ?? []
+        lookUp(eventId: eventId, email, by: \.email) { $0.candidates(email: email) } ?? []
     }
 
     package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {

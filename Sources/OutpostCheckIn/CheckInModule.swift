@@ -305,12 +305,29 @@ package final class CheckInModule: DeviceModule {
         clearTransient()
         state.confirmation = nil
         state.manualEntry = true
-        switch readRoster({ try store.guest(eventId: eventId, code: code) }) {
-        case .some(.some(let guest)): present(guestId: guest.id, method: .manual, ticket: nil)
-        case .some(.none):
+        guard let found = lookUp(eventId: eventId, code, by: \.code, { $0.candidates(code: code) }) else {
+            return context.refuse(Self.unreadableRoster)
+        }
+        guard let guest = found.first else {
             state.banner = .noSuchCode
-            context.refuse("No guest has this code.")
-        case .none: context.refuse(Self.unreadableRoster)
+            return context.refuse("No guest has this code.")
+        }
+        present(guestId: guest.id, method: .manual, ticket: nil)
+    }
+
+    /// The guests of the open event whose code or e-mail (`key`) is `value`, compared as the
+    /// store's blind index compared them (trimmed, lower-cased): the search index's
+    /// `candidates`, each read by its id and kept when its own value is equal. Nil when the
+    /// roster cannot be read or `eventId` is not the open event (the index is of that one).
+    package func lookUp(
+        eventId: EventID, _ value: String, by key: KeyPath<LocalGuest, String>,
+        _ candidates: (RosterIndex) -> [GuestID]
+    ) -> [LocalGuest]? {
+        guard eventId == context.eventId, let index else { return nil }
+        let wanted = Sealer.normalized(value)
+        return readRoster {
+            try candidates(index).compactMap { try store.guest(eventId: eventId, id: $0) }
+                .filter { Sealer.normalized($0[keyPath: key]) == wanted }
         }
     }
 

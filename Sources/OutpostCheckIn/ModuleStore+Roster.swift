@@ -123,17 +123,15 @@ extension ModuleStore where Owner == CheckInModule {
     package func upsert(_ db: Database, _ guest: LocalGuest) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
-                    local_pending, sealed, block_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
-                    email_index = excluded.email_index, keys_digest = excluded.keys_digest, status = excluded.status,
+                INSERT INTO guests (event_id, id, keys_digest, status, checked_in_at, local_pending, sealed, block_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (event_id, id) DO UPDATE SET keys_digest = excluded.keys_digest, status = excluded.status,
                     checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending,
                     sealed = excluded.sealed, block_id = excluded.block_id
                 """)
         try statement.execute(arguments: [
-            guest.eventId.wire, guest.id.wire, sealer.blind(guest.code), sealer.blind(guest.email),
-            sealer.digest([guest.name, guest.email, guest.code]), guest.status.rawValue,
+            guest.eventId.wire, guest.id.wire, sealer.digest([guest.name, guest.email, guest.code]),
+            guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
             try sealer.seal(guest: guest), guest.blockId?.wire,
         ])
@@ -194,31 +192,6 @@ extension ModuleStore where Owner == CheckInModule {
                 sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.id = ?"),
             arguments: [eventId.wire, id.wire]
         ).map { try openGuest(row: $0, eventId: eventId) }
-    }
-
-    /// Exact lookup by confirmation code (blind index; case-insensitive).
-    package func guest(eventId: EventID, code: String) throws -> LocalGuest? {
-        try readStatement { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql:
-                        "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.code_index = ?"
-                ),
-                arguments: [eventId.wire, sealer.blind(code)]
-            ).map { try openGuest(row: $0, eventId: eventId) }
-        }
-    }
-
-    /// Exact lookup by e-mail (blind index); every guest with that e-mail.
-    package func guests(eventId: EventID, email: String) throws -> [LocalGuest] {
-        try readStatement { db in
-            var pages: [Int64: RosterPageCoding.Page] = [:]
-            return try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.email_index = ?",
-                arguments: [eventId.wire, sealer.blind(email)]
-            ).map { try openGuest(row: $0, eventId: eventId, pages: &pages) }
-        }
     }
 
     /// The event's ticket blocks, as the last roster page carried them.

@@ -9,11 +9,10 @@ import OutpostShell
 /// can change a search: a guest added or removed, or its name, e-mail or code changed. Triggers keep it, so no
 /// write path can forget to; a check-in or a status change does not count, because the index
 /// holds only ids and search keys. A guest's search keys are compared by `keys_digest`, an
-/// HMAC under the store's index key (it says no more than the code's blind index already does).
+/// HMAC under the store's index key (it says no more than a blind index of the code would).
 ///
-/// The blind indexes lose their event id column: an HMAC is selective on its own, and the
-/// narrower entries made a 100,000-guest roster's inserts about a fifth cheaper (the keys are
-/// random, so every insert lands on another index page).
+/// Codes and e-mails had blind indexes (HMACs) of their own; they are now looked up in the
+/// search index (``CheckInModule/lookUp(eventId:_:by:_:)``), and the last migration drops them.
 extension ModuleStore where Owner == CheckInModule {
     package static var checkInMigrations: [DeviceMigration] {
         [
@@ -102,6 +101,19 @@ extension ModuleStore where Owner == CheckInModule {
                             event_id TEXT NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL,
                             version INTEGER NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (event_id, part));
                         DELETE FROM meta WHERE key LIKE 'roster_index %';
+                        """)
+            },
+            // Codes and e-mails are looked up in the search index (it follows the roster's
+            // changes, a sync's and this device's own), not in two blind indexes: they were
+            // 53 MiB of a 1,000,000-guest store, and two HMACs and two random B-tree inserts
+            // per guest of every roster page.
+            DeviceMigration("lookups from the search index") { db, _ in
+                try db.execute(
+                    sql: """
+                        DROP INDEX IF EXISTS guests_code;
+                        DROP INDEX IF EXISTS guests_email;
+                        ALTER TABLE guests DROP COLUMN code_index;
+                        ALTER TABLE guests DROP COLUMN email_index;
                         """)
             },
         ]

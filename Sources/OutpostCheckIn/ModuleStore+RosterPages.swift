@@ -17,7 +17,7 @@ package struct RosterPageDamaged: Error, Equatable, CustomStringConvertible {
 
 /// The roster as the device keeps it: the server's guests sealed a page at a time
 /// (``RosterPageCoding``, one AES-GCM box for up to 128 guests, bound to its event and page
-/// number), and a row per guest with its lookups in plain (blind indexes, status, check-in time,
+/// number), and a row per guest with what is read in plain (its keys digest, status, check-in time,
 /// its page and slot). A guest this device changed (a check-in, a walk-in, a name given at the
 /// door) is sealed alone in its row's `sealed`, which then wins over its page; the next roster
 /// page that carries the guest moves it back onto a page.
@@ -55,17 +55,17 @@ extension ModuleStore where Owner == CheckInModule {
         return page
     }
 
-    /// One page ready to write: its box, and each guest's blind indexes and keys digest.
+    /// One page ready to write: its box, and each guest's keys digest.
     private struct SealedPage: Sendable {
         var page: Int64
         var box: Data
-        var lookups: [(code: Data, email: Data, digest: Data)]
+        var digests: [Data]
     }
 
     /// Writes the server's guests of one roster page: sealed in pages of
     /// ``RosterPageCoding/capacity``, each guest's row pointing to its page and slot. Each guest
     /// once (the caller keeps the last of repeats), so each page's `live` is exact. The pages are
-    /// encoded and sealed, and the blind indexes computed, on every core; only the inserts are
+    /// encoded and sealed, and the keys digests computed, on every core; only the inserts are
     /// one at a time. Returns each guest's keys digest, in the guests' order.
     @discardableResult
     func writeRosterPages(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [Data] {
@@ -78,37 +78,31 @@ extension ModuleStore where Owner == CheckInModule {
             let box = try sealer.seal(
                 Data(RosterPageCoding.encode(chunk, eventId: eventId)),
                 authenticating: Self.pageContext(eventId: eventId.wire, page: page))
-            let lookups = chunk.map { guest in
-                (
-                    code: sealer.blind(guest.code), email: sealer.blind(guest.email),
-                    digest: sealer.digest([guest.name, guest.email, guest.code])
-                )
-            }
-            return SealedPage(page: page, box: box, lookups: lookups)
+            let digests = chunk.map { sealer.digest([$0.name, $0.email, $0.code]) }
+            return SealedPage(page: page, box: box, digests: digests)
         }
         let insertPage = try db.cachedStatement(sql: Self.insertPageSQL)
         let row = try db.cachedStatement(
             sql: """
-                INSERT INTO guests (event_id, id, code_index, email_index, keys_digest, status, checked_in_at,
-                    local_pending, sealed, block_id, page, slot)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
-                ON CONFLICT (event_id, id) DO UPDATE SET code_index = excluded.code_index,
-                    email_index = excluded.email_index, keys_digest = excluded.keys_digest, status = excluded.status,
+                INSERT INTO guests (event_id, id, keys_digest, status, checked_in_at, local_pending, sealed, block_id,
+                    page, slot)
+                VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+                ON CONFLICT (event_id, id) DO UPDATE SET keys_digest = excluded.keys_digest, status = excluded.status,
                     checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending, sealed = NULL,
                     block_id = excluded.block_id, page = excluded.page, slot = excluded.slot
                 """)
         for (start, page) in zip(starts, sealed) {
-            try insertPage.execute(arguments: [page.page, eventId.wire, page.lookups.count, page.box])
-            for (slot, lookup) in page.lookups.enumerated() {
+            try insertPage.execute(arguments: [page.page, eventId.wire, page.digests.count, page.box])
+            for (slot, digest) in page.digests.enumerated() {
                 let guest = guests[start + slot]
                 try row.execute(arguments: [
-                    eventId.wire, guest.id.wire, lookup.code, lookup.email, lookup.digest, guest.status.rawValue,
+                    eventId.wire, guest.id.wire, digest, guest.status.rawValue,
                     guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
                     guest.blockId?.wire, page.page, slot,
                 ])
             }
         }
-        return sealed.flatMap { $0.lookups.map(\.digest) }
+        return sealed.flatMap(\.digests)
     }
 
     /// Opens a page's box as page `page` of the event.

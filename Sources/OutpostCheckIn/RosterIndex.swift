@@ -135,6 +135,28 @@ public struct RosterIndex: Sendable {
         return (base + hits(overlayLayout, needle, limit: limit)).sorted(by: <).prefix(limit).map(\.match)
     }
 
+    /// The guests whose code folds to what `code` folds to, trimmed: the candidates of an exact
+    /// lookup, which the caller confirms against each guest's own code (folding also drops
+    /// accents, and a key longer than ``RosterIndexLayout/maximumText`` bytes is cut there).
+    package func candidates(code: String) -> [GuestID] { candidates(.codes, code) }
+
+    /// The guests whose e-mail folds to what `email` folds to, trimmed (candidates, as for codes).
+    package func candidates(email: String) -> [GuestID] { candidates(.emails, email) }
+
+    private func candidates(_ list: RosterIndexLayout.List, _ value: String) -> [GuestID] {
+        let folded = Self.fold(value.trimmingCharacters(in: .whitespacesAndNewlines))
+        let needle = Array(folded.utf8.prefix(RosterIndexLayout.cut(folded.utf8)))
+        guard !needle.isEmpty else { return [] }
+        func equal(_ layout: RosterIndexLayout) -> [GuestID] {
+            layout.read { index in
+                index.prefixRange(list, needle).prefix { index.key(list, $0, equals: needle) }
+                    .map { index.guestId(index.entry(list, $0)) }
+            }
+        }
+        let base = equal(layout).filter { overlay[$0] == nil && !removed.contains($0) }
+        return base + (overlayLayout.map(equal) ?? [])
+    }
+
     /// The best `limit` of one layout, in order.
     private func hits(_ layout: RosterIndexLayout, _ needle: [UInt8], limit: Int) -> [Hit] {
         layout.read { index in

@@ -80,6 +80,33 @@ struct RosterIndexTests {
         #expect(long.hasPrefix(name), "cut at a character boundary, not inside one")
     }
 
+    @Test(
+        "roster-lookup-candidates: a code or an e-mail names the guests whose key is exactly it (folded and trimmed, never a longer key), from the built index and from the changes since, without removed guests"
+    )
+    func lookupCandidates() {
+        let long = String(repeating: "l", count: 400) + "@example.org"
+        let accented = Self.guest("José Acento", "josé@example.org", "ACC0000001")
+        let plain = Self.guest("Jose Plano", "jose@example.org", "ACC00000011")
+        let longMail = Self.guest("Long Mail", long, "LONG000001")
+        var index = RosterIndex(guests: [accented, plain, longMail, Self.guest("Other", "o@example.org", "OTHER00001")])
+        #expect(index.candidates(code: " acc0000001 ") == [accented.id], "not the longer ACC00000011")
+        #expect(index.candidates(code: "ACC000000").isEmpty, "a prefix is not a code")
+        // Folding drops the accent: both are candidates; the module keeps the one whose own
+        // e-mail is equal.
+        #expect(Set(index.candidates(email: "JOSE@example.org")) == [accented.id, plain.id])
+        #expect(index.candidates(email: long.uppercased()) == [longMail.id])
+        #expect(index.candidates(email: long + "x").isEmpty && index.candidates(email: "l@example.org").isEmpty)
+        #expect(index.candidates(email: "").isEmpty && index.candidates(code: "   ").isEmpty)
+        var recoded = plain
+        recoded.code = "NEW0000001"
+        let added = Self.guest("Added Later", "added@example.org", "ADD0000001")
+        index.apply(changed: [recoded, added], removed: [accented.id])
+        #expect(index.candidates(code: "ACC00000011").isEmpty, "the old code is hidden")
+        #expect(index.candidates(code: "new0000001") == [plain.id])
+        #expect(index.candidates(email: "added@example.org") == [added.id])
+        #expect(index.candidates(email: "josé@example.org") == [plain.id], "a removed guest is no candidate")
+    }
+
     @Test("at most 20 results")
     func limit() {
         let many = RosterIndex(guests: (0..<100).map { Self.guest("Guest \($0)", "g\($0)@x.io", "CODE\($0)") })

@@ -314,6 +314,47 @@ struct DeviceRosterSnapshotTests {
     }
 
     @Test(
+        "roster-lookup-from-index: a code typed at the door and an e-mail at the kiosk are found through the search index as the blind indexes found them (any case, trimmed; an accent makes another e-mail), also for guests a sync added after the index was built; the store keeps no code or e-mail index"
+    )
+    @MainActor
+    func lookUpFromIndex() async throws {
+        try await DeviceLab.run { lab in
+            let (app, _) = try await Self.indexedDevice(lab)
+            let eventId = lab.world.event.id
+            let module = try #require(app.checkInModule)
+            let guest = lab.world.guests[0]
+            let typed = "  \(guest.code.lowercased()) "
+            #expect(
+                module.lookUp(eventId: eventId, typed, by: \.code) { $0.candidates(code: typed) }?.map(\.id) == [
+                    guest.id
+                ])
+            app.checkIn(code: typed)
+            #expect(app.refusal == nil && app.tree().elements(UIIdentifier.confirmationScreen).count == 1)
+            #expect(module.guests(eventId: eventId, email: guest.email.uppercased()).map(\.id) == [guest.id])
+            let other = EventID.random()
+            #expect(module.guests(eventId: other, email: guest.email).isEmpty, "another event's lookup finds nobody")
+            for (name, email) in [("José Acento", "josé@example.org"), ("Jose Plano", "jose@example.org")] {
+                _ = try await lab.api.createGuest(
+                    lab.world.organizer, event: lab.world.event, accessType: lab.world.accessType, name: name,
+                    email: email)
+            }
+            await app.sync()
+            #expect(module.guests(eventId: eventId, email: "JOSÉ@example.org").map(\.name) == ["José Acento"])
+            #expect(module.guests(eventId: eventId, email: " jose@example.org").map(\.name) == ["Jose Plano"])
+            #expect(module.indexBuilds == 1, "the sync's guests were followed, not built")
+            let columns = try await app.store.queue.read { db in
+                try Row.fetchAll(db, sql: "PRAGMA table_info(guests)").map { $0["name"] as String }
+            }
+            #expect(!columns.contains("code_index") && !columns.contains("email_index"), "\(columns)")
+            let indexes = try await app.store.queue.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'guests'")
+            }
+            #expect(!indexes.contains("guests_code") && !indexes.contains("guests_email"), "\(indexes)")
+        }
+    }
+
+    @Test(
         "roster-count-kept: the count the screens show follows the roster's inserts and deletes without counting rows")
     @MainActor
     func countKept() async throws {
