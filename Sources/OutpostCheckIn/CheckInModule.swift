@@ -527,8 +527,8 @@ package final class CheckInModule: DeviceModule {
     }
 
     /// Follows this device's own committed roster writes (``LocalRosterChanges``), in commit
-    /// order, when each one starts at the version the index is at; otherwise the next search
-    /// builds the index again.
+    /// order, when each one starts at the version the index is at, and writes the snapshot of
+    /// the result; otherwise the next search builds the index again.
     private func catchUp() {
         let changes = localChanges.take().filter { $0.eventId == context.eventId }
         guard !changes.isEmpty, var built = builtIndex else { return }
@@ -541,6 +541,11 @@ package final class CheckInModule: DeviceModule {
             built.version = change.versionAfter
         }
         keep(built.index, version: built.version)
+        // A relaunch opens the index from its snapshot (an offline door may not sync for
+        // hours): written in the background, merged, instead of the next launch building it.
+        if let builtIndex, let eventId = context.eventId {
+            writeSnapshot(builtIndex.index, eventId: eventId, version: builtIndex.version)
+        }
     }
 
     /// The index after it followed changes, unless it holds too many of them to stay fast.

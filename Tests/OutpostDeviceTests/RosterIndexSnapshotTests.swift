@@ -268,7 +268,7 @@ struct DeviceRosterSnapshotTests {
     }
 
     @Test(
-        "roster-index-follows-local-writes: a walk-in added offline, a ticket named at the door and the walk-in's answer (the server's code) update a built index without building it again; a write rolled back leaves it; the next sync writes the snapshot of what it followed, which a relaunch opens"
+        "roster-index-follows-local-writes: a walk-in added offline, a ticket named at the door and the walk-in's answer (the server's code) update a built index without building it again; a write rolled back leaves it; the snapshot of what it followed is written, and a relaunch opens it, offline or after the next sync"
     )
     @MainActor
     func followsLocalWrites() async throws {
@@ -299,6 +299,11 @@ struct DeviceRosterSnapshotTests {
             }
             #expect(app.index?.search("snapshot only").isEmpty == true)
             #expect(app.checkInModule?.indexBuilds == 1, "followed, not built again")
+            // The snapshot is of what was followed: an offline relaunch opens it, without a sync.
+            await app.indexSnapshotWritten()
+            let offline = try lab.launch("a")
+            #expect(offline.index?.search("dan do").map(\.name) == ["Dan Door"])
+            #expect(offline.checkInModule?.indexBuilds == 0, "opened from the snapshot of what was followed")
             // Online: the walk-in's answer gives her the server's code, and the index follows it.
             app.update { $0.online = true }
             await app.sync()

@@ -153,6 +153,20 @@ package struct Bench {
         return index
     }
 
+    @MainActor
+    static func requireCheckIn(_ app: DeviceApp) throws -> CheckInModule {
+        guard let module = app.checkInModule else { throw CleanFailure("the device has no check-in module") }
+        return module
+    }
+
+    @MainActor
+    static func requireGuest(_ desk: CheckInModule, eventId: EventID, id: GuestID) throws -> LocalGuest {
+        guard let guest = desk.guest(eventId: eventId, id: id) else {
+            throw CleanFailure("the device's roster has no guest \(id.wire)")
+        }
+        return guest
+    }
+
     static func ingestServers(
         work: URL, postgres: String?, postgresPool: Int?, sqlite: ServerHandle
     ) async throws -> [(String, ServerHandle)] {
