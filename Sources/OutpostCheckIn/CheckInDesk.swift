@@ -41,7 +41,7 @@ extension CheckInModule: CheckInDesk {
     }
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
-        lookUp(eventId: eventId, email, by: \.email) { $0.candidates(email: email) } ?? []
+        lookUp(eventId: eventId, .email, email) ?? []
     }
 
     package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {

@@ -305,7 +305,7 @@ package final class CheckInModule: DeviceModule {
         clearTransient()
         state.confirmation = nil
         state.manualEntry = true
-        guard let found = lookUp(eventId: eventId, code, by: \.code, { $0.candidates(code: code) }) else {
+        guard let found = lookUp(eventId: eventId, .code, code) else {
             return context.refuse(Self.unreadableRoster)
         }
         guard let guest = found.first else {
@@ -317,17 +317,14 @@ package final class CheckInModule: DeviceModule {
 
     /// The guests of the open event whose code or e-mail (`key`) is `value`, compared as the
     /// store's blind index compared them (trimmed, lower-cased): the search index's
-    /// `candidates`, each read by its id and kept when its own value is equal. Nil when the
+    /// candidates, each read by its id and kept when its own value is equal. Nil when the
     /// roster cannot be read or `eventId` is not the open event (the index is of that one).
-    package func lookUp(
-        eventId: EventID, _ value: String, by key: KeyPath<LocalGuest, String>,
-        _ candidates: (RosterIndex) -> [GuestID]
-    ) -> [LocalGuest]? {
+    package func lookUp(eventId: EventID, _ key: RosterIndex.ExactKey, _ value: String) -> [LocalGuest]? {
         guard eventId == context.eventId, let index else { return nil }
         let wanted = Sealer.normalized(value)
         return readRoster {
-            try candidates(index).compactMap { try store.guest(eventId: eventId, id: $0) }
-                .filter { Sealer.normalized($0[keyPath: key]) == wanted }
+            try index.candidates(key, value).compactMap { try store.guest(eventId: eventId, id: $0) }
+                .filter { Sealer.normalized($0[keyPath: key.field]) == wanted }
         }
     }
 

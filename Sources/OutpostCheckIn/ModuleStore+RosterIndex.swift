@@ -12,7 +12,7 @@ import OutpostShell
 /// HMAC under the store's index key (it says no more than a blind index of the code would).
 ///
 /// Codes and e-mails had blind indexes (HMACs) of their own; they are now looked up in the
-/// search index (``CheckInModule/lookUp(eventId:_:by:_:)``), and the last migration drops them.
+/// search index (``CheckInModule/lookUp(eventId:_:_:)``), and the last migration drops them.
 extension ModuleStore where Owner == CheckInModule {
     package static var checkInMigrations: [DeviceMigration] {
         [

@@ -138,12 +138,23 @@ public struct RosterIndex: Sendable {
     /// The guests whose code folds to what `code` folds to, trimmed: the candidates of an exact
     /// lookup, which the caller confirms against each guest's own code (folding also drops
     /// accents, and a key longer than ``RosterIndexLayout/maximumText`` bytes is cut there).
-    package func candidates(code: String) -> [GuestID] { candidates(.codes, code) }
+    package func candidates(code: String) -> [GuestID] { candidates(.code, code) }
 
     /// The guests whose e-mail folds to what `email` folds to, trimmed (candidates, as for codes).
-    package func candidates(email: String) -> [GuestID] { candidates(.emails, email) }
+    package func candidates(email: String) -> [GuestID] { candidates(.email, email) }
 
-    private func candidates(_ list: RosterIndexLayout.List, _ value: String) -> [GuestID] {
+    /// What an exact lookup compares: a guest's code or e-mail.
+    package enum ExactKey: Sendable {
+        case code, email
+
+        /// The guest's own value of it.
+        package var field: KeyPath<LocalGuest, String> { self == .code ? \.code : \.email }
+        var list: RosterIndexLayout.List { self == .code ? .codes : .emails }
+    }
+
+    /// The candidates of an exact lookup of `value` by `key`.
+    package func candidates(_ key: ExactKey, _ value: String) -> [GuestID] {
+        let list = key.list
         let folded = Self.fold(value.trimmingCharacters(in: .whitespacesAndNewlines))
         let needle = Array(folded.utf8.prefix(RosterIndexLayout.cut(folded.utf8)))
         guard !needle.isEmpty else { return [] }

@@ -227,7 +227,7 @@ struct OutboxBatchTests {
                 let at = try #require(serverAt[guest.id])
                 let module = try #require(app.checkInModule)
                 let byCode = try #require(
-                    module.lookUp(eventId: event, guest.code, by: \.code) { $0.candidates(code: guest.code) }?.first)
+                    module.lookUp(eventId: event, .code, guest.code)?.first)
                 #expect(byCode.checkIn?.pending == false && byCode.checkIn?.at == at)
                 #expect(module.guests(eventId: event, email: guest.email).map(\.id) == [guest.id])
                 var unchanged = byCode

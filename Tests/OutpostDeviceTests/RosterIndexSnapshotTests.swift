@@ -330,7 +330,7 @@ struct DeviceRosterSnapshotTests {
             let guest = lab.world.guests[0]
             let typed = "  \(guest.code.lowercased()) "
             #expect(
-                module.lookUp(eventId: eventId, typed, by: \.code) { $0.candidates(code: typed) }?.map(\.id) == [
+                module.lookUp(eventId: eventId, .code, typed)?.map(\.id) == [
                     guest.id
                 ])
             app.checkIn(code: typed)
