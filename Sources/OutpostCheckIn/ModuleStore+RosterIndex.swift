@@ -116,6 +116,7 @@ extension ModuleStore where Owner == CheckInModule {
                         ALTER TABLE guests DROP COLUMN email_index;
                         """)
             },
+            guestsWithoutRowidMigration,
         ]
     }
 

@@ -23,10 +23,36 @@ struct NoteCodingTests {
                 replaces: [NoteRevisionID(UUID()), NoteRevisionID(UUID())], body: "", deviceId: "organizer",
                 writtenAt: Date(timeIntervalSince1970: 1_790_000_001)),
             authorName: "", pending: false),
+        // A note's first revision (the organizer's from the roster): its note's id is its own.
+        {
+            let id = NoteRevisionID(UUID())
+            return LocalNote(
+                revision: NoteRevision(
+                    id: id, noteId: id, guestId: GuestID(UUID()), replaces: [NoteRevisionID(UUID())],
+                    body: "note for Ada", deviceId: "organizer", writtenAt: Date(timeIntervalSince1970: 1_790_000_002)),
+                authorName: "Acme Organizer", pending: false)
+        }(),
     ]
 
+    /// The first binary form (tag 1) as the code of 2026-11-28 wrote it: every id as its text.
+    static func textIdsForm(_ note: LocalNote) -> [UInt8] {
+        let revision = note.revision
+        var bytes: [UInt8] = [1]
+        for text in [revision.id.wire, revision.noteId.wire, revision.guestId?.wire ?? ""] {
+            ByteLayout.append(text, to: &bytes)
+        }
+        ByteLayout.append(UInt(revision.replaces.count), to: &bytes)
+        for replaced in revision.replaces { ByteLayout.append(replaced.wire, to: &bytes) }
+        ByteLayout.append(revision.body, to: &bytes)
+        ByteLayout.append(revision.deviceId, to: &bytes)
+        ByteLayout.append(bigEndian: revision.writtenAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        ByteLayout.append(note.authorName, to: &bytes)
+        bytes.append(note.pending ? 1 : 0)
+        return bytes
+    }
+
     @Test(
-        "note-coding-round-trip: binary revisions read back equal to the last bit of their date; JSON ones of earlier versions still read; every truncation and a trailing byte are refused"
+        "note-coding-round-trip: binary revisions (ids as their 16 bytes, a note's own id not written twice) read back equal to the last bit of their date; the first binary form with ids as text and JSON ones of earlier versions still read; every truncation, a trailing byte and an unknown flag are refused"
     )
     func roundTrip() throws {
         let decoder = JSONDecoder.outpostDevice
@@ -36,6 +62,16 @@ struct NoteCodingTests {
             #expect(try NoteCoding.decode(Data(bytes), json: decoder) == note)
             let legacy = try JSONEncoder.outpostDevice.encode(note)
             #expect(try NoteCoding.decode(legacy, json: decoder) == note)
+            let textIds = Self.textIdsForm(note)
+            #expect(try NoteCoding.decode(Data(textIds), json: decoder) == note)
+            let saved = (note.revision.noteId == note.revision.id ? 70 : 40) + 20 * note.revision.replaces.count
+            #expect(
+                bytes.count + saved <= textIds.count, "\(bytes.count) bytes against \(textIds.count) with ids as text")
+            var flagged = bytes
+            flagged[17] |= 4
+            #expect(throws: ByteLayout.Failure.malformed("flags")) {
+                try NoteCoding.decode(Data(flagged), json: decoder)
+            }
             for length in 1..<bytes.count {
                 #expect(throws: (any Error).self, "cut to \(length)") {
                     try NoteCoding.decode(Data(bytes.prefix(length)), json: decoder)

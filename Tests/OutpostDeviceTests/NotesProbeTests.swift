@@ -202,7 +202,7 @@ struct NotesProbeTests {
     }
 
     @Test(
-        "notes-organizer-on-card-not-tab: the organizer's notes (one per imported guest) are on each guest's card, not in the Notes tab, until a door edits one; opened on a guest, the tab shows that guest's; a store from before the notes' guest index is indexed at launch and its cards still show every note"
+        "notes-organizer-on-card-not-tab: the organizer's notes (one per imported guest) are on each guest's card, not in the Notes tab, until a door edits one; opened on a guest, the tab shows that guest's; a store from before the notes' guest index (ids as text) is indexed and keyed again at launch and its cards still show every note"
     )
     func organizerNotesAndIndex() async throws {
         try await DeviceLab.run { lab in
@@ -218,16 +218,28 @@ struct NotesProbeTests {
             app.typeNote("wheelchair, escort to row 1")
             await app.saveNote()
             app.closeNotes()
-            // A store written before the index: its columns, indexes and migration record gone.
+            // A store written before the index: the table as it was (ids as text, no guest, note
+            // or door), each revision sealed in the first binary form, and the later migrations'
+            // records gone.
+            let sealer = try #require(app.notesModule?.store.sealer)
+            let revisions = try #require(try app.notesModule?.store.notes(eventId: lab.world.event.id))
             let queue = try DatabaseQueue(path: lab.home("door").appendingPathComponent("device.sqlite").path)
             try await queue.write { db in
                 try db.execute(
                     sql: """
-                        DROP INDEX note_revisions_guest; DROP INDEX note_revisions_note;
-                        ALTER TABLE note_revisions DROP COLUMN guest_id; ALTER TABLE note_revisions DROP COLUMN note_id;
-                        ALTER TABLE note_revisions DROP COLUMN door;
-                        DELETE FROM grdb_migrations WHERE identifier = 'notes: guest and note index';
+                        DROP TABLE note_revisions;
+                        CREATE TABLE note_revisions (id TEXT PRIMARY KEY, event_id TEXT NOT NULL, sealed BLOB NOT NULL);
+                        DELETE FROM grdb_migrations WHERE identifier IN (
+                            'notes: guest and note index', 'notes: revisions keyed by guest, ids as bytes');
                         """)
+                for note in revisions {
+                    try db.execute(
+                        sql: "INSERT INTO note_revisions (id, event_id, sealed) VALUES (?, ?, ?)",
+                        arguments: [
+                            note.revision.id.wire, lab.world.event.id.wire,
+                            try sealer.seal(Data(NoteCodingTests.textIdsForm(note))),
+                        ])
+                }
             }
             try await queue.close()
             let relaunched = try lab.launch("door")
@@ -241,6 +253,23 @@ struct NotesProbeTests {
             #expect(
                 Self.entries(relaunched).map { $0.attributes["body"] } == ["wheelchair, escort to row 1"],
                 "the door's note in the tab, the organizer's untouched ones not")
+            // Keyed by event, guest and id, each id in its 16 bytes; no index of the key beside it.
+            let (ids, indexes, table) = try await relaunched.store.queue.read { db in
+                (
+                    try Row.fetchAll(
+                        db, sql: "SELECT DISTINCT typeof(id), length(id), length(event_id) FROM note_revisions"
+                    ).map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" },
+                    try String.fetchAll(
+                        db,
+                        sql:
+                            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'note_revisions' ORDER BY name"
+                    ),
+                    try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'note_revisions'")
+                )
+            }
+            #expect(ids == ["blob 16 16"])
+            #expect(indexes == ["note_revisions_door", "note_revisions_note"])
+            #expect(table?.hasSuffix("WITHOUT ROWID") == true)
         }
     }
 }

@@ -311,4 +311,69 @@ struct RosterPageTests {
         #expect(try store.rosterVersion(eventId: eventId) == version, "the snapshot of the search index stays current")
         #expect(try store.guestCount(eventId: eventId) == 305)
     }
+
+    @Test(
+        "guests-keyed-migration: the 2026-11-26 store opens with its guests' table keyed by event and id alone (WITHOUT ROWID, no second index of the ids), every guest equal to what it was, and the table's indexes and triggers made again: the count, the search index's version and the pages' live counts follow an insert and a delete"
+    )
+    @MainActor
+    func guestsKeyed() throws {
+        let home = try StoreFixtureTests.copy(
+            StoreFixtureTests.stores.appendingPathComponent(StoreFixtureTests.allModules))
+        defer { try? FileManager.default.removeItem(at: home) }
+        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
+        let sealer = Sealer(masterKey: try keyStore.masterKey())
+        let before = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path).read { db in
+            try Data.fetchAll(db, sql: "SELECT sealed FROM guests").map { try sealer.openGuest($0) }
+        }
+        let first = try #require(before.first)
+        let app = try DeviceApp.launch(
+            home: home,
+            ports: DevicePorts(keyStore: keyStore, transport: OfflineTransport(), online: false),
+            modules: .all
+        ).opened()
+        let store = app.checkInStore
+        for guest in before {
+            #expect(try store.guest(eventId: guest.eventId, id: guest.id) == guest, "\(guest.name)")
+        }
+        let (table, indexes, triggers) = try app.store.queue.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'guests'"),
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'guests' ORDER BY name"
+                ),
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'guests' ORDER BY name")
+            )
+        }
+        #expect(table?.hasSuffix("WITHOUT ROWID") == true, "\(table ?? "no table")")
+        #expect(indexes == ["guests_block", "guests_pending"], "no index of the key beside the table")
+        #expect(
+            triggers == [
+                "guests_added", "guests_left_page", "guests_moved", "guests_rekeyed", "guests_removed",
+                "guests_removed_from_page",
+            ])
+        let count = try store.guestCount(eventId: first.eventId)
+        let version = try store.rosterVersion(eventId: first.eventId)
+        let added = LocalGuest(
+            id: .random(), eventId: first.eventId, accessTypeId: first.accessTypeId, name: "Keyed Guest",
+            email: "keyed@example.org", code: "KEYED1", notes: "", status: .confirmed, checkIn: nil)
+        try store.queue.write { db in _ = try store.writeRosterPages(db, eventId: first.eventId, guests: [added]) }
+        #expect(try store.guest(eventId: first.eventId, id: added.id) == added)
+        #expect(try store.guestCount(eventId: first.eventId) == count + 1)
+        #expect(try store.rosterVersion(eventId: first.eventId) == version + 1)
+        let page = try #require(
+            try app.store.queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT page FROM guests WHERE id = ?", arguments: [added.id.wire])
+            })
+        try store.queue.write { db in
+            try db.execute(sql: "DELETE FROM guests WHERE id = ?", arguments: [added.id.wire])
+        }
+        #expect(try store.guestCount(eventId: first.eventId) == count)
+        #expect(try store.rosterVersion(eventId: first.eventId) == version + 2)
+        let left = try app.store.queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM roster_pages WHERE id = ?", arguments: [page])
+        }
+        #expect(left == 0, "the page of the removed guest alone is deleted with it")
+    }
 }

@@ -48,6 +48,9 @@ struct ShellModuleTests {
                 // Each on a fresh launch of the same home, whose store is then closed under it.
                 let app = try lab.launch("t")
                 await act(app)
+                // A search builds the index and writes its snapshot on another thread; that
+                // write is not the render's, so it ends before the count starts.
+                await app.indexSnapshotWritten()
                 // Every SQL statement the store's connection runs from here on is counted.
                 let statements = Self.traceStatements(app)
                 let tree = app.tree()

@@ -25,6 +25,10 @@ public struct TypedID<Kind: IDKind>: Hashable, Comparable, Sendable, CustomStrin
 
     public var description: String { wire }
 
+    /// The id's sixteen bytes: how a store keeps ids where their size matters (the wire text
+    /// is 36 bytes, and a table and each of its indexes repeat it).
+    public var data: Data { Data(uuid.bytes) }
+
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.wire < rhs.wire }
 }
 

@@ -235,7 +235,9 @@ extension Bench {
         report(
             BenchFigure(
                 name: "device size, \(guests) guests", median: store, p99: store, unit: "MiB on disk",
-                note: "peak RSS +\(Int(peak)) MiB over the seeded roster"))
+                note: "peak RSS +\(Int(peak)) MiB over the seeded roster; "
+                    + (try Self.storeParts(home: home).map { "\($0.name) \(String(format: "%.1f", $0.mib))" }
+                        .joined(separator: ", ")) + " MiB"))
         let row = ScaleRow(
             guests: guests, syncSeconds: syncSeconds, rowsPerSecond: rate, syncRatio: floorRate / rate,
             coldOpenMs: open.median * 1000, coldOpenRatio: open.median / openFloor, scanP99Ms: scan.p99 * 1000,
@@ -342,6 +344,19 @@ extension Bench {
                 db, sql: "SELECT SUM(length(sealed)) FROM roster_index_parts WHERE event_id = ?",
                 arguments: [eventId.wire])
         } ?? 0
+    }
+
+    /// Where the store's bytes are: each table and index with its pages (SQLite's `dbstat`), the
+    /// largest first, the ones under 1 % of the file left out.
+    static func storeParts(home: URL) throws -> [(name: String, mib: Double)] {
+        let queue = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
+        return try queue.read { db in
+            let parts = try Row.fetchAll(
+                db, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC"
+            ).map { (name: $0["name"] as String, mib: Double($0["bytes"] as Int) / 1_048_576) }
+            let total = parts.reduce(0) { $0 + $1.mib }
+            return parts.filter { $0.mib >= total / 100 }
+        }
     }
 
     /// The size of every file under `directory`, in MiB.

@@ -29,6 +29,11 @@ package enum ByteLayout {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// A UUID's sixteen bytes (an id in 16 bytes, not its 36 of text).
+    package static func append(_ uuid: UUID, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+    }
+
     package struct Reader {
         package let bytes: UnsafeBufferPointer<UInt8>
         package var offset: Int
@@ -71,6 +76,15 @@ package enum ByteLayout {
             let value = try integer()
             guard value < bound else { throw Failure.malformed(what) }
             return value
+        }
+
+        /// Sixteen bytes written by ``ByteLayout/append(_:to:)-(UUID,_)``.
+        package mutating func uuid() throws -> UUID {
+            guard bytes.count - offset >= 16, let uuid = UUID(bytes: bytes[offset..<(offset + 16)]) else {
+                throw Failure.truncated
+            }
+            offset += 16
+            return uuid
         }
 
         package mutating func string() throws -> String {
