@@ -55,7 +55,7 @@ extension CheckInModule: CheckInDesk {
     package func removeGuest(_ db: Database, eventId: EventID, id: GuestID) throws {
         try localChanges.track(db, eventId: eventId, removed: [id]) {
             try db.execute(
-                sql: "DELETE FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.wire, id.wire])
+                sql: "DELETE FROM guests WHERE event_id = ? AND id = ?", arguments: [eventId.data, id.data])
         }
     }
 

@@ -30,8 +30,8 @@ extension ModuleStore where Owner == CheckInModule {
         try queue.write { db in
             let versionBefore = try Self.rosterVersion(db, eventId)
             let pendingHere = Set(
-                try String.fetchAll(
-                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.wire]
+                try Data.fetchAll(
+                    db, sql: "SELECT id FROM guests WHERE event_id = ? AND local_pending = 1", arguments: [eventId.data]
                 ))
             // A guest twice on one page counts once, as the last of its two.
             var place: [GuestID: Int] = [:]
@@ -41,7 +41,7 @@ extension ModuleStore where Owner == CheckInModule {
                 var checkIn = guest.checkIn.map {
                     LocalCheckIn(at: $0.at, byName: $0.byName, deviceId: $0.deviceId, pending: false)
                 }
-                if checkIn == nil, pendingHere.contains(guest.id.wire),
+                if checkIn == nil, pendingHere.contains(guest.id.data),
                     let local = try self.guest(db, eventId: eventId, id: guest.id)?.checkIn, local.pending
                 {
                     checkIn = local
@@ -62,7 +62,7 @@ extension ModuleStore where Owner == CheckInModule {
             let digests = try writeRosterPages(db, eventId: eventId, guests: guests)
             // New to the store, or their search keys (name, e-mail, code) differ from the stored ones.
             let rekeyed = storedDigests.map { stored in
-                zip(guests, digests).filter { stored[$0.0.id.wire] != $0.1 }.map(\.0)
+                zip(guests, digests).filter { stored[$0.0.id.data] != $0.1 }.map(\.0)
             }
             // Every page carries all of the event's blocks, as it does the access types.
             try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
@@ -100,16 +100,16 @@ extension ModuleStore where Owner == CheckInModule {
     }
 
     /// The stored keys digests of those of `guests` that are stored, by id.
-    private func keysDigests(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [String: Data] {
-        var stored: [String: Data] = [:]
+    private func keysDigests(_ db: Database, eventId: EventID, guests: [LocalGuest]) throws -> [Data: Data] {
+        var stored: [Data: Data] = [:]
         for start in stride(from: 0, to: guests.count, by: 500) {
-            let ids = guests[start..<min(start + 500, guests.count)].map(\.id.wire)
+            let ids = guests[start..<min(start + 500, guests.count)].map(\.id.data)
             for row in try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, keys_digest FROM guests
                     WHERE event_id = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))
-                    """, arguments: StatementArguments([eventId.wire] + ids))
+                    """, arguments: StatementArguments([eventId.data] + ids))
             {
                 stored[row["id"]] = row["keys_digest"] as Data? ?? Data()
             }
@@ -130,7 +130,7 @@ extension ModuleStore where Owner == CheckInModule {
                     sealed = excluded.sealed, block_id = excluded.block_id
                 """)
         try statement.execute(arguments: [
-            guest.eventId.wire, guest.id.wire, sealer.digest([guest.name, guest.email, guest.code]),
+            guest.eventId.data, guest.id.data, sealer.digest([guest.name, guest.email, guest.code]),
             guest.status.rawValue,
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
             try sealer.seal(guest: guest), guest.blockId?.wire,
@@ -147,7 +147,7 @@ extension ModuleStore where Owner == CheckInModule {
             sql: "UPDATE guests SET checked_in_at = ?, local_pending = ?, sealed = ? WHERE event_id = ? AND id = ?"
         ).execute(arguments: [
             guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
-            try sealer.seal(guest: guest), guest.eventId.wire, guest.id.wire,
+            try sealer.seal(guest: guest), guest.eventId.data, guest.id.data,
         ])
     }
 
@@ -190,7 +190,7 @@ extension ModuleStore where Owner == CheckInModule {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.id = ?"),
-            arguments: [eventId.wire, id.wire]
+            arguments: [eventId.data, id.data]
         ).map { try openGuest(row: $0, eventId: eventId) }
     }
 
@@ -212,7 +212,7 @@ extension ModuleStore where Owner == CheckInModule {
                     SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.block_id = ?
                     ORDER BY g.id
                     """,
-                arguments: [eventId.wire, blockId.wire])
+                arguments: [eventId.data, blockId.wire])
             for row in rows {
                 let guest = try openGuest(row: row, eventId: eventId, pages: &pages)
                 if guest.name.isEmpty && guest.status.isAdmissible { return guest }

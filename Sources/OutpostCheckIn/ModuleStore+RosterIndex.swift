@@ -117,6 +117,7 @@ extension ModuleStore where Owner == CheckInModule {
                         """)
             },
             guestsWithoutRowidMigration,
+            guestsIdBytesMigration,
         ]
     }
 
@@ -126,7 +127,7 @@ extension ModuleStore where Owner == CheckInModule {
         try readStatement { db in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT guests FROM roster_versions WHERE event_id = ?"),
-                arguments: [eventId.wire]) ?? 0
+                arguments: [eventId.data]) ?? 0
         }
     }
 
@@ -136,7 +137,8 @@ extension ModuleStore where Owner == CheckInModule {
     }
 
     static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT version FROM roster_versions WHERE event_id = ?", arguments: [eventId.wire])
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT version FROM roster_versions WHERE event_id = ?"), arguments: [eventId.data])
             ?? 0
     }
 
@@ -159,7 +161,7 @@ extension ModuleStore where Owner == CheckInModule {
         return (version, RosterIndex(segments: segments))
     }
 
-    private typealias RosterRow = (id: String, own: Data?, page: Int64?, slot: Int?)
+    private typealias RosterRow = (id: Data, own: Data?, page: Int64?, slot: Int?)
 
     /// `transform` of parts of the event's guests, read in one transaction and opened on every
     /// core: the pages first, then each row's guest from its page or its own box.
@@ -170,7 +172,7 @@ extension ModuleStore where Owner == CheckInModule {
         let (version, rows, boxes) = try queue.read { db in
             var rows: [RosterRow] = []
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT id, sealed, page, slot FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+                db, sql: "SELECT id, sealed, page, slot FROM guests WHERE event_id = ?", arguments: [eventId.data])
             while let row = try cursor.next() { rows.append((row[0], row[1], row[2], row[3])) }
             return (
                 try Self.rosterVersion(db, eventId), rows,
@@ -197,20 +199,20 @@ extension ModuleStore where Owner == CheckInModule {
         guard !ids.isEmpty else { return [] }
         let found = try readStatement { db in
             var pages: [Int64: RosterPageCoding.Page] = [:]
-            var found: [String: LocalGuest] = [:]
+            var found: [Data: LocalGuest] = [:]
             for row in try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.guestColumns) FROM \(Self.guestSource)
                     WHERE g.event_id = ? AND g.id IN (\(databaseQuestionMarks(count: ids.count)))
                     """,
-                arguments: StatementArguments([eventId.wire] + ids.map(\.wire)))
+                arguments: StatementArguments([eventId.data] + ids.map(\.data)))
             {
                 found[row["id"]] = try openGuest(row: row, eventId: eventId, pages: &pages)
             }
             return found
         }
-        return ids.compactMap { found[$0.wire] }
+        return ids.compactMap { found[$0.data] }
     }
 
     /// The size of a snapshot's sealed parts: the buffer is read a part at a time, so opening it

@@ -46,12 +46,12 @@ extension ModuleStore where Owner == CheckInModule {
 
     /// Seals `builder`'s page as a new page of the event and returns its number.
     static func insertPage(
-        _ db: Database, sealer: Sealer, eventId: String, builder: RosterPageCoding.Builder
+        _ db: Database, sealer: Sealer, eventId: EventID, builder: RosterPageCoding.Builder
     ) throws -> Int64 {
         let page = try nextPage(db)
         let box = try sealer.seal(
-            Data(builder.bytes(eventId: eventId)), authenticating: pageContext(eventId: eventId, page: page))
-        try db.cachedStatement(sql: insertPageSQL).execute(arguments: [page, eventId, builder.count, box])
+            Data(builder.bytes(eventId: eventId)), authenticating: pageContext(eventId: eventId.wire, page: page))
+        try db.cachedStatement(sql: insertPageSQL).execute(arguments: [page, eventId.wire, builder.count, box])
         return page
     }
 
@@ -91,12 +91,13 @@ extension ModuleStore where Owner == CheckInModule {
                     checked_in_at = excluded.checked_in_at, local_pending = excluded.local_pending, sealed = NULL,
                     block_id = excluded.block_id, page = excluded.page, slot = excluded.slot
                 """)
+        let event = eventId.data
         for (start, page) in zip(starts, sealed) {
             try insertPage.execute(arguments: [page.page, eventId.wire, page.digests.count, page.box])
             for (slot, digest) in page.digests.enumerated() {
                 let guest = guests[start + slot]
                 try row.execute(arguments: [
-                    eventId.wire, guest.id.wire, digest, guest.status.rawValue,
+                    event, guest.id.data, digest, guest.status.rawValue,
                     guest.checkIn?.at.millisecondsSince1970, guest.checkIn?.pending == true ? 1 : 0,
                     guest.blockId?.wire, page.page, slot,
                 ])
@@ -127,7 +128,7 @@ extension ModuleStore where Owner == CheckInModule {
     /// `opened` finds by number (nil: no such page). Every read of a guest comes here, one row
     /// at a time or the whole roster on every core.
     static func guest(
-        id: String, own: Data?, page: Int64?, slot: Int?, eventId: EventID, sealer: Sealer,
+        id: Data, own: Data?, page: Int64?, slot: Int?, eventId: EventID, sealer: Sealer,
         opened: (Int64) throws -> RosterPageCoding.Page?
     ) throws -> LocalGuest {
         if let own { return try sealer.openGuest(own) }
@@ -142,7 +143,7 @@ extension ModuleStore where Owner == CheckInModule {
         } catch {
             throw RosterPageDamaged(eventId: eventId, page: page, reason: "has no readable guest in slot \(slot)")
         }
-        guard guest.id.wire == id else {
+        guard guest.id.data == id else {
             throw RosterPageDamaged(eventId: eventId, page: page, reason: "holds another guest in slot \(slot)")
         }
         return guest
@@ -225,13 +226,15 @@ extension ModuleStore where Owner == CheckInModule {
                     """)
             let place = try db.makeStatement(
                 sql: "UPDATE guests SET sealed = NULL, page = ?, slot = ? WHERE event_id = ? AND id = ?")
-            for eventId in try String.fetchAll(db, sql: "SELECT DISTINCT event_id FROM guests") {
+            for eventText in try String.fetchAll(db, sql: "SELECT DISTINCT event_id FROM guests") {
+                // An event id that is not one keeps its rows' own boxes, as a row that does not open.
+                guard let eventId = EventID(wire: eventText) else { continue }
                 var builder = RosterPageCoding.Builder()
                 var ids: [String] = []
                 func flush() throws {
                     guard builder.count > 0 else { return }
                     let page = try insertPage(db, sealer: sealer, eventId: eventId, builder: builder)
-                    for (slot, id) in ids.enumerated() { try place.execute(arguments: [page, slot, eventId, id]) }
+                    for (slot, id) in ids.enumerated() { try place.execute(arguments: [page, slot, eventText, id]) }
                     builder = RosterPageCoding.Builder()
                     ids = []
                 }
@@ -243,7 +246,7 @@ extension ModuleStore where Owner == CheckInModule {
                         sql: """
                             SELECT id, sealed FROM guests WHERE event_id = ? AND id > ? AND sealed IS NOT NULL
                             ORDER BY id LIMIT 4096
-                            """, arguments: [eventId, after])
+                            """, arguments: [eventText, after])
                     guard let last = rows.last else { break }
                     after = last["id"]
                     for row in rows {
@@ -251,9 +254,10 @@ extension ModuleStore where Owner == CheckInModule {
                         // A row that does not open stays as it is: shown as damaged, never dropped.
                         guard let plaintext = try? sealer.open(row["sealed"] as Data),
                             plaintext.first == GuestCoding.tag,
-                            let fields = try? Self.rowIds(plaintext), fields.id == id, fields.eventId == eventId
+                            let fields = try? Self.rowIds(plaintext), fields.id == id, fields.eventId == eventText,
+                            let guestId = GuestID(wire: id), let accessTypeId = AccessTypeID(wire: fields.accessTypeId)
                         else { continue }
-                        builder.append(id: id, accessTypeId: fields.accessTypeId) {
+                        builder.append(id: guestId, accessTypeId: accessTypeId) {
                             $0.append(contentsOf: plaintext.dropFirst(fields.detailsAt))
                         }
                         ids.append(id)

@@ -64,7 +64,6 @@ extension ModuleStore where Owner == NotesModule {
     /// organizer's notes: 33 MiB, 575 bytes a revision). A note on the event has an empty guest.
     /// The note's index stays (a note is edited by its id alone); the doors' notes, the Notes
     /// tab's list, have a small index of their own instead of a scan of every revision.
-    /// An id that is not a UUID (never written so; a damaged row) is kept as its text's bytes.
     static var keyedByGuestMigration: DeviceMigration {
         DeviceMigration("revisions keyed by guest, ids as bytes") { db, _ in
             try db.execute(
@@ -78,10 +77,7 @@ extension ModuleStore where Owner == NotesModule {
                     INSERT INTO note_revisions_keyed (event_id, guest_id, id, note_id, door, sealed)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """)
-            func bytes(_ text: String?) -> Data {
-                guard let text else { return Data() }
-                return UUID(wire: text).map { Data($0.bytes) } ?? Data(text.utf8)
-            }
+            func bytes(_ text: String?) -> Data { text.map(UUID.storedData(wire:)) ?? Data() }
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT event_id, guest_id, id, note_id, door, sealed FROM note_revisions")
             while let row = try rows.next() {

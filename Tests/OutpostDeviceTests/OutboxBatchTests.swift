@@ -235,7 +235,7 @@ struct OutboxBatchTests {
                 #expect(unchanged == guest, "only the check-in changed")
                 let column = try await store.queue.read {
                     try Int64.fetchOne(
-                        $0, sql: "SELECT checked_in_at FROM guests WHERE id = ?", arguments: [guest.id.wire])
+                        $0, sql: "SELECT checked_in_at FROM guests WHERE id = ?", arguments: [guest.id.data])
                 }
                 #expect(column == at.millisecondsSince1970)
             }

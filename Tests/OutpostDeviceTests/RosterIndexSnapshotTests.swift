@@ -369,7 +369,7 @@ struct DeviceRosterSnapshotTests {
             func counted() async throws -> Int {
                 try await app.store.queue.read {
                     try Int.fetchOne(
-                        $0, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.wire])
+                        $0, sql: "SELECT COUNT(*) FROM guests WHERE event_id = ?", arguments: [eventId.data])
                         ?? -1
                 }
             }

@@ -37,9 +37,9 @@ struct RosterPageTests {
     static func guestOn(_ app: DeviceApp, page: Int64) throws -> GuestID {
         try #require(
             try app.store.queue.read { db in
-                try String.fetchOne(
+                try Data.fetchOne(
                     db, sql: "SELECT id FROM guests WHERE page = ? ORDER BY slot LIMIT 1", arguments: [page])
-            }.flatMap(GuestID.init(wire:)))
+            }.flatMap { UUID(bytes: $0) }.map(GuestID.init))
     }
 
     /// The signed ticket of a guest the test imported (the lab's own helper takes a listed guest).
@@ -119,7 +119,7 @@ struct RosterPageTests {
     }
 
     @Test(
-        "roster-page-cut-short: a page's box cut short is refused and named; a page's plaintext cut anywhere, or with a byte after its last record, is refused"
+        "roster-page-cut-short: a page's box cut short is refused and named; a page's plaintext cut anywhere, or with a byte after its last record, is refused; a page of the first form (ids as text) still reads"
     )
     func cutShort() async throws {
         try await DeviceLab.run { lab in
@@ -158,6 +158,33 @@ struct RosterPageTests {
             }
         }
         #expect(throws: ByteLayout.Failure.malformed("trailing bytes")) { try RosterPageCoding.Page(Data(bytes + [0])) }
+        // A page of the first form (ids as text) still reads, and is 21 bytes a guest, the event
+        // and each access type larger.
+        let textIds = Self.textIdsPage(placed, eventId: eventId)
+        let fromText = try RosterPageCoding.Page(Data(textIds))
+        #expect(try (0..<fromText.count).map { try fromText.guest(at: $0) } == placed)
+        #expect(bytes.count + 21 * (placed.count + 1 + 3) == textIds.count, "\(bytes.count) against \(textIds.count)")
+    }
+
+    /// A page as the code of 2026-11-28 sealed it (tag 2): every id as its text.
+    static func textIdsPage(_ guests: [LocalGuest], eventId: EventID) -> [UInt8] {
+        var types: [String] = []
+        var records: [UInt8] = []
+        var ends: [UInt32] = []
+        for guest in guests {
+            if !types.contains(guest.accessTypeId.wire) { types.append(guest.accessTypeId.wire) }
+            ByteLayout.append(guest.id.wire, to: &records)
+            ByteLayout.append(UInt(types.firstIndex(of: guest.accessTypeId.wire) ?? 0), to: &records)
+            GuestCoding.appendDetails(guest, to: &records)
+            ends.append(UInt32(records.count))
+        }
+        var bytes: [UInt8] = [RosterPageCoding.textIdsTag]
+        ByteLayout.append(eventId.wire, to: &bytes)
+        ByteLayout.append(UInt(types.count), to: &bytes)
+        for type in types { ByteLayout.append(type, to: &bytes) }
+        ByteLayout.append(UInt(ends.count), to: &bytes)
+        for end in ends { bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: end >> $0) } }
+        return bytes + records
     }
 
     @Test(
@@ -190,7 +217,7 @@ struct RosterPageTests {
             let onThird = try Self.guestOn(app, page: pages[2].id)
             try await app.store.queue.write { db in
                 try db.execute(
-                    sql: "UPDATE guests SET slot = slot + 1 WHERE id = ?", arguments: [onThird.wire])
+                    sql: "UPDATE guests SET slot = slot + 1 WHERE id = ?", arguments: [onThird.data])
             }
             #expect(
                 throws: RosterPageDamaged(eventId: eventId, page: pages[2].id, reason: "holds another guest in slot 1")
@@ -298,13 +325,13 @@ struct RosterPageTests {
         let (onPages, ownBoxes, pages, live) = try app.store.queue.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM guests WHERE sealed IS NULL AND page IS NOT NULL"),
-                try String.fetchAll(db, sql: "SELECT id FROM guests WHERE sealed IS NOT NULL"),
+                try Data.fetchAll(db, sql: "SELECT id FROM guests WHERE sealed IS NOT NULL"),
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM roster_pages"),
                 try Int.fetchOne(db, sql: "SELECT SUM(live) FROM roster_pages")
             )
         }
         #expect(onPages == 304, "every guest that opened is on a page")
-        #expect(ownBoxes == [damagedId.wire], "the damaged row is kept as it was")
+        #expect(ownBoxes == [damagedId.data], "the damaged row is kept as it was")
         #expect(pages == 3)
         #expect(live == 304)
         #expect(throws: SealError.self) { try store.guest(eventId: eventId, id: damagedId) }
@@ -313,7 +340,7 @@ struct RosterPageTests {
     }
 
     @Test(
-        "guests-keyed-migration: the 2026-11-26 store opens with its guests' table keyed by event and id alone (WITHOUT ROWID, no second index of the ids), every guest equal to what it was, and the table's indexes and triggers made again: the count, the search index's version and the pages' live counts follow an insert and a delete"
+        "guests-keyed-migration: the 2026-11-26 store opens with its guests' table keyed by event and id alone (WITHOUT ROWID, no second index of the ids, each id and the roster versions' event in 16 bytes), every guest equal to what it was, and the table's indexes and triggers made again: the count, the search index's version and the pages' live counts follow an insert and a delete"
     )
     @MainActor
     func guestsKeyed() throws {
@@ -347,6 +374,16 @@ struct RosterPageTests {
             )
         }
         #expect(table?.hasSuffix("WITHOUT ROWID") == true, "\(table ?? "no table")")
+        let idForms = try app.store.queue.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT typeof(event_id) || ' ' || length(event_id) || ', ' || typeof(id) || ' ' || length(id)
+                    FROM guests UNION SELECT DISTINCT 'versions ' || typeof(event_id) || ' ' || length(event_id)
+                    FROM roster_versions
+                    """)
+        }
+        #expect(Set(idForms) == ["blob 16, blob 16", "versions blob 16"], "ids as their 16 bytes")
         #expect(indexes == ["guests_block", "guests_pending"], "no index of the key beside the table")
         #expect(
             triggers == [
@@ -364,10 +401,10 @@ struct RosterPageTests {
         #expect(try store.rosterVersion(eventId: first.eventId) == version + 1)
         let page = try #require(
             try app.store.queue.read { db in
-                try Int64.fetchOne(db, sql: "SELECT page FROM guests WHERE id = ?", arguments: [added.id.wire])
+                try Int64.fetchOne(db, sql: "SELECT page FROM guests WHERE id = ?", arguments: [added.id.data])
             })
         try store.queue.write { db in
-            try db.execute(sql: "DELETE FROM guests WHERE id = ?", arguments: [added.id.wire])
+            try db.execute(sql: "DELETE FROM guests WHERE id = ?", arguments: [added.id.data])
         }
         #expect(try store.guestCount(eventId: first.eventId) == count)
         #expect(try store.rosterVersion(eventId: first.eventId) == version + 2)

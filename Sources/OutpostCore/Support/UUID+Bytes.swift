@@ -32,6 +32,13 @@ extension UUID {
         withUnsafeBytes(of: uuid) { Array($0) }
     }
 
+    /// An id's text as a store keeps it where the id's size matters: the UUID's sixteen bytes.
+    /// Text that is not a UUID (never written so; a damaged row) keeps its own bytes, so a
+    /// migration to this form loses nothing.
+    public static func storedData(wire text: String) -> Data {
+        UUID(wire: text).map { Data($0.bytes) } ?? Data(text.utf8)
+    }
+
     /// Builds a UUID from exactly sixteen bytes.
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 16 else { return nil }
