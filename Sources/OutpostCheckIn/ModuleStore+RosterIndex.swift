@@ -138,7 +138,8 @@ extension ModuleStore where Owner == CheckInModule {
 
     static func rosterVersion(_ db: Database, _ eventId: EventID) throws -> Int {
         try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT version FROM roster_versions WHERE event_id = ?"), arguments: [eventId.data])
+            db.cachedStatement(sql: "SELECT version FROM roster_versions WHERE event_id = ?"), arguments: [eventId.data]
+        )
             ?? 0
     }
 
