@@ -237,7 +237,9 @@ extension Bench {
                 name: "device size, \(guests) guests", median: store, p99: store, unit: "MiB on disk",
                 note: "peak RSS +\(Int(peak)) MiB over the seeded roster; "
                     + (try Self.storeParts(home: home).map { "\($0.name) \(String(format: "%.1f", $0.mib))" }
-                        .joined(separator: ", ")) + " MiB"))
+                        .joined(separator: ", ")) + " MiB; the log "
+                    + String(format: "%.1f", Self.fileMiB(home.appendingPathComponent("device.sqlite-wal")))
+                    + " MiB"))
         let row = ScaleRow(
             guests: guests, syncSeconds: syncSeconds, rowsPerSecond: rate, syncRatio: floorRate / rate,
             coldOpenMs: open.median * 1000, coldOpenRatio: open.median / openFloor, scanP99Ms: scan.p99 * 1000,
@@ -357,6 +359,11 @@ extension Bench {
             let total = parts.reduce(0) { $0 + $1.mib }
             return parts.filter { $0.mib >= total / 100 }
         }
+    }
+
+    /// One file's size in MiB (0 when there is none).
+    static func fileMiB(_ file: URL) -> Double {
+        Double((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) / 1_048_576
     }
 
     /// The size of every file under `directory`, in MiB.

@@ -32,7 +32,10 @@ public final class DeviceStore: Sendable {
     /// The most the write-ahead log keeps on disk once a checkpoint has copied it back. SQLite
     /// reuses the log's file instead of truncating it, so without a limit the log of a
     /// 1,000,000-guest roster sync stayed at its largest, 1,086 MB beside a 1,062 MB store.
-    package static let walLimitBytes = 64 << 20
+    /// Twice the log's usual length (the checkpointer starts at 1,000 pages, about 4 MiB), so
+    /// only a transaction larger than that (the index snapshot, 115 MiB at 1,000,000 guests;
+    /// a migration) leaves a log to cut; 64 MiB kept up to 56 MiB more on a phone's disk.
+    package static let walLimitBytes = 8 << 20
 
     package init(queue: DatabaseQueue, sealer: Sealer, checkpointer: WALCheckpointer) {
         self.queue = queue
