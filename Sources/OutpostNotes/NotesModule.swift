@@ -120,10 +120,16 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
     package func close() { state = NotesState() }
 
     package func edit(noteId: NoteRevisionID) {
-        guard let eventId = context.eventId,
+        guard let eventId = context.eventId else { return context.refuse("There is no such note at this event.") }
+        // A note on the screen names its guest; one that is not is found by its id.
+        let onScreen = shown.first { $0.head.revision.noteId == noteId }
+        guard
             let head =
                 (context.surfacing("read the notes") {
-                    Self.heads(try store.notes(eventId: eventId, noteId: noteId))
+                    Self.heads(
+                        try onScreen.map {
+                            try store.notes(eventId: eventId, guestId: $0.head.revision.guestId, noteId: noteId)
+                        } ?? store.notes(eventId: eventId, noteId: noteId))
                 } ?? []).first
         else { return context.refuse("There is no such note at this event.") }
         state.open = true
@@ -152,7 +158,8 @@ package final class NotesModule: DeviceModule, GuestNotesSource {
         if let noteId = state.editing {
             guard
                 let heads = context.surfacing(
-                    "read the notes", { Self.heads(try store.notes(eventId: eventId, noteId: noteId)) })
+                    "read the notes",
+                    { Self.heads(try store.notes(eventId: eventId, guestId: state.guestId, noteId: noteId)) })
             else {
                 state.error = "The notes could not be read; nothing was saved."
                 return context.refuse(state.error!)
