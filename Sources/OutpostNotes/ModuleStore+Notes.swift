@@ -128,7 +128,8 @@ extension ModuleStore where Owner == NotesModule {
     package func notes(eventId: EventID, noteId: NoteRevisionID) throws -> [LocalNote] {
         let guest = try readStatement { db in
             try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT guest_id FROM note_revisions WHERE event_id = ? AND note_id = ? LIMIT 1"),
+                db.cachedStatement(
+                    sql: "SELECT guest_id FROM note_revisions WHERE event_id = ? AND note_id = ? LIMIT 1"),
                 arguments: [eventId.data, noteId.data])
         }
         guard let guest else { return [] }
