@@ -56,7 +56,7 @@ public final class DeviceStore: Sendable {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let sealer = Sealer(masterKey: try keyStore.masterKey())
         let path = home.appendingPathComponent("device.sqlite").path
-        let checkpointer = WALCheckpointer(path: path)
+        let checkpointer = WALCheckpointer(path: path, limitBytes: DeviceStore.walLimitBytes)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)

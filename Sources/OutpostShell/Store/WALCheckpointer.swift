@@ -28,9 +28,17 @@ package final class WALCheckpointer: @unchecked Sendable {
     /// The checkpoints' own connection, opened by the first one (only touched on `queue`).
     private var connection: DatabaseQueue?
 
-    package init(path: String, threshold: Int = WALCheckpointer.defaultThreshold) {
+    package init(path: String, threshold: Int = WALCheckpointer.defaultThreshold, limitBytes: Int) {
         self.path = path
         self.threshold = threshold
+        self.limitBytes = limitBytes
+    }
+
+    /// The log's size past which a checkpoint that copied everything also cuts it.
+    package let limitBytes: Int
+
+    private var logBytes: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int) ?? 0
     }
 
     /// Hooks the store's connection: after every commit SQLite reports the log's length here.
@@ -60,7 +68,17 @@ package final class WALCheckpointer: @unchecked Sendable {
                 connection = try DatabaseQueue(path: path, configuration: configuration)
             }
             // Passive: copies what no reader still needs and returns; never waits for the writer.
-            try connection?.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+            try connection?.writeWithoutTransaction { db in
+                let (frames, copied) = try db.checkpoint(.passive)
+                // Everything copied, and the file is past the limit (a large transaction: the
+                // index snapshot, 115 MiB at 1,000,000 guests). SQLite cuts the log only when a
+                // later write starts it over, so without this it stayed that size on disk until
+                // the next write. With nothing left to copy, truncating holds the writer's lock
+                // only for the truncate; a writer busy now makes it give up (the next asks again).
+                if frames >= 0, copied == frames, logBytes > limitBytes {
+                    _ = try? db.checkpoint(.truncate)
+                }
+            }
             lock.withLock { completed += 1 }
         } catch {
             // Busy or failed: the log keeps every commit, and the next commit asks again.
