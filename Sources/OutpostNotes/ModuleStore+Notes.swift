@@ -117,9 +117,13 @@ extension ModuleStore where Owner == NotesModule {
     /// The revisions of one note on `guestId` (nil: a note on the event): a range of the
     /// table's key, the note's revisions kept.
     package func notes(eventId: EventID, guestId: GuestID?, noteId: NoteRevisionID) throws -> [LocalNote] {
+        try notes(eventId: eventId, guestKey: guestId?.data ?? Data(), noteId: noteId)
+    }
+
+    /// The revisions of one note, by its guest as the table keys it (empty: on the event).
+    private func notes(eventId: EventID, guestKey: Data, noteId: NoteRevisionID) throws -> [LocalNote] {
         try notes(
-            "note_revisions WHERE event_id = ? AND guest_id = ? AND note_id = ?",
-            [eventId.data, guestId?.data ?? Data(), noteId.data])
+            "note_revisions WHERE event_id = ? AND guest_id = ? AND note_id = ?", [eventId.data, guestKey, noteId.data])
     }
 
     /// The revisions of one note whose guest the caller does not know (an edit by the note's id
@@ -133,8 +137,7 @@ extension ModuleStore where Owner == NotesModule {
                 arguments: [eventId.data, noteId.data])
         }
         guard let guest else { return [] }
-        return try notes(
-            "note_revisions WHERE event_id = ? AND guest_id = ? AND note_id = ?", [eventId.data, guest, noteId.data])
+        return try notes(eventId: eventId, guestKey: guest, noteId: noteId)
     }
 
     /// The revisions of every note a door wrote or edited (handovers, door notes on guests, an

@@ -42,6 +42,23 @@ struct RosterPageTests {
             }.flatMap { UUID(bytes: $0) }.map(GuestID.init))
     }
 
+    /// A copy of the 2026-11-26 store of every module, its key and its sealer.
+    static func fixtureStore() throws -> (home: URL, keyStore: FileKeyStore, sealer: Sealer) {
+        let home = try StoreFixtureTests.copy(
+            StoreFixtureTests.stores.appendingPathComponent(StoreFixtureTests.allModules))
+        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
+        return (home, keyStore, Sealer(masterKey: try keyStore.masterKey()))
+    }
+
+    /// Today's app with every module on the store at `home`, offline.
+    @MainActor
+    static func launchOffline(home: URL, keyStore: FileKeyStore) throws -> DeviceApp {
+        try DeviceApp.launch(
+            home: home, ports: DevicePorts(keyStore: keyStore, transport: OfflineTransport(), online: false),
+            modules: .all
+        ).opened()
+    }
+
     /// The signed ticket of a guest the test imported (the lab's own helper takes a listed guest).
     static func ticket(_ lab: DeviceLab, _ guest: GuestID) async throws -> String {
         let response = try await lab.api.request(
@@ -260,11 +277,8 @@ struct RosterPageTests {
     )
     @MainActor
     func migratedFromRows() throws {
-        let home = try StoreFixtureTests.copy(
-            StoreFixtureTests.stores.appendingPathComponent(StoreFixtureTests.allModules))
+        let (home, keyStore, sealer) = try Self.fixtureStore()
         defer { try? FileManager.default.removeItem(at: home) }
-        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
-        let sealer = Sealer(masterKey: try keyStore.masterKey())
         let damagedId = GuestID(UUID())
         let (eventId, before, version) = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path)
             .write { db in
@@ -313,11 +327,7 @@ struct RosterPageTests {
             }
         #expect(before.count == 304)
 
-        let app = try DeviceApp.launch(
-            home: home,
-            ports: DevicePorts(keyStore: keyStore, transport: OfflineTransport(), online: false),
-            modules: .all
-        ).opened()
+        let app = try Self.launchOffline(home: home, keyStore: keyStore)
         let store = app.checkInStore
         for (id, guest) in before {
             #expect(try store.guest(eventId: eventId, id: id) == guest, "\(guest.name)")
@@ -344,20 +354,13 @@ struct RosterPageTests {
     )
     @MainActor
     func guestsKeyed() throws {
-        let home = try StoreFixtureTests.copy(
-            StoreFixtureTests.stores.appendingPathComponent(StoreFixtureTests.allModules))
+        let (home, keyStore, sealer) = try Self.fixtureStore()
         defer { try? FileManager.default.removeItem(at: home) }
-        let keyStore = FileKeyStore(url: home.appendingPathComponent("device.key"))
-        let sealer = Sealer(masterKey: try keyStore.masterKey())
         let before = try DatabaseQueue(path: home.appendingPathComponent("device.sqlite").path).read { db in
             try Data.fetchAll(db, sql: "SELECT sealed FROM guests").map { try sealer.openGuest($0) }
         }
         let first = try #require(before.first)
-        let app = try DeviceApp.launch(
-            home: home,
-            ports: DevicePorts(keyStore: keyStore, transport: OfflineTransport(), online: false),
-            modules: .all
-        ).opened()
+        let app = try Self.launchOffline(home: home, keyStore: keyStore)
         let store = app.checkInStore
         for guest in before {
             #expect(try store.guest(eventId: guest.eventId, id: guest.id) == guest, "\(guest.name)")
