@@ -231,7 +231,7 @@ struct NotesProbeTests {
                         CREATE TABLE note_revisions (id TEXT PRIMARY KEY, event_id TEXT NOT NULL, sealed BLOB NOT NULL);
                         DELETE FROM grdb_migrations WHERE identifier IN (
                             'notes: guest and note index', 'notes: revisions keyed by guest, ids as bytes',
-                            'notes: no note index');
+                            'notes: no note index', 'notes: revisions bound to their row');
                         """)
                 for note in revisions {
                     try db.execute(
@@ -271,6 +271,50 @@ struct NotesProbeTests {
             #expect(ids == ["blob 16 16"])
             #expect(indexes == ["note_revisions_door"], "no index by note: a note is read through its guest")
             #expect(table?.hasSuffix("WITHOUT ROWID") == true)
+        }
+    }
+
+    @Test(
+        "note-bound-to-row: an organizer's note moved in the store's file onto another guest's card (its row's guest id changed) is not shown there: the card's read is refused and named, and the row moved back shows the note again, nothing lost"
+    )
+    func boundToRow() async throws {
+        try await DeviceLab.run { lab in
+            let (ada, bo) = (lab.world.guests[0], lab.world.guests[1])
+            let app = try await lab.readyDevice("door")
+            @MainActor func card(_ guest: GuestID) -> [String] {
+                app.choose(guestId: guest)
+                defer { app.cancel() }
+                return app.tree().elements(UIIdentifier.doorNote).map(\.text)
+            }
+            #expect(card(ada.id) == ["note for \(ada.name) · Acme Organizer"])
+            let queue = try DatabaseQueue(path: lab.home("door").appendingPathComponent("device.sqlite").path)
+            let moved = try await queue.read { db in
+                try Data.fetchAll(
+                    db, sql: "SELECT id FROM note_revisions WHERE guest_id = ? AND door = 0", arguments: [ada.id.data])
+            }
+            #expect(!moved.isEmpty)
+            @Sendable func move(from: GuestID, to: GuestID) throws {
+                try queue.write { db in
+                    for id in moved {
+                        try db.execute(
+                            sql: "UPDATE note_revisions SET guest_id = ? WHERE guest_id = ? AND id = ?",
+                            arguments: [to.data, from.data, id])
+                        #expect(db.changesCount == 1)
+                    }
+                }
+            }
+            try move(from: ada.id, to: bo.id)
+            #expect(card(bo.id).isEmpty, "neither note on Bo's card: the moved row does not open")
+            #expect(app.faults.all.map(\.what).contains("read the notes"), "the refused read is named")
+            #expect(throws: (any Error).self) {
+                try app.notesModule?.store.notes(eventId: lab.world.event.id, guestId: bo.id)
+            }
+            try move(from: bo.id, to: ada.id)
+            #expect(
+                try app.notesModule?.store.notes(eventId: lab.world.event.id, guestId: ada.id).map(\.revision.body)
+                    == ["note for \(ada.name)"], "moved back, it reads again")
+            #expect(card(bo.id) == ["note for \(bo.name) · Acme Organizer"])
+            try queue.close()
         }
     }
 }
