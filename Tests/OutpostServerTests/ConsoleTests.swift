@@ -299,7 +299,15 @@ struct ConsoleTests {
         try await withTestServer(kind) { api in
             let world = try await World.make(api)
             let browser = try await Self.signedIn(api)
-            try await browser.get("/admin/staff")
+            let staffPage = try await browser.get("/admin/staff")
+            // Roles in words, their API words as the values; the bar marks the page's section.
+            #expect(staffPage.text.contains("<option value=\"checkin_staff\">Check-in staff</option>"))
+            #expect(staffPage.text.contains("<span class=\"role\" id=\"signed-in-role\">Organizer</span>"))
+            #expect(staffPage.text.contains("id=\"staff-nav\" aria-current=\"page\""))
+            #expect(!staffPage.text.contains("id=\"events-nav\" aria-current"))
+            let eventsPage = try await browser.get("/admin/events")
+            #expect(eventsPage.text.contains("id=\"events-nav\" aria-current=\"page\""))
+            #expect(!eventsPage.text.contains("id=\"staff-nav\" aria-current"))
             var answer = try await browser.post(
                 "/admin/staff",
                 [("name", "Dora Door"), ("email", "dora@acme.test"), ("role", "checkin_staff"), ("password", "short")])
@@ -316,7 +324,7 @@ struct ConsoleTests {
             #expect(dora.role == .checkinStaff)
             let eventPath = "/admin/events/\(world.event.id.wire)"
             var page = try await browser.get(eventPath)
-            #expect(page.text.contains("<option value=\"\(dora.id.wire)\">Dora Door (checkin_staff)</option>"))
+            #expect(page.text.contains("<option value=\"\(dora.id.wire)\">Dora Door (Check-in staff)</option>"))
             answer = try await browser.post(eventPath + "/staff", [("userId", dora.id.wire)])
             #expect(answer.headers[.location] == eventPath + "?done=staff")
             var staff: UserList = try await api.request(

@@ -162,15 +162,23 @@ def run(driver, wait):
     driver.find_element(By.ID, "user-password").send_keys("door-password")
     follow(driver, wait, driver.find_element(By.ID, "create-user"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "users"), "Dora Door"))
-    check("a staff user was created", "checkin_staff" in driver.find_element(By.ID, "users").text)
+    check("a staff user was created, their role in words", "Check-in staff" in driver.find_element(By.ID, "users").text
+          and "checkin_staff" not in driver.find_element(By.ID, "users").text)
+    check("the bar marks Staff as the current section",
+          driver.find_element(By.ID, "staff-nav").get_attribute("aria-current") == "page"
+          and driver.find_element(By.ID, "events-nav").get_attribute("aria-current") is None)
+    check("the bar names the signed-in role in words", driver.find_element(By.ID, "signed-in-role").text == "Organizer")
     driver.get(event_url)
     wait.until(ready.presence_of_element_located((By.ID, "assign-staff")))
+    check("on an event's page the bar marks Events",
+          driver.find_element(By.ID, "events-nav").get_attribute("aria-current") == "page"
+          and driver.find_element(By.ID, "staff-nav").get_attribute("aria-current") is None)
     # Nobody is chosen until the organizer chooses: a click on the button alone sends nothing.
     driver.find_element(By.ID, "assign").click()
     check("the staff picker starts empty and requires a choice",
           driver.execute_script("return document.getElementById('assign-user').validity.valueMissing")
           and "Dora Door" not in driver.find_element(By.ID, "event-staff").text)
-    Select(driver.find_element(By.ID, "assign-user")).select_by_visible_text("Dora Door (checkin_staff)")
+    Select(driver.find_element(By.ID, "assign-user")).select_by_visible_text("Dora Door (Check-in staff)")
     follow(driver, wait, driver.find_element(By.ID, "assign"))
     wait.until(ready.text_to_be_present_in_element((By.ID, "event-staff"), "Dora Door"))
     check("and put on the event's staff", "on the staff" in driver.find_element(By.ID, "notice").text)

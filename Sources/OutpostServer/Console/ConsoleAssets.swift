@@ -9,6 +9,9 @@ enum ConsoleAssets {
         body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--ink); background: #f6f7f9; }
         .bar { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem; background: var(--ink); color: #fff; }
         .bar a { color: #fff; text-decoration: none; }
+        .bar nav.sections { display: flex; gap: 1.25rem; }
+        .bar nav.sections a { padding: .15rem 0; border-bottom: 2px solid transparent; }
+        .bar nav.sections a[aria-current="page"] { border-bottom-color: #fff; font-weight: 600; }
         .brand { font-weight: 700; }
         .signout { margin-left: auto; display: flex; gap: .75rem; align-items: center; }
         .role { color: #cbd2d9; font-size: .85rem; }

@@ -207,9 +207,9 @@ struct ConsoleRoutes: Sendable {
                     },
                     "showStaff": staff.status == .ok,
                     "staff": staffList.map {
-                        ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.rawValue]
+                        ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title]
                     },
-                    "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.rawValue] },
+                    "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.title] },
                     "passcodeRules": PasscodeRule.allCases.map(\.explanation),
                     "canEdit": role == .organizer,
                     "canWatch": role == .organizer || role == .support,
@@ -310,12 +310,13 @@ struct ConsoleRoutes: Sendable {
                 [
                     "users": try answer.decode(UserList.self).users.map {
                         [
-                            "id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.rawValue,
+                            "id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title,
                             "me": $0.id.wire == me,
                         ]
                     },
-                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map(
-                        \.rawValue),
+                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map {
+                        ["value": $0.rawValue, "title": $0.title]
+                    },
                 ], session: session, notice: Self.flash(request))
         }
     }
@@ -593,8 +594,12 @@ struct ConsoleRoutes: Sendable {
             let token = try await csrf().token(for: session.nonce)
             layout["csrf"] = token
             values["csrf"] = values["csrf"] ?? token
-            layout["role"] = Self.role(session)?.rawValue ?? ""
+            layout["role"] = Self.role(session)?.title ?? ""
             layout["organizer"] = Self.role(session) == .organizer
+            // The bar's section of this page, marked for the eye and for a screen reader.
+            let section = ConsoleTemplates.section(of: template)
+            layout["eventsCurrent"] = section == .events
+            layout["staffCurrent"] = section == .staff
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }

@@ -18,10 +18,10 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav><a href="/admin/events">Events</a>{{#organizer}} <a href="/admin/staff" id="staff-nav">Staff</a>{{/organizer}}</nav>
+        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a>{{/organizer}}</nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <span class="role">{{role}}</span>
+        <span class="role" id="signed-in-role">{{role}}</span>
         <button type="submit" id="signout">Sign out</button>
         </form>
         {{/signedIn}}
@@ -249,7 +249,7 @@ enum ConsoleTemplates {
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <label>Name <input type="text" name="name" id="user-name" required></label>
         <label>E-mail <input type="email" name="email" id="user-email" required></label>
-        <label>Role <select name="role" id="user-role">{{#roles}}<option value="{{.}}">{{.}}</option>{{/roles}}</select></label>
+        <label>Role <select name="role" id="user-role">{{#roles}}<option value="{{value}}">{{title}}</option>{{/roles}}</select></label>
         <label>Password <input type="password" name="password" id="user-password" minlength="8" required></label>
         <button type="submit" id="create-user">Create user</button>
         </form>
@@ -676,6 +676,18 @@ enum ConsoleTemplates {
         "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
         "ticketMails": ticketMails,
     ]
+
+    /// The bar's sections (its navigation).
+    enum Section { case events, staff }
+
+    /// The section a page belongs to; nil for pages of no section (sign-in, a refusal).
+    static func section(of template: String) -> Section? {
+        switch template {
+        case "staff": .staff
+        case "signIn", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
+        default: .events
+        }
+    }
 
     static func library() throws -> MustacheLibrary {
         var library = MustacheLibrary()
