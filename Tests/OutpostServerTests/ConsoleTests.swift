@@ -100,6 +100,38 @@ struct ConsoleTests {
     }
 
     @Test(
+        "console-event-header: an event's page says when it runs, on its own wall clock and zone, and how many guests it has and how many are checked in; a check-in moves the count",
+        arguments: StoreKind.allCases)
+    func eventHeader(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            try await browser.get("/admin/events")
+            let created = try await browser.post(
+                "/admin/events",
+                [
+                    ("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T18:30"),
+                    ("timeZone", "Europe/Oslo"),
+                ])
+            let fairPath = try #require(created.headers[.location]).split(separator: "?")[0]
+            let fair = try await browser.get(String(fairPath))
+            #expect(fair.text.contains("<span id=\"event-when\">2027-04-10 10:00 – 2027-04-10 18:30</span>"))
+            #expect(fair.text.contains("<span id=\"event-zone-shown\">Europe/Oslo</span>"))
+            #expect(fair.text.contains("<span id=\"event-counts\">0 guests, 0 checked in</span>"))
+            let path = "/admin/events/\(world.event.id.wire)"
+            let guests: GuestPage = try await api.request(
+                .get, "/v1/events/\(world.event.id.wire)/guests?limit=1", token: world.organizer.accessToken
+            ).decode()
+            #expect(guests.total > 1)
+            #expect(try await browser.get(path).text.contains("\(guests.total) guests, 0 checked in"))
+            #expect(try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id).status == 201)
+            #expect(try await browser.get(path).text.contains("\(guests.total) guests, 1 checked in"))
+            #expect(ConsoleRoutes.grouped(4_210) == "4,210" && ConsoleRoutes.grouped(1_000_000) == "1,000,000")
+            #expect(ConsoleRoutes.grouped(999) == "999" && ConsoleRoutes.grouped(0) == "0")
+        }
+    }
+
+    @Test(
         "console-xss: a guest named <img src=x onerror=alert(1)> with a <script> note, and an event named with markup, are text on every page",
         arguments: StoreKind.allCases)
     func xss(kind: StoreKind) async throws {

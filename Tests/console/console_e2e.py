@@ -140,6 +140,11 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "create-event"))
     title = wait.until(ready.presence_of_element_located((By.ID, "event-title")))
     check("the event was created", title.text == "Winter Gala", title.text)
+    check("its header says when, on its own clock and zone, and counts its guests",
+          driver.find_element(By.ID, "event-when").text == "2026-12-12 17:00 – 2026-12-12 23:00"
+          and driver.find_element(By.ID, "event-zone-shown").text == "Europe/Oslo"
+          and driver.find_element(By.ID, "event-counts").text == "0 guests, 0 checked in",
+          driver.find_element(By.CSS_SELECTOR, ".event-facts").text)
     check("and said so", "created" in driver.find_element(By.ID, "notice").text)
 
     # Its access types.

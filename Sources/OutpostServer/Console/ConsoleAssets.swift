@@ -32,6 +32,7 @@ enum ConsoleAssets {
         .error { background: #fdecec; border-left: 4px solid var(--bad); padding: .6rem .8rem; }
         .hint, .count, .crumbs { color: var(--muted); font-size: .9rem; }
         .tabs { display: flex; gap: 1rem; margin-bottom: 1rem; }
+        .event-facts { margin: -.5rem 0 1rem; color: #52606d; }
         .tag { font-size: .75rem; background: #e3f4f1; color: var(--accent); border-radius: 3px; padding: 0 .3rem; }
         .pager { display: flex; gap: 1rem; }
         progress { width: 100%; }

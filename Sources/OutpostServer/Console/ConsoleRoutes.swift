@@ -196,10 +196,23 @@ struct ConsoleRoutes: Sendable {
             var values: [String: Any] = [:]
             // Absent, not nil: a Mustache section tests presence.
             if let orientation = detail.kioskOrientation { values["kioskOrientation"] = orientation }
+            // The header's counts, when the role may read the guests (one guest asked for: the
+            // page's total is what counts).
+            func total(_ filter: [(String, String?)]) async throws -> Int? {
+                let answer = try await call(API.listGuests.line(event.id, query: filter + [("limit", "1")]), nil)
+                return answer.status == .ok ? try answer.decode(GuestPage.self).total : nil
+            }
+            if let guests = try await total([]), let checkedIn = try await total([("checkIn", "checked_in")]) {
+                values["counts"] = ["guests": Self.grouped(guests), "checkedIn": Self.grouped(checkedIn)]
+            }
             return try await page(
                 "event", title: event.name,
                 values.merging([
-                    "event": ["id": event.id.wire, "name": event.name],
+                    "event": [
+                        "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
+                        "starts": Self.local(event.startsAt, event.timeZone, display: true),
+                        "ends": Self.local(event.endsAt, event.timeZone, display: true),
+                    ],
                     "accessTypes": detail.accessTypes.map { type -> [String: Any] in
                         var values: [String: Any] = ["name": type.name, "walkInAllowed": type.walkInAllowed]
                         if let capacity = type.walkInCapacity { values["walkInCapacity"] = capacity }
@@ -709,6 +722,17 @@ struct ConsoleRoutes: Sendable {
     /// or for display `2026-12-12 17:00`.
     static func local(_ date: Date, _ zone: String, display: Bool = false) -> String {
         localFormat(zone, display: display).string(date)
+    }
+
+    /// A count as people read it: 4210 as "4,210".
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return count < 0 ? "-" + text : text
     }
 
     /// The format of ``local(_:_:display:)``, to make once for a page's rows.

@@ -101,6 +101,7 @@ enum ConsoleTemplates {
     static let event = """
         <p class="crumbs"><a href="/admin/events">Events</a> ›</p>
         <h1 id="event-title">{{event.name}}</h1>
+        <p class="event-facts"><span id="event-when">{{event.starts}} – {{event.ends}}</span> · <span id="event-zone-shown">{{event.timeZone}}</span>{{#counts}} · <span id="event-counts">{{guests}} guests, {{checkedIn}} checked in</span>{{/counts}}</p>
         <nav class="tabs">
         <a href="/admin/events/{{event.id}}/guests" id="guests-link">Guests</a>
         <a href="/admin/events/{{event.id}}/import" id="import-link">Import guests</a>
