@@ -62,6 +62,11 @@ struct ConsoleTests {
         #expect(secure.contains("Secure") && secure.contains("HttpOnly") && secure.contains("SameSite=Strict"))
     }
 
+    /// The event form of an event in Oslo on 2027-04-10 from 10:00, ending at `endsAt`.
+    static func springFair(endsAt: String) -> [(String, String)] {
+        [("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", endsAt), ("timeZone", "Europe/Oslo")]
+    }
+
     @Test(
         "console-csrf: a form post without the page's token, with another session's token, or from another origin changes nothing; with it the change is made",
         arguments: StoreKind.allCases)
@@ -70,10 +75,7 @@ struct ConsoleTests {
             let world = try await World.make(api)
             let browser = try await Self.signedIn(api)
             try await browser.get("/admin/events")
-            let form: [(String, String)] = [
-                ("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T18:00"),
-                ("timeZone", "Europe/Oslo"),
-            ]
+            let form = Self.springFair(endsAt: "2027-04-10T18:00")
             #expect(try await browser.post("/admin/events", form, withToken: false).status == 403)
             let other = try await Self.signedIn(api)
             try await other.get("/admin/events")
@@ -107,12 +109,7 @@ struct ConsoleTests {
             let world = try await World.make(api)
             let browser = try await Self.signedIn(api)
             try await browser.get("/admin/events")
-            let created = try await browser.post(
-                "/admin/events",
-                [
-                    ("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T18:30"),
-                    ("timeZone", "Europe/Oslo"),
-                ])
+            let created = try await browser.post("/admin/events", Self.springFair(endsAt: "2027-04-10T18:30"))
             let fairPath = try #require(created.headers[.location]).split(separator: "?")[0]
             let fair = try await browser.get(String(fairPath))
             #expect(fair.text.contains("<span id=\"event-when\">2027-04-10 10:00 – 2027-04-10 18:30</span>"))
