@@ -174,15 +174,13 @@ extension ModuleStore where Owner == NotesModule {
     }
 
     static func keep(_ db: Database, _ note: LocalNote, eventId: EventID, sealer: Sealer) throws {
-        try keep(
-            db, note,
-            sealed: try sealer.seal(note: note, row: NoteCoding.RowIds(eventId: eventId, revision: note.revision)),
-            eventId: eventId)
+        let row = NoteCoding.RowIds(eventId: eventId, revision: note.revision)
+        try keep(db, note, sealed: try sealer.seal(note: note, row: row), row: row)
     }
 
-    /// Keeps a revision already sealed bound to its row (a feed page seals its notes on every
-    /// core first).
-    static func keep(_ db: Database, _ note: LocalNote, sealed: Data, eventId: EventID) throws {
+    /// Keeps a revision already sealed bound to `row` (a feed page seals its notes on every core
+    /// first), in the row it was sealed for: the ids written are the ones it is bound to.
+    static func keep(_ db: Database, _ note: LocalNote, sealed: Data, row: NoteCoding.RowIds) throws {
         // Cached: a feed page keeps thousands, and parsing this SQL for each was a fifth of the
         // notes feed in the roster-sync profile.
         try db.cachedStatement(
@@ -192,8 +190,7 @@ extension ModuleStore where Owner == NotesModule {
                 ON CONFLICT (event_id, guest_id, id) DO UPDATE SET sealed = excluded.sealed, bound = 1
                 """
         ).execute(arguments: [
-            eventId.data, note.revision.guestId?.data ?? Data(), note.revision.id.data, note.revision.noteId.data,
-            note.revision.deviceId != NoteCoding.organizerDevice, sealed,
+            row.eventId, row.guestId, row.id, row.noteId, note.revision.deviceId != NoteCoding.organizerDevice, sealed,
         ])
     }
 
@@ -214,11 +211,12 @@ extension ModuleStore where Owner == NotesModule {
     package func apply(_ page: NotePage, eventId: EventID) throws {
         let notes = page.notes.map { LocalNote(revision: $0.revision, authorName: $0.authorName, pending: false) }
         let sealer = sealer
-        let sealed = try ParallelMap.map(notes, minimumChunk: 256) {
-            try sealer.seal(note: $0, row: NoteCoding.RowIds(eventId: eventId, revision: $0.revision))
+        let sealed = try ParallelMap.map(notes, minimumChunk: 256) { note in
+            let row = NoteCoding.RowIds(eventId: eventId, revision: note.revision)
+            return (row: row, box: try sealer.seal(note: note, row: row))
         }
         try queue.write { db in
-            for (note, box) in zip(notes, sealed) { try Self.keep(db, note, sealed: box, eventId: eventId) }
+            for (note, page) in zip(notes, sealed) { try Self.keep(db, note, sealed: page.box, row: page.row) }
             try db.execute(
                 sql: """
                     INSERT INTO notes_cursor (event_id, cursor) VALUES (?, ?)
@@ -247,9 +245,10 @@ extension ModuleStore where Owner == NotesModule {
                 db, LocalNote(revision: stored.revision, authorName: stored.authorName, pending: false),
                 eventId: eventId, sealer: sealer)
         } else {
+            let row = NoteCoding.RowIds(eventId: eventId, revision: revision)
             try db.execute(
                 sql: "DELETE FROM note_revisions WHERE event_id = ? AND guest_id = ? AND id = ?",
-                arguments: [eventId.data, revision.guestId?.data ?? Data(), revision.id.data])
+                arguments: [row.eventId, row.guestId, row.id])
         }
     }
 }

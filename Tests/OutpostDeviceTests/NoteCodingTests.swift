@@ -34,6 +34,17 @@ struct NoteCodingTests {
         }(),
     ]
 
+    /// What the first two binary forms end with, alike: body, device, date, author, pending.
+    static func earlierFormsEnd(_ note: LocalNote) -> [UInt8] {
+        var bytes: [UInt8] = []
+        ByteLayout.append(note.revision.body, to: &bytes)
+        ByteLayout.append(note.revision.deviceId, to: &bytes)
+        ByteLayout.append(bigEndian: note.revision.writtenAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        ByteLayout.append(note.authorName, to: &bytes)
+        bytes.append(note.pending ? 1 : 0)
+        return bytes
+    }
+
     /// The first binary form (tag 1) as the code of 2026-11-28 wrote it: every id as its text.
     static func textIdsForm(_ note: LocalNote) -> [UInt8] {
         let revision = note.revision
@@ -43,12 +54,7 @@ struct NoteCodingTests {
         }
         ByteLayout.append(UInt(revision.replaces.count), to: &bytes)
         for replaced in revision.replaces { ByteLayout.append(replaced.wire, to: &bytes) }
-        ByteLayout.append(revision.body, to: &bytes)
-        ByteLayout.append(revision.deviceId, to: &bytes)
-        ByteLayout.append(bigEndian: revision.writtenAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        ByteLayout.append(note.authorName, to: &bytes)
-        bytes.append(note.pending ? 1 : 0)
-        return bytes
+        return bytes + earlierFormsEnd(note)
     }
 
     /// The second binary form (tag 2) as the code of 2026-11-28 wrote it: every id as its 16
@@ -63,12 +69,7 @@ struct NoteCodingTests {
         if let guest = revision.guestId { ByteLayout.append(guest.uuid, to: &bytes) }
         ByteLayout.append(UInt(revision.replaces.count), to: &bytes)
         for replaced in revision.replaces { ByteLayout.append(replaced.uuid, to: &bytes) }
-        ByteLayout.append(revision.body, to: &bytes)
-        ByteLayout.append(revision.deviceId, to: &bytes)
-        ByteLayout.append(bigEndian: revision.writtenAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        ByteLayout.append(note.authorName, to: &bytes)
-        bytes.append(note.pending ? 1 : 0)
-        return bytes
+        return bytes + earlierFormsEnd(note)
     }
 
     static let eventId = EventID(UUID())
