@@ -88,14 +88,16 @@ struct ConsoleRecordsTests {
             let browser = try await ConsoleTests.signedIn(api)
             let all = try await browser.get("/admin/events/\(id)/audit")
             #expect(all.status == 200)
-            #expect(all.text.components(separatedBy: "<td>checked_in</td>").count - 1 == 2)
+            #expect(all.text.components(separatedBy: "<td>Checked in</td>").count - 1 == 2)
             #expect(
                 all.text.contains(
-                    "<td>already_checked_in</td><td>\(world.guests[0].name)</td><td>Bea</td><td>door-b</td>"))
+                    "<td>Scanned again, already in</td><td>\(world.guests[0].name)</td><td>Bea</td><td>door-b</td>"))
             let byDevice = try await browser.get("/admin/events/\(id)/audit?deviceId=door-a")
             #expect(byDevice.text.contains("door-a") && !byDevice.text.contains("<td>door-b</td>"))
             let byKind = try await browser.get("/admin/events/\(id)/audit?kind=already_checked_in")
-            #expect(!byKind.text.contains("<td>checked_in</td>") && byKind.text.contains("<td>already_checked_in</td>"))
+            #expect(
+                !byKind.text.contains("<td>Checked in</td>")
+                    && byKind.text.contains("<td>Scanned again, already in</td>"))
             let byUser = try await browser.get("/admin/events/\(id)/audit?userId=\(world.staff1.user.id.wire)")
             #expect(byUser.text.contains("<td>Alex</td>") && !byUser.text.contains("<td>Bea</td>"))
             #expect(

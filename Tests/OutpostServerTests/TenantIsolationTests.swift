@@ -104,7 +104,7 @@ struct TenantIsolationTests {
         activity: ActivityID, activityWrite: ActivityWrite, lease: WalkInLeaseID, revision: NoteRevisionID = .random(),
         printId: BadgePrintID = .random(), passageId: ZonePassageID = .random(),
         redemptionId: PickupRedemptionID = .random(), booth: BoothID = .random(), leadId: LeadID = .random(),
-        block: TicketBlockID = .random(), blockTicket: GuestID? = nil
+        block: TicketBlockID = .random(), blockTicket: GuestID? = nil, checkIn: CheckInID = .random()
     ) -> [(HTTPRequest.Method, String, (any Encodable & Sendable)?, HTTPFields)] {
         let passage = ZonePassage(
             id: passageId, zoneId: .random(), guestId: guest, movement: .enter, deviceId: "d",
@@ -128,6 +128,7 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/guests", nil, [:]),
             (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
             (.post, "/v1/events/\(event)/checkins:batch", CheckInBatchRequest(entries: [checkInBody]), [:]),
+            (.post, "/v1/events/\(event)/checkins/\(checkIn)/undo", UndoCheckInRequest(reason: "Taken"), [:]),
             (.post, "/v1/events/\(event)/walkins", walkIn, [key: walkIn.idempotencyKey.description]),
             (.get, "/v1/events/\(event)/walkins", nil, [:]),
             (.get, "/v1/events/\(event)/walkins/summary", nil, [:]),
@@ -247,6 +248,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/dashboard/stream"),
             (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
             (.post, "/admin/events/\(event)/guests/\(guest)/cancel"), (.get, "/admin/events/\(event)/audit"),
+            (.post, "/admin/events/\(event)/guests/\(guest)/checkin"),
+            (.post, "/admin/events/\(event)/guests/\(guest)/checkin/undo"),
             (.get, "/admin/events/\(event)/audit.csv"), (.get, "/admin/events/\(event)/checkins.csv"),
             (.get, "/admin/events/\(event)/walkins"), (.get, "/admin/events/\(event)/walkins.csv"),
             (.get, "/admin/events/\(event)/badge"), (.post, "/admin/events/\(event)/badge"),
@@ -312,6 +315,8 @@ struct TenantIsolationTests {
                                 ("orientation", "portrait"), ("status", "confirmed"), ("email", "x@y.z"),
                                 ("accessTypeId", world.accessType.id.wire), ("partner", "Taken"), ("size", "1"),
                                 ("namingDeadline", "2027-01-01T10:00"),
+                                ("scannedAt", String(api.clock.now.millisecondsSince1970)),
+                                ("checkInId", CheckInID.random().wire), ("reason", "Taken"),
                             ])
                 #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
                 #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")
@@ -364,7 +369,8 @@ struct TenantIsolationTests {
             event: EventID.random(), guest: GuestID.random(), user: UserID.random(), contact: ContactID.random(),
             activity: ActivityID.random(), lease: WalkInLeaseID.random(), revision: NoteRevisionID.random(),
             print: BadgePrintID.random(), passage: ZonePassageID.random(), redemption: PickupRedemptionID.random(),
-            booth: BoothID.random(), lead: LeadID.random(), zone: ZoneID.random(), block: TicketBlockID.random()
+            booth: BoothID.random(), lead: LeadID.random(), zone: ZoneID.random(), block: TicketBlockID.random(),
+            checkIn: CheckInID.random()
         )
         let tabled = Set(
             Self.table(
@@ -377,7 +383,7 @@ struct TenantIsolationTests {
                         contactId: ids.contact, type: .visit, date: "2026-11-17", durationMinutes: 1, notes: ""),
                     baseVersion: 0), lease: ids.lease, revision: ids.revision, printId: ids.print,
                 passageId: ids.passage, redemptionId: ids.redemption, booth: ids.booth, leadId: ids.lead,
-                block: ids.block
+                block: ids.block, checkIn: ids.checkIn
             ).map { method, path, _, _ in
                 let placeholders = [
                     (ids.event.wire, "{eventId}"), (ids.guest.wire, "{guestId}"), (ids.user.wire, "{userId}"),
@@ -386,7 +392,7 @@ struct TenantIsolationTests {
                     (ids.revision.wire, "{revisionId}"), (ids.print.wire, "{printId}"),
                     (ids.passage.wire, "{passageId}"), (ids.redemption.wire, "{redemptionId}"),
                     (ids.booth.wire, "{boothId}"), (ids.lead.wire, "{leadId}"), (ids.block.wire, "{blockId}"),
-                    ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
+                    (ids.checkIn.wire, "{checkInId}"), ("2026-W47", "{week}"), ("door-a", "{deviceId}"),
                 ]
                 var route = String(path.split(separator: "?")[0])
                 for (id, placeholder) in placeholders { route = route.replacingOccurrences(of: id, with: placeholder) }

@@ -453,6 +453,33 @@ def run(driver, wait):
     check("the named ticket keeps its name as text", named == HOSTILE + " holder", named)
     check("no dialog on the ticket block pages", no_dialog(driver))
 
+    # The check-in desk: a guest checked in from the list (back to the same search), then the
+    # check-in taken back on their page with a reason, which the history keeps, and checked in again.
+    driver.get(event_url)
+    follow(driver, wait, driver.find_element(By.ID, "guests-link"))
+    search = driver.find_element(By.ID, "q")
+    search.send_keys("lovelace")
+    follow(driver, wait, driver.find_element(By.ID, "filter"))
+    follow(driver, wait, driver.find_element(By.CSS_SELECTOR, "#guests button.check-in-row"))
+    check("checked in from the list, back on the same search",
+          "Checked in." in driver.find_element(By.ID, "notice").text
+          and driver.find_element(By.ID, "q").get_attribute("value") == "lovelace"
+          and "Olivia Organizer" in driver.find_element(By.ID, "guests").text
+          and not driver.find_elements(By.CSS_SELECTOR, "#guests button.check-in-row"),
+          driver.find_element(By.ID, "guests").text)
+    follow(driver, wait, driver.find_element(By.CSS_SELECTOR, "td.guest-name a"))
+    check("the guest's page says who checked them in, on which device",
+          "on console" in driver.find_element(By.ID, "checked-in").text, driver.find_element(By.ID, "checked-in").text)
+    driver.find_element(By.ID, "undo-reason").send_keys(HOSTILE + " scanned by mistake")
+    follow(driver, wait, driver.find_element(By.ID, "undo-check-in-button"))
+    history = driver.find_element(By.ID, "guest-history").text
+    check("the check-in is undone and the history keeps it with the reason, as text",
+          "undone" in driver.find_element(By.ID, "notice").text and "Check-in undone" in history
+          and HOSTILE + " scanned by mistake" in history and "Checked in" in history, history)
+    check("no dialog on the guest's page", no_dialog(driver))
+    follow(driver, wait, driver.find_element(By.ID, "check-in-button"))
+    check("checked in again from the guest's page", driver.find_element(By.ID, "checked-in").is_displayed())
+
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))
     wait.until(ready.presence_of_element_located((By.ID, "signin")))

@@ -47,6 +47,8 @@ public enum API {
         .post, "/v1/events/{eventId}/checkins")
     public static let checkInBatch = Endpoint<CheckInBatchRequest, CheckInBatchResponse, EventID>(
         .post, "/v1/events/{eventId}/checkins:batch")
+    public static let undoCheckIn = Endpoint<UndoCheckInRequest, UndoneCheckIn, EventID, CheckInID>(
+        .post, "/v1/events/{eventId}/checkins/{checkInId}/undo")
     public static let setUpKiosk = Endpoint<KioskSetupRequest, NoBody, EventID>(.put, "/v1/events/{eventId}/kiosk")
     public static let reportDevice = Endpoint<DeviceReport, NoBody, EventID, String>(
         .put, "/v1/events/{eventId}/devices/{deviceId}")
@@ -234,6 +236,7 @@ extension API {
         roster.route,
         checkIn.route,
         checkInBatch.route,
+        undoCheckIn.route,
         setUpKiosk.route,
         reportDevice.route,
         dashboard.route,

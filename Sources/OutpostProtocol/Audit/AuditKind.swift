@@ -12,4 +12,7 @@ public enum AuditKind: String, Codable, Sendable, CaseIterable {
     case badgePrinted = "badge_printed"
     /// A badge printed again for a guest who had one, at staff's request (the reason in `method`).
     case badgeReprinted = "badge_reprinted"
+    /// A check-in taken back by the organizer or support (the reason in `method`); the check-in
+    /// itself is kept.
+    case checkInUndone = "check_in_undone"
 }

@@ -24,11 +24,15 @@ public struct CheckInSummary: Codable, Sendable, Hashable {
     public var at: Date
     public var byName: String
     public var deviceId: String
+    /// The check-in's id, to take it back by: in the answers about one guest (show, create,
+    /// update), not in the roster or the list.
+    public var id: CheckInID?
 
-    public init(at: Date, byName: String, deviceId: String) {
+    public init(at: Date, byName: String, deviceId: String, id: CheckInID? = nil) {
         self.at = at
         self.byName = byName
         self.deviceId = deviceId
+        self.id = id
     }
 }
 

@@ -28,11 +28,12 @@ struct AuditCursor: Sendable, Equatable {
     }
 }
 
-/// Which audit entries to show: every one, or of one kind, device or user.
+/// Which audit entries to show: every one, or of one kind, device, user or guest.
 struct AuditFilter: Sendable, Equatable {
     var kind: AuditKind?
     var deviceId: String?
     var userId: UserID?
+    var guestId: GuestID?
 
     /// The filter's SQL conditions and their values.
     var clauses: (sql: String, values: [SQLValue]) {
@@ -49,6 +50,10 @@ struct AuditFilter: Sendable, Equatable {
         if let userId {
             sql += " AND l.user_id = ?"
             values.append(.id(userId))
+        }
+        if let guestId {
+            sql += " AND l.guest_id = ?"
+            values.append(.id(guestId))
         }
         return (sql, values)
     }

@@ -12,6 +12,29 @@ struct CheckInRoutes {
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.on(API.checkIn, use: checkIn)
         group.on(API.checkInBatch, use: batch)
+        group.on(API.undoCheckIn, use: undo)
+    }
+
+    /// Takes a check-in back (organizer, support), with a reason; at most once per check-in (a
+    /// repeat answers as the first did). The check-in is kept whole; the guest is not checked in
+    /// from then on and can be checked in again.
+    @Sendable func undo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let (eventId, checkInId) = try API.undoCheckIn.parameters(in: context)
+        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let body = try await HTTPHelpers.decode(UndoCheckInRequest.self, from: request)
+        let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty, reason.count <= UndoCheckInRequest.maxReason else {
+            throw APIError.invalidRequest(
+                "Say why the check-in is taken back, in at most \(UndoCheckInRequest.maxReason) characters.",
+                status: .unprocessableContent)
+        }
+        guard
+            let undone = try await dependencies.store.undoCheckIn(
+                event: event, checkInId: checkInId, caller: context.caller, reason: reason,
+                now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        return try HTTPHelpers.json(undone)
     }
 
     /// A device's queue in one request: each entry decided on its own, in order, exactly as the

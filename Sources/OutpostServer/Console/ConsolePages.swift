@@ -35,6 +35,10 @@ package enum ConsolePages {
     package static let guest = Page<EventID, GuestID>(.get, "/admin/events/{eventId}/guests/{guestId}")
     package static let updateGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}")
     package static let cancelGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}/cancel")
+    /// The check-in desk: check a guest in from the console, or take a check-in back with a reason.
+    package static let checkInGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}/checkin")
+    package static let undoCheckIn = Form<EventID, GuestID>(
+        .post, "/admin/events/{eventId}/guests/{guestId}/checkin/undo")
     package static let audit = Page<EventID>(.get, "/admin/events/{eventId}/audit")
     package static let auditCSV = Page<EventID>(.get, "/admin/events/{eventId}/audit.csv")
     package static let checkInsCSV = Page<EventID>(.get, "/admin/events/{eventId}/checkins.csv")
@@ -107,6 +111,8 @@ extension ConsolePages {
         guest.route,
         updateGuest.route,
         cancelGuest.route,
+        checkInGuest.route,
+        undoCheckIn.route,
         audit.route,
         auditCSV.route,
         checkInsCSV.route,

@@ -38,14 +38,17 @@ extension ConsoleRoutes {
             var values: [String: Any] = [
                 "event": ["id": id.wire, "name": detail.event.name],
                 "kinds": AuditKind.allCases.map {
-                    ["value": $0.rawValue, "selected": request.uri.queryParameters.get("kind") == $0.rawValue]
+                    [
+                        "value": $0.rawValue, "title": $0.title,
+                        "selected": request.uri.queryParameters.get("kind") == $0.rawValue,
+                    ]
                 },
                 "deviceId": request.uri.queryParameters.get("deviceId") ?? "",
                 "users": users.map { ["id": $0.id.wire, "name": $0.name, "selected": $0.id.wire == chosen] },
                 "csv": ConsolePages.auditCSV.path(id, query: filters),
                 "entries": page.entries.map { entry -> [String: Any] in
                     [
-                        "at": clock.string(entry.at), "kind": entry.kind.rawValue,
+                        "at": clock.string(entry.at), "kind": entry.kind.title,
                         "guest": entry.guestName ?? entry.guestId?.wire ?? "", "user": entry.userName ?? "",
                         "device": entry.deviceId ?? "", "method": entry.method ?? "",
                     ]

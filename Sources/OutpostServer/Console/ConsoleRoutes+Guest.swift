@@ -11,6 +11,7 @@ extension ConsoleRoutes {
         group.on(ConsolePages.guest, use: guest)
         group.on(ConsolePages.updateGuest, use: updateGuest)
         group.on(ConsolePages.cancelGuest, use: cancelGuest)
+        registerCheckInDesk(on: group)
     }
 
     @Sendable func guest(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -36,9 +37,29 @@ extension ConsoleRoutes {
                 "statuses": GuestStatus.allCases.map { ["value": $0.rawValue, "selected": $0 == guest.status] },
                 "canEdit": Self.role(session) == .organizer, "confirmed": guest.status == .confirmed,
             ]
+            let clock = Self.localFormat(detail.event.timeZone)
             if let checkIn = guest.checkIn {
-                values["checkedIn"] =
-                    Self.local(checkIn.at, detail.event.timeZone, display: true) + " by " + checkIn.byName
+                values["checkedIn"] = clock.string(checkIn.at) + " by " + checkIn.byName
+                values["checkIn"] = [
+                    "id": checkIn.id?.wire ?? "", "at": clock.string(checkIn.at), "by": checkIn.byName,
+                    "device": checkIn.deviceId,
+                ]
+            }
+            // The check-in desk: the page's time is the check-in's, so sending the form twice
+            // checks in once.
+            values["desk"] = ["scannedAt": String(dependencies.clock.now().millisecondsSince1970)]
+            // What happened to the guest, newest first, when the role may read the audit log.
+            let history = try await call(
+                API.audit.line(id, query: [("guestId", guest.id.wire), ("limit", "200")]), nil)
+            if history.status == .ok {
+                let entries = try history.decode(AuditPage.self).entries
+                values["hasHistory"] = !entries.isEmpty
+                values["history"] = entries.reversed().map { entry -> [String: Any] in
+                    [
+                        "at": clock.string(entry.at), "what": entry.kind.title, "by": entry.userName ?? "",
+                        "device": entry.deviceId ?? "", "how": entry.method ?? "",
+                    ]
+                }
             }
             return try await page(
                 "guest", title: "\(guest.name) · \(detail.event.name)", values, session: session,

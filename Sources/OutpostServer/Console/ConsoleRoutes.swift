@@ -395,8 +395,13 @@ struct ConsoleRoutes: Sendable {
                     "checkIns": [("checked_in", "checked in"), ("not_checked_in", "not checked in")].map {
                         ["value": $0.0, "label": $0.1, "selected": parameters.get("checkIn") == $0.0]
                     },
+                    // The check-in desk's fields: the page's time (a form sent twice checks in
+                    // once) and the list to come back to.
+                    "scannedAt": String(dependencies.clock.now().millisecondsSince1970),
+                    "list": Self.formBody(query),
                     "guests": page.guests.map { guest -> [String: Any] in
                         [
+                            "canCheckIn": guest.status == .confirmed && guest.checkIn == nil,
                             // A ticket block's ticket before its partner names it.
                             "id": guest.id.wire,
                             "name": guest.name.isEmpty && guest.blockId != nil ? "(unnamed block ticket)" : guest.name,
@@ -407,7 +412,7 @@ struct ConsoleRoutes: Sendable {
                             } ?? "",
                         ]
                     },
-                ].merging(links) { first, _ in first }, session: session)
+                ].merging(links) { first, _ in first }, session: session, notice: Self.flash(request))
         }
     }
 
@@ -655,6 +660,9 @@ struct ConsoleRoutes: Sendable {
             "\(request.uri.queryParameters.get("queued") ?? "0") ticket(s) queued, \(request.uri.queryParameters.get("failed") ?? "0") could not be made; the list below shows each one as it goes."
         case "resent": "Queued again; the status below shows when the relay takes it."
         case "cancelled": "The registration was cancelled; the doors refuse the ticket from their next sync."
+        case "checked-in": "Checked in."
+        case "already": "They were already checked in; the guest's page says when and by whom."
+        case "undone": "The check-in was undone and kept in the history; the doors learn it at their next sync."
         default: nil
         }
     }
@@ -692,6 +700,13 @@ struct ConsoleRoutes: Sendable {
     /// (an empty filter field of a page's form means "any"; the API refuses empty values).
     static func given(_ request: Request, _ names: [String]) -> [(String, String?)] {
         names.compactMap { name in request.formQuery(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
+    }
+
+    /// Query pairs as a urlencoded string (`q=Ann%20Lee&after=…`), for a form's hidden field.
+    static func formBody(_ pairs: [(String, String?)]) -> String {
+        var components = URLComponents()
+        components.queryItems = pairs.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components.percentEncodedQuery ?? ""
     }
 
     /// A urlencoded form body (at most 64 KiB).

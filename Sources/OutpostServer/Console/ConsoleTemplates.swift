@@ -204,7 +204,9 @@ enum ConsoleTemplates {
         <thead><tr><th>Name</th><th>E-mail</th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
         <tbody>
         {{#guests}}
-        <tr><td class="guest-name"><a href="/admin/events/{{event.id}}/guests/{{id}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}</td><td>{{notes}}</td></tr>
+        <tr><td class="guest-name"><a href="/admin/events/{{event.id}}/guests/{{id}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}{{#canCheckIn}}<form method="post" action="/admin/events/{{event.id}}/guests/{{id}}/checkin" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="scannedAt" value="{{scannedAt}}"><input type="hidden" name="list" value="{{list}}">
+        <button type="submit" class="link check-in-row" aria-label="Check in {{name}}">Check in</button></form>{{/canCheckIn}}</td><td>{{notes}}</td></tr>
         {{/guests}}
         {{^guests}}<tr><td colspan="6">No guest matches.</td></tr>{{/guests}}
         </tbody>
@@ -331,6 +333,34 @@ enum ConsoleTemplates {
         {{^canEdit}}
         <p>{{guest.email}} · {{guest.notes}}</p>
         {{/canEdit}}
+        <section class="card" id="check-in-desk" aria-labelledby="desk-title">
+        <h2 id="desk-title">Check-in</h2>
+        {{#checkIn}}
+        <p id="checked-in">Checked in {{at}} by {{by}} on {{device}}.</p>
+        <form method="post" action="/admin/events/{{event.id}}/guests/{{guest.id}}/checkin/undo" id="undo-check-in">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="checkInId" value="{{id}}">
+        <label>Why it is taken back <input type="text" name="reason" id="undo-reason" maxlength="500" required></label>
+        <button type="submit" id="undo-check-in-button" class="danger">Undo the check-in</button>
+        </form>
+        {{/checkIn}}
+        {{^checkIn}}
+        {{#confirmed}}
+        <p id="not-checked-in">Not checked in.</p>
+        <form method="post" action="/admin/events/{{event.id}}/guests/{{guest.id}}/checkin" id="check-in">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="scannedAt" value="{{desk.scannedAt}}">
+        <button type="submit" id="check-in-button">Check in</button>
+        </form>
+        {{/confirmed}}
+        {{^confirmed}}<p id="not-checked-in">Not checked in; the registration is {{guest.status}}, so the doors refuse the ticket.</p>{{/confirmed}}
+        {{/checkIn}}
+        {{#hasHistory}}
+        <h3>History</h3>
+        <table class="list" id="guest-history">
+        <thead><tr><th>Time</th><th>What</th><th>By</th><th>Device</th><th>Note</th></tr></thead>
+        <tbody>{{#history}}<tr><td>{{at}}</td><td>{{what}}</td><td>{{by}}</td><td>{{device}}</td><td>{{how}}</td></tr>{{/history}}</tbody>
+        </table>
+        {{/hasHistory}}
+        </section>
         """
 
     static let audit = """
@@ -338,7 +368,7 @@ enum ConsoleTemplates {
         <h1>Audit log</h1>
         <form method="get" action="/admin/events/{{event.id}}/audit" class="card inline" id="audit-filter">
         <label>What <select name="kind" id="kind-filter"><option value="">anything</option>
-        {{#kinds}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/kinds}}
+        {{#kinds}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/kinds}}
         </select></label>
         <label>Device <input type="text" name="deviceId" id="device-filter" value="{{deviceId}}"></label>
         <label>By <select name="userId" id="user-filter"><option value="">anyone</option>

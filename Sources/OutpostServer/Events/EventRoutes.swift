@@ -185,7 +185,7 @@ struct EventRoutes {
                 event: event, after: cursor, limit: limit, filter: try Self.auditFilter(request)))
     }
 
-    /// `kind`, `deviceId`, `userId`: the audit's filters. A filter given must be valid (an empty
+    /// `kind`, `deviceId`, `userId`, `guestId`: the audit's filters. A filter given must be valid (an empty
     /// one too is refused: leave it out).
     static func auditFilter(_ request: Request) throws -> AuditFilter {
         let parameters = request.uri.queryParameters
@@ -207,6 +207,12 @@ struct EventRoutes {
         if let user = given("userId") {
             guard let id = UserID(wire: user) else { throw APIError.invalidRequest("'userId' must be a user's id.") }
             filter.userId = id
+        }
+        if let guest = given("guestId") {
+            guard let id = GuestID(wire: guest) else {
+                throw APIError.invalidRequest("'guestId' must be a guest's id.")
+            }
+            filter.guestId = id
         }
         return filter
     }

@@ -124,10 +124,16 @@ extension Store {
         return written
     }
 
+    /// One guest, with their check-in's id (to take it back by).
     static func guest(_ connection: any SQLConnection, eventId: EventID, id: GuestID) async throws -> GuestInfo? {
-        try await connection.queryOne(
-            "SELECT \(guestColumns) FROM \(guestJoin) WHERE g.event_id = ? AND g.id = ?", [.id(eventId), .id(id)]
-        ).map(guest(from:))
+        guard
+            let row = try await connection.queryOne(
+                "SELECT \(guestColumns), c.id AS checkin_id FROM \(guestJoin) WHERE g.event_id = ? AND g.id = ?",
+                [.id(eventId), .id(id)])
+        else { return nil }
+        var guest = try guest(from: row)
+        guest.checkIn?.id = try row.optionalID("checkin_id")
+        return guest
     }
 
     /// Applies a partial update; a status change reaches devices in their next roster delta. A

@@ -6,8 +6,40 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22,
     ]
+
+    /// Check-ins taken back (the console's check-in desk): the check-in moves here whole, with
+    /// who took it back, when and why, so the guest can be checked in again under the one check-in
+    /// per (event, guest) rule and nothing of the first is lost. Its history rows
+    /// (`checkin_events`) keep its id, which is now this table's: PostgreSQL's reference from them
+    /// to `checkins` goes (SQLite's was never enforced).
+    static let v22 = Migration(version: 22, name: "check-ins undone") { dialect in
+        var statements = [
+            """
+            CREATE TABLE checkins_undone (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                guest_id TEXT NOT NULL,
+                at BIGINT NOT NULL,
+                client_at BIGINT NOT NULL,
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_name TEXT NOT NULL,
+                method TEXT NOT NULL,
+                note TEXT NOT NULL,
+                undone_at BIGINT NOT NULL,
+                undone_by TEXT NOT NULL,
+                undone_by_name TEXT NOT NULL,
+                reason TEXT NOT NULL)
+            """,
+            "CREATE INDEX checkins_undone_guest ON checkins_undone (event_id, guest_id)",
+        ]
+        if dialect == .postgres {
+            statements.append("ALTER TABLE checkin_events DROP CONSTRAINT IF EXISTS checkin_events_checkin_id_fkey")
+        }
+        return statements
+    }
 
     /// EFx stations: the station the organizer chose for a user at an event (a zone station at a
     /// zone, counting one way or both, or a pickup station); their device's EFx tab opens it.
