@@ -282,6 +282,43 @@ struct CheckInProbeTests {
         }
     }
 
+    @Test(
+        "checkin-undo-reaches-door: a check-in the organizer takes back is gone from the door after its next sync; an offline scan checks the guest in again, a new check-in the server takes"
+    )
+    func undoneCheckInReachesDoor() async throws {
+        try await DeviceLab.run { lab in
+            let app = try await lab.readyDevice("undone")
+            let guest = lab.world.guests[0]
+            let ticket = try await lab.ticket(guest)
+            app.scan(ticket)
+            await app.confirm()
+            #expect(app.tree().pending == 0)
+            let organizer = try await lab.api.signIn(email: "org@acme.test", password: "organizer-pass")
+            let first = try #require(
+                try await lab.api.lab(organizer).call(API.showGuest, lab.world.event.id, guest.id, what: "guest")
+                    .checkIn?.id)
+            _ = try await lab.api.lab(organizer).call(
+                API.undoCheckIn, lab.world.event.id, first, json: UndoCheckInRequest(reason: "wrong guest"),
+                what: "undo")
+            await app.sync()
+            app.update { $0.online = false }
+            app.scan(ticket)
+            var tree = app.tree()
+            #expect(tree.screen == UIIdentifier.confirmationScreen)
+            #expect(!tree.contains(UIIdentifier.alreadyCheckedIn) && tree.contains(UIIdentifier.confirmButton))
+            await app.confirm()
+            #expect(app.tree().pending == 1)
+            app.update { $0.online = true }
+            await app.sync()
+            tree = app.tree()
+            #expect(tree.pending == 0)
+            let again = try await lab.api.lab(organizer).call(
+                API.showGuest, lab.world.event.id, guest.id, what: "guest")
+            #expect(again.checkIn?.id != nil && again.checkIn?.id != first)
+            #expect(try await lab.audit().map(\.kind) == [.checkedIn, .checkInUndone, .checkedIn])
+        }
+    }
+
     @Test("cancelled and revoked guests are refused offline after the next delta")
     func revokedOffline() async throws {
         try await DeviceLab.run { lab in
