@@ -125,6 +125,12 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/roster", nil, [:]),
             (.get, "/v1/events/\(event)", nil, [:]),
             (.patch, "/v1/events/\(event)", UpdateEventRequest(name: "Taken"), [:]),
+            (
+                .post, "/v1/events/\(event)/clone",
+                CloneEventRequest(
+                    name: "Taken", startsAt: Date(millisecondsSince1970: 1_795_000_000_000),
+                    endsAt: Date(millisecondsSince1970: 1_795_000_000_000)), [:]
+            ),
             (.get, "/v1/events/\(event)/guests", nil, [:]),
             (.post, "/v1/events/\(event)/checkins", checkInBody, [key: "d:\(guest):1795000000000"]),
             (.post, "/v1/events/\(event)/checkins:batch", CheckInBatchRequest(entries: [checkInBody]), [:]),
@@ -240,6 +246,7 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/booths"), (.post, "/admin/events/\(event)/booths"),
             (.get, "/admin/booths/\(booth)/leads"), (.get, "/admin/booths/\(booth)/leads.csv"),
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
+            (.post, "/admin/events/\(event)/clone"),
             (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
@@ -266,11 +273,13 @@ struct TenantIsolationTests {
     /// Console routes that name no event: the caller's own tenant through the session.
     static let consoleScoped: Set<String> = [
         "GET /admin/events", "POST /admin/events", "POST /admin/signout", "GET /admin/staff", "POST /admin/staff",
+        "GET /admin/settings", "POST /admin/settings",
     ]
     /// Console routes for a browser that has not signed in.
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
-        "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "POST /admin/sso", "GET /admin/sso/done",
+        "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "GET /admin/static/events.js",
+        "POST /admin/sso", "GET /admin/sso/done",
         // The attendee's consent page: its link's token is the key (lead-consent-link).
         "GET /attendee/contact/{token}", "POST /attendee/contact/{token}",
     ]

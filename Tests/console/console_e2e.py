@@ -57,7 +57,9 @@ def main():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # The browser is in São Paulo (the server is wherever it is): a new event offers the browser's zone.
+    service = Service("/usr/bin/chromedriver", env={**os.environ, "TZ": "America/Sao_Paulo"})
+    driver = webdriver.Chrome(service=service, options=options)
     wait = WebDriverWait(driver, 15)
     try:
         run(driver, wait)
@@ -130,7 +132,10 @@ def run(driver, wait):
     check("the session cookie is HttpOnly and SameSite=Strict",
           cookie.get("httpOnly") is True and cookie.get("sameSite") == "Strict", str(cookie))
 
-    # Create an event.
+    # Create an event: the tenant has no zone for new events, so the form offers the browser's.
+    check("a new event offers the browser's time zone",
+          driver.find_element(By.ID, "event-zone").get_attribute("value") == "America/Sao_Paulo",
+          driver.find_element(By.ID, "event-zone").get_attribute("value"))
     driver.find_element(By.ID, "event-name").send_keys("Winter Gala")
     set_value(driver, driver.find_element(By.ID, "event-starts"), "2026-12-12T17:00")
     set_value(driver, driver.find_element(By.ID, "event-ends"), "2026-12-12T23:00")
@@ -479,6 +484,36 @@ def run(driver, wait):
     check("no dialog on the guest's page", no_dialog(driver))
     follow(driver, wait, driver.find_element(By.ID, "check-in-button"))
     check("checked in again from the guest's page", driver.find_element(By.ID, "checked-in").is_displayed())
+
+    # Settings: new events in Auckland from now on; then the Winter Gala cloned for next year.
+    follow(driver, wait, driver.find_element(By.ID, "settings-nav"))
+    zone = driver.find_element(By.ID, "tenant-zone")
+    zone.clear()
+    zone.send_keys("Pacific/Auckland")
+    follow(driver, wait, driver.find_element(By.ID, "save-settings"))
+    check("the settings were saved", "Saved" in driver.find_element(By.ID, "notice").text)
+    follow(driver, wait, driver.find_element(By.ID, "events-nav"))
+    check("a new event now starts in the tenant's zone",
+          driver.find_element(By.ID, "event-zone").get_attribute("value") == "Pacific/Auckland",
+          driver.find_element(By.ID, "event-zone").get_attribute("value"))
+    driver.get(event_url)
+    name = driver.find_element(By.ID, "clone-name")
+    name.clear()
+    name.send_keys("Winter Gala 2027")
+    set_value(driver, driver.find_element(By.ID, "clone-starts"), "2027-12-11T17:00")
+    set_value(driver, driver.find_element(By.ID, "clone-ends"), "2027-12-11T23:00")
+    follow(driver, wait, driver.find_element(By.ID, "clone-event-button"))
+    check("the clone opens with the original's access types and staff, and no guests",
+          driver.find_element(By.ID, "event-title").text == "Winter Gala 2027"
+          and len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2
+          and "Dora Door" in driver.find_element(By.ID, "event-staff").text
+          and driver.find_element(By.ID, "event-counts").text == "0 guests, 0 checked in",
+          driver.find_element(By.TAG_NAME, "main").text[:300])
+    follow(driver, wait, driver.find_element(By.ID, "events-nav"))
+    counts = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#events td.event-counts")]
+    # 63 imported, a walk-in and a block of two; the printed ticket, the walk-in and Ada in.
+    check("the events list counts each event, the clone after the original",
+          len(counts) == 2 and counts[0] == "3 of 66" and counts[1] == "0 of 0", str(counts))
 
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))

@@ -28,6 +28,7 @@ public enum API {
     public static let createEvent = Endpoint<CreateEventRequest, EventInfo>(.post, "/v1/events")
     public static let getEvent = Endpoint<NoBody, EventDetail, EventID>(.get, "/v1/events/{eventId}")
     public static let updateEvent = Endpoint<UpdateEventRequest, EventInfo, EventID>(.patch, "/v1/events/{eventId}")
+    public static let cloneEvent = Endpoint<CloneEventRequest, EventInfo, EventID>(.post, "/v1/events/{eventId}/clone")
     public static let createAccessType = Endpoint<CreateAccessTypeRequest, AccessTypeInfo, EventID>(
         .post, "/v1/events/{eventId}/access-types")
     public static let listStaff = Endpoint<NoBody, UserList, EventID>(.get, "/v1/events/{eventId}/staff")
@@ -224,6 +225,7 @@ extension API {
         createEvent.route,
         getEvent.route,
         updateEvent.route,
+        cloneEvent.route,
         createAccessType.route,
         listStaff.route,
         assignStaff.route,

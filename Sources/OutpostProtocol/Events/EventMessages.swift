@@ -9,14 +9,49 @@ public struct EventInfo: Codable, Sendable, Hashable {
     public var endsAt: Date
     public var timeZone: String
     public var modules: [String]
+    /// Its guests and how many are checked in: in the list when asked (`counts=true`) by an
+    /// organizer or support.
+    public var counts: EventCounts?
 
-    public init(id: EventID, name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String]) {
+    public init(
+        id: EventID, name: String, startsAt: Date, endsAt: Date, timeZone: String, modules: [String],
+        counts: EventCounts? = nil
+    ) {
         self.id = id
         self.name = name
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.timeZone = timeZone
         self.modules = modules
+        self.counts = counts
+    }
+}
+
+/// An event's guests (every status) and how many of them are checked in.
+public struct EventCounts: Codable, Sendable, Hashable {
+    public var guests: Int
+    public var checkedIn: Int
+
+    public init(guests: Int, checkedIn: Int) {
+        self.guests = guests
+        self.checkedIn = checkedIn
+    }
+}
+
+/// `POST /v1/events/{eventId}/clone`: the new event's name and times; it takes the original's
+/// modules, access types, staff and badge layout, and no guests.
+public struct CloneEventRequest: Codable, Sendable, Hashable {
+    public var name: String
+    public var startsAt: Date
+    public var endsAt: Date
+    /// The original's when absent.
+    public var timeZone: String?
+
+    public init(name: String, startsAt: Date, endsAt: Date, timeZone: String? = nil) {
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
     }
 }
 

@@ -7,7 +7,12 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     public static let defaultOfflineUnlockHours = 72
     public static let offlineUnlockRange = 1...720
 
-    public init(offlineUnlockHours: Int = TenantSettings.defaultOfflineUnlockHours) {
+    /// The time zone new events start in (an IANA name such as Europe/Oslo); absent: the
+    /// console offers the browser's.
+    public var timeZone: String?
+
+    public init(offlineUnlockHours: Int = TenantSettings.defaultOfflineUnlockHours, timeZone: String? = nil) {
         self.offlineUnlockHours = offlineUnlockHours
+        self.timeZone = timeZone
     }
 }

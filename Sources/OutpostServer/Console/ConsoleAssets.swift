@@ -189,4 +189,19 @@ enum ConsoleAssets {
           });
         })();
         """
+
+    /// The new-event form: when the tenant has no time zone for new events, the browser's own
+    /// (when it is one the server knows, from the form's list).
+    static let eventsScript = """
+        "use strict";
+        (function () {
+          const field = document.querySelector("input[data-browser-zone]");
+          if (!field || typeof Intl === "undefined") return;
+          const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+          const known = Array.from(document.querySelectorAll("#zones option")).some(function (option) {
+            return option.value === zone;
+          });
+          if (zone && known) field.value = zone;
+        })();
+        """
 }

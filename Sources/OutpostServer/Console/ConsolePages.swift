@@ -21,6 +21,10 @@ package enum ConsolePages {
     package static let createEvent = Endpoint<FormFields, Bytes>(.post, "/admin/events")
     package static let event = Page<EventID>(.get, "/admin/events/{eventId}")
     package static let updateEvent = Form<EventID>(.post, "/admin/events/{eventId}")
+    package static let cloneEvent = Form<EventID>(.post, "/admin/events/{eventId}/clone")
+    /// The tenant's settings (organizer): the offline unlock window, new events' time zone.
+    package static let settings = Endpoint<NoBody, Bytes>(.get, "/admin/settings")
+    package static let saveSettings = Endpoint<FormFields, Bytes>(.post, "/admin/settings")
     package static let createAccessType = Form<EventID>(.post, "/admin/events/{eventId}/access-types")
     package static let assignStaff = Form<EventID>(.post, "/admin/events/{eventId}/staff")
     package static let unassignStaff = Form<EventID, UserID>(.post, "/admin/events/{eventId}/staff/{userId}/remove")
@@ -79,6 +83,7 @@ package enum ConsolePages {
     package static let style = Endpoint<NoBody, Bytes>(.get, "/admin/static/console.css")
     package static let importScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/import.js")
     package static let dashboardScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/dashboard.js")
+    package static let eventsScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/events.js")
 }
 
 /// A form's fields, as a browser posts them (`application/x-www-form-urlencoded`).
@@ -97,6 +102,9 @@ extension ConsolePages {
         createEvent.route,
         event.route,
         updateEvent.route,
+        cloneEvent.route,
+        settings.route,
+        saveSettings.route,
         createAccessType.route,
         assignStaff.route,
         unassignStaff.route,
@@ -149,5 +157,6 @@ extension ConsolePages {
         style.route,
         importScript.route,
         dashboardScript.route,
+        eventsScript.route,
     ]
 }

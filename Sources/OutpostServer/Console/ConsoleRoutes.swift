@@ -38,6 +38,7 @@ struct ConsoleRoutes: Sendable {
         group.on(ConsolePages.createEvent, use: createEvent)
         group.on(ConsolePages.event, use: event)
         group.on(ConsolePages.updateEvent, use: updateEvent)
+        group.on(ConsolePages.cloneEvent, use: cloneEvent)
         group.on(ConsolePages.createAccessType, use: createAccessType)
         group.on(ConsolePages.assignStaff, use: assignStaff)
         group.on(ConsolePages.unassignStaff, use: unassignStaff)
@@ -60,6 +61,7 @@ struct ConsoleRoutes: Sendable {
         registerLeads(on: group)
         registerTicketBlocks(on: group)
         registerTicketMails(on: group)
+        registerSettings(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -132,7 +134,8 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let list = try await call(API.listEvents.line(query: [("range", "all")]), nil).decode(EventList.self)
+            let list = try await call(API.listEvents.line(query: [("range", "all"), ("counts", "true")]), nil)
+                .decode(EventList.self)
             // An exhibitor works no event: their booths are their way in.
             let booths =
                 Self.role(session) == .exhibitor
@@ -149,20 +152,40 @@ struct ConsoleRoutes: Sendable {
                         "named": mine.block.named, "size": mine.block.size,
                     ]
                 } : []
-            let rows = list.events.map { event -> [String: Any] in
-                [
+            func row(_ event: EventInfo) -> [String: Any] {
+                var row: [String: Any] = [
                     "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
                     "starts": Self.local(event.startsAt, event.timeZone, display: true),
                     "ends": Self.local(event.endsAt, event.timeZone, display: true),
                 ]
+                if let counts = event.counts {
+                    row["counts"] = [
+                        "guests": Self.grouped(counts.guests), "checkedIn": Self.grouped(counts.checkedIn),
+                    ]
+                }
+                return row
+            }
+            // Running and upcoming first, soonest first; then the past, the latest first.
+            let now = dependencies.clock.now()
+            let upcoming = list.events.filter { $0.endsAt >= now }
+            let past = list.events.filter { $0.endsAt < now }.reversed()
+            // New events start in the tenant's zone; without one, in the browser's (events.js).
+            let canCreate = Self.role(session) == .organizer
+            var zone = TimeZone.current.identifier
+            var browserZone = false
+            if canCreate {
+                let settings = try await call(API.tenantSettings.line(), nil).decode(TenantSettings.self)
+                if let tenantZone = settings.timeZone { zone = tenantZone } else { browserZone = true }
             }
             return try await page(
                 "events", title: "Events",
                 [
-                    "events": rows, "canCreate": Self.role(session) == .organizer,
+                    "events": upcoming.map(row), "past": past.map(row), "hasPast": !past.isEmpty,
+                    "showCounts": list.events.contains { $0.counts != nil }, "canCreate": canCreate,
                     "isExhibitor": Self.role(session) == .exhibitor, "booths": booths,
                     "isBlockManager": Self.role(session) == .blockManager, "blocks": blocks,
-                    "form": ["timeZone": TimeZone.current.identifier], "zones": TimeZone.knownTimeZoneIdentifiers,
+                    "form": ["timeZone": zone], "browserZone": browserZone,
+                    "zones": TimeZone.knownTimeZoneIdentifiers,
                 ], session: session, notice: Self.flash(request))
         }
     }
@@ -231,6 +254,7 @@ struct ConsoleRoutes: Sendable {
                         "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,
                     ],
                     "zones": TimeZone.knownTimeZoneIdentifiers,
+                    "clone": ["name": event.name + " (copy)"],
                 ]) { first, _ in first }, session: session, notice: Self.flash(request))
         }
     }
@@ -245,6 +269,22 @@ struct ConsoleRoutes: Sendable {
             let answer = try await call(API.updateEvent.line(id), body)
             guard answer.status == .ok else { return .refused(answer, back: ConsolePages.event.path(id)) }
             return .redirect(ConsolePages.event.path(id, query: [("done", "saved")]))
+        }
+    }
+
+    /// A new event like this one: the API's clone, with the form's name and times.
+    @Sendable func cloneEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.cloneEvent.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            let fields = try EventForm(form)
+            let body = try OutpostJSON.encode(
+                CloneEventRequest(
+                    name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt, timeZone: fields.timeZone))
+            let answer = try await call(API.cloneEvent.line(id), body)
+            guard answer.status == .created, let created = try? answer.decode(EventInfo.self) else {
+                return .refused(answer, back: ConsolePages.event.path(id))
+            }
+            return .redirect(ConsolePages.event.path(created.id, query: [("done", "cloned")]))
         }
     }
 
@@ -618,6 +658,7 @@ struct ConsoleRoutes: Sendable {
             let section = ConsoleTemplates.section(of: template)
             layout["eventsCurrent"] = section == .events
             layout["staffCurrent"] = section == .staff
+            layout["settingsCurrent"] = section == .settings
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }
@@ -648,6 +689,9 @@ struct ConsoleRoutes: Sendable {
     static func flash(_ request: Request) -> String? {
         switch request.uri.queryParameters.get("done") {
         case "created": "The event was created."
+        case "cloned": "The event was cloned with its access types, staff and badge; its guests are its own to add."
+        case "settings":
+            "Saved. New events start in the time zone given, and phones learn the window at their next sign-in."
         case "saved": "Saved."
         case "access-type": "The access type was added."
         case "staff": "They are on the staff now."

@@ -18,7 +18,7 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a>{{/organizer}}</nav>
+        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}</nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <span class="role" id="signed-in-role">{{role}}</span>
@@ -66,15 +66,27 @@ enum ConsoleTemplates {
 
     static let events = """
         <h1>Events</h1>
-        <table class="list" id="events">
-        <thead><tr><th>Event</th><th>Starts</th><th>Ends</th><th>Time zone</th></tr></thead>
+        <h2 id="upcoming-title">Upcoming and running</h2>
+        <table class="list" id="events" aria-labelledby="upcoming-title">
+        <thead><tr><th>Event</th><th>Starts</th><th>Ends</th><th>Time zone</th>{{#showCounts}}<th>Checked in</th>{{/showCounts}}</tr></thead>
         <tbody>
         {{#events}}
-        <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td></tr>
+        <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td>{{#showCounts}}<td class="event-counts">{{#counts}}{{checkedIn}} of {{guests}}{{/counts}}</td>{{/showCounts}}</tr>
         {{/events}}
-        {{^events}}<tr><td colspan="4">{{#isExhibitor}}As an exhibitor you work your booths, below.{{/isExhibitor}}{{#isBlockManager}}You name the tickets of your blocks, below.{{/isBlockManager}}{{^isExhibitor}}{{^isBlockManager}}No events yet: create the first one below.{{/isBlockManager}}{{/isExhibitor}}</td></tr>{{/events}}
+        {{^events}}<tr><td colspan="5">{{#isExhibitor}}As an exhibitor you work your booths, below.{{/isExhibitor}}{{#isBlockManager}}You name the tickets of your blocks, below.{{/isBlockManager}}{{^isExhibitor}}{{^isBlockManager}}{{#hasPast}}No upcoming event: create one below, or clone a past one from its page.{{/hasPast}}{{^hasPast}}No events yet: {{#canCreate}}create the first one below.{{/canCreate}}{{^canCreate}}an organizer puts you on an event's staff.{{/canCreate}}{{/hasPast}}{{/isBlockManager}}{{/isExhibitor}}</td></tr>{{/events}}
         </tbody>
         </table>
+        {{#hasPast}}
+        <h2 id="past-title">Past</h2>
+        <table class="list" id="past-events" aria-labelledby="past-title">
+        <thead><tr><th>Event</th><th>Starts</th><th>Ends</th><th>Time zone</th>{{#showCounts}}<th>Checked in</th>{{/showCounts}}</tr></thead>
+        <tbody>
+        {{#past}}
+        <tr><td><a href="/admin/events/{{id}}">{{name}}</a></td><td>{{starts}}</td><td>{{ends}}</td><td>{{timeZone}}</td>{{#showCounts}}<td class="event-counts">{{#counts}}{{checkedIn}} of {{guests}}{{/counts}}</td>{{/showCounts}}</tr>
+        {{/past}}
+        </tbody>
+        </table>
+        {{/hasPast}}
         {{#isExhibitor}}<h2>Your booths</h2>
         <ul id="my-booths">{{#booths}}<li><a href="/admin/booths/{{id}}/leads">{{name}}</a> · {{event}}</li>{{/booths}}{{^booths}}<li>You are on no booth yet: the organizer adds you.</li>{{/booths}}</ul>{{/isExhibitor}}
         {{#isBlockManager}}<h2>Your ticket blocks</h2>
@@ -86,6 +98,7 @@ enum ConsoleTemplates {
         {{> eventFields}}
         <button type="submit" id="create-event">Create event</button>
         </form>
+        <script src="/admin/static/events.js"></script>
         {{/canCreate}}
         """
 
@@ -93,7 +106,7 @@ enum ConsoleTemplates {
         <label>Name <input type="text" name="name" id="event-name" value="{{form.name}}" required></label>
         <label>Starts <input type="datetime-local" name="startsAt" id="event-starts" value="{{form.startsAt}}" required></label>
         <label>Ends <input type="datetime-local" name="endsAt" id="event-ends" value="{{form.endsAt}}" required></label>
-        <label>Time zone <input type="text" name="timeZone" id="event-zone" value="{{form.timeZone}}" list="zones" required></label>
+        <label>Time zone <input type="text" name="timeZone" id="event-zone" value="{{form.timeZone}}" list="zones" required{{#browserZone}} data-browser-zone="true"{{/browserZone}}></label>
         <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
         <p class="hint">Times are the event's own, in its time zone.</p>
         """
@@ -163,6 +176,18 @@ enum ConsoleTemplates {
         </section>
         {{/showStaff}}
         {{#canEdit}}
+        <section>
+        <h2>Clone</h2>
+        <p class="hint">A new event with this one's access types, staff and badge, and none of its guests.</p>
+        <form method="post" action="/admin/events/{{event.id}}/clone" class="card" id="clone-event">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Name <input type="text" name="name" id="clone-name" value="{{clone.name}}" required></label>
+        <label>Starts <input type="datetime-local" name="startsAt" id="clone-starts" value="{{form.startsAt}}" required></label>
+        <label>Ends <input type="datetime-local" name="endsAt" id="clone-ends" value="{{form.endsAt}}" required></label>
+        <label>Time zone <input type="text" name="timeZone" id="clone-zone" value="{{form.timeZone}}" list="zones" required></label>
+        <button type="submit" id="clone-event-button">Clone the event</button>
+        </form>
+        </section>
         <section>
         <h2>Tickets by e-mail</h2>
         <p class="hint">Every confirmed guest who has not had theirs gets their ticket as a PDF, through this server's mail relay.</p>
@@ -302,6 +327,19 @@ enum ConsoleTemplates {
         </table>
         </div>
         <script src="/admin/static/dashboard.js"></script>
+        """
+
+    static let settings = """
+        <h1>Settings</h1>
+        <form method="post" action="/admin/settings" class="card" id="settings-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Offline unlock window, in hours <input type="number" name="offlineUnlockHours" id="offline-unlock" min="{{minHours}}" max="{{maxHours}}" value="{{offlineUnlockHours}}" required></label>
+        <p class="hint">How long a phone may still be unlocked without reaching the server: mentors and care workers work where there is no signal. {{minHours}} to {{maxHours}}.</p>
+        <label>Time zone of new events <input type="text" name="timeZone" id="tenant-zone" value="{{timeZone}}" list="zones" placeholder="the browser's"></label>
+        <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
+        <p class="hint">Empty: the console offers the zone of the browser the event is created in.</p>
+        <button type="submit" id="save-settings">Save</button>
+        </form>
         """
 
     static let guest = """
@@ -705,16 +743,17 @@ enum ConsoleTemplates {
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
         "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
-        "ticketMails": ticketMails,
+        "ticketMails": ticketMails, "settings": settings,
     ]
 
     /// The bar's sections (its navigation).
-    enum Section { case events, staff }
+    enum Section { case events, staff, settings }
 
     /// The section a page belongs to; nil for pages of no section (sign-in, a refusal).
     static func section(of template: String) -> Section? {
         switch template {
         case "staff": .staff
+        case "settings": .settings
         case "signIn", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
         default: .events
         }

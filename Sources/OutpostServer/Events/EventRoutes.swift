@@ -12,6 +12,7 @@ struct EventRoutes {
         group.on(API.createEvent, use: create)
         group.on(API.getEvent, use: show)
         group.on(API.updateEvent, use: update)
+        group.on(API.cloneEvent, use: clone)
         group.on(API.createAccessType, use: createAccessType)
         group.on(API.listStaff, use: staff)
         group.on(API.assignStaff, use: assignStaff)
@@ -40,7 +41,33 @@ struct EventRoutes {
         let events = try await dependencies.store.events(visibleTo: context.caller).filter {
             Self.event($0, isIn: range, now: now)
         }
-        return try HTTPHelpers.json(EventList(events: events.map(\.info)))
+        var infos = events.map(\.info)
+        // The counts for those who may read them (the door roles see the events, not the guests).
+        if request.uri.queryParameters.get("counts") == "true", [.organizer, .support].contains(context.caller.role) {
+            let counts = try await dependencies.store.eventCounts(tenantId: context.caller.tenantId)
+            for index in infos.indices {
+                infos[index].counts = counts[infos[index].id] ?? EventCounts(guests: 0, checkedIn: 0)
+            }
+        }
+        return try HTTPHelpers.json(EventList(events: infos))
+    }
+
+    /// A new event like this one (organizer): its modules, access types, staff and badge layout,
+    /// with the name and times given; no guests.
+    @Sendable func clone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let original = try await Self.event(API.cloneEvent.parameters(in: context), context, dependencies)
+        var body = try await HTTPHelpers.decode(CloneEventRequest.self, from: request)
+        body.name = try HTTPHelpers.nonEmpty(body.name, "name")
+        guard body.endsAt >= body.startsAt else {
+            throw APIError.invalidRequest("'endsAt' must not be before 'startsAt'.", status: .unprocessableContent)
+        }
+        if let zone = body.timeZone, TimeZone(identifier: zone) == nil {
+            throw APIError.invalidRequest(
+                "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
+        }
+        let event = try await dependencies.store.cloneEvent(original, as: body, now: dependencies.clock.now())
+        return try HTTPHelpers.json(event.info, status: .created)
     }
 
     /// `today`: the event overlaps the current calendar day in the event's own time zone;

@@ -6,8 +6,13 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23,
     ]
+
+    /// The time zone a tenant's new events start in (none: the console offers the browser's).
+    static let v23 = Migration(version: 23, name: "tenant time zone") { _ in
+        ["ALTER TABLE tenant_settings ADD COLUMN time_zone TEXT"]
+    }
 
     /// Check-ins taken back (the console's check-in desk): the check-in moves here whole, with
     /// who took it back, when and why, so the guest can be checked in again under the one check-in

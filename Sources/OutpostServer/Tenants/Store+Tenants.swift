@@ -8,9 +8,12 @@ extension Store {
         try await database.read { connection in
             guard
                 let row = try await connection.queryOne(
-                    "SELECT offline_unlock_hours FROM tenant_settings WHERE tenant_id = ?", [.id(tenantId)])
+                    "SELECT offline_unlock_hours, time_zone FROM tenant_settings WHERE tenant_id = ?",
+                    [.id(tenantId)])
             else { return TenantSettings() }
-            return TenantSettings(offlineUnlockHours: Int(try row.int("offline_unlock_hours")))
+            return TenantSettings(
+                offlineUnlockHours: Int(try row.int("offline_unlock_hours")),
+                timeZone: try row.optionalText("time_zone"))
         }
     }
 
@@ -18,9 +21,11 @@ extension Store {
         try await database.transaction { connection in
             try await connection.execute(
                 """
-                INSERT INTO tenant_settings (tenant_id, offline_unlock_hours) VALUES (?, ?)
-                ON CONFLICT (tenant_id) DO UPDATE SET offline_unlock_hours = excluded.offline_unlock_hours
-                """, [.id(tenantId), .int(Int64(settings.offlineUnlockHours))])
+                INSERT INTO tenant_settings (tenant_id, offline_unlock_hours, time_zone) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id) DO UPDATE SET offline_unlock_hours = excluded.offline_unlock_hours,
+                    time_zone = excluded.time_zone
+                """,
+                [.id(tenantId), .int(Int64(settings.offlineUnlockHours)), .optionalText(settings.timeZone)])
         }
     }
 }

@@ -1,7 +1,9 @@
+import Foundation
 import Hummingbird
 import OutpostProtocol
 
-/// `GET` and `PUT /v1/tenant/settings` (organizer): the tenant's offline unlock window.
+/// `GET` and `PUT /v1/tenant/settings` (organizer): the tenant's offline unlock window and the
+/// time zone its new events start in.
 struct TenantSettingsRoutes {
     let dependencies: ServerDependencies
 
@@ -22,6 +24,10 @@ struct TenantSettingsRoutes {
             throw APIError.invalidRequest(
                 "'offlineUnlockHours' must be between \(TenantSettings.offlineUnlockRange.lowerBound) and "
                     + "\(TenantSettings.offlineUnlockRange.upperBound).", status: .unprocessableContent)
+        }
+        if let zone = body.timeZone, TimeZone(identifier: zone) == nil {
+            throw APIError.invalidRequest(
+                "'timeZone' must be an IANA time zone such as Europe/Oslo.", status: .unprocessableContent)
         }
         try await dependencies.store.setTenantSettings(context.caller.tenantId, body)
         return try HTTPHelpers.json(body)
