@@ -38,6 +38,11 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
     case passwordSignInOff
     /// 502: the organisation's identity provider did not answer, or answered with an error.
     case providerUnavailable
+    /// 401: the password was right and the account signs in with a second factor: send a code
+    /// with the answer's `challenge` (`POST /v1/auth/signin/code`).
+    case twoFactorRequired
+    /// 403: the organisation requires two-factor sign-in of its organizers: turn it on first.
+    case twoFactorEnrollmentRequired
     case unknown(String)
 
     public static let known: [APIErrorCode] = [
@@ -46,7 +51,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         .invalidCode, .mailUnavailable,
         .weakPasscode, .rateLimited, .busy,
         .payloadTooLarge, .internalError, .accountRemoved, .unsentWork, .walkInNotAllowed, .walkInCapacityReached,
-        .ssoNotConfigured, .ssoRefused, .passwordSignInOff, .providerUnavailable,
+        .ssoNotConfigured, .ssoRefused, .passwordSignInOff, .providerUnavailable, .twoFactorRequired,
+        .twoFactorEnrollmentRequired,
     ]
 
     public init(_ code: String) {
@@ -84,6 +90,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .ssoRefused: "sso_refused"
         case .passwordSignInOff: "password_sign_in_off"
         case .providerUnavailable: "provider_unavailable"
+        case .twoFactorRequired: "two_factor_required"
+        case .twoFactorEnrollmentRequired: "two_factor_enrollment_required"
         case .unknown(let code): code
         }
     }
@@ -102,7 +110,8 @@ public enum APIErrorCode: Hashable, Sendable, CustomStringConvertible {
             .passwordSignInOff:
             true
         case .unauthorized, .invalidCredentials, .invalidCode, .mailUnavailable, .tokenReused, .rateLimited, .busy,
-            .internalError, .accountRemoved, .unsentWork, .providerUnavailable, .unknown:
+            .internalError, .accountRemoved, .unsentWork, .providerUnavailable, .twoFactorRequired,
+            .twoFactorEnrollmentRequired, .unknown:
             false
         }
     }
@@ -113,7 +122,7 @@ extension ErrorBody {
     public var code: APIErrorCode { APIErrorCode(error) }
 
     /// The body the server answers with for `code`.
-    public init(code: APIErrorCode, message: String, rules: [String]? = nil) {
-        self.init(error: code.rawValue, message: message, rules: rules)
+    public init(code: APIErrorCode, message: String, rules: [String]? = nil, challenge: String? = nil) {
+        self.init(error: code.rawValue, message: message, rules: rules, challenge: challenge)
     }
 }

@@ -197,7 +197,12 @@ struct CheckInDeskTests {
 
     /// The value of the first hidden field `name` of a page.
     static func hidden(_ name: String, in html: String) -> String? {
-        guard let start = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        attribute("name=\"\(name)\" value", in: html)
+    }
+
+    /// The value of the first `attribute="…"` of a page (entities of `&` and `=` undone).
+    static func attribute(_ attribute: String, in html: String) -> String? {
+        guard let start = html.range(of: attribute + "=\"") else { return nil }
         let rest = html[start.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&")

@@ -273,12 +273,14 @@ struct TenantIsolationTests {
     /// Console routes that name no event: the caller's own tenant through the session.
     static let consoleScoped: Set<String> = [
         "GET /admin/events", "POST /admin/events", "POST /admin/signout", "GET /admin/staff", "POST /admin/staff",
-        "GET /admin/settings", "POST /admin/settings",
+        "GET /admin/settings", "POST /admin/settings", "GET /admin/two-factor", "POST /admin/two-factor",
+        "POST /admin/two-factor/confirm",
     ]
     /// Console routes for a browser that has not signed in.
     static let consolePublic: Set<String> = [
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
         "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "GET /admin/static/events.js",
+        "POST /admin/signin/code",
         "POST /admin/sso", "GET /admin/sso/done",
         // The attendee's consent page: its link's token is the key (lead-consent-link).
         "GET /attendee/contact/{token}", "POST /attendee/contact/{token}",
@@ -352,11 +354,12 @@ struct TenantIsolationTests {
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
         "GET /v1/me/export", "DELETE /v1/me", "GET /v1/contacts/changes", "PUT /v1/me/devices/{deviceId}",
         "GET /v1/tenant/sso", "PUT /v1/tenant/sso", "DELETE /v1/tenant/sso", "GET /v1/me/booths",
-        "GET /v1/me/ticket-blocks",
+        "GET /v1/me/ticket-blocks", "GET /v1/me/two-factor", "POST /v1/me/two-factor", "POST /v1/me/two-factor/confirm",
     ]
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
+        "POST /v1/auth/signin/code",
         "POST /v1/auth/signout", "POST /v1/auth/email-code", "POST /v1/auth/email-signin",
         // Single sign-on's browser legs and the code's redemption; the callback takes an attempt
         // only on its own tenant's path (sso-refused-replayed-state).

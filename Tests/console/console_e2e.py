@@ -15,6 +15,8 @@ import time
 import traceback
 import urllib.request
 
+import pyotp
+
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
@@ -514,6 +516,37 @@ def run(driver, wait):
     # 63 imported, a walk-in and a block of two; the printed ticket, the walk-in and Ada in.
     check("the events list counts each event, the clone after the original",
           len(counts) == 2 and counts[0] == "3 of 66" and counts[1] == "0 of 0", str(counts))
+
+    # Two-factor sign-in, pyotp as the authenticator app: turned on with the password and the
+    # app's first code; then a wrong code, an expired one and a recovery code at sign-in.
+    follow(driver, wait, driver.find_element(By.ID, "two-factor-nav"))
+    driver.find_element(By.ID, "enroll-password").send_keys(PASSWORD)
+    follow(driver, wait, driver.find_element(By.ID, "enroll"))
+    app = pyotp.TOTP(driver.find_element(By.ID, "two-factor-secret").get_attribute("data-secret"))
+    driver.find_element(By.ID, "confirm-code").send_keys(app.now())
+    follow(driver, wait, driver.find_element(By.ID, "confirm-two-factor"))
+    codes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
+    check("two-factor sign-in is on, with ten recovery codes shown once", len(codes) == 10, str(codes))
+    follow(driver, wait, driver.find_element(By.ID, "signout"))
+
+    def sign_in_with(code):
+        driver.find_element(By.ID, "email").send_keys(EMAIL)
+        driver.find_element(By.ID, "password").send_keys(PASSWORD)
+        follow(driver, wait, driver.find_element(By.ID, "signin"))
+        field = driver.find_element(By.ID, "code")
+        field.send_keys(code)
+        follow(driver, wait, driver.find_element(By.ID, "code-signin"))
+
+    sign_in_with("000000")
+    check("a wrong code is refused in words on the code's page",
+          "The code is wrong" in driver.find_element(By.ID, "error").text and driver.find_elements(By.ID, "code"))
+    driver.get(URL + "/admin/signin")
+    sign_in_with(app.at(time.time() - 120))
+    check("an expired code is refused", driver.find_elements(By.ID, "code") and not driver.find_elements(By.ID, "signout"))
+    driver.get(URL + "/admin/signin")
+    sign_in_with(codes[0])
+    check("a recovery code signs in", driver.current_url.endswith("/admin/events"), driver.current_url)
+    check("no dialog on the two-factor pages", no_dialog(driver))
 
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))

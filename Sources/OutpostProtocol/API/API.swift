@@ -15,6 +15,14 @@ public enum API {
     public static let signOut = Endpoint<RefreshRequest, NoBody>(.post, "/v1/auth/signout")
     public static let emailCode = Endpoint<EmailCodeRequest, NoBody>(.post, "/v1/auth/email-code")
     public static let emailSignIn = Endpoint<EmailSignInRequest, TokenPair>(.post, "/v1/auth/email-signin")
+    public static let signInCode = Endpoint<SignInCodeRequest, TokenPair>(.post, "/v1/auth/signin/code")
+
+    // Two-factor sign-in (TOTP) of the caller's own account.
+    public static let twoFactor = Endpoint<NoBody, TwoFactorStatus>(.get, "/v1/me/two-factor")
+    public static let enrollTwoFactor = Endpoint<TwoFactorEnrollRequest, TwoFactorEnrollment>(
+        .post, "/v1/me/two-factor")
+    public static let confirmTwoFactor = Endpoint<TwoFactorConfirmRequest, RecoveryCodes>(
+        .post, "/v1/me/two-factor/confirm")
 
     // Single sign-on (OpenID Connect): the provider for an e-mail, the browser's start and the
     // provider's callback (both redirects), and the app's code for a token pair.
@@ -205,6 +213,7 @@ extension API {
     /// not an expired token to renew.
     public static let signInRoutes: Set<Route> = [
         signIn.route, refresh.route, signOut.route, emailCode.route, emailSignIn.route, ssoToken.route,
+        signInCode.route,
     ]
 
     /// Every route above, in the order described.
@@ -217,6 +226,10 @@ extension API {
         signOut.route,
         emailCode.route,
         emailSignIn.route,
+        signInCode.route,
+        twoFactor.route,
+        enrollTwoFactor.route,
+        confirmTwoFactor.route,
         ssoProvider.route,
         ssoStart.route,
         ssoCallback.route,

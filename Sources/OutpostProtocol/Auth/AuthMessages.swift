@@ -63,15 +63,20 @@ public struct TokenPair: Codable, Sendable, Hashable {
     public var user: UserInfo
     /// Hours a device may unlock offline after this validation (the tenant's setting).
     public var offlineUnlockHours: Int?
+    /// True when the organisation requires a second factor the user has not turned on: the
+    /// session may only turn it on (`/v1/me/two-factor`), then refresh.
+    public var twoFactorEnrollmentRequired: Bool?
 
     public init(
-        accessToken: String, refreshToken: String, expiresIn: Int, user: UserInfo, offlineUnlockHours: Int? = nil
+        accessToken: String, refreshToken: String, expiresIn: Int, user: UserInfo, offlineUnlockHours: Int? = nil,
+        twoFactorEnrollmentRequired: Bool? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.user = user
         self.offlineUnlockHours = offlineUnlockHours
+        self.twoFactorEnrollmentRequired = twoFactorEnrollmentRequired
     }
 }
 

@@ -11,8 +11,16 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     /// console offers the browser's.
     public var timeZone: String?
 
-    public init(offlineUnlockHours: Int = TenantSettings.defaultOfflineUnlockHours, timeZone: String? = nil) {
+    /// Organizers must sign in with a second factor (absent: no); one who has none may only turn
+    /// it on until they do.
+    public var organizersNeedTwoFactor: Bool?
+
+    public init(
+        offlineUnlockHours: Int = TenantSettings.defaultOfflineUnlockHours, timeZone: String? = nil,
+        organizersNeedTwoFactor: Bool? = nil
+    ) {
         self.offlineUnlockHours = offlineUnlockHours
         self.timeZone = timeZone
+        self.organizersNeedTwoFactor = organizersNeedTwoFactor
     }
 }

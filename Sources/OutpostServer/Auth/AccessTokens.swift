@@ -4,7 +4,8 @@ import OutpostCore
 import OutpostProtocol
 
 /// Short-lived access tokens: `v1.<payload>.<mac>`, where the payload names the user, tenant,
-/// role, expiry and the sign-in (refresh-token family) it belongs to, and the MAC is HMAC-SHA256
+/// role, expiry and the sign-in (refresh-token family) it belongs to (and `enroll` when the
+/// session may only turn on two-factor sign-in), and the MAC is HMAC-SHA256
 /// under a secret every server instance shares (kept in the database). Verification needs no
 /// database access; whether the sign-in has ended is ``RevokedSessions``'s (from memory).
 struct AccessTokens: Sendable {
@@ -16,6 +17,8 @@ struct AccessTokens: Sendable {
         var payload =
             "\(caller.userId.wire)|\(caller.tenantId.wire)|\(caller.role.rawValue)|\(expiry)"
         if let session = caller.session { payload += "|\(session.wire)" }
+        // Only a session can be restricted: its token says so last.
+        if caller.mustEnroll, caller.session != nil { payload += "|enroll" }
         let signed = "v1." + Base64URL.encode(Array(payload.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Array(signed.utf8), using: key)
         return signed + "." + Base64URL.encode(mac)
@@ -41,17 +44,18 @@ struct AccessTokens: Sendable {
             let payload = String(validating: payloadBytes, as: UTF8.self)
         else { return nil }
         let fields = payload.split(separator: "|")
-        guard fields.count == 4 || fields.count == 5, let userId = UserID(wire: String(fields[0])),
+        guard (4...6).contains(fields.count), fields.count < 6 || fields[5] == "enroll",
+            let userId = UserID(wire: String(fields[0])),
             let tenantId = TenantID(wire: String(fields[1])),
             let role = UserRole(rawValue: String(fields[2])), let expiry = Int64(fields[3]),
             now.millisecondsSince1970 < expiry
         else { return nil }
         var session: SignInID?
-        if fields.count == 5 {
+        if fields.count >= 5 {
             guard let family = SignInID(wire: String(fields[4])) else { return nil }
             session = family
         }
-        return Caller(userId: userId, tenantId: tenantId, role: role, session: session)
+        return Caller(userId: userId, tenantId: tenantId, role: role, session: session, mustEnroll: fields.count == 6)
     }
 }
 

@@ -46,6 +46,14 @@ struct AuthRoutes {
             let upgraded = try await dependencies.hasher.hashPassword(body.password)
             try await store.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)
         }
+        // The password was right; with two-factor sign-in on, a code follows (with the challenge).
+        if try await store.twoFactorEnabled(userId: user.id) {
+            let secrets = TwoFactorSecrets(secret: try await dependencies.accessTokens().key)
+            throw APIError(
+                .unauthorized, .twoFactorRequired,
+                "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+                challenge: secrets.challenge(user: user.id, deviceId: deviceId, now: now))
+        }
         return try await startSession(for: user, deviceId: deviceId, now: now)
     }
 
@@ -111,15 +119,23 @@ struct AuthRoutes {
         return Response(status: .noContent)
     }
 
-    private func tokenPair(
+    func tokenPair(
         for user: UserRecord, refreshToken: String, family: SignInID, now: Date
     ) async throws -> Response {
-        let caller = Caller(userId: user.id, tenantId: user.tenantId, role: user.role, session: family)
+        let settings = try await dependencies.store.tenantSettings(user.tenantId)
+        // Required of organizers and not on yet: a session that may only turn it on (and, once
+        // on, the next refresh is a whole one).
+        var mustEnroll = false
+        if user.role == .organizer, settings.organizersNeedTwoFactor == true {
+            mustEnroll = !(try await dependencies.store.twoFactorEnabled(userId: user.id))
+        }
+        let caller = Caller(
+            userId: user.id, tenantId: user.tenantId, role: user.role, session: family, mustEnroll: mustEnroll)
         let access = try await dependencies.accessTokens().issue(for: caller, now: now)
         return try HTTPHelpers.json(
             TokenPair(
                 accessToken: access, refreshToken: refreshToken,
                 expiresIn: Int(dependencies.configuration.accessTokenLifetime), user: user.info,
-                offlineUnlockHours: try await dependencies.store.tenantSettings(user.tenantId).offlineUnlockHours))
+                offlineUnlockHours: settings.offlineUnlockHours, twoFactorEnrollmentRequired: mustEnroll ? true : nil))
     }
 }

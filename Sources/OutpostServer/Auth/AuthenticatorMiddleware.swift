@@ -25,6 +25,12 @@ struct AuthenticatorMiddleware: RouterMiddleware {
             if try await store.isRemoved(userId: caller.userId) { throw APIError.accountRemoved }
             throw APIError(.unauthorized, .unauthorized, "This sign-in has ended; sign in again.")
         }
+        // A session that must turn on two-factor sign-in first does only that.
+        if caller.mustEnroll, !TwoFactorRoutes.enrollmentPaths.contains(request.uri.path) {
+            throw APIError(
+                .forbidden, .twoFactorEnrollmentRequired,
+                "Your organisation requires two-factor sign-in: turn it on first (an authenticator app).")
+        }
         var context = context
         context.caller = caller
         return try await next(request, context)

@@ -15,6 +15,12 @@ package enum ConsolePages {
     package static let signInPage = Endpoint<NoBody, Bytes>(.get, "/admin/signin")
     package static let signIn = Endpoint<FormFields, Bytes>(.post, "/admin/signin")
     package static let signOut = Endpoint<FormFields, Bytes>(.post, "/admin/signout")
+    /// A password sign-in's second step: a code from the app, or a recovery code.
+    package static let signInCode = Endpoint<FormFields, Bytes>(.post, "/admin/signin/code")
+    /// The signed-in user's two-factor sign-in: its state, turning it on, its first code.
+    package static let twoFactor = Endpoint<NoBody, Bytes>(.get, "/admin/two-factor")
+    package static let enrollTwoFactor = Endpoint<FormFields, Bytes>(.post, "/admin/two-factor")
+    package static let confirmTwoFactor = Endpoint<FormFields, Bytes>(.post, "/admin/two-factor/confirm")
     package static let singleSignOn = Endpoint<FormFields, Bytes>(.post, "/admin/sso")
     package static let singleSignOnDone = Endpoint<NoBody, Bytes>(.get, "/admin/sso/done")
     package static let events = Endpoint<NoBody, Bytes>(.get, "/admin/events")
@@ -96,6 +102,10 @@ extension ConsolePages {
         signInPage.route,
         signIn.route,
         signOut.route,
+        signInCode.route,
+        twoFactor.route,
+        enrollTwoFactor.route,
+        confirmTwoFactor.route,
         singleSignOn.route,
         singleSignOnDone.route,
         events.route,

@@ -25,6 +25,7 @@ extension ConsoleRoutes {
                 "settings", title: "Settings",
                 [
                     "offlineUnlockHours": settings.offlineUnlockHours, "timeZone": settings.timeZone ?? "",
+                    "organizersNeedTwoFactor": settings.organizersNeedTwoFactor == true,
                     "minHours": TenantSettings.offlineUnlockRange.lowerBound,
                     "maxHours": TenantSettings.offlineUnlockRange.upperBound,
                     "zones": TimeZone.knownTimeZoneIdentifiers,
@@ -39,7 +40,9 @@ extension ConsoleRoutes {
             }
             let zone = (form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
             let body = try OutpostJSON.encode(
-                TenantSettings(offlineUnlockHours: hours, timeZone: zone.isEmpty ? nil : zone))
+                TenantSettings(
+                    offlineUnlockHours: hours, timeZone: zone.isEmpty ? nil : zone,
+                    organizersNeedTwoFactor: form["organizersNeedTwoFactor"] == "true"))
             let answer = try await call(API.setTenantSettings.line(), body)
             guard answer.status == .ok else { return .refused(answer, back: ConsolePages.settings.path()) }
             return .redirect(ConsolePages.settings.path(query: [("done", "settings")]))

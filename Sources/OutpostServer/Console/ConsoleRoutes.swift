@@ -62,6 +62,7 @@ struct ConsoleRoutes: Sendable {
         registerTicketBlocks(on: group)
         registerTicketMails(on: group)
         registerSettings(on: group)
+        registerTwoFactor(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -101,15 +102,17 @@ struct ConsoleRoutes: Sendable {
         let (status, data) = try await api.call(API.signIn.line(), json: body, from: request, context: context)
         let answer = ConsoleAPI.Answer(status: status, body: data, renewed: nil)
         guard status == .ok, let pair = try? answer.decode(TokenPair.self) else {
+            // The password was right; the code follows on a page of its own.
+            if answer.errorCode == APIErrorCode.twoFactorRequired.rawValue,
+                let challenge = try? answer.decode(ErrorBody.self).challenge
+            {
+                return try await signInCodeForm(challenge: challenge, error: nil, status: .ok)
+            }
             return try await signInForm(
                 email: form.email, error: answer.message,
                 status: status == .tooManyRequests ? .tooManyRequests : .unauthorized)
         }
-        let session = ConsoleSession(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
-        var response = Self.redirect(ConsolePages.events.path())
-        response.setCookie(sessionCookie(session))
-        response.setCookie(cookie(ConsoleSession.preCookieName, "", maxAge: 0))
-        return response
+        return sessionStarted(pair)
     }
 
     /// A form of the signed-out pages (sign-in, single sign-on): from the console's origin, with
@@ -561,10 +564,18 @@ struct ConsoleRoutes: Sendable {
             let answer = try await api.call(
                 line, json: json, session: current.value, from: request, context: context)
             if let renewed = answer.renewed { current.value = renewed }
+            if answer.status == .forbidden, answer.errorCode == APIErrorCode.twoFactorEnrollmentRequired.rawValue {
+                throw TwoFactorFirst()
+            }
             return answer
         }
         do {
             var response = try await body(start, call)
+            if current.value != start { response.setCookie(sessionCookie(current.value)) }
+            return response
+        } catch is TwoFactorFirst {
+            // The organisation requires a second factor: that page, before any other.
+            var response = Self.redirect(ConsolePages.twoFactor.path())
             if current.value != start { response.setCookie(sessionCookie(current.value)) }
             return response
         } catch is ConsoleAPI.SessionEnded {
@@ -635,6 +646,9 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    /// The API refused a session that must turn on two-factor sign-in first.
+    struct TwoFactorFirst: Error {}
+
     private final class SessionBox: @unchecked Sendable {
         var value: ConsoleSession
         init(_ value: ConsoleSession) { self.value = value }
@@ -659,6 +673,7 @@ struct ConsoleRoutes: Sendable {
             layout["eventsCurrent"] = section == .events
             layout["staffCurrent"] = section == .staff
             layout["settingsCurrent"] = section == .settings
+            layout["twoFactorCurrent"] = section == .twoFactor
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }

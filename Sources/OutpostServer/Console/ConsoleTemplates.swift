@@ -18,7 +18,7 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}</nav>
+        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <span class="role" id="signed-in-role">{{role}}</span>
@@ -48,6 +48,53 @@ enum ConsoleTemplates {
         <label>Your work e-mail <input type="email" name="email" id="sso-email" value="{{email}}" required></label>
         <button type="submit" id="sso">Sign in with single sign-on</button>
         </form>
+        """
+
+    static let signInCode = """
+        <h1>Sign in</h1>
+        <form method="post" action="/admin/signin/code" class="card narrow" id="code-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="challenge" value="{{challenge}}">
+        <label>Code from your authenticator app <input type="text" name="code" id="code" autocomplete="one-time-code" required autofocus></label>
+        <p class="hint">Six digits, or one of your recovery codes (XXXXX-XXXXX) if the phone is not at hand.</p>
+        <button type="submit" id="code-signin">Sign in</button>
+        </form>
+        """
+
+    static let twoFactor = """
+        <h1>Two-factor sign-in</h1>
+        {{#enabled}}
+        <p id="two-factor-state">On: every sign-in with your password asks for a code from your authenticator app. {{recoveryCodesLeft}} recovery code(s) left.</p>
+        {{/enabled}}
+        {{^enabled}}
+        <p id="two-factor-state">Off: your password alone signs you in.{{#required}} Your organisation requires it: turn it on to go on.{{/required}}</p>
+        <form method="post" action="/admin/two-factor" class="card narrow" id="enroll-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Your password <input type="password" name="password" id="enroll-password" autocomplete="current-password" required></label>
+        <button type="submit" id="enroll">Turn on</button>
+        </form>
+        {{/enabled}}
+        """
+
+    static let twoFactorSetup = """
+        <h1>Two-factor sign-in</h1>
+        <ol>
+        <li>In your authenticator app, add an account with this key (time-based, six digits):
+        <p class="secret" id="two-factor-secret" data-secret="{{rawSecret}}">{{secret}}</p>
+        <p class="hint">or open <a href="{{uri}}" id="two-factor-uri">this link</a> on the phone.</p></li>
+        <li>Type the code it shows:
+        <form method="post" action="/admin/two-factor/confirm" class="card narrow" id="confirm-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Code <input type="text" name="code" id="confirm-code" inputmode="numeric" autocomplete="one-time-code" required></label>
+        <button type="submit" id="confirm-two-factor">Turn on</button>
+        </form></li>
+        </ol>
+        """
+
+    static let twoFactorCodes = """
+        <h1>Two-factor sign-in is on</h1>
+        <p>Keep these recovery codes somewhere safe: each signs you in once without the app. They are shown only now.</p>
+        <ul class="codes" id="recovery-codes">{{#codes}}<li><code>{{.}}</code></li>{{/codes}}</ul>
+        <p><a href="/admin/events" id="codes-done">I have kept them: on to the events</a></p>
         """
 
     static let singleSignOn = """
@@ -338,6 +385,8 @@ enum ConsoleTemplates {
         <label>Time zone of new events <input type="text" name="timeZone" id="tenant-zone" value="{{timeZone}}" list="zones" placeholder="the browser's"></label>
         <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
         <p class="hint">Empty: the console offers the zone of the browser the event is created in.</p>
+        <label class="check"><input type="checkbox" name="organizersNeedTwoFactor" value="true" id="require-two-factor"{{#organizersNeedTwoFactor}} checked{{/organizersNeedTwoFactor}}> Organizers must sign in with a code from an authenticator app</label>
+        <p class="hint">An organizer who has not turned it on can do nothing else until they do.</p>
         <button type="submit" id="save-settings">Save</button>
         </form>
         """
@@ -743,18 +792,20 @@ enum ConsoleTemplates {
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
         "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
-        "ticketMails": ticketMails, "settings": settings,
+        "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "twoFactor": twoFactor,
+        "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes,
     ]
 
     /// The bar's sections (its navigation).
-    enum Section { case events, staff, settings }
+    enum Section { case events, staff, settings, twoFactor }
 
     /// The section a page belongs to; nil for pages of no section (sign-in, a refusal).
     static func section(of template: String) -> Section? {
         switch template {
         case "staff": .staff
         case "settings": .settings
-        case "signIn", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
+        case "twoFactor", "twoFactorSetup", "twoFactorCodes": .twoFactor
+        case "signIn", "signInCode", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
         default: .events
         }
     }

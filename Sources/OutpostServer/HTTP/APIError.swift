@@ -10,16 +10,18 @@ public struct APIError: HTTPResponseError, Sendable {
     public var code: APIErrorCode
     public var message: String
     public var rules: [String]?
+    public var challenge: String?
     public var headers: HTTPFields
 
     public init(
         _ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, rules: [String]? = nil,
-        headers: HTTPFields = [:]
+        challenge: String? = nil, headers: HTTPFields = [:]
     ) {
         self.status = status
         self.code = code
         self.message = message
         self.rules = rules
+        self.challenge = challenge
         self.headers = headers
     }
 
@@ -36,7 +38,7 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// The JSON body this error answers with (also embedded in a batch's answer for one entry).
     func body() throws -> [UInt8] {
-        Array(try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules)))
+        Array(try OutpostJSON.encode(ErrorBody(code: code, message: message, rules: rules, challenge: challenge)))
     }
 
     static let notFound = APIError(.notFound, .notFound, "Not found.")

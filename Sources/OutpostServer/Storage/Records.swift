@@ -16,12 +16,18 @@ public struct Caller: Sendable, Hashable {
     /// token is refused at once (``RevokedSessions``). Nil only for tokens issued before tokens
     /// named it.
     public var session: SignInID?
+    /// The organisation requires a second factor this user has not turned on: the session may
+    /// only turn it on.
+    public var mustEnroll: Bool
 
-    public init(userId: UserID, tenantId: TenantID, role: UserRole, session: SignInID? = nil) {
+    public init(
+        userId: UserID, tenantId: TenantID, role: UserRole, session: SignInID? = nil, mustEnroll: Bool = false
+    ) {
         self.userId = userId
         self.tenantId = tenantId
         self.role = role
         self.session = session
+        self.mustEnroll = mustEnroll
     }
 }
 

@@ -6,8 +6,33 @@
 /// (tenant, Idempotency-Key), an audit log that refuses UPDATE and DELETE.
 public enum Schema {
     public static let migrations: [Migration] = [
-        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23,
+        v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
     ]
+
+    /// Two-factor sign-in: a user's TOTP secret, sealed (enrolling while `confirmed_at` is
+    /// null), the last step a code was accepted for, the recovery codes' hashes; and the tenant's
+    /// requirement of it for organizers.
+    static let v24 = Migration(version: 24, name: "two-factor sign-in") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        return [
+            """
+            CREATE TABLE two_factor (
+                user_id TEXT PRIMARY KEY REFERENCES users(id),
+                secret \(blob) NOT NULL,
+                confirmed_at BIGINT,
+                last_step BIGINT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE recovery_codes (
+                user_id TEXT NOT NULL REFERENCES users(id),
+                code_hash TEXT NOT NULL,
+                used_at BIGINT,
+                PRIMARY KEY (user_id, code_hash))
+            """,
+            "ALTER TABLE tenant_settings ADD COLUMN organizers_need_two_factor INTEGER NOT NULL DEFAULT 0",
+        ]
+    }
 
     /// The time zone a tenant's new events start in (none: the console offers the browser's).
     static let v23 = Migration(version: 23, name: "tenant time zone") { _ in
