@@ -202,3 +202,83 @@ struct ConsoleEventsTests {
         }
     }
 }
+
+/// A refused form comes back as it was typed, the sentence beside the field it is about.
+@Suite("Console: refused forms keep their values")
+struct ConsoleFormDraftTests {
+    @Test(
+        "console-form-keeps-values: a refused new event, user, access type, clone or settings form is its page again with what was typed (no password), the reason beside its field (marked invalid for a screen reader) or above the form, and 422",
+        arguments: StoreKind.allCases)
+    func keepsValues(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = try await ConsoleTests.signedIn(api)
+            try await browser.get(ConsolePages.events.path())
+            // A new event that ends before it starts: the API's sentence beside "Ends".
+            var page = try await browser.post(
+                ConsolePages.createEvent.path(),
+                [
+                    ("name", "Spring <b>Fair</b>"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T09:00"),
+                    ("timeZone", "Europe/Oslo"),
+                ])
+            #expect(page.status == 422)
+            #expect(page.text.contains("id=\"event-name\" value=\"Spring &lt;b&gt;Fair&lt;/b&gt;\""))
+            #expect(page.text.contains("id=\"event-ends\" value=\"2027-04-10T09:00\" required aria-invalid=\"true\""))
+            #expect(
+                page.text.contains(
+                    "<span class=\"field-error\" id=\"event-ends-error\">The end must not be before the start.</span>"))
+            #expect(!page.text.contains("id=\"event-name-error\""))
+            // The form's own check: a zone that is none, beside "Time zone".
+            page = try await browser.post(
+                ConsolePages.createEvent.path(),
+                [
+                    ("name", "Spring Fair"), ("startsAt", "2027-04-10T10:00"), ("endsAt", "2027-04-10T18:00"),
+                    ("timeZone", "Mars/Olympus"),
+                ])
+            #expect(page.status == 422 && page.text.contains("id=\"event-zone-error\""))
+            #expect(page.text.contains("value=\"Mars/Olympus\"") && !page.text.contains("data-browser-zone"))
+            #expect(try await api.lab(world.organizer).events().count == 1, "nothing was made")
+            // A user whose e-mail is taken: beside "E-mail", the role kept, the password not sent back.
+            page = try await browser.post(
+                ConsolePages.createUser.path(),
+                [
+                    ("name", "Alex Again"), ("email", "alex@acme.test"), ("role", "support"),
+                    ("password", "a-secret-password"),
+                ])
+            #expect(page.status == 422 && page.text.contains("id=\"user-email-error\">A user with this e-mail"))
+            #expect(
+                page.text.contains("value=\"Alex Again\"") && page.text.contains("<option value=\"support\" selected>"))
+            #expect(!page.text.contains("a-secret-password"))
+            // A short password: beside "Password".
+            page = try await browser.post(
+                ConsolePages.createUser.path(),
+                [("name", "Nina"), ("email", "nina@acme.test"), ("role", "support"), ("password", "short")])
+            #expect(page.status == 422 && page.text.contains("id=\"user-password-error\""))
+            // An access type with places that are not a number.
+            let event = world.event.id
+            page = try await browser.post(
+                ConsolePages.createAccessType.path(event),
+                [("name", "Balcony"), ("walkInAllowed", "true"), ("walkInCapacity", "lots")])
+            #expect(page.status == 422 && page.text.contains("id=\"access-type-capacity-error\""))
+            #expect(page.text.contains("id=\"access-type-name\" value=\"Balcony\""))
+            #expect(page.text.contains("id=\"access-type-walkin\" checked"))
+            // A clone that ends before it starts: the clone's form, not the edit form, shows it.
+            page = try await browser.post(
+                ConsolePages.cloneEvent.path(event),
+                [
+                    ("name", "Gala 2027"), ("startsAt", "2027-06-01T18:00"), ("endsAt", "2027-06-01T17:00"),
+                    ("timeZone", "Europe/Oslo"),
+                ])
+            #expect(page.status == 422 && page.text.contains("id=\"clone-ends-error\""))
+            #expect(page.text.contains("id=\"clone-name\" value=\"Gala 2027\""))
+            #expect(
+                page.text.contains("id=\"event-name\" value=\"\(world.event.name)\"")
+                    && !page.text.contains("event-ends-error"))
+            // Settings.
+            page = try await browser.post(
+                ConsolePages.saveSettings.path(), [("offlineUnlockHours", "a day"), ("timeZone", "Europe/Oslo")])
+            #expect(page.status == 422 && page.text.contains("id=\"offline-unlock-error\""))
+            #expect(page.text.contains("id=\"tenant-zone\" value=\"Europe/Oslo\""))
+        }
+    }
+}

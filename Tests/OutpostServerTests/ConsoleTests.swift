@@ -330,7 +330,8 @@ struct ConsoleTests {
             let browser = try await Self.signedIn(api)
             let staffPage = try await browser.get("/admin/staff")
             // Roles in words, their API words as the values; the bar marks the page's section.
-            #expect(staffPage.text.contains("<option value=\"checkin_staff\">Check-in staff</option>"))
+            #expect(staffPage.text.contains("<option value=\"checkin_staff\" selected>Check-in staff</option>"))
+            #expect(staffPage.text.contains("<option value=\"organizer\">Organizer</option>"))
             #expect(staffPage.text.contains("<span class=\"role\" id=\"signed-in-role\">Organizer</span>"))
             #expect(staffPage.text.contains("id=\"staff-nav\" aria-current=\"page\""))
             #expect(!staffPage.text.contains("id=\"events-nav\" aria-current"))

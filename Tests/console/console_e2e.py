@@ -138,12 +138,22 @@ def run(driver, wait):
     check("a new event offers the browser's time zone",
           driver.find_element(By.ID, "event-zone").get_attribute("value") == "America/Sao_Paulo",
           driver.find_element(By.ID, "event-zone").get_attribute("value"))
+    # First with its end before its start: the form comes back as typed, the reason beside "Ends".
     driver.find_element(By.ID, "event-name").send_keys("Winter Gala")
     set_value(driver, driver.find_element(By.ID, "event-starts"), "2026-12-12T17:00")
-    set_value(driver, driver.find_element(By.ID, "event-ends"), "2026-12-12T23:00")
+    set_value(driver, driver.find_element(By.ID, "event-ends"), "2026-12-12T16:00")
     zone = driver.find_element(By.ID, "event-zone")
     zone.clear()
     zone.send_keys("Europe/Oslo")
+    follow(driver, wait, driver.find_element(By.ID, "create-event"))
+    ends = driver.find_element(By.ID, "event-ends")
+    check("a refused event keeps what was typed, the reason beside its field",
+          driver.find_element(By.ID, "event-name").get_attribute("value") == "Winter Gala"
+          and driver.find_element(By.ID, "event-zone").get_attribute("value") == "Europe/Oslo"
+          and ends.get_attribute("aria-invalid") == "true"
+          and driver.find_element(By.ID, "event-ends-error").text == "The end must not be before the start.",
+          driver.find_element(By.ID, "new-event").text)
+    set_value(driver, driver.find_element(By.ID, "event-ends"), "2026-12-12T23:00")
     follow(driver, wait, driver.find_element(By.ID, "create-event"))
     title = wait.until(ready.presence_of_element_located((By.ID, "event-title")))
     check("the event was created", title.text == "Winter Gala", title.text)

@@ -30,6 +30,8 @@ enum ConsoleAssets {
         table.list th { font-size: .8rem; text-transform: uppercase; color: var(--muted); }
         .notice { background: #e3f4f1; border-left: 4px solid var(--accent); padding: .6rem .8rem; }
         .error { background: #fdecec; border-left: 4px solid var(--bad); padding: .6rem .8rem; }
+        .field-error { display: block; color: var(--bad); font-weight: 600; margin-top: .2rem; }
+        input[aria-invalid="true"] { border-color: var(--bad); outline: 2px solid var(--bad); }
         .hint, .count, .crumbs { color: var(--muted); font-size: .9rem; }
         .tabs { display: flex; gap: 1rem; margin-bottom: 1rem; }
         .event-facts { margin: -.5rem 0 1rem; color: #52606d; }

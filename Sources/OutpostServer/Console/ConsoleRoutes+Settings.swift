@@ -16,27 +16,43 @@ extension ConsoleRoutes {
 
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let answer = try await call(API.tenantSettings.line(), nil)
-            guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: ConsolePages.events.path())
-            }
-            let settings = try answer.decode(TenantSettings.self)
-            return try await page(
-                "settings", title: "Settings",
-                [
-                    "offlineUnlockHours": settings.offlineUnlockHours, "timeZone": settings.timeZone ?? "",
-                    "organizersNeedTwoFactor": settings.organizersNeedTwoFactor == true,
-                    "minHours": TenantSettings.offlineUnlockRange.lowerBound,
-                    "maxHours": TenantSettings.offlineUnlockRange.upperBound,
-                    "zones": TimeZone.knownTimeZoneIdentifiers,
-                ], session: session, notice: Self.flash(request))
+            try await settingsPage(request, session, call, draft: nil)
         }
     }
 
+    /// The settings form (with a refused one's draft).
+    func settingsPage(
+        _ request: Request, _ session: ConsoleSession, _ call: Call, draft: FormDraft?
+    ) async throws -> Response {
+        let answer = try await call(API.tenantSettings.line(), nil)
+        guard answer.status == .ok else {
+            return try await problem(answer, session: session, back: ConsolePages.events.path())
+        }
+        let settings = try answer.decode(TenantSettings.self)
+        var values: [String: Any] = [
+            "form": [
+                "offlineUnlockHours": String(settings.offlineUnlockHours), "timeZone": settings.timeZone ?? "",
+            ],
+            "organizersNeedTwoFactor": settings.organizersNeedTwoFactor == true,
+            "minHours": TenantSettings.offlineUnlockRange.lowerBound,
+            "maxHours": TenantSettings.offlineUnlockRange.upperBound,
+            "zones": TimeZone.knownTimeZoneIdentifiers,
+        ]
+        if let draft {
+            draft.apply(to: &values)
+            values["organizersNeedTwoFactor"] = draft.fields["organizersNeedTwoFactor"] == "true"
+        }
+        return try await page("settings", title: "Settings", values, session: session, notice: Self.flash(request))
+    }
+
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await changing(request, context) { _, form, call in
+        try await changing(
+            request, context,
+            redisplay: { draft, session, call in try await settingsPage(request, session, call, draft: draft) }
+        ) { _, form, call in
             guard let hours = Int((form["offlineUnlockHours"] ?? "").trimmingCharacters(in: .whitespaces)) else {
-                throw EventForm.Invalid(sentence: "The offline unlock window is a whole number of hours.")
+                throw EventForm.Invalid(
+                    sentence: "The offline unlock window is a whole number of hours.", field: "offlineUnlockHours")
             }
             let zone = (form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
             let body = try OutpostJSON.encode(

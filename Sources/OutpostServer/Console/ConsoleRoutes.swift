@@ -137,64 +137,74 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let list = try await call(API.listEvents.line(query: [("range", "all"), ("counts", "true")]), nil)
-                .decode(EventList.self)
-            // An exhibitor works no event: their booths are their way in.
-            let booths =
-                Self.role(session) == .exhibitor
-                ? try await call(API.myBooths.line(), nil).decode(MyBooths.self).booths.map { mine -> [String: Any] in
-                    ["id": mine.booth.id.wire, "name": mine.booth.name, "event": mine.event.name]
-                } : []
-            // A block manager works no event either: their blocks are.
-            let blocks =
-                Self.role(session) == .blockManager
-                ? try await call(API.myTicketBlocks.line(), nil).decode(MyTicketBlocks.self).blocks.map {
-                    mine -> [String: Any] in
-                    [
-                        "id": mine.block.id.wire, "partner": mine.block.partner, "event": mine.event.name,
-                        "named": mine.block.named, "size": mine.block.size,
-                    ]
-                } : []
-            func row(_ event: EventInfo) -> [String: Any] {
-                var row: [String: Any] = [
-                    "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
-                    "starts": Self.local(event.startsAt, event.timeZone, display: true),
-                    "ends": Self.local(event.endsAt, event.timeZone, display: true),
-                ]
-                if let counts = event.counts {
-                    row["counts"] = [
-                        "guests": Self.grouped(counts.guests), "checkedIn": Self.grouped(counts.checkedIn),
-                    ]
-                }
-                return row
-            }
-            // Running and upcoming first, soonest first; then the past, the latest first.
-            let now = dependencies.clock.now()
-            let upcoming = list.events.filter { $0.endsAt >= now }
-            let past = list.events.filter { $0.endsAt < now }.reversed()
-            // New events start in the tenant's zone; without one, in the browser's (events.js).
-            let canCreate = Self.role(session) == .organizer
-            var zone = TimeZone.current.identifier
-            var browserZone = false
-            if canCreate {
-                let settings = try await call(API.tenantSettings.line(), nil).decode(TenantSettings.self)
-                if let tenantZone = settings.timeZone { zone = tenantZone } else { browserZone = true }
-            }
-            return try await page(
-                "events", title: "Events",
-                [
-                    "events": upcoming.map(row), "past": past.map(row), "hasPast": !past.isEmpty,
-                    "showCounts": list.events.contains { $0.counts != nil }, "canCreate": canCreate,
-                    "isExhibitor": Self.role(session) == .exhibitor, "booths": booths,
-                    "isBlockManager": Self.role(session) == .blockManager, "blocks": blocks,
-                    "form": ["timeZone": zone], "browserZone": browserZone,
-                    "zones": TimeZone.knownTimeZoneIdentifiers,
-                ], session: session, notice: Self.flash(request))
+            try await eventsPage(request, session, call, draft: nil)
         }
     }
 
+    /// The events and the new-event form (with a refused one's draft).
+    func eventsPage(
+        _ request: Request, _ session: ConsoleSession, _ call: Call, draft: FormDraft?
+    ) async throws -> Response {
+        let list = try await call(API.listEvents.line(query: [("range", "all"), ("counts", "true")]), nil)
+            .decode(EventList.self)
+        // An exhibitor works no event: their booths are their way in.
+        let booths =
+            Self.role(session) == .exhibitor
+            ? try await call(API.myBooths.line(), nil).decode(MyBooths.self).booths.map { mine -> [String: Any] in
+                ["id": mine.booth.id.wire, "name": mine.booth.name, "event": mine.event.name]
+            } : []
+        // A block manager works no event either: their blocks are.
+        let blocks =
+            Self.role(session) == .blockManager
+            ? try await call(API.myTicketBlocks.line(), nil).decode(MyTicketBlocks.self).blocks.map {
+                mine -> [String: Any] in
+                [
+                    "id": mine.block.id.wire, "partner": mine.block.partner, "event": mine.event.name,
+                    "named": mine.block.named, "size": mine.block.size,
+                ]
+            } : []
+        func row(_ event: EventInfo) -> [String: Any] {
+            var row: [String: Any] = [
+                "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
+                "starts": Self.local(event.startsAt, event.timeZone, display: true),
+                "ends": Self.local(event.endsAt, event.timeZone, display: true),
+            ]
+            if let counts = event.counts {
+                row["counts"] = [
+                    "guests": Self.grouped(counts.guests), "checkedIn": Self.grouped(counts.checkedIn),
+                ]
+            }
+            return row
+        }
+        // Running and upcoming first, soonest first; then the past, the latest first.
+        let now = dependencies.clock.now()
+        let upcoming = list.events.filter { $0.endsAt >= now }
+        let past = list.events.filter { $0.endsAt < now }.reversed()
+        // New events start in the tenant's zone; without one, in the browser's (events.js).
+        let canCreate = Self.role(session) == .organizer
+        var zone = TimeZone.current.identifier
+        var browserZone = false
+        if canCreate {
+            let settings = try await call(API.tenantSettings.line(), nil).decode(TenantSettings.self)
+            if let tenantZone = settings.timeZone { zone = tenantZone } else { browserZone = true }
+        }
+        var values: [String: Any] = [
+            "events": upcoming.map(row), "past": past.map(row), "hasPast": !past.isEmpty,
+            "showCounts": list.events.contains { $0.counts != nil }, "canCreate": canCreate,
+            "isExhibitor": Self.role(session) == .exhibitor, "booths": booths,
+            "isBlockManager": Self.role(session) == .blockManager, "blocks": blocks,
+            "form": ["timeZone": zone], "browserZone": browserZone && draft == nil,
+            "zones": TimeZone.knownTimeZoneIdentifiers,
+        ]
+        draft?.apply(to: &values, defaults: ["timeZone": zone])
+        return try await page("events", title: "Events", values, session: session, notice: Self.flash(request))
+    }
+
     @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await changing(request, context) { session, form, call in
+        try await changing(
+            request, context,
+            redisplay: { draft, session, call in try await eventsPage(request, session, call, draft: draft) }
+        ) { session, form, call in
             let fields = try EventForm(form)
             let body = try OutpostJSON.encode(
                 CreateEventRequest(
@@ -208,63 +218,100 @@ struct ConsoleRoutes: Sendable {
     }
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await signedIn(request, context) { session, call in
-            let detail = try await eventDetail(ConsolePages.event.parameters(in: context), call)
-            let event = detail.event
-            let role = Self.role(session)
-            // What the role may read: the API answers 403 for the rest, and the page leaves it out.
-            let staff = try await call(API.listStaff.line(event.id), nil)
-            let users = role == .organizer ? try await call(API.listUsers.line(), nil) : nil
-            let staffList = staff.status == .ok ? try staff.decode(UserList.self).users : []
-            let assignable = (try users?.decode(UserList.self).users ?? []).filter { user in
-                !staffList.contains { $0.id == user.id } && user.role != .organizer
-            }
-            var values: [String: Any] = [:]
-            // Absent, not nil: a Mustache section tests presence.
-            if let orientation = detail.kioskOrientation { values["kioskOrientation"] = orientation }
-            // The header's counts, when the role may read the guests (one guest asked for: the
-            // page's total is what counts).
-            func total(_ filter: [(String, String?)]) async throws -> Int? {
-                let answer = try await call(API.listGuests.line(event.id, query: filter + [("limit", "1")]), nil)
-                return answer.status == .ok ? try answer.decode(GuestPage.self).total : nil
-            }
-            if let guests = try await total([]), let checkedIn = try await total([("checkIn", "checked_in")]) {
-                values["counts"] = ["guests": Self.grouped(guests), "checkedIn": Self.grouped(checkedIn)]
-            }
-            return try await page(
-                "event", title: event.name,
-                values.merging([
-                    "event": [
-                        "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
-                        "starts": Self.local(event.startsAt, event.timeZone, display: true),
-                        "ends": Self.local(event.endsAt, event.timeZone, display: true),
-                    ],
-                    "accessTypes": detail.accessTypes.map { type -> [String: Any] in
-                        var values: [String: Any] = ["name": type.name, "walkInAllowed": type.walkInAllowed]
-                        if let capacity = type.walkInCapacity { values["walkInCapacity"] = capacity }
-                        return values
-                    },
-                    "showStaff": staff.status == .ok,
-                    "staff": staffList.map {
-                        ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title]
-                    },
-                    "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.title] },
-                    "passcodeRules": PasscodeRule.allCases.map(\.explanation),
-                    "canEdit": role == .organizer,
-                    "canWatch": role == .organizer || role == .support,
-                    "form": [
-                        "name": event.name, "startsAt": Self.local(event.startsAt, event.timeZone),
-                        "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,
-                    ],
-                    "zones": TimeZone.knownTimeZoneIdentifiers,
-                    "clone": ["name": event.name + " (copy)"],
-                ]) { first, _ in first }, session: session, notice: Self.flash(request))
+        let id = try ConsolePages.event.parameters(in: context)
+        return try await signedIn(request, context) { session, call in
+            try await eventPage(request, id, session, call, draft: nil)
         }
+    }
+
+    /// The event page's forms a draft can be of: each keeps its values and errors apart.
+    enum EventPageForm: String {
+        case edit = "form"
+        case clone
+        case accessType
+    }
+
+    /// The event's page (with a refused form's draft, shown in that form).
+    func eventPage(
+        _ request: Request, _ id: EventID, _ session: ConsoleSession, _ call: Call,
+        draft: (form: EventPageForm, draft: FormDraft)?
+    ) async throws -> Response {
+        let detail = try await eventDetail(id, call)
+        let event = detail.event
+        let role = Self.role(session)
+        // What the role may read: the API answers 403 for the rest, and the page leaves it out.
+        let staff = try await call(API.listStaff.line(event.id), nil)
+        let users = role == .organizer ? try await call(API.listUsers.line(), nil) : nil
+        let staffList = staff.status == .ok ? try staff.decode(UserList.self).users : []
+        let assignable = (try users?.decode(UserList.self).users ?? []).filter { user in
+            !staffList.contains { $0.id == user.id } && user.role != .organizer
+        }
+        var values: [String: Any] = [:]
+        // Absent, not nil: a Mustache section tests presence.
+        if let orientation = detail.kioskOrientation { values["kioskOrientation"] = orientation }
+        // The header's counts, when the role may read the guests (one guest asked for: the
+        // page's total is what counts).
+        func total(_ filter: [(String, String?)]) async throws -> Int? {
+            let answer = try await call(API.listGuests.line(event.id, query: filter + [("limit", "1")]), nil)
+            return answer.status == .ok ? try answer.decode(GuestPage.self).total : nil
+        }
+        if let guests = try await total([]), let checkedIn = try await total([("checkIn", "checked_in")]) {
+            values["counts"] = ["guests": Self.grouped(guests), "checkedIn": Self.grouped(checkedIn)]
+        }
+        let edit: [String: Any] = [
+            "name": event.name, "startsAt": Self.local(event.startsAt, event.timeZone),
+            "endsAt": Self.local(event.endsAt, event.timeZone), "timeZone": event.timeZone,
+        ]
+        var clone = edit
+        clone["name"] = event.name + " (copy)"
+        values["form"] = edit
+        values["clone"] = clone
+        if let (form, draft) = draft {
+            let key = form.rawValue
+            draft.apply(
+                to: &values, defaults: form == .edit ? edit : form == .clone ? clone : [:], form: key,
+                errors: key + "Errors", formError: key + "Error")
+        }
+        return try await page(
+            "event", title: event.name,
+            values.merging([
+                "event": [
+                    "id": event.id.wire, "name": event.name, "timeZone": event.timeZone,
+                    "starts": Self.local(event.startsAt, event.timeZone, display: true),
+                    "ends": Self.local(event.endsAt, event.timeZone, display: true),
+                ],
+                "accessTypes": detail.accessTypes.map { type -> [String: Any] in
+                    var values: [String: Any] = ["name": type.name, "walkInAllowed": type.walkInAllowed]
+                    if let capacity = type.walkInCapacity { values["walkInCapacity"] = capacity }
+                    return values
+                },
+                "showStaff": staff.status == .ok,
+                "staff": staffList.map {
+                    ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title]
+                },
+                "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.title] },
+                "passcodeRules": PasscodeRule.allCases.map(\.explanation),
+                "canEdit": role == .organizer,
+                "canWatch": role == .organizer || role == .support,
+                "zones": TimeZone.knownTimeZoneIdentifiers,
+            ]) { first, _ in first }, session: session, notice: Self.flash(request))
+    }
+
+    /// A form of the event page: refusals show that page again with the form's draft.
+    func eventForm(
+        _ request: Request, _ context: AppRequestContext, _ id: EventID, _ form: EventPageForm,
+        _ body: @escaping (ConsoleSession, [String: String], Call) async throws -> Outcome
+    ) async throws -> Response {
+        try await changing(
+            request, context,
+            redisplay: { draft, session, call in
+                try await eventPage(request, id, session, call, draft: (form, draft))
+            }, body)
     }
 
     @Sendable func updateEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.updateEvent.parameters(in: context)
-        return try await changing(request, context) { _, form, call in
+        return try await eventForm(request, context, id, .edit) { _, form, call in
             let fields = try EventForm(form)
             let body = try OutpostJSON.encode(
                 UpdateEventRequest(
@@ -278,7 +325,7 @@ struct ConsoleRoutes: Sendable {
     /// A new event like this one: the API's clone, with the form's name and times.
     @Sendable func cloneEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.cloneEvent.parameters(in: context)
-        return try await changing(request, context) { _, form, call in
+        return try await eventForm(request, context, id, .clone) { _, form, call in
             let fields = try EventForm(form)
             let body = try OutpostJSON.encode(
                 CloneEventRequest(
@@ -293,14 +340,15 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func createAccessType(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.createAccessType.parameters(in: context)
-        return try await changing(request, context) { _, form, call in
+        return try await eventForm(request, context, id, .accessType) { _, form, call in
             // An empty capacity is no limit; anything else must be a number (the API says which).
             let capacityText = (form["walkInCapacity"] ?? "").trimmingCharacters(in: .whitespaces)
             var capacity: Int?
             if !capacityText.isEmpty {
                 guard let number = Int(capacityText) else {
                     throw EventForm.Invalid(
-                        sentence: "The walk-in places must be a whole number, or empty for no limit.")
+                        sentence: "The walk-in places must be a whole number, or empty for no limit.",
+                        field: "walkInCapacity")
                 }
                 capacity = number
             }
@@ -356,29 +404,37 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func staff(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await signedIn(request, context) { session, call in
-            let answer = try await call(API.listUsers.line(), nil)
-            guard answer.status == .ok else {
-                return try await problem(answer, session: session, back: ConsolePages.events.path())
-            }
-            let me = Self.userIdOf(session)
-            return try await page(
-                "staff", title: "Staff",
-                [
-                    "users": try answer.decode(UserList.self).users.map {
-                        [
-                            "id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title,
-                            "me": $0.id.wire == me,
-                        ]
-                    },
-                    "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map {
-                        ["value": $0.rawValue, "title": $0.title]
-                    },
-                ], session: session, notice: Self.flash(request))
+            try await staffPage(request, session, call, draft: nil)
         }
     }
 
+    /// The tenant's users and the new-user form (with a refused one's draft).
+    func staffPage(
+        _ request: Request, _ session: ConsoleSession, _ call: Call, draft: FormDraft?
+    ) async throws -> Response {
+        let answer = try await call(API.listUsers.line(), nil)
+        guard answer.status == .ok else {
+            return try await problem(answer, session: session, back: ConsolePages.events.path())
+        }
+        let me = Self.userIdOf(session)
+        let chosen = draft?.fields["role"] ?? UserRole.checkinStaff.rawValue
+        var values: [String: Any] = [
+            "users": try answer.decode(UserList.self).users.map {
+                ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title, "me": $0.id.wire == me]
+            },
+            "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map {
+                ["value": $0.rawValue, "title": $0.title, "selected": $0.rawValue == chosen]
+            },
+        ]
+        draft?.apply(to: &values)
+        return try await page("staff", title: "Staff", values, session: session, notice: Self.flash(request))
+    }
+
     @Sendable func createUser(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await changing(request, context) { _, form, call in
+        try await changing(
+            request, context,
+            redisplay: { draft, session, call in try await staffPage(request, session, call, draft: draft) }
+        ) { _, form, call in
             let body = try OutpostJSON.encode(
                 CreateUserRequest(
                     email: form["email"] ?? "", name: form["name"] ?? "",
@@ -603,9 +659,14 @@ struct ConsoleRoutes: Sendable {
         case shown(Response)
     }
 
+    /// A form's own page shown again with what was typed and why it was refused.
+    typealias Redisplay = (FormDraft, ConsoleSession, Call) async throws -> Response
+
     /// A form post: same origin, the session's CSRF token, then `body` with the form's fields.
+    /// With `redisplay`, a refusal of what was typed (the API's 400, 409 or 422, or the form's
+    /// own) shows the form's page again, its values kept and the sentence beside its field.
     func changing(
-        _ request: Request, _ context: AppRequestContext,
+        _ request: Request, _ context: AppRequestContext, redisplay: Redisplay? = nil,
         _ body: @escaping (ConsoleSession, [String: String], Call) async throws -> Outcome
     ) async throws -> Response {
         try guardOrigin(request)
@@ -631,12 +692,26 @@ struct ConsoleRoutes: Sendable {
                             "heading": "Not yet", "sentence": answer.message, "action": action, "confirm": confirm,
                             "button": button, "back": back,
                         ], session: session, status: .conflict)
+                case .refused(let answer, _)
+                where redisplay != nil && [.badRequest, .conflict, .unprocessableContent].contains(answer.status):
+                    var response = try await redisplay!(
+                        FormDraft(
+                            form, sentence: answer.message,
+                            field: FormDraft.field(in: answer.message, code: answer.errorCode, of: form)),
+                        session, call)
+                    response.status = .unprocessableContent
+                    return response
                 case .refused(let answer, let back):
                     return try await page(
                         "problem", title: "Not saved",
                         ["heading": "Not saved", "sentence": answer.message, "back": back], session: session,
                         status: answer.status == .forbidden ? .forbidden : .unprocessableContent)
                 }
+            } catch let invalid as EventForm.Invalid where redisplay != nil {
+                var response = try await redisplay!(
+                    FormDraft(form, sentence: invalid.sentence, field: invalid.field), session, call)
+                response.status = .unprocessableContent
+                return response
             } catch let invalid as EventForm.Invalid {
                 return try await page(
                     "problem", title: "Not saved",
@@ -824,6 +899,8 @@ protocol SignedOutForm: Decodable {
 struct EventForm {
     struct Invalid: Error {
         var sentence: String
+        /// The form field it is about, when one.
+        var field: String? = nil
     }
 
     var name: String
@@ -834,11 +911,12 @@ struct EventForm {
     init(_ form: [String: String]) throws {
         let zoneName = (form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
         guard let zone = TimeZone(identifier: zoneName) else {
-            throw Invalid(sentence: "“\(zoneName)” is not a time zone; choose one such as Europe/Oslo.")
+            throw Invalid(
+                sentence: "“\(zoneName)” is not a time zone; choose one such as Europe/Oslo.", field: "timeZone")
         }
         func time(_ key: String) throws -> Date {
             guard let date = Self.wallClock(form[key], in: zone) else {
-                throw Invalid(sentence: "Give the event's start and end as a date and a time.")
+                throw Invalid(sentence: "Give the event's start and end as a date and a time.", field: key)
             }
             return date
         }

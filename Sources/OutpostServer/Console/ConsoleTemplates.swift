@@ -5,6 +5,25 @@ import Mustache
 /// into the binary: no template files to ship beside it. `{{{content}}}` is the one unescaped
 /// value: a page the library has already rendered (and escaped).
 enum ConsoleTemplates {
+    /// A labelled input whose value is `{{form.name}}` and whose refusal shows beside it (and
+    /// marks it invalid for a screen reader).
+    static func input(
+        _ label: String, type: String, name: String, id: String, form: String = "form",
+        errors: String = "formErrors", attributes: String = ""
+    ) -> String {
+        let error = "\(errors).\(name)"
+        return """
+            <label>\(label) <input type="\(type)" name="\(name)" id="\(id)" value="{{\(form).\(name)}}"\(attributes)\
+            {{#\(error)}} aria-invalid="true" aria-describedby="\(id)-error"{{/\(error)}}>\
+            {{#\(error)}} <span class="field-error" id="\(id)-error">{{\(error)}}</span>{{/\(error)}}</label>
+            """
+    }
+
+    /// A refused form's sentence that names none of its fields, above the form.
+    static func formError(_ key: String = "formError", id: String) -> String {
+        "{{#\(key)}}<p class=\"error\" role=\"alert\" id=\"\(id)\">{{\(key)}}</p>{{/\(key)}}"
+    }
+
     static let layout = """
         <!doctype html>
         <html lang="en">
@@ -150,10 +169,12 @@ enum ConsoleTemplates {
         """
 
     static let eventFields = """
-        <label>Name <input type="text" name="name" id="event-name" value="{{form.name}}" required></label>
-        <label>Starts <input type="datetime-local" name="startsAt" id="event-starts" value="{{form.startsAt}}" required></label>
-        <label>Ends <input type="datetime-local" name="endsAt" id="event-ends" value="{{form.endsAt}}" required></label>
-        <label>Time zone <input type="text" name="timeZone" id="event-zone" value="{{form.timeZone}}" list="zones" required{{#browserZone}} data-browser-zone="true"{{/browserZone}}></label>
+        \(formError(id: "event-form-error"))
+        \(input("Name", type: "text", name: "name", id: "event-name", attributes: " required"))
+        \(input("Starts", type: "datetime-local", name: "startsAt", id: "event-starts", attributes: " required"))
+        \(input("Ends", type: "datetime-local", name: "endsAt", id: "event-ends", attributes: " required"))
+        \(input("Time zone", type: "text", name: "timeZone", id: "event-zone",
+            attributes: #" list="zones" required{{#browserZone}} data-browser-zone="true"{{/browserZone}}"#))
         <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
         <p class="hint">Times are the event's own, in its time zone.</p>
         """
@@ -185,9 +206,12 @@ enum ConsoleTemplates {
         {{#canEdit}}
         <form method="post" action="/admin/events/{{event.id}}/access-types" class="card inline" id="new-access-type">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <label>Name <input type="text" name="name" id="access-type-name" required></label>
-        <label class="check"><input type="checkbox" name="walkInAllowed" value="true" id="access-type-walkin"> walk-in allowed</label>
-        <label>Walk-in places <input type="number" name="walkInCapacity" id="access-type-capacity" min="0" placeholder="no limit"></label>
+        \(formError("accessTypeError", id: "access-type-error"))
+        \(input("Name", type: "text", name: "name", id: "access-type-name", form: "accessType",
+            errors: "accessTypeErrors", attributes: " required"))
+        <label class="check"><input type="checkbox" name="walkInAllowed" value="true" id="access-type-walkin"{{#accessType.walkInAllowed}} checked{{/accessType.walkInAllowed}}> walk-in allowed</label>
+        \(input("Walk-in places", type: "number", name: "walkInCapacity", id: "access-type-capacity", form: "accessType",
+            errors: "accessTypeErrors", attributes: #" min="0" placeholder="no limit""#))
         <button type="submit" id="add-access-type">Add access type</button>
         </form>
         {{/canEdit}}
@@ -228,10 +252,15 @@ enum ConsoleTemplates {
         <p class="hint">A new event with this one's access types, staff and badge, and none of its guests.</p>
         <form method="post" action="/admin/events/{{event.id}}/clone" class="card" id="clone-event">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <label>Name <input type="text" name="name" id="clone-name" value="{{clone.name}}" required></label>
-        <label>Starts <input type="datetime-local" name="startsAt" id="clone-starts" value="{{form.startsAt}}" required></label>
-        <label>Ends <input type="datetime-local" name="endsAt" id="clone-ends" value="{{form.endsAt}}" required></label>
-        <label>Time zone <input type="text" name="timeZone" id="clone-zone" value="{{form.timeZone}}" list="zones" required></label>
+        \(formError("cloneError", id: "clone-error"))
+        \(input("Name", type: "text", name: "name", id: "clone-name", form: "clone", errors: "cloneErrors",
+            attributes: " required"))
+        \(input("Starts", type: "datetime-local", name: "startsAt", id: "clone-starts", form: "clone",
+            errors: "cloneErrors", attributes: " required"))
+        \(input("Ends", type: "datetime-local", name: "endsAt", id: "clone-ends", form: "clone",
+            errors: "cloneErrors", attributes: " required"))
+        \(input("Time zone", type: "text", name: "timeZone", id: "clone-zone", form: "clone",
+            errors: "cloneErrors", attributes: #" list="zones" required"#))
         <button type="submit" id="clone-event-button">Clone the event</button>
         </form>
         </section>
@@ -322,10 +351,11 @@ enum ConsoleTemplates {
         <h2>New user</h2>
         <form method="post" action="/admin/staff" class="card" id="new-user">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <label>Name <input type="text" name="name" id="user-name" required></label>
-        <label>E-mail <input type="email" name="email" id="user-email" required></label>
-        <label>Role <select name="role" id="user-role">{{#roles}}<option value="{{value}}">{{title}}</option>{{/roles}}</select></label>
-        <label>Password <input type="password" name="password" id="user-password" minlength="8" required></label>
+        \(formError(id: "user-form-error"))
+        \(input("Name", type: "text", name: "name", id: "user-name", attributes: " required"))
+        \(input("E-mail", type: "email", name: "email", id: "user-email", attributes: " required"))
+        <label>Role <select name="role" id="user-role">{{#roles}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/roles}}</select></label>
+        <label>Password <input type="password" name="password" id="user-password" minlength="8" required{{#formErrors.password}} aria-invalid="true" aria-describedby="user-password-error"{{/formErrors.password}}>{{#formErrors.password}} <span class="field-error" id="user-password-error">{{formErrors.password}}</span>{{/formErrors.password}}</label>
         <button type="submit" id="create-user">Create user</button>
         </form>
         """
@@ -380,9 +410,12 @@ enum ConsoleTemplates {
         <h1>Settings</h1>
         <form method="post" action="/admin/settings" class="card" id="settings-form">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <label>Offline unlock window, in hours <input type="number" name="offlineUnlockHours" id="offline-unlock" min="{{minHours}}" max="{{maxHours}}" value="{{offlineUnlockHours}}" required></label>
+        \(formError(id: "settings-error"))
+        \(input("Offline unlock window, in hours", type: "number", name: "offlineUnlockHours", id: "offline-unlock",
+            attributes: #" min="{{minHours}}" max="{{maxHours}}" required"#))
         <p class="hint">How long a phone may still be unlocked without reaching the server: mentors and care workers work where there is no signal. {{minHours}} to {{maxHours}}.</p>
-        <label>Time zone of new events <input type="text" name="timeZone" id="tenant-zone" value="{{timeZone}}" list="zones" placeholder="the browser's"></label>
+        \(input("Time zone of new events", type: "text", name: "timeZone", id: "tenant-zone",
+            attributes: #" list="zones" placeholder="the browser's""#))
         <datalist id="zones">{{#zones}}<option value="{{.}}">{{/zones}}</datalist>
         <p class="hint">Empty: the console offers the zone of the browser the event is created in.</p>
         <label class="check"><input type="checkbox" name="organizersNeedTwoFactor" value="true" id="require-two-factor"{{#organizersNeedTwoFactor}} checked{{/organizersNeedTwoFactor}}> Organizers must sign in with a code from an authenticator app</label>
