@@ -49,6 +49,7 @@ public enum API {
     public static let refusedAttempts = Endpoint<NoBody, AuditPage>(.get, "/v1/audit/refused")
     public static let exportCheckIns = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/checkins.csv")
     public static let exportAudit = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/audit.csv")
+    public static let exportGuests = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/guests.csv")
 
     // The door.
     public static let roster = Endpoint<NoBody, RosterPage, EventID>(.get, "/v1/events/{eventId}/roster")
@@ -248,6 +249,7 @@ extension API {
         refusedAttempts.route,
         exportCheckIns.route,
         exportAudit.route,
+        exportGuests.route,
         roster.route,
         checkIn.route,
         checkInBatch.route,

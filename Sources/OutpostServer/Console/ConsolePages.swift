@@ -42,6 +42,9 @@ package enum ConsolePages {
     package static let dashboardStream = Page<EventID>(.get, "/admin/events/{eventId}/dashboard/stream")
     package static let tickets = Page<EventID>(.get, "/admin/events/{eventId}/tickets.pdf")
     package static let guests = Page<EventID>(.get, "/admin/events/{eventId}/guests")
+    /// The attendee list as CSV (the guest list's filters), and its tickets mailed to all it shows.
+    package static let guestsCSV = Page<EventID>(.get, "/admin/events/{eventId}/guests.csv")
+    package static let mailGuests = Form<EventID>(.post, "/admin/events/{eventId}/guests/mail")
     package static let guest = Page<EventID, GuestID>(.get, "/admin/events/{eventId}/guests/{guestId}")
     package static let updateGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}")
     package static let cancelGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}/cancel")
@@ -126,6 +129,8 @@ extension ConsolePages {
         dashboardStream.route,
         tickets.route,
         guests.route,
+        guestsCSV.route,
+        mailGuests.route,
         guest.route,
         updateGuest.route,
         cancelGuest.route,

@@ -12,6 +12,16 @@ extension ConsoleRoutes {
         group.on(ConsolePages.audit, use: audit)
         group.on(ConsolePages.auditCSV, use: auditCSV)
         group.on(ConsolePages.checkInsCSV, use: checkInsCSV)
+        group.on(ConsolePages.guestsCSV, use: guestsCSV)
+    }
+
+    /// The attendee list with the guest list's filters (the API's, as it wrote it).
+    @Sendable func guestsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.guestsCSV.parameters(in: context)
+        let filters = Self.given(request, ["q", "accessTypeId", "status", "checkIn"])
+        return try await download(
+            request, context, API.exportGuests.line(id, query: filters), type: "text/csv; charset=utf-8",
+            name: "guests.csv", back: ConsolePages.guests.path(id, query: filters))
     }
 
     /// The audit filters of the request, as query pairs (empty ones left out).

@@ -73,10 +73,18 @@ extension ConsoleRoutes {
         guard let list = form["list"] else {
             return { done in ConsolePages.guest.path(event, guest, query: done.map { [("done", $0)] } ?? []) }
         }
-        let kept = (URLComponents(string: "?" + list)?.queryItems ?? []).compactMap { item -> (String, String?)? in
-            guard guestListParameters.contains(item.name), let value = item.value, !value.isEmpty else { return nil }
+        let kept = guestListFilters(list, keeping: guestListParameters)
+        return { done in ConsolePages.guests.path(event, query: kept + (done.map { [("done", $0)] } ?? [])) }
+    }
+
+    /// The guest list's parameters among a form's urlencoded `list` (its filters, and the page
+    /// when `keeping` says so), nothing else of it.
+    static func guestListFilters(
+        _ list: String, keeping names: [String] = ["q", "accessTypeId", "status", "checkIn"]
+    ) -> [(String, String?)] {
+        (URLComponents(string: "?" + list)?.queryItems ?? []).compactMap { item -> (String, String?)? in
+            guard names.contains(item.name), let value = item.value, !value.isEmpty else { return nil }
             return (item.name, value)
         }
-        return { done in ConsolePages.guests.path(event, query: kept + (done.map { [("done", $0)] } ?? [])) }
     }
 }

@@ -11,6 +11,7 @@ extension ConsoleRoutes {
         group.on(ConsolePages.ticketMails, use: ticketMails)
         group.on(ConsolePages.mailTickets, use: sendTicketMails)
         group.on(ConsolePages.resendTicket, use: resendTicketMail)
+        group.on(ConsolePages.mailGuests, use: mailGuests)
     }
 
     @Sendable func ticketMails(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -63,6 +64,41 @@ extension ConsoleRoutes {
                 ConsolePages.ticketMails.path(
                     id,
                     query: [("done", "mailed"), ("queued", String(report.queued)), ("failed", String(report.failed))]))
+        }
+    }
+
+    /// Every guest the list's filters show gets their ticket by e-mail (the confirmed ones with
+    /// an address; a ticket sent before is sent again): the API's ticket mail, by id, as many
+    /// requests as its limit needs.
+    @Sendable func mailGuests(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.mailGuests.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            let filters = Self.guestListFilters(form["list"] ?? "")
+            var ids: [GuestID] = []
+            var after: String?
+            repeat {
+                let answer = try await call(
+                    API.listGuests.line(id, query: filters + [("limit", "500"), ("after", after)]), nil)
+                guard answer.status == .ok else { return .refused(answer, back: ConsolePages.guests.path(id)) }
+                let page = try answer.decode(GuestPage.self)
+                ids += page.guests.filter { $0.status == .confirmed && !$0.email.isEmpty }.map(\.id)
+                after = page.next
+            } while after != nil
+            var queued = 0
+            var failed = 0
+            for start in stride(from: 0, to: ids.count, by: TicketMailRoutes.maxBatch) {
+                let chunk = Array(ids[start..<min(start + TicketMailRoutes.maxBatch, ids.count)])
+                let answer = try await call(
+                    API.mailTickets.line(id), try OutpostJSON.encode(TicketMailRequest(guestIds: chunk)))
+                guard answer.status == .ok, let report = try? answer.decode(TicketMailReport.self) else {
+                    return .refused(answer, back: ConsolePages.guests.path(id, query: filters))
+                }
+                queued += report.queued
+                failed += report.failed
+            }
+            return .redirect(
+                ConsolePages.ticketMails.path(
+                    id, query: [("done", "mailed"), ("queued", String(queued)), ("failed", String(failed))]))
         }
     }
 

@@ -484,7 +484,10 @@ struct ConsoleRoutes: Sendable {
                 "guests", title: "Guests · \(detail.event.name)",
                 [
                     "event": ["id": id.wire, "name": detail.event.name], "q": request.formQuery("q") ?? "",
-                    "total": page.total,
+                    "total": page.total, "position": Self.position(page),
+                    "csv": ConsolePages.guestsCSV.path(id, query: filters),
+                    "canMail": Self.role(session) == .organizer && page.total > 0,
+                    "filterFields": Self.formBody(filters),
                     "accessTypes": detail.accessTypes.map {
                         ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
                     },
@@ -834,6 +837,18 @@ struct ConsoleRoutes: Sendable {
     /// (an empty filter field of a page's form means "any"; the API refuses empty values).
     static func given(_ request: Request, _ names: [String]) -> [(String, String?)] {
         names.compactMap { name in request.formQuery(name).flatMap { $0.isEmpty ? nil : (name, $0) } }
+    }
+
+    /// Where a page of the guest list is: "1–50 of 4,210", or "63 guests" when it shows them all.
+    static func position(_ page: GuestPage) -> String {
+        let first = (page.offset ?? 0) + 1
+        let last = (page.offset ?? 0) + page.guests.count
+        switch page.total {
+        case 0: return "No guests"
+        case 1 where page.guests.count == 1: return "1 guest"
+        case let total where first == 1 && last == total: return "\(grouped(total)) guests"
+        default: return "\(grouped(first))–\(grouped(last)) of \(grouped(page.total))"
+        }
     }
 
     /// Query pairs as a urlencoded string (`q=Ann%20Lee&after=…`), for a form's hidden field.

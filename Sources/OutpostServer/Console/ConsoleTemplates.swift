@@ -300,7 +300,13 @@ enum ConsoleTemplates {
         </select></label>
         <button type="submit" id="filter">Show</button>
         </form>
-        <p class="count" id="guest-count">{{total}} guest(s)</p>
+        <p class="count"><span id="guest-count" aria-live="polite">{{position}}</span> · <a href="{{csv}}" id="guests-csv">Download these guests as CSV</a></p>
+        {{#canMail}}
+        <form method="post" action="/admin/events/{{event.id}}/guests/mail" class="inline-form" id="mail-guests">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="list" value="{{filterFields}}">
+        <button type="submit" id="mail-guests-button">E-mail their tickets ({{total}})</button>
+        </form>
+        {{/canMail}}
         <table class="list" id="guests">
         <thead><tr><th>Name</th><th>E-mail</th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
         <tbody>

@@ -5,9 +5,9 @@ import NIOCore
 import OutpostCore
 import OutpostProtocol
 
-/// The event's check-ins and its audit log as CSV for a spreadsheet (organizer, support):
-/// `GET /v1/events/{eventId}/checkins.csv` and `GET /v1/events/{eventId}/audit.csv` (the audit's
-/// filters apply). Written by ``CSVWriter`` (RFC 4180, formula-safe: a guest named `=HYPERLINK(…)`
+/// The event's check-ins, its audit log and its attendee list as CSV for a spreadsheet
+/// (organizer, support): `GET /v1/events/{eventId}/checkins.csv`, `…/audit.csv` (the audit's
+/// filters apply) and `…/guests.csv` (the guest list's filters apply). Written by ``CSVWriter`` (RFC 4180, formula-safe: a guest named `=HYPERLINK(…)`
 /// is text in the sheet), streamed a page at a time, times with the event's UTC offset.
 struct ExportRoutes {
     let dependencies: ServerDependencies
@@ -20,9 +20,40 @@ struct ExportRoutes {
         "at", "kind", "guest", "guest_id", "user", "user_id", "device", "method", "device_time", "entry",
     ]
 
+    static let guestHeader = [
+        "name", "email", "code", "access_type", "status", "checked_in_at", "checked_in_by", "notes",
+    ]
+
     func register(on group: RouterGroup<AuthenticatedContext>) {
         group.on(API.exportCheckIns, use: checkIns)
         group.on(API.exportAudit, use: audit)
+        group.on(API.exportGuests, use: guests)
+    }
+
+    /// The attendee list: the guest list's filters, by name, every guest (not a page).
+    @Sendable func guests(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(API.exportGuests.parameters(in: context), context, dependencies)
+        let filter = try GuestRoutes.filter(request)
+        let store = dependencies.store
+        let clock = Self.timestamps(event.timeZone)
+        let names = Dictionary(
+            try await store.accessTypes(eventId: event.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        return Self.csv("guests.csv") { writer in
+            try await writer.write(ByteBuffer(string: CSVWriter.record(Self.guestHeader)))
+            var cursor: GuestListCursor?
+            repeat {
+                let page = try await store.guestList(event: event, filter: filter, after: cursor, limit: Self.pageSize)
+                let text = page.guests.map { guest in
+                    CSVWriter.record([
+                        guest.name, guest.email, guest.code, names[guest.accessTypeId] ?? "", guest.status.rawValue,
+                        guest.checkIn.map { clock.string($0.at) } ?? "", guest.checkIn?.byName ?? "", guest.notes,
+                    ])
+                }.joined()
+                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                cursor = page.next.flatMap(GuestListCursor.init(token:))
+            } while cursor != nil
+        }
     }
 
     /// Times on the event's clock with its offset: `2026-12-12T19:04:05+01:00`.

@@ -20,6 +20,21 @@ struct GuestRoutes {
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(API.listGuests.parameters(in: context), context, dependencies)
+        let filter = try Self.filter(request)
+        var cursor: GuestListCursor?
+        if let after = request.uri.queryParameters.get("after") {
+            guard let parsed = GuestListCursor(token: after) else {
+                throw APIError.invalidRequest("'after' is not a cursor this server issued.")
+            }
+            cursor = parsed
+        }
+        let limit = try HTTPHelpers.limit(request, default: 50, maximum: 500)
+        return try HTTPHelpers.json(
+            try await dependencies.store.guestList(event: event, filter: filter, after: cursor, limit: limit))
+    }
+
+    /// The guest list's filters of a request: `q`, `accessTypeId`, `status`, `checkIn`.
+    static func filter(_ request: Request) throws -> GuestFilter {
         let parameters = request.uri.queryParameters
         // A filter given must be valid (an empty one too: leave it out); only the search may be blank.
         func given(_ name: String) -> String? { parameters.get(name) }
@@ -43,16 +58,7 @@ struct GuestRoutes {
         if let checkIn = filter.checkIn, !["checked_in", "not_checked_in"].contains(checkIn) {
             throw APIError.invalidRequest("'checkIn' must be checked_in or not_checked_in.")
         }
-        var cursor: GuestListCursor?
-        if let after = given("after") {
-            guard let parsed = GuestListCursor(token: after) else {
-                throw APIError.invalidRequest("'after' is not a cursor this server issued.")
-            }
-            cursor = parsed
-        }
-        let limit = try HTTPHelpers.limit(request, default: 50, maximum: 500)
-        return try HTTPHelpers.json(
-            try await dependencies.store.guestList(event: event, filter: filter, after: cursor, limit: limit))
+        return filter
     }
 
     /// One guest (organizer, support).

@@ -267,7 +267,20 @@ extension Store {
                 ? guests.last.map { GuestListCursor(name: GuestNameKey.of($0.name), guestId: $0.id.wire) } : nil
             let total = try await connection.queryOne(
                 "SELECT COUNT(*) AS total FROM \(Self.guestJoin) WHERE \(matching)", binds)
-            return GuestPage(guests: guests, next: next?.token, total: Int(try total?.int("total") ?? 0))
+            // Where the page starts: the matching guests up to the cursor (a range of the name
+            // index, as the page itself).
+            var offset = 0
+            if let cursor {
+                let before = try await connection.queryOne(
+                    """
+                    SELECT COUNT(*) AS before FROM \(Self.guestJoin) WHERE \(matching)
+                    AND (g.name_key < ? OR (g.name_key = ? AND g.id <= ?))
+                    """,
+                    binds + [.text(cursor.name), .text(cursor.name), .text(cursor.guestId)])
+                offset = Int(try before?.int("before") ?? 0)
+            }
+            return GuestPage(
+                guests: guests, next: next?.token, total: Int(try total?.int("total") ?? 0), offset: offset)
         }
     }
 
