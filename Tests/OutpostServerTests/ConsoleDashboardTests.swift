@@ -213,6 +213,56 @@ struct ConsoleDashboardTests {
         }
     }
 
+    @Test(
+        "console-dashboard-axes: the chart has the hour's times every quarter and at the current minute (on the event's clock), and a scale at 0, halfway and its top, which the columns reach"
+    )
+    func axes() {
+        let start = Date(millisecondsSince1970: 1_795_000_000_000 / 60_000 * 60_000)
+        let minutes = (0..<60).map {
+            DoorDashboard.Minute(at: start.addingTimeInterval(Double($0) * 60), count: $0 == 40 ? 7 : $0 % 3)
+        }
+        let dashboard = DoorDashboard(
+            seq: 1, stats: EventStats(guests: 10, checkedIn: 3, byAccessType: [], lastCheckInAt: nil),
+            perMinute: minutes, recent: [], devices: [], serverTime: start.addingTimeInterval(3_599))
+        let view = DashboardView(dashboard, timeZone: "Asia/Kathmandu")
+        let clock = WallClockFormat("HH:mm", zone: "Asia/Kathmandu")
+        #expect(view.ticks.map(\.label) == [0, 15, 30, 45, 59].map { clock.string(minutes[$0].at) })
+        #expect(view.ticks.map(\.x) == [0, 15, 30, 45, 59].map { DashboardView.plotLeft + $0 * 10 + 4 })
+        #expect(view.scale.map(\.label) == ["0", "3", "7"])
+        #expect(view.scale.map(\.y) == [DashboardView.chartHeight, 120 - 3 * 110 / 7, 10])
+        // The tallest column reaches the top mark exactly; a column of 3 its middle one (rounded down alike).
+        #expect(view.columns[40].y == view.scale[2].y && view.columns[40].height == 110)
+        // An empty hour: 0 and 1 on the scale, no column drawn.
+        let quiet = DashboardView(
+            DoorDashboard(
+                seq: 1, stats: EventStats(guests: 0, checkedIn: 0, byAccessType: [], lastCheckInAt: nil),
+                perMinute: minutes.map { DoorDashboard.Minute(at: $0.at, count: 0) }, recent: [], devices: [],
+                serverTime: start),
+            timeZone: "UTC")
+        #expect(quiet.scale.map(\.label) == ["0", "1"] && quiet.columns.allSatisfy { $0.height == 0 })
+    }
+
+    @Test(
+        "console-dashboard-tv: the dashboard links to its TV mode (the page alone in large type, still live, a full-screen button); with nothing yet its empty tables say what will appear and why",
+        arguments: StoreKind.allCases)
+    func tvMode(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let browser = try await ConsoleTests.signedIn(api)
+            var page = try await browser.get(ConsolePages.dashboard.path(world.event.id))
+            #expect(page.text.contains("id=\"tv-link\"") && page.text.contains("<body>"))
+            #expect(page.text.contains("id=\"recent-empty\">No check-ins yet"))
+            #expect(page.text.contains("id=\"devices-empty\">No device has reported yet"))
+            #expect(page.text.contains("<h2 id=\"total\" aria-live=\"polite\">"))
+            page = try await browser.get(ConsolePages.dashboard.path(world.event.id, query: [("tv", "1")]))
+            #expect(page.text.contains("<body class=\"tv\">") && page.text.contains("id=\"tv-fullscreen\""))
+            #expect(page.text.contains("data-stream=") && !page.text.contains("id=\"tv-link\""))
+            _ = try await api.checkIn(world.staff1, event: world.event.id, guest: world.guests[0].id)
+            page = try await browser.get(ConsolePages.dashboard.path(world.event.id))
+            #expect(page.text.contains("id=\"recent-empty\" hidden"))
+        }
+    }
+
     @Test("console-dashboard-minutes: the chart's hour is the 60 minutes up to the current one, empty ones as 0")
     func minutes() {
         let now = Date(millisecondsSince1970: 1_795_000_000_000 + 30_000)

@@ -420,9 +420,23 @@ def run(driver, wait):
     handed = device("pickup", "scan", "--image", image, "--all") and device("sync")
     check("the device, as a pickup station, hands the guest the item", handed)
     check("no dialog on the dashboard", no_dialog(driver))
+    ticks = [tick.text for tick in driver.find_elements(By.CSS_SELECTOR, "#ticks text")]
+    scale = [mark.text for mark in driver.find_elements(By.CSS_SELECTOR, "#scale text")]
+    check("the chart has a time axis and a scale", len(ticks) >= 4 and all(":" in tick for tick in ticks)
+          and scale[0] == "0" and scale[-1] == "1", f"{ticks} {scale}")
     if SHOTS:
         driver.save_screenshot(os.path.join(SHOTS, "console-dashboard.png"))
         driver.find_element(By.ID, "zones-section").screenshot(os.path.join(SHOTS, "console-zone-occupancy.png"))
+    # TV mode: the door manager's screen, the page alone in large type, still live.
+    follow(driver, wait, driver.find_element(By.ID, "tv-link"))
+    wait.until(ready.text_to_be_present_in_element((By.ID, "live-state"), "Live"))
+    check("TV mode is the dashboard alone, in large type, live",
+          driver.find_element(By.TAG_NAME, "body").get_attribute("class") == "tv"
+          and not driver.find_element(By.CSS_SELECTOR, "header.bar").is_displayed()
+          and driver.find_element(By.ID, "total").value_of_css_property("font-size") == "64px",
+          driver.find_element(By.ID, "total").value_of_css_property("font-size"))
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-dashboard-tv.png"))
     driver.get(event_url)
     follow(driver, wait, driver.find_element(By.ID, "pickup-link"))
     items_text = driver.find_element(By.ID, "pickup-items").text
@@ -547,6 +561,8 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "filter"))
     check("the search finds the 500, a page at a time",
           driver.find_element(By.ID, "guest-count").text == "1–50 of 500", driver.find_element(By.ID, "guest-count").text)
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-guests-bulk.png"))
     follow(driver, wait, driver.find_element(By.ID, "mail-guests-button"))
     check("their 500 tickets are queued", "500 ticket(s) queued" in driver.find_element(By.ID, "notice").text,
           driver.find_element(By.ID, "notice").text)
@@ -568,8 +584,6 @@ def run(driver, wait):
     check("the mail queue delivered the 500 to them alone",
           recipients == {f"bulk{index}@example.org" for index in range(500)} | {"holder@example.org"},
           f"{len(delivered)} delivered, {len(recipients)} recipients")
-    if SHOTS:
-        driver.save_screenshot(os.path.join(SHOTS, "console-bulk-mail.png"))
 
     # Two-factor sign-in, pyotp as the authenticator app: turned on with the password and the
     # app's first code; then a wrong code, an expired one and a recovery code at sign-in.

@@ -40,11 +40,20 @@ enum ConsoleAssets {
         progress { width: 100%; }
         .inline-form { display: inline; }
         button.link { background: none; border: none; color: var(--bad); padding: 0 .3rem; text-decoration: underline; }
+        button.link.check-in-row, button#tv-fullscreen { color: var(--accent); }
         .rules { color: var(--muted); font-size: .9rem; margin: 0; }
         svg.bars text, svg.chart text { font-size: 13px; fill: var(--ink); }
         svg.bars rect.track { fill: #e4e7eb; }
         svg.bars rect.fill, svg.chart rect { fill: var(--accent); }
         svg.chart line.axis { stroke: var(--line); stroke-width: 2; }
+        svg.chart line.grid { stroke: var(--line); stroke-dasharray: 2 4; }
+        svg.chart text.tick { font-size: 11px; fill: var(--muted); }
+        body.tv header.bar, body.tv .crumbs { display: none; }
+        body.tv main { max-width: none; padding: 1rem 2rem; font-size: 1.5rem; }
+        body.tv h1 { font-size: 2.4rem; }
+        body.tv #total { font-size: 4rem; margin: .5rem 0; }
+        body.tv svg.bars, body.tv svg.chart { width: 100%; height: auto; }
+        body.tv table.list { font-size: 1.3rem; }
         svg { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; max-width: 100%; height: auto; }
         tr.attention td { background: #fff4e5; }
         button.danger { background: var(--bad); border-color: var(--bad); }
@@ -105,6 +114,23 @@ enum ConsoleAssets {
               rect.append(element("title", {}, column.title));
               columns.append(rect);
             }
+            const chart = document.getElementById("chart");
+            const left = Number(chart.dataset.left), right = Number(chart.dataset.right);
+            const scale = document.getElementById("scale");
+            scale.textContent = "";
+            for (const mark of view.scale) {
+              scale.append(
+                element("line", { class: "grid", x1: left, y1: mark.y, x2: right, y2: mark.y }),
+                element("text", { class: "tick", x: left, dx: -6, y: mark.y + 4, "text-anchor": "end" }, mark.label));
+            }
+            const ticks = document.getElementById("ticks");
+            ticks.textContent = "";
+            for (const tick of view.ticks) {
+              ticks.append(element("text", { class: "tick", x: tick.x, y: Number(chart.dataset.tickY),
+                "text-anchor": "middle" }, tick.label));
+            }
+            document.getElementById("recent-empty").hidden = view.recent.length > 0;
+            document.getElementById("devices-empty").hidden = view.devices.length > 0;
             document.getElementById("chart-caption").textContent = view.chartCaption;
             rows("recent", view.recent, function (r) { return [r.time, r.guest, r.accessType, r.by, r.device, r.method]; });
             rows("devices", view.devices, function (d) { return [d.device, d.user, d.lastContact, d.pending]; },
@@ -112,6 +138,12 @@ enum ConsoleAssets {
             rows("zones", view.zones, function (z) { return [z.name, z.inside, z.entries, z.exits, z.violations]; },
               function (z) { return z.attention; });
             document.getElementById("zones-section").hidden = view.zones.length === 0;
+          }
+          const full = document.getElementById("tv-fullscreen");
+          if (full) {
+            full.addEventListener("click", function () {
+              if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen();
+            });
           }
           const source = new EventSource(root.dataset.stream);
           source.addEventListener("open", function () {

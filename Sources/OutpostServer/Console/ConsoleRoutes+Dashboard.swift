@@ -30,10 +30,13 @@ extension ConsoleRoutes {
                 return try await problem(answer, session: session, back: ConsolePages.event.path(id))
             }
             let view = DashboardView(try answer.decode(DoorDashboard.self), timeZone: detail.event.timeZone)
+            // TV mode: the door manager's screen, the page alone in large type (still live).
+            let tv = request.uri.queryParameters.get("tv") == "1"
             return try await page(
                 "dashboard", title: "Doors · \(detail.event.name)",
-                view.values.merging(["event": ["id": id.wire, "name": detail.event.name]]) { first, _ in first },
-                session: session)
+                view.values.merging(["event": ["id": id.wire, "name": detail.event.name], "tv": tv]) { first, _ in first
+                },
+                session: session, bodyClass: tv ? "tv" : nil)
         }
     }
 

@@ -736,10 +736,11 @@ struct ConsoleRoutes: Sendable {
 
     func page(
         _ template: String, title: String, _ values: [String: Any], error: String? = nil,
-        session: ConsoleSession?, notice: String? = nil, status: HTTPResponse.Status = .ok
+        session: ConsoleSession?, notice: String? = nil, status: HTTPResponse.Status = .ok, bodyClass: String? = nil
     ) async throws -> Response {
         var values = values
         var layout: [String: Any] = ["title": title, "signedIn": session != nil]
+        if let bodyClass { layout["bodyClass"] = bodyClass }
         if let session {
             let token = try await csrf().token(for: session.nonce)
             layout["csrf"] = token

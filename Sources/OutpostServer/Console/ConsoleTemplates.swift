@@ -33,7 +33,7 @@ enum ConsoleTemplates {
         <title>{{title}} · Outpost</title>
         <link rel="stylesheet" href="/admin/static/console.css">
         </head>
-        <body>
+        <body{{#bodyClass}} class="{{bodyClass}}"{{/bodyClass}}>
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
@@ -371,18 +371,22 @@ enum ConsoleTemplates {
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Doors · {{event.name}}</h1>
         <div id="dashboard" data-stream="/admin/events/{{event.id}}/dashboard/stream">
-        <p class="hint"><span id="live-state">Not live yet</span> · updated <span id="updated">{{updated}}</span></p>
+        <p class="hint"><span id="live-state">Not live yet</span> · updated <span id="updated">{{updated}}</span>
+        {{^tv}} · <a href="/admin/events/{{event.id}}/dashboard?tv=1" id="tv-link">TV mode</a>{{/tv}}{{#tv}} · <button type="button" id="tv-fullscreen" class="link">Full screen</button> · <a href="/admin/events/{{event.id}}/dashboard" id="tv-exit">Leave TV mode</a>{{/tv}}</p>
         <section>
-        <h2 id="total">{{total}}</h2>
+        <h2 id="total" aria-live="polite">{{total}}</h2>
         <svg id="bars" class="bars" width="580" height="{{barsHeight}}" viewBox="0 0 580 {{barsHeight}}" role="img" aria-label="Checked in per access type">
         {{#bars}}<g class="bar"><text x="0" y="{{textY}}">{{name}}</text><rect class="track" x="190" y="{{rectY}}" width="{{barWidth}}" height="16"></rect><rect class="fill" x="190" y="{{rectY}}" width="{{width}}" height="16"></rect><text class="value" x="498" y="{{textY}}">{{label}}</text></g>{{/bars}}
         </svg>
         </section>
         <section>
         <h2>Check-ins per minute</h2>
-        <svg id="chart" class="chart" width="{{chartWidth}}" height="{{chartHeight}}" viewBox="0 0 {{chartWidth}} {{chartHeight}}" role="img" aria-label="Check-ins per minute, the last hour">
-        <g id="columns">{{#columns}}<rect x="{{x}}" y="{{y}}" width="8" height="{{height}}"><title>{{title}}</title></rect>{{/columns}}</g>
-        <line class="axis" x1="0" y1="{{chartHeight}}" x2="{{chartWidth}}" y2="{{chartHeight}}"></line>
+        <svg id="chart" class="chart" data-left="{{plotLeft}}" data-right="{{gridEnd}}" data-tick-y="{{tickY}}" width="{{chartOuterWidth}}" height="{{chartOuterHeight}}" viewBox="0 0 {{chartOuterWidth}} {{chartOuterHeight}}" role="img" aria-label="Check-ins per minute, the last hour">
+        <g id="scale">{{#scale}}<line class="grid" x1="{{plotLeft}}" y1="{{y}}" x2="{{gridEnd}}" y2="{{y}}"></line><text class="tick" x="{{plotLeft}}" dx="-6" y="{{textY}}" text-anchor="end">{{label}}</text>{{/scale}}</g>
+        <g transform="translate({{plotLeft}},0)"><g id="columns">{{#columns}}<rect x="{{x}}" y="{{y}}" width="8" height="{{height}}"><title>{{title}}</title></rect>{{/columns}}</g></g>
+        <line class="axis" x1="{{plotLeft}}" y1="{{chartHeight}}" x2="{{gridEnd}}" y2="{{chartHeight}}"></line>
+        <line class="axis" x1="{{plotLeft}}" y1="0" x2="{{plotLeft}}" y2="{{chartHeight}}"></line>
+        <g id="ticks">{{#ticks}}<text class="tick" x="{{x}}" y="{{tickY}}" text-anchor="middle">{{label}}</text>{{/ticks}}</g>
         </svg>
         <p class="hint" id="chart-caption">{{chartCaption}}</p>
         </section>
@@ -392,6 +396,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Time</th><th>Guest</th><th>Access type</th><th>By</th><th>Device</th><th>How</th></tr></thead>
         <tbody>{{#recent}}<tr><td>{{time}}</td><td>{{guest}}</td><td>{{accessType}}</td><td>{{by}}</td><td>{{device}}</td><td>{{method}}</td></tr>{{/recent}}</tbody>
         </table>
+        <p class="hint empty" id="recent-empty"{{#hasRecent}} hidden{{/hasRecent}}>No check-ins yet: they appear here as the doors scan tickets (each device sends its own as soon as it has a connection).</p>
         </section>
         <section id="zones-section"{{^hasZones}} hidden{{/hasZones}}>
         <h2>Zones</h2>
@@ -408,6 +413,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Device</th><th>Signed in</th><th>Last contact</th><th>Still holds</th></tr></thead>
         <tbody>{{#devices}}<tr{{#attention}} class="attention"{{/attention}}><td>{{device}}</td><td>{{user}}</td><td>{{lastContact}}</td><td>{{pending}}</td></tr>{{/devices}}</tbody>
         </table>
+        <p class="hint empty" id="devices-empty"{{#hasDevices}} hidden{{/hasDevices}}>No device has reported yet: a door device appears here after its first sync with this event.</p>
         </div>
         <script src="/admin/static/dashboard.js"></script>
         """

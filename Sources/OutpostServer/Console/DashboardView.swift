@@ -22,6 +22,18 @@ struct DashboardView: Encodable, Sendable, Equatable {
         var title: String
     }
 
+    /// A time label under the chart, at a column's middle.
+    struct Tick: Encodable, Sendable, Equatable {
+        var x: Int
+        var label: String
+    }
+
+    /// A count on the chart's scale, at its height, with its grid line.
+    struct ScaleMark: Encodable, Sendable, Equatable {
+        var y: Int
+        var label: String
+    }
+
     struct Recent: Encodable, Sendable, Equatable {
         var time: String
         var guest: String
@@ -55,11 +67,17 @@ struct DashboardView: Encodable, Sendable, Equatable {
     static let barHeight = 28
     static let chartWidth = 600
     static let chartHeight = 120
+    /// Room left of the columns for the scale, and under them for the times.
+    static let plotLeft = 36
+    static let chartOuterWidth = plotLeft + chartWidth + 12
+    static let chartOuterHeight = chartHeight + 20
 
     var total: String
     var bars: [Bar]
     var barsHeight: Int
     var columns: [Column]
+    var ticks: [Tick]
+    var scale: [ScaleMark]
     var chartCaption: String
     var recent: [Recent]
     var devices: [Device]
@@ -91,6 +109,26 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 x: index * step, y: Self.chartHeight - height, height: height,
                 title: "\(clock(minute.at, seconds: false)): \(minute.count)")
         }
+        // Times every quarter of an hour and at the current minute; counts at 0, the top and
+        // halfway (the columns' heights are out of `scale`, which is the top's).
+        let last = dashboard.perMinute.count - 1
+        var marked = Array(stride(from: 0, through: max(last, 0), by: 15))
+        if last > 0, let previous = marked.last, last - previous >= 5 { marked.append(last) }
+        ticks =
+            dashboard.perMinute.isEmpty
+            ? []
+            : marked.map { index in
+                Tick(
+                    x: Self.plotLeft + index * step + 4, label: clock(dashboard.perMinute[index].at, seconds: false))
+            }
+        let plot = Self.chartHeight - 10
+        var marks = [
+            ScaleMark(y: Self.chartHeight, label: "0"), ScaleMark(y: Self.chartHeight - plot, label: "\(scale)"),
+        ]
+        if scale >= 2 {
+            marks.insert(ScaleMark(y: Self.chartHeight - (scale / 2) * plot / scale, label: "\(scale / 2)"), at: 1)
+        }
+        self.scale = marks
         let inHour = dashboard.perMinute.reduce(0) { $0 + $1.count }
         chartCaption = "\(inHour) in the last hour, at most \(peak) a minute"
         recent = dashboard.recent.map {
@@ -120,6 +158,11 @@ struct DashboardView: Encodable, Sendable, Equatable {
         [
             "total": total, "barsHeight": barsHeight, "chartCaption": chartCaption, "updated": updated,
             "barWidth": Self.barWidth, "chartWidth": Self.chartWidth, "chartHeight": Self.chartHeight,
+            "plotLeft": Self.plotLeft, "chartOuterWidth": Self.chartOuterWidth,
+            "chartOuterHeight": Self.chartOuterHeight, "tickY": Self.chartOuterHeight - 4,
+            "gridEnd": Self.plotLeft + Self.chartWidth,
+            "ticks": ticks.map { ["x": $0.x, "label": $0.label] },
+            "scale": scale.map { ["y": $0.y, "textY": $0.y + 4, "label": $0.label] },
             "bars": bars.map {
                 ["name": $0.name, "label": $0.label, "width": $0.width, "rectY": $0.rectY, "textY": $0.textY]
             },
@@ -130,7 +173,7 @@ struct DashboardView: Encodable, Sendable, Equatable {
                     "method": $0.method,
                 ]
             },
-            "hasZones": !zones.isEmpty,
+            "hasZones": !zones.isEmpty, "hasRecent": !recent.isEmpty, "hasDevices": !devices.isEmpty,
             "zones": zones.map {
                 [
                     "name": $0.name, "inside": $0.inside, "entries": $0.entries, "exits": $0.exits,
