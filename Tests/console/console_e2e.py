@@ -16,6 +16,7 @@ import traceback
 import urllib.request
 
 import pyotp
+from axe_selenium_python import Axe
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
@@ -35,6 +36,25 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 passed = 0
 failed = 0
+
+
+AXE_FOUND = {}
+
+
+def accessible(driver, page):
+    """axe-core (WCAG 2.1 A and AA) on the page as shown; each violation is kept by page."""
+    axe = Axe(driver)
+    axe.inject()
+    results = driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
+        ".then(function (r) { done(r); }, function (e) { done({error: String(e)}); });")
+    if "error" in results:
+        AXE_FOUND.setdefault(page, []).append("axe could not run: " + results["error"])
+        return
+    for violation in results["violations"]:
+        targets = [" ".join(node["target"]) for node in violation["nodes"]][:3]
+        AXE_FOUND.setdefault(page, []).append(f"{violation['id']} ({violation['impact']}): {targets}")
 
 
 def check(name, condition, detail=""):
@@ -608,13 +628,45 @@ def run(driver, wait):
     sign_in_with("000000")
     check("a wrong code is refused in words on the code's page",
           "The code is wrong" in driver.find_element(By.ID, "error").text and driver.find_elements(By.ID, "code"))
+    accessible(driver, "sign-in code")
+    check("axe-core finds no WCAG 2 A or AA violation on the sign-in code page", "sign-in code" not in AXE_FOUND,
+          " | ".join(AXE_FOUND.get("sign-in code", [])))
     driver.get(URL + "/admin/signin")
+    accessible(driver, "sign-in")
+    check("axe-core finds no WCAG 2 A or AA violation on the sign-in page", "sign-in" not in AXE_FOUND,
+          " | ".join(AXE_FOUND.get("sign-in", [])))
     sign_in_with(app.at(time.time() - 120))
     check("an expired code is refused", driver.find_elements(By.ID, "code") and not driver.find_elements(By.ID, "signout"))
     driver.get(URL + "/admin/signin")
     sign_in_with(codes[0])
     check("a recovery code signs in", driver.current_url.endswith("/admin/events"), driver.current_url)
     check("no dialog on the two-factor pages", no_dialog(driver))
+
+    # Accessibility: axe-core (WCAG 2.1 A and AA) on every page the organizer has, with the
+    # hostile names shown on them.
+    driver.get(event_url + "/guests")
+    guest_url = driver.find_element(By.CSS_SELECTOR, "td.guest-name a").get_attribute("href")
+    driver.get(event_url + "/ticket-blocks")
+    block_url = driver.find_element(By.CSS_SELECTOR, "#ticket-blocks tbody a").get_attribute("href")
+    driver.get(event_url + "/booths")
+    booth_links = driver.find_elements(By.CSS_SELECTOR, "#booths tbody a")
+    leads_url = booth_links[0].get_attribute("href") if booth_links else None
+    pages = {
+        "events": URL + "/admin/events", "event": event_url, "guests": event_url + "/guests", "guest": guest_url,
+        "import": event_url + "/import", "audit": event_url + "/audit", "walk-ins": event_url + "/walkins",
+        "badge": event_url + "/badge", "zones": event_url + "/zones", "pickup": event_url + "/pickup",
+        "booths": event_url + "/booths", "ticket blocks": event_url + "/ticket-blocks", "block": block_url,
+        "ticket mails": event_url + "/ticket-mails", "dashboard": event_url + "/dashboard",
+        "dashboard tv": event_url + "/dashboard?tv=1", "staff": URL + "/admin/staff",
+        "settings": URL + "/admin/settings", "two-factor": URL + "/admin/two-factor",
+    }
+    if leads_url:
+        pages["leads"] = leads_url
+    for page, address in pages.items():
+        driver.get(address)
+        accessible(driver, page)
+        check(f"axe-core finds no WCAG 2 A or AA violation on the {page} page", page not in AXE_FOUND,
+              " | ".join(AXE_FOUND.get(page, [])))
 
     # Sign out: the pages send the browser to sign in again.
     follow(driver, wait, driver.find_element(By.ID, "signout"))

@@ -4,7 +4,7 @@
 /// with `textContent`: the server's words are never parsed as HTML.
 enum ConsoleAssets {
     static let css = """
-        :root { --ink: #1f2933; --muted: #7b8794; --line: #d9dee3; --accent: #0f9488; --bad: #b91c1c; --good: #15803d; }
+        :root { --ink: #1f2933; --muted: #52606d; --line: #d9dee3; --accent: #0b766d; --bad: #b91c1c; --good: #15803d; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--ink); background: #f6f7f9; }
         .bar { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem; background: var(--ink); color: #fff; }

@@ -761,8 +761,8 @@ enum ConsoleTemplates {
         {{#tickets}}<tr><td>{{number}}</td>
         {{#canName}}<td colspan="2"><form method="post" action="/admin/ticket-blocks/{{id}}/tickets/{{guestId}}" class="inline block-ticket-form">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <input type="text" name="name" value="{{name}}" placeholder="Name" required maxlength="200" class="block-ticket-name">
-        <input type="email" name="email" value="{{email}}" placeholder="E-mail" required class="block-ticket-email">
+        <input type="text" name="name" value="{{name}}" placeholder="Name" aria-label="Ticket holder's name" required maxlength="200" class="block-ticket-name">
+        <input type="email" name="email" value="{{email}}" placeholder="E-mail" aria-label="Ticket holder's e-mail" required class="block-ticket-email">
         <button type="submit" class="block-ticket-save">{{#named}}Change{{/named}}{{^named}}Name{{/named}}</button>
         </form></td>{{/canName}}
         {{^canName}}<td class="block-ticket-name">{{#named}}{{name}}{{/named}}{{^named}}(unnamed){{/named}}</td><td>{{email}}</td>{{/canName}}
