@@ -218,6 +218,8 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/audit", nil, [:]),
             (.delete, "/v1/users/\(user)", nil, [:]),
             (.put, "/v1/users/\(user)/password", PasswordResetRequest(password: "a new password"), [:]),
+            (.patch, "/v1/users/\(user)", UpdateUserRequest(name: "Taken", role: .organizer), [:]),
+            (.post, "/v1/users/\(user)/sign-out", nil, [:]),
             (.post, "/v1/contacts/\(contact)/reveal", nil, [:]),
             (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
             (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
@@ -252,6 +254,7 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
             (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
+            (.post, "/admin/staff/\(user)"), (.post, "/admin/staff/\(user)/sign-out"),
             (.get, "/admin/events/\(event)/tickets.pdf"), (.get, "/admin/events/\(event)/dashboard"),
             (.get, "/admin/events/\(event)/dashboard/stream"),
             (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
@@ -329,7 +332,7 @@ struct TenantIsolationTests {
                                 ("accessTypeId", world.accessType.id.wire), ("partner", "Taken"), ("size", "1"),
                                 ("namingDeadline", "2027-01-01T10:00"),
                                 ("scannedAt", String(api.clock.now.millisecondsSince1970)),
-                                ("checkInId", CheckInID.random().wire), ("reason", "Taken"),
+                                ("checkInId", CheckInID.random().wire), ("reason", "Taken"), ("role", "support"),
                             ])
                 #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
                 #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")

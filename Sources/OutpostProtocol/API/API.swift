@@ -166,6 +166,8 @@ public enum API {
     public static let removeUser = Endpoint<NoBody, NoBody, UserID>(.delete, "/v1/users/{userId}")
     public static let resetPassword = Endpoint<PasswordResetRequest, NoBody, UserID>(
         .put, "/v1/users/{userId}/password")
+    public static let updateUser = Endpoint<UpdateUserRequest, UserInfo, UserID>(.patch, "/v1/users/{userId}")
+    public static let signOutUser = Endpoint<NoBody, NoBody, UserID>(.post, "/v1/users/{userId}/sign-out")
     public static let tenantSettings = Endpoint<NoBody, TenantSettings>(.get, "/v1/tenant/settings")
     public static let setTenantSettings = Endpoint<TenantSettings, TenantSettings>(.put, "/v1/tenant/settings")
     public static let ssoSettings = Endpoint<NoBody, SSOSettings>(.get, "/v1/tenant/sso")
@@ -309,6 +311,8 @@ extension API {
         createUser.route,
         removeUser.route,
         resetPassword.route,
+        updateUser.route,
+        signOutUser.route,
         tenantSettings.route,
         setTenantSettings.route,
         ssoSettings.route,

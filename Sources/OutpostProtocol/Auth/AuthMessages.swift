@@ -171,3 +171,15 @@ public struct UnsentWork: Codable, Sendable, Hashable {
         self.devices = devices
     }
 }
+
+/// `PATCH /v1/users/{userId}` (organizer): the fields to change (absent: unchanged). A new role
+/// ends every sign-in of the user, so their devices sign in again with it.
+public struct UpdateUserRequest: Codable, Sendable, Hashable {
+    public var name: String?
+    public var role: UserRole?
+
+    public init(name: String? = nil, role: UserRole? = nil) {
+        self.name = name
+        self.role = role
+    }
+}

@@ -38,6 +38,8 @@ package enum ConsolePages {
     package static let staff = Endpoint<NoBody, Bytes>(.get, "/admin/staff")
     package static let createUser = Endpoint<FormFields, Bytes>(.post, "/admin/staff")
     package static let removeUser = Form<UserID>(.post, "/admin/staff/{userId}/remove")
+    package static let updateUser = Form<UserID>(.post, "/admin/staff/{userId}")
+    package static let signOutUser = Form<UserID>(.post, "/admin/staff/{userId}/sign-out")
     package static let dashboard = Page<EventID>(.get, "/admin/events/{eventId}/dashboard")
     package static let dashboardStream = Page<EventID>(.get, "/admin/events/{eventId}/dashboard/stream")
     package static let tickets = Page<EventID>(.get, "/admin/events/{eventId}/tickets.pdf")
@@ -125,6 +127,8 @@ extension ConsolePages {
         staff.route,
         createUser.route,
         removeUser.route,
+        updateUser.route,
+        signOutUser.route,
         dashboard.route,
         dashboardStream.route,
         tickets.route,

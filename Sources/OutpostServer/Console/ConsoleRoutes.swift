@@ -46,6 +46,8 @@ struct ConsoleRoutes: Sendable {
         group.on(ConsolePages.staff, use: staff)
         group.on(ConsolePages.createUser, use: createUser)
         group.on(ConsolePages.removeUser, use: removeUser)
+        group.on(ConsolePages.updateUser, use: updateUser)
+        group.on(ConsolePages.signOutUser, use: signOutUser)
         group.on(ConsolePages.tickets, use: tickets)
         group.on(ConsolePages.guests, use: guests)
         group.on(ConsolePages.importPage, use: importPage)
@@ -408,6 +410,9 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    /// The roles an organizer gives in the console.
+    static let assignableRoles: [UserRole] = [.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager]
+
     /// The tenant's users and the new-user form (with a refused one's draft).
     func staffPage(
         _ request: Request, _ session: ConsoleSession, _ call: Call, draft: FormDraft?
@@ -419,10 +424,16 @@ struct ConsoleRoutes: Sendable {
         let me = Self.userIdOf(session)
         let chosen = draft?.fields["role"] ?? UserRole.checkinStaff.rawValue
         var values: [String: Any] = [
-            "users": try answer.decode(UserList.self).users.map {
-                ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title, "me": $0.id.wire == me]
+            "users": try answer.decode(UserList.self).users.map { user -> [String: Any] in
+                [
+                    "id": user.id.wire, "name": user.name, "email": user.email, "role": user.role.title,
+                    "me": user.id.wire == me,
+                    "roles": Self.assignableRoles.map {
+                        ["value": $0.rawValue, "title": $0.title, "selected": $0 == user.role]
+                    },
+                ]
             },
-            "roles": [UserRole.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager].map {
+            "roles": Self.assignableRoles.map {
                 ["value": $0.rawValue, "title": $0.title, "selected": $0.rawValue == chosen]
             },
         ]
@@ -442,6 +453,30 @@ struct ConsoleRoutes: Sendable {
             let answer = try await call(API.createUser.line(), body)
             guard answer.status == .created else { return .refused(answer, back: ConsolePages.staff.path()) }
             return .redirect(ConsolePages.staff.path(query: [("done", "user")]))
+        }
+    }
+
+    /// A user's new role (the API's: it ends their sign-ins).
+    @Sendable func updateUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try ConsolePages.updateUser.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            guard let role = UserRole(rawValue: form["role"] ?? "") else {
+                throw EventForm.Invalid(sentence: "Choose a role from the list.")
+            }
+            let answer = try await call(
+                API.updateUser.line(user), try OutpostJSON.encode(UpdateUserRequest(role: role)))
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.staff.path()) }
+            return .redirect(ConsolePages.staff.path(query: [("done", "role")]))
+        }
+    }
+
+    /// Every sign-in of a user ended (a lost phone, a shared laptop).
+    @Sendable func signOutUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try ConsolePages.signOutUser.parameters(in: context)
+        return try await changing(request, context) { _, _, call in
+            let answer = try await call(API.signOutUser.line(user), nil)
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.staff.path()) }
+            return .redirect(ConsolePages.staff.path(query: [("done", "signed-out")]))
         }
     }
 
@@ -793,6 +828,9 @@ struct ConsoleRoutes: Sendable {
         case "kiosk": "The kiosk is set up."
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
+        case "role": "The role was changed; their devices ask them to sign in again, with the new role."
+        case "signed-out":
+            "Their sign-ins ended: each device asks for the password at its next contact, and keeps what it holds."
         case "guest": "The guest was saved."
         case "mailed":
             "\(request.uri.queryParameters.get("queued") ?? "0") ticket(s) queued, \(request.uri.queryParameters.get("failed") ?? "0") could not be made; the list below shows each one as it goes."

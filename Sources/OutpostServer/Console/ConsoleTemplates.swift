@@ -349,7 +349,11 @@ enum ConsoleTemplates {
         <thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th></th></tr></thead>
         <tbody>
         {{#users}}
-        <tr><td class="user-name">{{name}}</td><td>{{email}}</td><td>{{role}}</td><td>{{^me}}<form method="post" action="/admin/staff/{{id}}/remove" class="inline-form">
+        <tr><td class="user-name">{{name}}</td><td>{{email}}</td><td>{{#me}}{{role}}{{/me}}{{^me}}<form method="post" action="/admin/staff/{{id}}" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><select name="role" class="user-role" aria-label="Role of {{name}}">{{#roles}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/roles}}</select>
+        <button type="submit" class="user-role-save">Change</button></form>{{/me}}</td><td>{{^me}}<form method="post" action="/admin/staff/{{id}}/sign-out" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link user-sign-out">end sign-ins</button></form>
+        <form method="post" action="/admin/staff/{{id}}/remove" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">remove</button></form>{{/me}}</td></tr>
         {{/users}}
         </tbody>

@@ -147,6 +147,56 @@ extension Store {
         }
     }
 
+    /// Why a user's change was refused.
+    enum UserChangeRefusal: Error, Equatable {
+        /// An exhibitor or block manager works no event's staff: they are on some.
+        case onEventStaff
+    }
+
+    /// Renames a user of the tenant and changes their role; a new role revokes every sign-in of
+    /// theirs (the tokens carry the role). Nil when no such user. (An organizer cannot change
+    /// their own role, so the tenant always keeps one.)
+    func updateUser(
+        _ id: UserID, tenantId: TenantID, name: String?, role: UserRole?, now: Date
+    ) async throws -> UserRecord? {
+        try await database.transaction { connection in
+            guard
+                let current = try await connection.queryOne(
+                    "SELECT \(Self.userColumns) FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
+                    [.id(id), .id(tenantId)]
+                ).map(Self.user(from:))
+            else { return nil }
+            var updated = current
+            if let name { updated.name = name }
+            if let role, role != current.role {
+                if role == .exhibitor || role == .blockManager,
+                    try await connection.queryOne("SELECT 1 FROM event_staff WHERE user_id = ?", [.id(id)]) != nil
+                {
+                    throw UserChangeRefusal.onEventStaff
+                }
+                updated.role = role
+                try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            }
+            try await connection.execute(
+                "UPDATE users SET name = ?, role = ? WHERE id = ?",
+                [.text(updated.name), .text(updated.role.rawValue), .id(id)])
+            return updated
+        }
+    }
+
+    /// Ends every sign-in of a user of the tenant; false when no such user.
+    func signOutEverywhere(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
+        try await database.transaction { connection in
+            guard
+                try await connection.queryOne(
+                    "SELECT id FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
+                    [.id(id), .id(tenantId)]) != nil
+            else { return false }
+            try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            return true
+        }
+    }
+
     private static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",

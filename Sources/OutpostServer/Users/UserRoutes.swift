@@ -15,6 +15,8 @@ struct UserRoutes {
         group.on(API.removeUser, use: remove)
         group.on(API.reportUserDevice, use: reportDevice)
         group.on(API.resetPassword, use: resetPassword)
+        group.on(API.updateUser, use: update)
+        group.on(API.signOutUser, use: signOutEverywhere)
     }
 
     /// The tenant's users, by name (organizer).
@@ -72,6 +74,44 @@ struct UserRoutes {
         guard
             try await dependencies.store.resetPassword(
                 id, tenantId: context.caller.tenantId, passwordHash: hash, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        dependencies.revokedSessions.invalidate()
+        return Response(status: .noContent)
+    }
+
+    /// Renames a user or changes their role (organizer; not their own role). A new role ends
+    /// every sign-in of theirs.
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try API.updateUser.parameters(in: context)
+        let body = try await HTTPHelpers.decode(UpdateUserRequest.self, from: request)
+        let name = try body.name.map { try HTTPHelpers.nonEmpty($0, "name") }
+        if let role = body.role, id == context.caller.userId, role != context.caller.role {
+            throw APIError.invalidRequest(
+                "You cannot change your own role; another organizer can.", status: .unprocessableContent)
+        }
+        let updated: UserRecord?
+        do {
+            updated = try await dependencies.store.updateUser(
+                id, tenantId: context.caller.tenantId, name: name, role: body.role, now: dependencies.clock.now())
+        } catch Store.UserChangeRefusal.onEventStaff {
+            throw APIError(
+                .conflict, .versionConflict,
+                "Exhibitors and block managers work no event's staff: take them off the events' staff first.")
+        }
+        guard let updated else { throw APIError.notFound }
+        dependencies.revokedSessions.invalidate()
+        return try HTTPHelpers.json(updated.info)
+    }
+
+    /// Ends every sign-in of a user (organizer): their devices ask for the password at their
+    /// next contact and keep what they hold.
+    @Sendable func signOutEverywhere(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try API.signOutUser.parameters(in: context)
+        guard
+            try await dependencies.store.signOutEverywhere(
+                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
