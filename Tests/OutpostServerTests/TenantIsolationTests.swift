@@ -238,9 +238,10 @@ struct TenantIsolationTests {
     /// the console's 404 page.
     static func consoleTable(
         event: EventID, user: UserID, guest: GuestID, booth: BoothID = .random(), zone: ZoneID = .random(),
-        block: TicketBlockID = .random()
+        block: TicketBlockID = .random(), contact: ContactID = .random()
     ) -> [(HTTPRequest.Method, String)] {
         [
+            (.post, "/admin/contacts/\(contact)/mentors"), (.post, "/admin/contacts/\(contact)/erase"),
             (.get, "/admin/events/\(event)/ticket-blocks"), (.post, "/admin/events/\(event)/ticket-blocks"),
             (.get, "/admin/ticket-blocks/\(block)"), (.post, "/admin/ticket-blocks/\(block)"),
             (.post, "/admin/ticket-blocks/\(block)/tickets/\(guest)"),
@@ -279,6 +280,7 @@ struct TenantIsolationTests {
     static let consoleScoped: Set<String> = [
         "GET /admin/events", "POST /admin/events", "POST /admin/signout", "GET /admin/staff", "POST /admin/staff",
         "GET /admin/settings", "POST /admin/settings", "GET /admin/two-factor", "POST /admin/two-factor",
+        "GET /admin/contacts", "POST /admin/contacts", "GET /admin/activities", "GET /admin/activities.csv",
         "POST /admin/two-factor/confirm",
     ]
     /// Console routes for a browser that has not signed in.
@@ -314,9 +316,11 @@ struct TenantIsolationTests {
                     kind: .sponsor, partner: "Acme", accessTypeId: world.accessType.id, size: 1,
                     namingDeadline: api.clock.now.addingTimeInterval(3_600), managers: [manager.user.id]),
                 what: "block")
+            let contact = try await api.lab(world.organizer).createContact(
+                CreateContactRequest(name: "Ingrid", area: "Vardø", phone: "+47 915 55 012"))
             for (method, path) in Self.consoleTable(
                 event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id, booth: booth.id,
-                block: block.block.id)
+                block: block.block.id, contact: contact.id)
             {
                 let crossTenant =
                     method == .get
@@ -333,6 +337,7 @@ struct TenantIsolationTests {
                                 ("namingDeadline", "2027-01-01T10:00"),
                                 ("scannedAt", String(api.clock.now.millisecondsSince1970)),
                                 ("checkInId", CheckInID.random().wire), ("reason", "Taken"), ("role", "support"),
+                                ("mentorId", world.staff1.user.id.wire),
                             ])
                 #expect(crossTenant.status == 404, "\(method) \(path): \(crossTenant.status)")
                 #expect(!crossTenant.text.contains(world.event.name), "\(method) \(path)")
@@ -348,6 +353,7 @@ struct TenantIsolationTests {
             ).decode()
             #expect(staff.users.count == 2, "the staff stayed")
             #expect(try await api.lab(world.organizer).events().map(\.name) == [world.event.name])
+            #expect(try await api.lab(world.organizer).contacts().map(\.name) == ["Ingrid"], "the contact stayed")
         }
     }
 
@@ -417,7 +423,8 @@ struct TenantIsolationTests {
             })
         let consoleTabled = Set(
             Self.consoleTable(
-                event: ids.event, user: ids.user, guest: ids.guest, booth: ids.booth, zone: ids.zone, block: ids.block
+                event: ids.event, user: ids.user, guest: ids.guest, booth: ids.booth, zone: ids.zone, block: ids.block,
+                contact: ids.contact
             )
             .map { method, path in
                 "\(method.rawValue) "
@@ -427,6 +434,7 @@ struct TenantIsolationTests {
                     .replacingOccurrences(of: ids.block.wire, with: "{blockId}")
                     .replacingOccurrences(of: ids.user.wire, with: "{userId}")
                     .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
+                    .replacingOccurrences(of: ids.contact.wire, with: "{contactId}")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)

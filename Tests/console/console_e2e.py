@@ -13,7 +13,9 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
+import uuid
 
 import pyotp
 from axe_selenium_python import Axe
@@ -642,6 +644,69 @@ def run(driver, wait):
     check("a recovery code signs in", driver.current_url.endswith("/admin/events"), driver.current_url)
     check("no dialog on the two-factor pages", no_dialog(driver))
 
+    # The coordinator's pages: a peer mentor, a contact with a sealed phone, the mentor's visits
+    # logged from their phone (the API, as the app sends them), the report filtered and its CSV.
+    follow(driver, wait, driver.find_element(By.ID, "staff-nav"))
+    driver.find_element(By.ID, "user-name").send_keys("Mia Mentor")
+    driver.find_element(By.ID, "user-email").send_keys("mia@acme.test")
+    Select(driver.find_element(By.ID, "user-role")).select_by_value("mentor")
+    driver.find_element(By.ID, "user-password").send_keys("mentor-password")
+    follow(driver, wait, driver.find_element(By.ID, "create-user"))
+    follow(driver, wait, driver.find_element(By.ID, "mentoring-nav"))
+    for name, area in ((HOSTILE + " Solberg", "Vardø"), ("Olav Berg", "Kiberg")):
+        driver.find_element(By.ID, "contact-name").send_keys(name)
+        driver.find_element(By.ID, "contact-area").send_keys(area)
+        driver.find_element(By.ID, "contact-phone").send_keys("+47 915 55 012")
+        follow(driver, wait, driver.find_element(By.ID, "add-contact"))
+    for index in range(2):
+        row = driver.find_elements(By.CSS_SELECTOR, "#contacts tbody tr")[index]
+        Select(row.find_element(By.CSS_SELECTOR, "select.assign-mentor")).select_by_visible_text("Mia Mentor")
+        follow(driver, wait, row.find_element(By.CSS_SELECTOR, "button.assign-mentor-button"))
+    contacts_text = driver.find_element(By.ID, "contacts").text
+    check("the contacts are listed with their mentor, the names as text, the phone sealed",
+          HOSTILE + " Solberg" in contacts_text and contacts_text.count("Mia Mentor") == 2
+          and "915 55" not in contacts_text, contacts_text)
+
+    def api(method, path, token=None, body=None):
+        request = urllib.request.Request(URL + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": "Bearer " + token} if token else {})})
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    _, signed = api("POST", "/v1/auth/signin", body={"email": "mia@acme.test", "password": "mentor-password",
+                                                      "deviceId": "mia-phone"})
+    mentor_token = json.loads(signed)["accessToken"]
+    _, listed = api("GET", "/v1/contacts", token=mentor_token)
+    contact_ids = {contact["name"]: contact["id"] for contact in json.loads(listed)["contacts"]}
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    for name, kind, minutes in ((HOSTILE + " Solberg", "visit", 45), ("Olav Berg", "call", 15)):
+        status, answered = api("PUT", f"/v1/activities/{uuid.uuid4()}", token=mentor_token, body={
+            "contactId": contact_ids[name], "type": kind, "date": today, "durationMinutes": minutes,
+            "notes": "kept private", "baseVersion": 0})
+        check(f"the mentor's {kind} is stored", status == 201, f"{status} {answered[:300]}")
+    follow(driver, wait, driver.find_element(By.ID, "activities-link"))
+    check("the report totals the mentors' activities",
+          driver.find_element(By.ID, "activity-totals").text == "2 activities, 60 minutes",
+          driver.find_element(By.ID, "activity-totals").text)
+    Select(driver.find_element(By.ID, "activity-contact")).select_by_visible_text("Olav Berg")
+    follow(driver, wait, driver.find_element(By.ID, "activity-show"))
+    check("filtered by contact", driver.find_element(By.ID, "activity-totals").text == "1 activity, 15 minutes"
+          and "kept private" not in driver.find_element(By.ID, "activities").text)
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, "console-activities.png"))
+    href = driver.find_element(By.ID, "activities-csv").get_attribute("href")
+    cookie = driver.get_cookie("outpost_console")
+    with urllib.request.urlopen(urllib.request.Request(
+            href, headers={"Cookie": f"outpost_console={cookie['value']}"})) as answer:
+        report = answer.read().decode().split("\r\n")
+    check("the funder's report downloads with the filter: one call, no names, no notes",
+          report[0] == "Date,Activity,Minutes,Mentor,Contact,Area" and len([line for line in report if line]) == 2
+          and report[1].startswith(today + ",call,15,Mia Mentor,") and report[1].endswith(",Kiberg"), str(report))
+
     # Accessibility: axe-core (WCAG 2.1 A and AA) on every page the organizer has, with the
     # hostile names shown on them.
     driver.get(event_url + "/guests")
@@ -659,6 +724,7 @@ def run(driver, wait):
         "ticket mails": event_url + "/ticket-mails", "dashboard": event_url + "/dashboard",
         "dashboard tv": event_url + "/dashboard?tv=1", "staff": URL + "/admin/staff",
         "settings": URL + "/admin/settings", "two-factor": URL + "/admin/two-factor",
+        "contacts": URL + "/admin/contacts", "activities": URL + "/admin/activities",
     }
     if leads_url:
         pages["leads"] = leads_url

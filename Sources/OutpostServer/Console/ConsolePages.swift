@@ -91,6 +91,13 @@ package enum ConsolePages {
         .post, "/admin/events/{eventId}/ticket-mails/{guestId}/resend")
     package static let importPage = Page<EventID>(.get, "/admin/events/{eventId}/import")
     package static let importGuests = Form<EventID>(.post, "/admin/events/{eventId}/import")
+    /// The coordinator's pages (peer mentoring): contacts and the activities report.
+    package static let contacts = Endpoint<NoBody, Bytes>(.get, "/admin/contacts")
+    package static let createContact = Endpoint<FormFields, Bytes>(.post, "/admin/contacts")
+    package static let assignMentor = Form<ContactID>(.post, "/admin/contacts/{contactId}/mentors")
+    package static let eraseContact = Form<ContactID>(.post, "/admin/contacts/{contactId}/erase")
+    package static let activities = Endpoint<NoBody, Bytes>(.get, "/admin/activities")
+    package static let activitiesCSV = Endpoint<NoBody, Bytes>(.get, "/admin/activities.csv")
     package static let style = Endpoint<NoBody, Bytes>(.get, "/admin/static/console.css")
     package static let importScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/import.js")
     package static let dashboardScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/dashboard.js")
@@ -173,6 +180,12 @@ extension ConsolePages {
         resendTicket.route,
         importPage.route,
         importGuests.route,
+        contacts.route,
+        createContact.route,
+        assignMentor.route,
+        eraseContact.route,
+        activities.route,
+        activitiesCSV.route,
         style.route,
         importScript.route,
         dashboardScript.route,

@@ -65,6 +65,7 @@ struct ConsoleRoutes: Sendable {
         registerTicketMails(on: group)
         registerSettings(on: group)
         registerTwoFactor(on: group)
+        registerMentoring(on: group)
         group.on(ConsolePages.style) { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") }
         group.on(ConsolePages.importScript) { _, _ in
             Self.asset(ConsoleAssets.importScript, type: "text/javascript; charset=utf-8")
@@ -788,6 +789,7 @@ struct ConsoleRoutes: Sendable {
             layout["staffCurrent"] = section == .staff
             layout["settingsCurrent"] = section == .settings
             layout["twoFactorCurrent"] = section == .twoFactor
+            layout["mentoringCurrent"] = section == .mentoring
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }
@@ -829,6 +831,9 @@ struct ConsoleRoutes: Sendable {
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "role": "The role was changed; their devices ask them to sign in again, with the new role."
+        case "contact": "The contact was added; assign a mentor to it below."
+        case "assigned": "The mentor was assigned; their phone has the contact from its next sync."
+        case "erased": "The contact was erased; their activities stay in the report without the name."
         case "signed-out":
             "Their sign-ins ended: each device asks for the password at its next contact, and keeps what it holds."
         case "guest": "The guest was saved."

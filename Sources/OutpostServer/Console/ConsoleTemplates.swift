@@ -37,7 +37,7 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
+        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/contacts" id="mentoring-nav"{{#mentoringCurrent}} aria-current="page"{{/mentoringCurrent}}>Mentoring</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <span class="role" id="signed-in-role">{{role}}</span>
@@ -420,6 +420,56 @@ enum ConsoleTemplates {
         <p class="hint empty" id="devices-empty"{{#hasDevices}} hidden{{/hasDevices}}>No device has reported yet: a door device appears here after its first sync with this event.</p>
         </div>
         <script src="/admin/static/dashboard.js"></script>
+        """
+
+    static let contacts = """
+        <h1>Contacts</h1>
+        <p class="tabs"><a href="/admin/contacts" aria-current="page">Contacts</a> <a href="/admin/activities" id="activities-link">Activities report</a></p>
+        <table class="list" id="contacts">
+        <thead><tr><th>Name</th><th>Area</th><th>Last visit</th><th>Mentors</th><th>Kept sealed</th><th>Actions</th></tr></thead>
+        <tbody>
+        {{#contacts}}<tr><td class="contact-name">{{name}}</td><td>{{area}}</td><td>{{lastVisit}}</td><td>{{mentors}}</td><td>{{sensitive}}</td>
+        <td>{{#hasMentors}}<form method="post" action="/admin/contacts/{{id}}/mentors" class="inline-form"><input type="hidden" name="_csrf" value="{{csrf}}">
+        <select name="mentorId" class="assign-mentor" aria-label="Mentor for {{name}}" required><option value="">Choose a mentor…</option>{{#assignable}}<option value="{{id}}">{{name}}</option>{{/assignable}}</select>
+        <button type="submit" class="assign-mentor-button">Assign</button></form>{{/hasMentors}}
+        <form method="post" action="/admin/contacts/{{id}}/erase" class="inline-form"><input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link erase-contact">erase</button></form></td></tr>{{/contacts}}
+        {{^contacts}}<tr><td colspan="6">No contacts yet: add the first below, then assign a mentor, whose phone then has it.</td></tr>{{/contacts}}
+        </tbody>
+        </table>
+        {{^hasMentors}}<p class="hint" id="no-mentors">No peer mentors yet: create users with the role Peer mentor on the Staff page to assign them.</p>{{/hasMentors}}
+        <h2>New contact</h2>
+        <form method="post" action="/admin/contacts" class="card" id="new-contact">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        \(formError(id: "contact-error"))
+        \(input("Name", type: "text", name: "name", id: "contact-name", attributes: " required"))
+        \(input("Area", type: "text", name: "area", id: "contact-area", attributes: " required"))
+        \(input("Address (sealed)", type: "text", name: "address", id: "contact-address"))
+        \(input("Phone (sealed)", type: "tel", name: "phone", id: "contact-phone"))
+        \(input("Health notes (sealed)", type: "text", name: "healthNotes", id: "contact-health"))
+        <p class="hint">Sealed fields are shown to a mentor only when they reveal them, and every reveal is recorded.</p>
+        <button type="submit" id="add-contact">Add contact</button>
+        </form>
+        """
+
+    static let activities = """
+        <h1>Activities</h1>
+        <p class="tabs"><a href="/admin/contacts" id="contacts-link">Contacts</a> <a href="/admin/activities" aria-current="page">Activities report</a></p>
+        <form method="get" action="/admin/activities" class="card inline" id="activity-filter">
+        <label>Mentor <select name="mentor" id="activity-mentor"><option value="">any</option>{{#mentors}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/mentors}}</select></label>
+        <label>Contact <select name="contact" id="activity-contact"><option value="">any</option>{{#contacts}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/contacts}}</select></label>
+        <label>From <input type="date" name="from" id="activity-from" value="{{from}}"></label>
+        <label>To <input type="date" name="to" id="activity-to" value="{{to}}"></label>
+        <button type="submit" id="activity-show">Show</button>
+        </form>
+        <p class="count"><span id="activity-totals">{{count}}, {{minutes}} minutes</span> · <a href="{{csv}}" id="activities-csv">Download the funder's report (CSV)</a></p>
+        <table class="list" id="activities">
+        <thead><tr><th>Date</th><th>Activity</th><th>Minutes</th><th>Mentor</th><th>Contact</th></tr></thead>
+        <tbody>
+        {{#activities}}<tr><td>{{date}}</td><td>{{type}}</td><td>{{minutes}}</td><td>{{mentor}}</td><td>{{contact}}</td></tr>{{/activities}}
+        {{^activities}}<tr><td colspan="5">No activities match: mentors log their visits and calls on their phones, and they appear here after their next sync.</td></tr>{{/activities}}
+        </tbody>
+        </table>
+        <p class="pager">{{#next}}<a href="{{next}}" id="activities-next">Later activities</a>{{/next}}</p>
         """
 
     static let settings = """
@@ -842,17 +892,19 @@ enum ConsoleTemplates {
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
         "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
         "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "twoFactor": twoFactor,
-        "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes,
+        "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes, "contacts": contacts,
+        "activities": activities,
     ]
 
     /// The bar's sections (its navigation).
-    enum Section { case events, staff, settings, twoFactor }
+    enum Section { case events, staff, settings, twoFactor, mentoring }
 
     /// The section a page belongs to; nil for pages of no section (sign-in, a refusal).
     static func section(of template: String) -> Section? {
         switch template {
         case "staff": .staff
         case "settings": .settings
+        case "contacts", "activities": .mentoring
         case "twoFactor", "twoFactorSetup", "twoFactorCodes": .twoFactor
         case "signIn", "signInCode", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
         default: .events
