@@ -79,3 +79,30 @@ struct ConsoleGuestListTests {
         return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&")
     }
 }
+
+/// Empty pages say what to do next.
+@Suite("Console: empty states")
+struct ConsoleEmptyStateTests {
+    @Test(
+        "console-empty-states: an event with nothing yet says on each page what to do next; a filter that matches nothing says so",
+        arguments: StoreKind.allCases)
+    func emptyStates(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let empty = try await api.createEvent(world.organizer, name: "Empty Hall")
+            let browser = try await ConsoleTests.signedIn(api)
+            var page = try await browser.get(ConsolePages.guests.path(empty.id))
+            #expect(page.text.contains("No guests yet: import them from a CSV file"))
+            page = try await browser.get(ConsolePages.guests.path(world.event.id, query: [("q", "nobody at all")]))
+            #expect(page.text.contains("No guest matches these filters") && page.text.contains(">No guests<"))
+            page = try await browser.get(ConsolePages.event.path(empty.id))
+            #expect(page.text.contains("None yet: add one below") && page.text.contains("put door staff on it below"))
+            page = try await browser.get(ConsolePages.audit.path(empty.id))
+            #expect(page.text.contains("appear here as they reach the server"))
+            page = try await browser.get(ConsolePages.ticketMails.path(empty.id))
+            #expect(page.text.contains("No ticket has been e-mailed yet: "))
+            page = try await browser.get(ConsolePages.walkIns.path(empty.id))
+            #expect(page.text.contains("a door device adds them from its Walk-in tab"))
+        }
+    }
+}

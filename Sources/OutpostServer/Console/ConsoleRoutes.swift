@@ -520,7 +520,7 @@ struct ConsoleRoutes: Sendable {
                 "guests", title: "Guests · \(detail.event.name)",
                 [
                     "event": ["id": id.wire, "name": detail.event.name], "q": request.formQuery("q") ?? "",
-                    "total": page.total, "position": Self.position(page),
+                    "total": page.total, "position": Self.position(page), "filtered": !filters.isEmpty,
                     "csv": ConsolePages.guestsCSV.path(id, query: filters),
                     "canMail": Self.role(session) == .organizer && page.total > 0,
                     "filterFields": Self.formBody(filters),

@@ -201,7 +201,7 @@ enum ConsoleTemplates {
         <h2>Access types</h2>
         <ul id="access-types">
         {{#accessTypes}}<li>{{name}}{{#walkInAllowed}} <span class="tag">walk-in allowed</span>{{/walkInAllowed}}{{#walkInCapacity}} <span class="tag">{{walkInCapacity}} walk-in places</span>{{/walkInCapacity}}</li>{{/accessTypes}}
-        {{^accessTypes}}<li>None yet: guests need one.</li>{{/accessTypes}}
+        {{^accessTypes}}<li>None yet: add one below; every guest has one, and the doors show it.</li>{{/accessTypes}}
         </ul>
         {{#canEdit}}
         <form method="post" action="/admin/events/{{event.id}}/access-types" class="card inline" id="new-access-type">
@@ -223,7 +223,7 @@ enum ConsoleTemplates {
         {{#staff}}<li><span class="staff-name">{{name}}</span> · {{email}} · {{role}}
         {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/staff/{{id}}/remove" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">take off</button></form>{{/canEdit}}</li>{{/staff}}
-        {{^staff}}<li>Nobody is on this event's staff yet.</li>{{/staff}}
+        {{^staff}}<li>Nobody is on this event's staff yet: put door staff on it below, and their devices see the event.</li>{{/staff}}
         </ul>
         {{#canEdit}}
         <form method="post" action="/admin/events/{{event.id}}/staff" class="card inline" id="assign-staff">
@@ -315,7 +315,7 @@ enum ConsoleTemplates {
         <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="scannedAt" value="{{scannedAt}}"><input type="hidden" name="list" value="{{list}}">
         <button type="submit" class="link check-in-row" aria-label="Check in {{name}}">Check in</button></form>{{/canCheckIn}}</td><td>{{notes}}</td></tr>
         {{/guests}}
-        {{^guests}}<tr><td colspan="6">No guest matches.</td></tr>{{/guests}}
+        {{^guests}}<tr><td colspan="6">{{#filtered}}No guest matches these filters: clear the search, or choose "any".{{/filtered}}{{^filtered}}No guests yet: import them from a CSV file (Import guests), or add walk-ins at the door.{{/filtered}}</td></tr>{{/guests}}
         </tbody>
         </table>
         <p class="pager">
@@ -567,7 +567,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Time</th><th>What</th><th>Guest</th><th>By</th><th>Device</th><th>How</th></tr></thead>
         <tbody>
         {{#entries}}<tr><td>{{at}}</td><td>{{kind}}</td><td>{{guest}}</td><td>{{user}}</td><td>{{device}}</td><td>{{method}}</td></tr>{{/entries}}
-        {{^entries}}<tr><td colspan="6">No entry matches.</td></tr>{{/entries}}
+        {{^entries}}<tr><td colspan="6">No entry matches: check-ins, repeats, undos and badge prints appear here as they reach the server.</td></tr>{{/entries}}
         </tbody>
         </table>
         <p class="pager">
@@ -596,7 +596,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Device</th><th>Walk-ins</th><th>How paid</th><th>Count</th><th>Amount</th></tr></thead>
         <tbody>
         {{#shifts}}<tr><td>{{device}}</td><td>{{walkIns}}</td><td>{{method}}</td><td>{{count}}</td><td>{{amount}}</td></tr>{{/shifts}}
-        {{^shifts}}<tr><td colspan="5">No walk-ins yet.</td></tr>{{/shifts}}
+        {{^shifts}}<tr><td colspan="5">No walk-ins yet: a door device adds them from its Walk-in tab, on access types that allow them.</td></tr>{{/shifts}}
         </tbody>
         </table>
         <p><a href="{{csv}}" id="walkins-csv">Download the summary as CSV</a></p>
@@ -607,7 +607,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Added</th><th>Name</th><th>E-mail</th><th>Access type</th><th>By</th><th>Device</th><th>Paid</th><th>Look at</th></tr></thead>
         <tbody>
         {{#walkIns}}<tr><td>{{at}}</td><td><a href="/admin/events/{{event.id}}/guests/{{guestId}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{byName}}</td><td>{{device}}</td><td>{{paid}}</td><td>{{#duplicateOf}}<span class="tag warn">possible duplicate of <a href="/admin/events/{{event.id}}/guests/{{duplicateOf}}">{{duplicateName}}</a></span>{{/duplicateOf}}{{#overCapacity}} <span class="tag warn">over capacity</span>{{/overCapacity}}</td></tr>{{/walkIns}}
-        {{^walkIns}}<tr><td colspan="8">No walk-ins yet.</td></tr>{{/walkIns}}
+        {{^walkIns}}<tr><td colspan="8">No walk-ins yet: a door device adds them from its Walk-in tab, on access types that allow them.</td></tr>{{/walkIns}}
         </tbody>
         </table>
         <p class="hint">A possible duplicate is kept as its own guest: nothing is merged unless you cancel one.</p>
@@ -637,7 +637,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Printed</th><th>Guest</th><th>By</th><th>Device</th><th>Reprint</th></tr></thead>
         <tbody>
         {{#prints}}<tr><td>{{at}}</td><td><a href="/admin/events/{{event.id}}/guests/{{guestId}}">{{guest}}</a></td><td>{{by}}</td><td>{{device}}</td><td>{{#reprint}}<span class="tag warn">reprint: {{reason}}</span>{{/reprint}}</td></tr>{{/prints}}
-        {{^prints}}<tr><td colspan="5">No badge printed yet.</td></tr>{{/prints}}
+        {{^prints}}<tr><td colspan="5">No badge printed yet: the door devices print them at check-in when the layout says so, or from a guest's card.</td></tr>{{/prints}}
         </tbody>
         </table>
         </section>{{/showsPrints}}
@@ -660,7 +660,7 @@ enum ConsoleTemplates {
         <input type="number" name="capacity" value="{{capacity}}" min="1" placeholder="no limit" aria-label="Capacity"><button type="submit">Change</button></form>
         <form method="post" action="/admin/events/{{event.id}}/zones/{{id}}/remove" class="inline-form zone-remove">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit">Remove</button></form></td>{{/canEdit}}</tr>{{/zones}}
-        {{^zones}}<tr><td colspan="6">No zones yet.</td></tr>{{/zones}}
+        {{^zones}}<tr><td colspan="6">No zones yet. Add the first below: its name, its capacity if it has one, and who may enter.</td></tr>{{/zones}}
         </tbody>
         </table>
         {{#hasViolations}}<section>
@@ -709,7 +709,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Item</th><th>Per ticket</th><th>Stock</th><th>Handed out</th><th>Left</th><th>Over-redeemed</th></tr></thead>
         <tbody>
         {{#items}}<tr{{#attention}} class="attention"{{/attention}}><td>{{name}}</td><td>{{allowances}}</td><td>{{stock}}</td><td>{{redeemed}}</td><td>{{left}}</td><td>{{over}}</td></tr>{{/items}}
-        {{^items}}<tr><td colspan="6">No items yet.</td></tr>{{/items}}
+        {{^items}}<tr><td colspan="6">No items yet. Add the first below: what is handed out, its stock, and how many each ticket gets.</td></tr>{{/items}}
         </tbody>
         </table>
         {{#hasStations}}<section>
@@ -756,7 +756,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Booth</th><th>Exhibitors</th><th>Questions</th><th>Leads</th></tr></thead>
         <tbody>
         {{#booths}}<tr><td><a href="/admin/booths/{{id}}/leads">{{name}}</a></td><td>{{exhibitors}}</td><td>{{questions}}</td><td>{{leads}}</td></tr>{{/booths}}
-        {{^booths}}<tr><td colspan="4">No booths yet.</td></tr>{{/booths}}
+        {{^booths}}<tr><td colspan="4">No booths yet. Add one below and choose its exhibitors.</td></tr>{{/booths}}
         </tbody>
         </table>
         {{#canEdit}}<section>
@@ -779,7 +779,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Partner</th><th>Kind</th><th>Access type</th><th>Named</th><th>Naming until ({{event.timeZone}})</th><th>Door naming</th><th>Managers</th></tr></thead>
         <tbody>
         {{#blocks}}<tr><td><a href="/admin/ticket-blocks/{{id}}">{{partner}}</a></td><td>{{kind}}</td><td>{{accessType}}</td><td>{{named}} of {{size}}</td><td>{{deadline}}</td><td>{{#doorNaming}}allowed{{/doorNaming}}{{^doorNaming}}no{{/doorNaming}}</td><td>{{managers}}</td></tr>{{/blocks}}
-        {{^blocks}}<tr><td colspan="7">No ticket blocks yet.</td></tr>{{/blocks}}
+        {{^blocks}}<tr><td colspan="7">No ticket blocks yet. Allocate one below to a sponsor or partner, who then names its tickets.</td></tr>{{/blocks}}
         </tbody>
         </table>
         {{#hasConflicts}}<h2>Named twice</h2>
@@ -847,7 +847,7 @@ enum ConsoleTemplates {
         <thead><tr><th>Captured</th><th>Attendee</th><th>E-mail</th><th>Rating</th><th>Notes</th>{{#questions}}<th>{{.}}</th>{{/questions}}<th>By</th></tr></thead>
         <tbody>
         {{#leads}}<tr><td>{{at}}</td><td>{{attendee}}</td><td>{{email}}</td><td>{{rating}}</td><td>{{notes}}</td>{{#answers}}<td>{{.}}</td>{{/answers}}<td>{{by}}</td></tr>{{/leads}}
-        {{^leads}}<tr><td colspan="6">No leads yet.</td></tr>{{/leads}}
+        {{^leads}}<tr><td colspan="6">No leads yet. Exhibitors capture them by scanning attendees' badges at the booth.</td></tr>{{/leads}}
         </tbody>
         </table>
         <p class="hint">An attendee who does not share their contact details shows as their ticket's opaque id; the organizer records it when they agree, and the lead shows them from then on.</p>
@@ -863,7 +863,7 @@ enum ConsoleTemplates {
         {{#deliveries}}<tr><td>{{guest}}</td><td>{{email}}</td><td class="mail-state">{{state}}</td><td>{{attempts}}</td><td>{{at}}</td><td>{{error}}</td>
         <td>{{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/ticket-mails/{{guestId}}/resend" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="resend">send again</button></form>{{/canEdit}}</td></tr>{{/deliveries}}
-        {{^deliveries}}<tr><td colspan="7">No ticket has been e-mailed yet.</td></tr>{{/deliveries}}
+        {{^deliveries}}<tr><td colspan="7">No ticket has been e-mailed yet: "E-mail the tickets" on the event's page sends them, or the guest list's button for the guests it shows.</td></tr>{{/deliveries}}
         </tbody>
         </table>
         """
