@@ -42,11 +42,15 @@ struct EventRoutes {
             Self.event($0, isIn: range, now: now)
         }
         var infos = events.map(\.info)
+        let counts = request.uri.queryParameters.get("counts")
+        guard counts == nil || counts == "true" || counts == "false" else {
+            throw APIError.invalidRequest("'counts' must be true or false.")
+        }
         // The counts for those who may read them (the door roles see the events, not the guests).
-        if request.uri.queryParameters.get("counts") == "true", [.organizer, .support].contains(context.caller.role) {
-            let counts = try await dependencies.store.eventCounts(tenantId: context.caller.tenantId)
+        if counts == "true", [.organizer, .support].contains(context.caller.role) {
+            let byEvent = try await dependencies.store.eventCounts(tenantId: context.caller.tenantId)
             for index in infos.indices {
-                infos[index].counts = counts[infos[index].id] ?? EventCounts(guests: 0, checkedIn: 0)
+                infos[index].counts = byEvent[infos[index].id] ?? EventCounts(guests: 0, checkedIn: 0)
             }
         }
         return try HTTPHelpers.json(EventList(events: infos))

@@ -110,17 +110,31 @@ final class RouteTable: Sendable {
         patterns.withLockedValue { $0 = byPath.map { ($0.key, $0.value) } }
     }
 
-    /// The methods served at `path` (sorted), empty when no route has this path.
+    /// The methods served at `path` (sorted), empty when no route has this path. Where a
+    /// literal segment and a parameter both match (`/v1/contacts/changes` and
+    /// `/v1/contacts/{contactId}`), the router takes the literal one, and so does this: only the
+    /// most literal matching patterns count.
     func methods(forPath path: String) -> [String] {
         let asked = Self.segments(path)
-        var methods: Set<String> = []
+        var matched: [(literal: [Bool], methods: Set<String>)] = []
         for pattern in patterns.withLockedValue({ $0 }) where pattern.segments.count == asked.count {
             let matches = zip(pattern.segments, asked).allSatisfy { expected, actual in
-                expected.hasPrefix("{") || expected.hasPrefix(":") ? !actual.isEmpty : expected == actual
+                Self.isParameter(expected) ? !actual.isEmpty : expected == actual
             }
-            if matches { methods.formUnion(pattern.methods) }
+            if matches { matched.append((pattern.segments.map { !Self.isParameter($0) }, pattern.methods)) }
         }
-        return methods.sorted()
+        guard let best = matched.map(\.literal).max(by: Self.lessLiteral) else { return [] }
+        return Set(matched.filter { $0.literal == best }.flatMap(\.methods)).sorted()
+    }
+
+    /// Whether `a` is less literal than `b`: at the first place they differ, `b` has the literal.
+    static func lessLiteral(_ a: [Bool], _ b: [Bool]) -> Bool {
+        for (left, right) in zip(a, b) where left != right { return right }
+        return false
+    }
+
+    private static func isParameter(_ segment: String) -> Bool {
+        segment.hasPrefix("{") || segment.hasPrefix(":")
     }
 
     private static func segments(_ path: String) -> [String] {
