@@ -18,7 +18,7 @@ extension ConsoleRoutes {
     /// The attendee list with the guest list's filters (the API's, as it wrote it).
     @Sendable func guestsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try ConsolePages.guestsCSV.parameters(in: context)
-        let filters = Self.given(request, ["q", "accessTypeId", "status", "checkIn"])
+        let filters = Self.given(request, Self.guestListFilterNames)
         return try await download(
             request, context, API.exportGuests.line(id, query: filters), type: "text/csv; charset=utf-8",
             name: "guests.csv", back: ConsolePages.guests.path(id, query: filters))

@@ -21,8 +21,12 @@ extension ConsoleRoutes {
     /// How old a check-in form may be: a page left open longer is made again before it checks in.
     static let deskFormLifetime: TimeInterval = 12 * 3_600
 
-    /// The guest list's filters a check-in from the list goes back to (nothing else of the form).
-    static let guestListParameters = ["q", "accessTypeId", "status", "checkIn", "after"]
+    /// The guest list's filters, the same for its page, its CSV and its bulk e-mail.
+    static let guestListFilterNames = ["q", "accessTypeId", "status", "checkIn"]
+
+    /// The guest list's filters and page a check-in from the list goes back to (nothing else of
+    /// the form).
+    static let guestListParameters = guestListFilterNames + ["after"]
 
     @Sendable func checkInGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, guestId) = try ConsolePages.checkInGuest.parameters(in: context)
@@ -80,7 +84,7 @@ extension ConsoleRoutes {
     /// The guest list's parameters among a form's urlencoded `list` (its filters, and the page
     /// when `keeping` says so), nothing else of it.
     static func guestListFilters(
-        _ list: String, keeping names: [String] = ["q", "accessTypeId", "status", "checkIn"]
+        _ list: String, keeping names: [String] = guestListFilterNames
     ) -> [(String, String?)] {
         (URLComponents(string: "?" + list)?.queryItems ?? []).compactMap { item -> (String, String?)? in
             guard names.contains(item.name), let value = item.value, !value.isEmpty else { return nil }

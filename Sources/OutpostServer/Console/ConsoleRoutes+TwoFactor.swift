@@ -18,12 +18,7 @@ extension ConsoleRoutes {
 
     /// The sign-in's second step: the code field, the challenge in a hidden field.
     func signInCodeForm(challenge: String, error: String?, status: HTTPResponse.Status) async throws -> Response {
-        let nonce = ConsoleSession.makeNonce()
-        var response = try await page(
-            "signInCode", title: "Sign in", ["csrf": try await csrf().token(for: nonce), "challenge": challenge],
-            error: error, session: nil, status: status)
-        response.setCookie(cookie(ConsoleSession.preCookieName, nonce, maxAge: 3_600))
-        return response
+        try await signedOutPage("signInCode", ["challenge": challenge], error: error, status: status)
     }
 
     @Sendable func signInCode(_ request: Request, context: AppRequestContext) async throws -> Response {

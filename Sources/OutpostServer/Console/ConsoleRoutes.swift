@@ -84,10 +84,18 @@ struct ConsoleRoutes: Sendable {
     }
 
     func signInForm(email: String, error: String?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        try await signedOutPage("signIn", ["email": email], error: error, status: status)
+    }
+
+    /// A page of the signed-out forms: a fresh nonce in the sign-in cookie and its CSRF token in
+    /// the page's form.
+    func signedOutPage(
+        _ template: String, _ values: [String: Any], error: String?, status: HTTPResponse.Status
+    ) async throws -> Response {
         let nonce = ConsoleSession.makeNonce()
-        var response = try await page(
-            "signIn", title: "Sign in", ["csrf": try await csrf().token(for: nonce), "email": email], error: error,
-            session: nil, status: status)
+        var values = values
+        values["csrf"] = try await csrf().token(for: nonce)
+        var response = try await page(template, title: "Sign in", values, error: error, session: nil, status: status)
         response.setCookie(cookie(ConsoleSession.preCookieName, nonce, maxAge: 3_600))
         return response
     }
@@ -503,7 +511,7 @@ struct ConsoleRoutes: Sendable {
             let detail = try await eventDetail(ConsolePages.guests.parameters(in: context), call)
             let id = detail.event.id
             let parameters = request.uri.queryParameters
-            let query = Self.given(request, ["q", "accessTypeId", "status", "checkIn", "after"])
+            let query = Self.given(request, Self.guestListParameters)
             let answer = try await call(
                 API.listGuests.line(id, query: query + [("limit", "50")]), nil)
             guard answer.status == .ok else {
