@@ -193,6 +193,10 @@ public func withServer<T: Sendable>(
 ) async throws -> T {
     var configuration = ServerConfiguration(
         store: location, port: 0, clock: clock.wallClock, bcryptCost: 4, postgresPoolSize: 8)
+    // The live test client holds one connection and never reconnects: under a loaded parallel run
+    // a test can leave it idle past the server's 60 s, and the server's close then fails its next
+    // call with "I/O on closed channel". The devices' own pools close idle connections first.
+    if live { configuration.idleTimeout = 3600 }
     configure(&configuration)
     let parts = try OutpostServer.makeParts(configuration, logger: TestSupport.logger)
     let app = try OutpostServer.buildApplication(configuration, parts: parts, logger: TestSupport.logger)

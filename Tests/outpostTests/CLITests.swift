@@ -12,38 +12,38 @@ import FoundationNetworking
 @Suite("outpost command line")
 struct CLITests {
     @Test("--help lists every command; each subcommand's help describes its options")
-    func help() throws {
-        let root = try CLI.run(["--help"])
+    func help() async throws {
+        let root = try await CLI.run(["--help"])
         #expect(root.status == 0)
         for command in ["serve", "admin"] { #expect(root.stdout.contains(command)) }
-        let serve = try CLI.run(["serve", "--help"])
+        let serve = try await CLI.run(["serve", "--help"])
         for option in ["--sqlite", "--postgres", "--host", "--port", "--dedupe-window"] {
             #expect(serve.stdout.contains(option), "serve --help lacks \(option)")
         }
-        let bootstrap = try CLI.run(["admin", "bootstrap", "--help"])
+        let bootstrap = try await CLI.run(["admin", "bootstrap", "--help"])
         for option in ["--sqlite", "--postgres", "--tenant", "--email", "--password", "--name"] {
             #expect(bootstrap.stdout.contains(option), "bootstrap --help lacks \(option)")
         }
-        #expect(try CLI.run(["admin", "--help"]).stdout.contains("bootstrap"))
+        #expect(try await CLI.run(["admin", "--help"]).stdout.contains("bootstrap"))
     }
 
     @Test("a wrong flag is a usage error: exit 2, a clear message, no stack trace")
-    func wrongFlag() throws {
+    func wrongFlag() async throws {
         for arguments in [
             ["serve", "--bogus"], ["serve", "--port", "http"], ["serve", "--sqlite", "a", "--postgres", "b"],
             ["nonsense"], ["serve", "--postgres-pool", "0"],
         ] {
-            let result = try CLI.run(arguments)
+            let result = try await CLI.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack"))
         }
-        let pool = try CLI.run(["serve", "--postgres-pool", "5000"])
+        let pool = try await CLI.run(["serve", "--postgres-pool", "5000"])
         #expect(pool.status == 2 && pool.stderr.contains("--postgres-pool must be from 1 to 1000"), "\(pool.stderr)")
     }
 
     @Test("an unreachable PostgreSQL is one sentence and exit 1")
-    func unreachablePostgres() throws {
+    func unreachablePostgres() async throws {
         let port = try CLI.freePort()
         for arguments in [
             ["serve", "--postgres", "postgres://outpost@127.0.0.1:\(port)/outpost"],
@@ -52,29 +52,29 @@ struct CLITests {
                 "--email", "a@b.co", "--password", "password1", "--name", "A",
             ],
         ] {
-            let result = try CLI.run(arguments)
+            let result = try await CLI.run(arguments)
             #expect(result.status == 1)
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(result.stderr)")
             #expect(result.stderr.contains("Cannot connect to PostgreSQL at 127.0.0.1:\(port)"))
         }
-        let badURL = try CLI.run(["serve", "--postgres", "mysql://nope"])
+        let badURL = try await CLI.run(["serve", "--postgres", "mysql://nope"])
         #expect(badURL.status == 1)
         #expect(badURL.stderr.contains("is not a PostgreSQL URL"))
     }
 
     @Test("bootstrap prints tenantId and userId, and refuses an existing e-mail")
-    func bootstrap() throws {
+    func bootstrap() async throws {
         let directory = try CLI.temporaryDirectory()
         let arguments = [
             "admin", "bootstrap", "--sqlite", directory + "/o.sqlite", "--tenant", "Acme", "--email", "ann@acme.test",
             "--password", "correct horse", "--name", "Ann", "--bcrypt-cost", "4",
         ]
-        let first = try CLI.run(arguments)
+        let first = try await CLI.run(arguments)
         #expect(first.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: String]
         #expect(json?["tenantId"]?.count == 36 && json?["userId"]?.count == 36)
-        let second = try CLI.run(arguments)
+        let second = try await CLI.run(arguments)
         #expect(second.status == 1)
         #expect(second.stderr.contains("already exists"))
     }
@@ -117,9 +117,16 @@ enum CLI {
             "../../.build/debug/outpost")
     }
 
-    static func run(_ arguments: [String], executable: URL? = nil) throws -> Result {
+    /// Runs `outpost ARGUMENTS` (or `executable`) to its end, waiting off Swift concurrency's
+    /// pool (``LabProcess/blocking(_:)``).
+    static func run(_ arguments: [String], executable: URL? = nil) async throws -> Result {
+        let binary = executable ?? binary
+        return try await LabProcess.blocking { try runBlocking(arguments, executable: binary) }
+    }
+
+    private static func runBlocking(_ arguments: [String], executable: URL) throws -> Result {
         let process = Process()
-        process.executableURL = executable ?? binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -164,8 +171,8 @@ enum CLI {
     /// Runs the binary as a device whose system trust store is `bundle` (a PEM file): in a
     /// private mount namespace the bundle is mounted over Debian's CA file, which libcurl (and so
     /// URLSession on Linux) reads, as installing a CA profile does on a phone. Needs root.
-    static func run(_ arguments: [String], trusting bundle: String) throws -> Result {
-        try run(
+    static func run(_ arguments: [String], trusting bundle: String) async throws -> Result {
+        try await run(
             [
                 "--mount", "sh", "-c", #"mount --bind "$0" /etc/ssl/certs/ca-certificates.crt && exec "$@""#, bundle,
                 binary.path,

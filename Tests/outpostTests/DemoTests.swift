@@ -44,16 +44,16 @@ struct DemoTests {
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { $0.hasPrefix("OP1") && $0.count == 197 })
         let home = ["--home", directory + "/device", "--json"]
-        let status = try CLI.tree(try CLI.run(["device", "status"] + home))
+        let status = try CLI.tree(try await CLI.run(["device", "status"] + home))
         #expect(status["screen"] as? String == "native-shell-event-shell")
         let roster = (status["elements"] as? [[String: Any]] ?? []).first {
             $0["id"] as? String == "native-shell-roster-list"
         }
         // The 500 imported guests and the sponsor Northwind's 5 block tickets.
         #expect((roster?["attributes"] as? [String: String])?["count"] == "505")
-        let scanned = try CLI.tree(try CLI.run(["device", "scan", lines[0]] + home))
+        let scanned = try CLI.tree(try await CLI.run(["device", "scan", lines[0]] + home))
         #expect(scanned["screen"] as? String == "checkin-confirmation-screen")
-        let confirmed = try CLI.tree(try CLI.run(["device", "confirm"] + home))
+        let confirmed = try CLI.tree(try await CLI.run(["device", "confirm"] + home))
         #expect(confirmed["pending"] as? Int == 0)
         // The camera stand-in: a photo of a ticket takes the same path as scanned text.
         let signIn = try await Self.post(
@@ -70,11 +70,11 @@ struct DemoTests {
         let png = try await URLSession.shared.data(for: request).0
         let photo = directory + "/ticket.png"
         try png.write(to: URL(fileURLWithPath: photo))
-        let fromImage = try CLI.tree(try CLI.run(["device", "scan", "--image", photo] + home))
+        let fromImage = try CLI.tree(try await CLI.run(["device", "scan", "--image", photo] + home))
         #expect((fromImage["visible"] as? [String])?.contains("checkin-already-checked-in") == true)
         let notAnImage = directory + "/note.txt"
         try Data("no code here".utf8).write(to: URL(fileURLWithPath: notAnImage))
-        let refused = try CLI.run(["device", "scan", "--image", notAnImage] + home)
+        let refused = try await CLI.run(["device", "scan", "--image", notAnImage] + home)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("not a PNG or JPEG"))
         // demo-mail: with Debian's python3-aiosmtpd (scripts/test installs it) a real SMTP server
@@ -82,7 +82,7 @@ struct DemoTests {
         let mail = directory + "/mail/new"
         let hasMail = SMTPSink.systemPython != nil
         if hasMail {
-            let asked = try CLI.run(
+            let asked = try await CLI.run(
                 [
                     "device", "signin", "--home", directory + "/worker", "--server", "http://127.0.0.1:\(port)",
                     "--email", "nora@care.test", "--request-code", "--register",

@@ -9,45 +9,45 @@ struct DeploymentProcessTests {
         "tls-device-over-https: a device that trusts the test CA signs in, opens the event and checks a guest in over HTTPS; one that does not is told the certificate is not trusted"
     )
     func deviceOverHTTPS() async throws {
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         let server = try await RunningServer.start(options: [
             "--tls-cert", authority.serverCertificate, "--tls-key", authority.serverKey,
         ])
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.port)"
-        let bootstrap = try CLI.run([
+        let bootstrap = try await CLI.run([
             "admin", "bootstrap", "--sqlite", server.databasePath, "--tenant", "Acme", "--email",
             RunningServer.email, "--password", RunningServer.password, "--name", "Olivia", "--bcrypt-cost", "4",
         ])
         try #require(bootstrap.status == 0, "\(bootstrap.stderr)")
         // The organizer's set-up, with curl trusting the same CA.
-        let token = try #require(
+        let token = try await #require(
             try authority.curl(
                 base + "/v1/auth/signin",
                 body:
                     #"{"email":"\#(RunningServer.email)","password":"\#(RunningServer.password)","deviceId":"laptop"}"#
             )["accessToken"] as? String)
-        let event = try authority.curl(
+        let event = try await authority.curl(
             base + "/v1/events", token: token,
             body:
                 #"{"name":"Gala","startsAt":"2026-12-12T17:00:00.000Z","endsAt":"2026-12-12T23:00:00.000Z","timeZone":"UTC"}"#
         )
         let eventId = try #require(event["id"] as? String)
-        let general = try authority.curl(
+        let general = try await authority.curl(
             base + "/v1/events/\(eventId)/access-types", token: token, body: #"{"name":"General"}"#)
-        let guest = try authority.curl(
+        let guest = try await authority.curl(
             base + "/v1/events/\(eventId)/guests", token: token,
             body:
                 #"{"name":"Ada Lovelace","email":"ada@example.org","accessTypeId":"\#(general["id"] as? String ?? "")"}"#
         )
         let guestId = try #require(guest["id"] as? String)
-        let roster = try authority.curl(base + "/v1/events/\(eventId)/roster", token: token)
+        let roster = try await authority.curl(base + "/v1/events/\(eventId)/roster", token: token)
         let code = try #require(
             (roster["guests"] as? [[String: Any]])?.first { $0["id"] as? String == guestId }?["code"] as? String)
 
         // An untrusting device: nothing is sent in clear, and the screen says why.
         let stranger = ["--home", try CLI.temporaryDirectory() + "/device", "--json"]
-        let refused = try CLI.run(
+        let refused = try await CLI.run(
             [
                 "device", "signin", "--server", base, "--email", RunningServer.email, "--password",
                 RunningServer.password,
@@ -59,7 +59,7 @@ struct DeploymentProcessTests {
 
         // A trusting device does the whole door flow.
         let device = ["--home", try CLI.temporaryDirectory() + "/device", "--json"]
-        let signIn = try CLI.run(
+        let signIn = try await CLI.run(
             [
                 "device", "signin", "--server", base, "--email", RunningServer.email, "--password",
                 RunningServer.password,
@@ -67,11 +67,11 @@ struct DeploymentProcessTests {
                 + device, trusting: authority.trustBundle)
         try #require(signIn.status == 0, "\(signIn.stderr)")
         #expect(try CLI.tree(signIn)["user"] as? String != nil, "\(signIn.stdout.suffix(600))")
-        #expect(try CLI.run(["device", "open", eventId] + device, trusting: authority.trustBundle).status == 0)
-        _ = try CLI.run(["device", "checkin", "--code", code] + device, trusting: authority.trustBundle)
-        let confirmed = try CLI.run(["device", "confirm"] + device, trusting: authority.trustBundle)
+        #expect(try await CLI.run(["device", "open", eventId] + device, trusting: authority.trustBundle).status == 0)
+        _ = try await CLI.run(["device", "checkin", "--code", code] + device, trusting: authority.trustBundle)
+        let confirmed = try await CLI.run(["device", "confirm"] + device, trusting: authority.trustBundle)
         #expect(try CLI.tree(confirmed)["pending"] as? Int == 0, "\(confirmed.stdout.suffix(600))")
-        let audit = try authority.curl(base + "/v1/events/\(eventId)/audit", token: token)
+        let audit = try await authority.curl(base + "/v1/events/\(eventId)/audit", token: token)
         let kinds = (audit["entries"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(kinds.contains("checked_in"), "\(kinds)")
 
@@ -141,20 +141,20 @@ struct TestCertificateAuthority {
     /// Debian's CA bundle plus this CA: what a device that trusts it has as its trust store.
     var trustBundle: String { directory + "/bundle.pem" }
 
-    init() throws {
+    init() async throws {
         directory = try CLI.temporaryDirectory()
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
             directory + "/ca.key", "-out", directory + "/ca.pem", "-days", "2", "-subj", "/CN=Outpost Test CA",
         ])
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
             directory + "/server.key",
             "-out", directory + "/server.csr", "-subj", "/CN=localhost",
         ])
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
             .write(toFile: directory + "/ext.cnf", atomically: true, encoding: .utf8)
-        try Self.openssl([
+        try await Self.openssl([
             "x509", "-req", "-in", directory + "/server.csr", "-CA", directory + "/ca.pem", "-CAkey",
             directory + "/ca.key", "-CAcreateserial", "-out", directory + "/server.pem", "-days", "2", "-extfile",
             directory + "/ext.cnf",
@@ -164,17 +164,17 @@ struct TestCertificateAuthority {
         FileManager.default.createFile(atPath: trustBundle, contents: system + own)
     }
 
-    private static func openssl(_ arguments: [String]) throws {
-        let result = try CLI.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
+    private static func openssl(_ arguments: [String]) async throws {
+        let result = try await CLI.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
         try #require(result.status == 0, "openssl \(arguments.first ?? ""): \(result.stderr)")
     }
 
     /// A JSON request with Debian's curl, trusting only this CA.
-    func curl(_ url: String, token: String? = nil, body: String? = nil) throws -> [String: Any] {
+    func curl(_ url: String, token: String? = nil, body: String? = nil) async throws -> [String: Any] {
         var arguments = ["--silent", "--show-error", "--cacert", certificate, url]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         if let body { arguments += ["-H", "Content-Type: application/json", "--data", body] }
-        let result = try CLI.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let result = try await CLI.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"))
         try #require(result.status == 0, "curl \(url): \(result.stderr)")
         return try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")

@@ -21,18 +21,18 @@ struct DeviceProcessTests {
     /// arguments every later `outpost device` command takes.
     private static func openDevice(
         on server: RunningServer, event eventId: String
-    ) throws -> (
+    ) async throws -> (
         home: String, arguments: [String]
     ) {
         let home = try CLI.temporaryDirectory() + "/device"
         let device = ["--home", home, "--json"]
-        let signIn = try CLI.run(
+        let signIn = try await CLI.run(
             [
                 "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email,
                 "--password", RunningServer.password,
             ] + device)
         try #require(signIn.status == 0, "\(signIn.stderr)")
-        let open = try CLI.run(["device", "open", eventId] + device)
+        let open = try await CLI.run(["device", "open", eventId] + device)
         try #require(open.status == 0, "\(open.stderr)")
         return (home, device)
     }
@@ -48,8 +48,8 @@ struct DeviceProcessTests {
         _ = try await server.request(
             "POST", "/v1/events/\(session.eventId)/guests:import", token: session.token,
             body: Data(GuestNames.numberedCSV(count: 10_000).utf8), contentType: "text/csv")
-        let (home, device) = try Self.openDevice(on: server, event: session.eventId)
-        let lookup = try CLI.run(["device", "lookup", "Guest 123"] + device)
+        let (home, device) = try await Self.openDevice(on: server, event: session.eventId)
+        let lookup = try await CLI.run(["device", "lookup", "Guest 123"] + device)
         #expect(lookup.status == 0)
         #expect(lookup.stdout.contains("Guest 1234"))
         let homeURL = URL(fileURLWithPath: home)
@@ -80,7 +80,7 @@ struct DeviceProcessTests {
             return (id, code)
         }
         #expect(guests.count == guestCount)
-        let (_, device) = try Self.openDevice(on: server, event: session.eventId)
+        let (_, device) = try await Self.openDevice(on: server, event: session.eventId)
 
         var random = SeededRandom(seed: 0x5EED_0011)
         var kills = 0
@@ -88,9 +88,9 @@ struct DeviceProcessTests {
         // Calibrate the kill window to this machine: how long one whole `device confirm` takes.
         var durations: [Int] = []
         for guest in guests.prefix(3) {
-            _ = try CLI.run(["device", "checkin", "--code", guest.code] + device)
+            _ = try await CLI.run(["device", "checkin", "--code", guest.code] + device)
             let started = ContinuousClock.now
-            #expect(try CLI.run(["device", "confirm"] + device).status == 0)
+            #expect(try await CLI.run(["device", "confirm"] + device).status == 0)
             let elapsed = (ContinuousClock.now - started).components
             durations.append(Int(elapsed.seconds) * 1000 + Int(elapsed.attoseconds / 1_000_000_000_000_000))
         }
@@ -100,11 +100,11 @@ struct DeviceProcessTests {
         for (index, guest) in guests.enumerated().dropFirst(3) {
             if index == guestCount / 2 {
                 // Phase 2: offline confirms, then replays killed at random moments.
-                _ = try CLI.run(["device", "sim", "network", "off"] + device)
+                _ = try await CLI.run(["device", "sim", "network", "off"] + device)
             }
-            let found = try CLI.run(["device", "checkin", "--code", guest.code] + device)
+            let found = try await CLI.run(["device", "checkin", "--code", guest.code] + device)
             #expect(found.status == 0)
-            if try CLI.runKilled(
+            if try await CLI.runKilled(
                 ["device", "confirm"] + device, afterMilliseconds: Int.random(in: window, using: &random))
             {
                 kills += 1
@@ -112,12 +112,12 @@ struct DeviceProcessTests {
                 completed += 1
             }
         }
-        _ = try CLI.run(["device", "sim", "network", "on"] + device)
+        _ = try await CLI.run(["device", "sim", "network", "on"] + device)
         // Phase 3: replays killed at random moments, until at least 25 kills have landed in all
         // (how many of the earlier ones landed depends on the machine's speed).
         var syncKills = 0
         for _ in 0..<200 where kills < 25 || syncKills < 5 {
-            if try CLI.runKilled(
+            if try await CLI.runKilled(
                 ["device", "sync"] + device, afterMilliseconds: Int.random(in: window, using: &random))
             {
                 kills += 1
@@ -127,7 +127,7 @@ struct DeviceProcessTests {
         // Let the device finish: sync until nothing is pending.
         var pending = -1
         for _ in 0..<20 {
-            let result = try CLI.run(["device", "sync"] + device)
+            let result = try await CLI.run(["device", "sync"] + device)
             pending = try CLI.tree(result)["pending"] as? Int ?? -1
             if pending == 0 { break }
         }
@@ -138,13 +138,13 @@ struct DeviceProcessTests {
         let serverRows = try await server.checkInRowsByGuest(eventId: session.eventId, token: try await server.signIn())
         #expect(serverRows.values.allSatisfy { $0 == 1 })
         for guest in guests {
-            let tree = try CLI.tree(try CLI.run(["device", "checkin", "--code", guest.code] + device))
+            let tree = try CLI.tree(try await CLI.run(["device", "checkin", "--code", guest.code] + device))
             let elements = tree["visible"] as? [String] ?? []
             let locallyCheckedIn = elements.contains("checkin-already-checked-in")
             #expect(
                 locallyCheckedIn == (serverRows[guest.id] == 1),
                 "guest \(guest.code): device \(locallyCheckedIn), server \(serverRows[guest.id] ?? 0)")
-            _ = try CLI.run(["device", "cancel"] + device)
+            _ = try await CLI.run(["device", "cancel"] + device)
         }
         print(
             "force-quit-preserves-queue: a confirm takes \(whole) ms here; \(kills) kills, \(completed) confirms ran to the end, "
@@ -155,7 +155,11 @@ struct DeviceProcessTests {
 
 extension CLI {
     /// Starts a command and SIGKILLs it after `milliseconds` unless it ended first; true when killed.
-    static func runKilled(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Bool {
+    static func runKilled(_ arguments: [String], afterMilliseconds milliseconds: Int) async throws -> Bool {
+        try await LabProcess.blocking { try runKilledBlocking(arguments, afterMilliseconds: milliseconds) }
+    }
+
+    private static func runKilledBlocking(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Bool {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -179,12 +179,12 @@ struct GroupCommitProcessTests {
 
     /// One column of a query over the server's store: sqlite3 through Python for the file,
     /// psql for PostgreSQL.
-    static func column(_ server: RunningServer, _ sql: String) throws -> [String] {
+    static func column(_ server: RunningServer, _ sql: String) async throws -> [String] {
         let result: CLI.Result
         if let postgres = server.postgres {
-            result = try CLI.run(["-At", postgres, "-c", sql], executable: URL(fileURLWithPath: "/usr/bin/psql"))
+            result = try await CLI.run(["-At", postgres, "-c", sql], executable: URL(fileURLWithPath: "/usr/bin/psql"))
         } else {
-            result = try CLI.run(
+            result = try await CLI.run(
                 [
                     "-c",
                     "import sqlite3, sys\nfor row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(row[0])",
@@ -196,12 +196,12 @@ struct GroupCommitProcessTests {
     }
 
     /// A fresh database in the test cluster, or nil when there is none (the case is skipped).
-    static func freshPostgres() throws -> String? {
+    static func freshPostgres() async throws -> String? {
         guard let admin = ProcessInfo.processInfo.environment["OUTPOST_TEST_POSTGRES_URL"], !admin.isEmpty else {
             return nil
         }
         let name = "outpost_kill_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        let created = try CLI.run(
+        let created = try await CLI.run(
             ["-q", admin, "-c", "CREATE DATABASE \(name)"], executable: URL(fileURLWithPath: "/usr/bin/psql"))
         try #require(created.status == 0, "\(created.stderr)")
         var components = try #require(URLComponents(string: admin))
@@ -215,7 +215,7 @@ struct GroupCommitProcessTests {
     func killedMidGroup(store: String) async throws {
         var postgres: String?
         if store == "postgres" {
-            guard let url = try Self.freshPostgres() else {
+            guard let url = try await Self.freshPostgres() else {
                 print("PostgreSQL case skipped: OUTPOST_TEST_POSTGRES_URL is not set.")
                 try Test.cancel("OUTPOST_TEST_POSTGRES_URL is not set")
             }
@@ -265,17 +265,17 @@ struct GroupCommitProcessTests {
         }
         let keys = Set(requests.flatMap(\.keys))
         let named = Set(requests.flatMap(\.guests))
-        let kinds = try Self.column(
+        let kinds = try await Self.column(
             again, "SELECT kind FROM audit_log WHERE kind IN ('checked_in', 'already_checked_in') ORDER BY seq")
         #expect(kinds.count == keys.count, "one audit entry per key")
         #expect(kinds.filter { $0 == "checked_in" }.count == named.count, "one check-in per guest")
-        #expect(try Self.column(again, "SELECT COUNT(*) FROM checkins") == ["\(named.count)"])
-        let seqs = try Self.column(
+        #expect(try await Self.column(again, "SELECT COUNT(*) FROM checkins") == ["\(named.count)"])
+        let seqs = try await Self.column(
             again, "SELECT seq FROM audit_log WHERE kind IN ('checked_in', 'already_checked_in') ORDER BY seq"
         ).compactMap { Int($0) }
         #expect(seqs.count == keys.count && Set(seqs).count == seqs.count, "one sequence number per entry")
         #expect(seqs.last.map { $0 - seqs.count + 1 } == seqs.first, "no gap: \(seqs)")
-        #expect(
+        await #expect(
             try Self.column(
                 again,
                 """

@@ -38,31 +38,31 @@ struct LeadProcessTests {
         let ticket = String(decoding: ticketData, as: UTF8.self).trimmingCharacters(in: .newlines)
 
         let home = try CLI.temporaryDirectory() + "/device"
-        func device(_ arguments: [String], status expected: Int32 = 0) throws -> CLI.Result {
-            let result = try CLI.run(["device"] + arguments + ["--home", home, "--json"])
+        func device(_ arguments: [String], status expected: Int32 = 0) async throws -> CLI.Result {
+            let result = try await CLI.run(["device"] + arguments + ["--home", home, "--json"])
             #expect(result.status == expected, "\(arguments): \(result.stderr)")
             return result
         }
-        let signedIn = try device([
+        let signedIn = try await device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "ella@acme.test", "--password",
             "ella-password-1",
         ])
         #expect(signedIn.stdout.contains("▶ Acme Robotics"), "\(signedIn.stdout.suffix(500))")
-        try device(["sim", "network", "off"])
-        let captured = try device([
+        try await device(["sim", "network", "off"])
+        let captured = try await device([
             "lead", "scan", ticket, "--rating", "4", "--notes", "=cmd|calc", "--answer", "budget=50k",
         ])
         #expect(captured.stdout.contains("Saved: Attendee "), "\(captured.stdout.suffix(500))")
-        let again = try device(["lead", "scan", ticket])
+        let again = try await device(["lead", "scan", ticket])
         #expect(again.stdout.contains("Already a lead"))
-        let forged = try device(["lead", "scan", String(ticket.dropLast(4)) + "AAAA"], status: 3)
+        let forged = try await device(["lead", "scan", String(ticket.dropLast(4)) + "AAAA"], status: 3)
         #expect(forged.stderr.contains("refused: Not a valid ticket"))
-        let csv = try CLI.run(["device", "lead", "export", "--home", home])
+        let csv = try await CLI.run(["device", "lead", "export", "--home", home])
         #expect(csv.status == 0)
         #expect(csv.stdout.hasPrefix("captured_at,name,email,attendee_id,rating,notes,Budget?,captured_by,version"))
         #expect(csv.stdout.contains(",\(guestId),4,'=cmd|calc,50k,"), "\(csv.stdout)")
-        try device(["sim", "network", "on"])
-        #expect(try CLI.tree(try device(["sync"]))["pending"] as? Int == 0)
+        try await device(["sim", "network", "on"])
+        #expect(try await CLI.tree(try device(["sync"]))["pending"] as? Int == 0)
         let (leads, _) = try await server.request("GET", "/v1/booths/\(booth)/leads", token: token)
         let list = try #require(try JSONSerialization.jsonObject(with: leads) as? [String: Any])
         let stored = try #require(list["leads"] as? [[String: Any]])

@@ -23,35 +23,36 @@ struct LockProcessTests {
         let home = try CLI.temporaryDirectory() + "/device"
         let device = ["--home", home, "--json"]
         /// A failed unlock is a refusal: exit 3, the lock screen's message as the tree's refusal.
-        func run(_ arguments: [String], refused: Bool = false) throws -> (screen: String, message: String?) {
-            let result = try CLI.run(["device"] + arguments + device)
+        func run(_ arguments: [String], refused: Bool = false) async throws -> (screen: String, message: String?) {
+            let result = try await CLI.run(["device"] + arguments + device)
             #expect(result.status == (refused ? 3 : 0), "\(arguments): \(result.stderr)")
             let shown = try Self.screen(result)
             if refused { #expect(result.stderr == "refused: \(shown.message ?? "?")\n") }
             return shown
         }
-        _ = try run([
+        _ = try await run([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", RunningServer.email, "--password",
             RunningServer.password,
         ])
-        #expect(try run(["settings", "biometric", "on"]).screen == "native-shell-settings")
-        #expect(try run(["settings", "close"]).screen == "native-shell-event-picker")
-        #expect(try run(["status"]).screen == "native-shell-event-picker", "the next command of a running app")
-        _ = try run(["sim", "kill"])
-        #expect(try run(["status"]).screen == "native-shell-lock-screen")
-        _ = try run(["sim", "biometric", "no-match"])
-        let refused = try run(["unlock", "--biometric"], refused: true)
+        #expect(try await run(["settings", "biometric", "on"]).screen == "native-shell-settings")
+        #expect(try await run(["settings", "close"]).screen == "native-shell-event-picker")
+        #expect(try await run(["status"]).screen == "native-shell-event-picker", "the next command of a running app")
+        _ = try await run(["sim", "kill"])
+        #expect(try await run(["status"]).screen == "native-shell-lock-screen")
+        _ = try await run(["sim", "biometric", "no-match"])
+        let refused = try await run(["unlock", "--biometric"], refused: true)
         #expect(refused.screen == "native-shell-lock-screen" && refused.message?.contains("didn't recognise") == true)
-        _ = try run(["sim", "biometric", "match"])
-        #expect(try run(["unlock"]).screen == "native-shell-event-picker")
-        _ = try run(["lock"])
-        _ = try run(["sim", "biometric", "changed"])
-        let changed = try run(["unlock"], refused: true)
+        _ = try await run(["sim", "biometric", "match"])
+        #expect(try await run(["unlock"]).screen == "native-shell-event-picker")
+        _ = try await run(["lock"])
+        _ = try await run(["sim", "biometric", "changed"])
+        let changed = try await run(["unlock"], refused: true)
         #expect(changed.message?.contains("settings changed") == true)
-        #expect(try run(["unlock", "--passcode", "999999"], refused: true).message?.contains("not correct") == true)
-        #expect(try run(["unlock", "--passcode", "123456"]).screen == "native-shell-event-picker")
+        #expect(
+            try await run(["unlock", "--passcode", "999999"], refused: true).message?.contains("not correct") == true)
+        #expect(try await run(["unlock", "--passcode", "123456"]).screen == "native-shell-event-picker")
         // "Sign in with email" from the lock screen.
-        _ = try run(["sim", "kill"])
-        #expect(try run(["unlock", "--email"]).screen == "native-shell-signin")
+        _ = try await run(["sim", "kill"])
+        #expect(try await run(["unlock", "--email"]).screen == "native-shell-signin")
     }
 }

@@ -19,7 +19,7 @@ struct LogSecretsTests {
         let password = "Secret-Password-4711"
         let wrongPassword = "Wrong-Password-0815"
         let passcode = "583920"
-        let bootstrap = try CLI.run([
+        let bootstrap = try await CLI.run([
             "admin", "bootstrap", "--sqlite", database, "--tenant", "Acme", "--email", "olivia@acme.test",
             "--password", password, "--name", "Olivia", "--bcrypt-cost", "4",
         ])
@@ -115,7 +115,7 @@ struct LogSecretsTests {
             ],
             ["device", "open", eventId], ["device", "scan", ticket], ["device", "confirm"], ["device", "status"],
         ] {
-            let result = try CLI.run(arguments + ["--home", home, "--json"])
+            let result = try await CLI.run(arguments + ["--home", home, "--json"])
             deviceOutput += result.stdout + result.stderr
         }
         #expect(deviceOutput.contains("Åse Nordmann"), "the device did not get as far as the guest")

@@ -13,20 +13,21 @@ struct NoteProcessTests {
         let server = try await RunningServer.start()
         defer { server.stop() }
         let session = try await server.organizerSetUp()
-        let device = try HeadlessDevice(on: server, event: session.eventId)
-        try device.run(["sim", "network", "off"])
-        let written = try CLI.tree(try device.run(["note", "add", "--body", "Shift 2: press packs under the desk"]))
+        let device = try await HeadlessDevice(on: server, event: session.eventId)
+        try await device.run(["sim", "network", "off"])
+        let written = try await CLI.tree(
+            try device.run(["note", "add", "--body", "Shift 2: press packs under the desk"]))
         #expect(written["pending"] as? Int == 1)
-        let refused = try device.run(
+        let refused = try await device.run(
             ["note", "edit", "00000000-0000-4000-8000-000000000001", "--body", "x"], status: 3)
         #expect(refused.stderr == "refused: There is no such note at this event.\n")
-        try device.run(["sim", "network", "on"])
-        #expect(try CLI.tree(try device.run(["sync"]))["pending"] as? Int == 0)
-        let list = try CLI.tree(try device.run(["note", "list"]))
+        try await device.run(["sim", "network", "on"])
+        #expect(try await CLI.tree(try device.run(["sync"]))["pending"] as? Int == 0)
+        let list = try await CLI.tree(try device.run(["note", "list"]))
         let entries = (list["elements"] as? [[String: Any]] ?? []).filter { $0["id"] as? String == "notes-entry" }
         let noteId = try #require((entries.first?["attributes"] as? [String: String])?["noteId"])
         #expect((entries.first?["text"] as? String)?.hasPrefix("Handover: Shift 2: press packs under the desk") == true)
-        try device.run(["note", "edit", noteId, "--body", "Shift 3: press packs handed out"])
+        try await device.run(["note", "edit", noteId, "--body", "Shift 3: press packs handed out"])
         let notes = try await server.json("GET", "/v1/events/\(session.eventId)/notes", token: session.token)
         let bodies = (notes["notes"] as? [[String: Any]] ?? []).compactMap {
             ($0["revision"] as? [String: Any])?["body"] as? String

@@ -44,7 +44,7 @@ struct PeerMentorProcessTests {
                     "PUT", "/v1/contacts/\(id)/mentors/\(mentorId)", token: token)
                 try #require(status == 204)
             }
-            let signedIn = try world.device([
+            let signedIn = try await world.device([
                 "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "mia@acme.test", "--password",
                 "mentor-password",
             ])
@@ -56,20 +56,20 @@ struct PeerMentorProcessTests {
         @discardableResult
         func device(
             _ arguments: [String], refused: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-        ) throws -> Tree {
-            try DeviceHome(home)(arguments, refused: refused, sourceLocation: sourceLocation)
+        ) async throws -> Tree {
+            try await DeviceHome(home)(arguments, refused: refused, sourceLocation: sourceLocation)
         }
 
         /// Biometric unlock on, airplane mode, the app killed: the next command is a cold launch.
-        func airplaneRelaunch() throws {
-            try device(["settings", "biometric", "on"])
-            try device(["settings", "close"])
-            try device(["sim", "network", "off"])
-            try device(["sim", "kill"])
+        func airplaneRelaunch() async throws {
+            try await device(["settings", "biometric", "on"])
+            try await device(["settings", "close"])
+            try await device(["sim", "network", "off"])
+            try await device(["sim", "kill"])
         }
 
-        func register(_ contact: String, notes: String) throws -> Tree {
-            try device([
+        func register(_ contact: String, notes: String) async throws -> Tree {
+            try await device([
                 "activity", "register", "--contact", contacts[contact]!, "--type", "visit", "--date", "2026-11-20",
                 "--duration", "45", "--notes", notes,
             ])
@@ -111,8 +111,8 @@ struct PeerMentorProcessTests {
         /// with `refusal` null.
         static func run(
             _ arguments: [String], refused: Bool, sourceLocation: SourceLocation = #_sourceLocation
-        ) throws -> Tree {
-            let result = try CLI.run(arguments)
+        ) async throws -> Tree {
+            let result = try await CLI.run(arguments)
             let tree = Tree(try CLI.tree(result))
             let said = "\(arguments.dropFirst()): exit \(result.status), \(result.stderr)"
             if refused {
@@ -135,16 +135,16 @@ struct PeerMentorProcessTests {
     func criterion1() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.device(["sim", "network", "off"])
-        let tree = try world.register("Ingrid", notes: "Coffee and cards")
+        try await world.device(["sim", "network", "off"])
+        let tree = try await world.register("Ingrid", notes: "Coffee and cards")
         #expect(tree.screen == "activities-screen")
         #expect(tree.text("activities-saved-notice") == "Visit saved; it will sync when you're online")
         #expect(tree.attribute("activities-activity-row", "syncing") == "true")
         #expect(tree.pending == 1)
         #expect(try await world.serverActivities().isEmpty)
         // A killed app keeps it.
-        try world.device(["sim", "kill"])
-        #expect(try world.device(["activity", "list"]).pending == 1)
+        try await world.device(["sim", "kill"])
+        #expect(try await world.device(["activity", "list"]).pending == 1)
     }
 
     @Test(
@@ -152,13 +152,13 @@ struct PeerMentorProcessTests {
     func criterion2() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.airplaneRelaunch()
-        #expect(try world.device(["status"]).screen == "native-shell-lock-screen")
-        let unlocked = try world.device(["unlock", "--biometric"])
+        try await world.airplaneRelaunch()
+        #expect(try await world.device(["status"]).screen == "native-shell-lock-screen")
+        let unlocked = try await world.device(["unlock", "--biometric"])
         #expect(unlocked.screen == "activities-screen")
-        let contacts = try world.device(["contact", "list"])
+        let contacts = try await world.device(["contact", "list"])
         #expect(contacts.all("contacts-contact-row").count == 2, "the cached contacts")
-        #expect(try world.register("Per", notes: "In airplane mode").pending == 1)
+        #expect(try await world.register("Per", notes: "In airplane mode").pending == 1)
     }
 
     @Test(
@@ -167,14 +167,14 @@ struct PeerMentorProcessTests {
     func criterion3() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.device(["sim", "network", "off"])
+        try await world.device(["sim", "network", "off"])
         for arguments in [["activity", "list"], ["contact", "list"], ["contact", "show", world.contacts["Per"]!]] {
-            let tree = try world.device(arguments)
+            let tree = try await world.device(arguments)
             let banner = try #require(tree.text("native-shell-offline-banner"), "\(arguments)")
             #expect(banner.contains("last updated"))
             #expect(tree.attribute("native-shell-offline-banner", "tone") == "neutral")
         }
-        let per = try world.device(["contact", "show", world.contacts["Per"]!])
+        let per = try await world.device(["contact", "show", world.contacts["Per"]!])
         #expect(per.text("contacts-cached-info")?.contains("Per Hansen · Vardø") == true)
     }
 
@@ -183,10 +183,10 @@ struct PeerMentorProcessTests {
     func criterion4() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.device(["sim", "network", "off"])
-        _ = try world.register("Ingrid", notes: "First visit")
-        _ = try world.register("Per", notes: "Second visit")
-        let back = try world.device(["sim", "network", "on"])
+        try await world.device(["sim", "network", "off"])
+        _ = try await world.register("Ingrid", notes: "First visit")
+        _ = try await world.register("Per", notes: "Second visit")
+        let back = try await world.device(["sim", "network", "on"])
         #expect(back.text("activities-sync-notice") == "2 activities synced")
         #expect(back.pending == 0)
         let notes = try await world.serverActivities().compactMap { $0["notes"] as? String }
@@ -199,19 +199,19 @@ struct PeerMentorProcessTests {
     func criterion5() async throws {
         let world = try await World.make()
         defer { world.stop() }
-        try world.airplaneRelaunch()
+        try await world.airplaneRelaunch()
         // A day later (the access token has long expired), unlocked offline, on a contact.
-        try world.device(["sim", "clock-skew", String(24 * 3600)])
-        #expect(try world.device(["unlock"]).screen == "activities-screen")
-        try world.device(["contact", "show", world.contacts["Per"]!])
-        _ = try world.register("Per", notes: "Offline, a day later")
-        try world.device(["contact", "show", world.contacts["Per"]!])
-        let back = try world.device(["sim", "network", "on"])
+        try await world.device(["sim", "clock-skew", String(24 * 3600)])
+        #expect(try await world.device(["unlock"]).screen == "activities-screen")
+        try await world.device(["contact", "show", world.contacts["Per"]!])
+        _ = try await world.register("Per", notes: "Offline, a day later")
+        try await world.device(["contact", "show", world.contacts["Per"]!])
+        let back = try await world.device(["sim", "network", "on"])
         #expect(back.screen == "contacts-contact-detail", "the user stays where they were")
         #expect(back.text("activities-sync-notice") == "1 activity synced", "the notice shows on any screen")
         #expect(back.pending == 0)
         #expect(try await world.serverActivities().count == 1)
-        #expect(try world.device(["status"]).screen == "contacts-contact-detail")
+        #expect(try await world.device(["status"]).screen == "contacts-contact-detail")
     }
 
     @Test(
@@ -221,17 +221,17 @@ struct PeerMentorProcessTests {
         let world = try await World.make()
         defer { world.stop() }
         let ingrid = world.contacts["Ingrid"]!
-        try world.device(["sim", "network", "off"])
-        let offline = try world.device(["contact", "show", ingrid, "--reveal"])
+        try await world.device(["sim", "network", "off"])
+        let offline = try await world.device(["contact", "show", ingrid, "--reveal"])
         #expect(
             offline.text("contacts-encrypted-offline")?.hasPrefix("Encrypted content requires a connection") == true)
         #expect(offline.text("contacts-cached-info")?.contains("Ingrid Solberg · Båtsfjord") == true)
         #expect(offline.all("contacts-sensitive-field").isEmpty)
-        try world.device(["sim", "network", "on"])
-        let online = try world.device(["contact", "show", ingrid, "--reveal"])
+        try await world.device(["sim", "network", "on"])
+        let online = try await world.device(["contact", "show", ingrid, "--reveal"])
         let fields = online.all("contacts-sensitive-field").compactMap { $0["text"] as? String }
         #expect(fields == ["Address: \(Self.address)", "Phone: \(Self.phone)", "Health notes: \(Self.healthNotes)"])
-        #expect(try world.device(["status"]).all("contacts-sensitive-field").isEmpty, "the next launch has none")
+        #expect(try await world.device(["status"]).all("contacts-sensitive-field").isEmpty, "the next launch has none")
         // Byte scans: the device home, and the server's database files (and its key file holds keys only).
         let secrets = [Self.address, Self.phone, Self.healthNotes, "Insulin"]
         for directory in [world.home, world.server.directory] {
@@ -252,7 +252,7 @@ struct PeerMentorProcessTests {
     }
 
     @Test("pm-cli-bad-input: a bad date, length or id is a usage error that says what is wrong, and nothing is queued")
-    func badInput() throws {
+    func badInput() async throws {
         let home = try CLI.temporaryDirectory() + "/device"
         let contact = UUID().uuidString.lowercased()
         for (arguments, says) in [
@@ -261,12 +261,12 @@ struct PeerMentorProcessTests {
             (["--contact", "not-an-id", "--duration", "45"], "contact"),
             (["--contact", contact, "--duration", "45", "--type", "party"], "type"),
         ] {
-            let result = try CLI.run(["device", "activity", "register", "--home", home] + arguments)
+            let result = try await CLI.run(["device", "activity", "register", "--home", home] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(says), "\(arguments): \(result.stderr)")
         }
         // With no contacts on the device, a register is refused with a sentence, not queued.
-        let refused = try CLI.run(
+        let refused = try await CLI.run(
             ["device", "activity", "register", "--home", home, "--json", "--contact", contact, "--duration", "45"])
         #expect(refused.status == 3, "a refusal exits 3")
         #expect(refused.stderr.hasPrefix("refused: "), "\(refused.stderr)")
@@ -282,7 +282,7 @@ struct PeerMentorProcessTests {
         let world = try await World.make()
         let keys = world.server.directory + "/contact-keys"
         world.stop()
-        let rotated = try CLI.run(["admin", "rotate-kek", "--kek-file", keys, "--id", "k2"])
+        let rotated = try await CLI.run(["admin", "rotate-kek", "--kek-file", keys, "--id", "k2"])
         #expect(rotated.status == 0, "\(rotated.stderr)")
         #expect(rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "k2 k1")
         let server = try await RunningServer.start(reusing: world.server)
@@ -292,7 +292,7 @@ struct PeerMentorProcessTests {
             "POST", "/v1/contacts/\(world.contacts["Ingrid"]!)/reveal", token: token)
         #expect(status == 200)
         #expect(String(decoding: body, as: UTF8.self).contains(Self.phone))
-        let missing = try CLI.run(["admin", "rotate-kek", "--kek-file", keys + ".missing"])
+        let missing = try await CLI.run(["admin", "rotate-kek", "--kek-file", keys + ".missing"])
         #expect(missing.status != 0)
     }
 }

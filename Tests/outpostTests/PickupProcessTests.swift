@@ -35,28 +35,29 @@ struct PickupProcessTests {
             "GET", "/v1/events/\(event)/guests/\(guestId)/ticket", token: token)
         let ticket = String(decoding: ticketData, as: UTF8.self).trimmingCharacters(in: .newlines)
 
-        let stations = try (0..<2).map { _ in try HeadlessDevice(on: server, event: event) }
+        var stations: [HeadlessDevice] = []
+        for _ in 0..<2 { stations.append(try await HeadlessDevice(on: server, event: event)) }
         for station in stations {
-            try station.run(["sync"])
-            #expect(try station.run(["pickup", "show"]).stdout.contains("T-shirt M: 10 left"))
-            try station.run(["sim", "network", "off"])
-            let shown = try station.run(["pickup", "scan", ticket])
+            try await station.run(["sync"])
+            #expect(try await station.run(["pickup", "show"]).stdout.contains("T-shirt M: 10 left"))
+            try await station.run(["sim", "network", "off"])
+            let shown = try await station.run(["pickup", "scan", ticket])
             #expect(shown.stdout.contains("1. T-shirt M × 1"), "\(shown.stdout.suffix(600))")
-            let handed = try station.run(["pickup", "scan", ticket, "--item", "t-shirt m"])
+            let handed = try await station.run(["pickup", "scan", ticket, "--item", "t-shirt m"])
             #expect(handed.stdout.contains("Hand Vera: T-shirt M."), "\(handed.stdout.suffix(400))")
             #expect(try CLI.tree(handed)["pending"] as? Int == 1)
         }
         // At the first station again: it knows, refuses with exit 3 and says why.
-        let again = try stations[0].run(["pickup", "scan", ticket, "--item", "T-shirt M"], status: 3)
+        let again = try await stations[0].run(["pickup", "scan", ticket, "--item", "T-shirt M"], status: 3)
         #expect(again.stderr.contains("refused: T-shirt M was already collected."))
-        let unknown = try stations[0].run(["pickup", "scan", ticket, "--item", "Golden ticket"], status: 3)
+        let unknown = try await stations[0].run(["pickup", "scan", ticket, "--item", "Golden ticket"], status: 3)
         #expect(unknown.stderr.contains("There is no item named Golden ticket"))
-        try stations[0].run(["pickup", "scan", ticket, "--item", "Lunch day 1=0"], status: 2)
-        let lunches = try stations[0].run(["pickup", "scan", ticket, "--item", "Lunch day 1=2"])
+        try await stations[0].run(["pickup", "scan", ticket, "--item", "Lunch day 1=0"], status: 2)
+        let lunches = try await stations[0].run(["pickup", "scan", ticket, "--item", "Lunch day 1=2"])
         #expect(lunches.stdout.contains("Hand Vera: 2 × Lunch day 1."))
         for station in stations {
-            try station.run(["sim", "network", "on"])
-            #expect(try CLI.tree(try station.run(["sync"]))["pending"] as? Int == 0)
+            try await station.run(["sim", "network", "on"])
+            #expect(try await CLI.tree(try station.run(["sync"]))["pending"] as? Int == 0)
         }
         let report = try await server.json("GET", "/v1/events/\(event)/pickup-report", token: token)
         let stock = try #require(report["stock"] as? [[String: Any]])
@@ -66,8 +67,8 @@ struct PickupProcessTests {
         // Both stations count 8 shirts left once they have the server's count (the first synced
         // before the second sent its shirt).
         for station in stations {
-            try station.run(["sync"])
-            #expect(try station.run(["pickup", "show"]).stdout.contains("T-shirt M: 8 left"))
+            try await station.run(["sync"])
+            #expect(try await station.run(["pickup", "show"]).stdout.contains("T-shirt M: 8 left"))
         }
     }
 }

@@ -20,36 +20,36 @@ struct PrintProcessTests {
                 #"{"name":"Dana Press","email":"dana@press.example","accessTypeId":"\#(try await accessType(server, session))"}"#
         )
         let guestId = try #require(guest["id"] as? String)
-        let device = try HeadlessDevice(on: server, event: session.eventId)
-        let listed = try device.run(["printer", "list"])
+        let device = try await HeadlessDevice(on: server, event: session.eventId)
+        let listed = try await device.run(["printer", "list"])
         #expect(listed.stdout.contains("bt:00:1B:44:11:3A:B7\tLabel printer (Bluetooth)"), "\(listed.stdout)")
-        try device.run(["printer", "pair", "nope"], status: 3)
-        try device.run(["printer", "pair", "bt:00:1B:44:11:3A:B7"])
-        let status = try CLI.tree(try device.run(["status"]))
+        try await device.run(["printer", "pair", "nope"], status: 3)
+        try await device.run(["printer", "pair", "bt:00:1B:44:11:3A:B7"])
+        let status = try await CLI.tree(try device.run(["status"]))
         let elements = status["elements"] as? [[String: Any]] ?? []
         #expect(elements.contains { $0["id"] as? String == "native-shell-tab-print" }, "paired across launches")
-        try device.run(["sim", "printer", "paper-out"])
-        let waiting = try CLI.tree(try device.run(["badge", "print", "--guest", guestId]))
+        try await device.run(["sim", "printer", "paper-out"])
+        let waiting = try await CLI.tree(try device.run(["badge", "print", "--guest", guestId]))
         let state = (waiting["elements"] as? [[String: Any]] ?? []).first {
             $0["id"] as? String == "print-printer-state"
         }
         #expect((state?["attributes"] as? [String: String])?["state"] == "out-of-paper")
         let job = (waiting["elements"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "print-job" }
         #expect((job?["attributes"] as? [String: String])?["state"] == "queued")
-        try device.run(["sim", "printer", "paper-in"])
-        try device.run(["printer", "status"])
+        try await device.run(["sim", "printer", "paper-in"])
+        try await device.run(["printer", "status"])
         let sim =
             try JSONSerialization.jsonObject(
                 with: try Data(contentsOf: URL(fileURLWithPath: device.home + "/sim.json"))) as? [String: Any]
         let printed = ((sim?["printer"] as? [String: Any])?["printed"] as? [[String: Any]]) ?? []
         #expect(printed.map { $0["name"] as? String } == ["Dana Press"], "printed once")
-        let again = try device.run(["badge", "print", "--guest", guestId], status: 3)
+        let again = try await device.run(["badge", "print", "--guest", guestId], status: 3)
         #expect(again.stderr == "refused: This guest's badge was printed here already: a reprint needs a reason.\n")
-        try device.run(["badge", "print", "--guest", guestId, "--reprint", "lost it"])
-        try device.run(["sync"])
+        try await device.run(["badge", "print", "--guest", guestId, "--reprint", "lost it"])
+        try await device.run(["sync"])
         let prints = try await server.json("GET", "/v1/events/\(session.eventId)/badge-prints", token: session.token)
         #expect(prints["printed"] as? Int == 1 && prints["reprinted"] as? Int == 1)
-        try device.run(["printer", "add-queue", "lp://nowhere"], status: 2)
+        try await device.run(["printer", "add-queue", "lp://nowhere"], status: 2)
     }
 
     func accessType(_ server: RunningServer, _ session: RunningServer.OrganizerSession) async throws -> String {

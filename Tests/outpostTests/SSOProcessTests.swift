@@ -94,7 +94,7 @@ struct SSOProcessTests {
         try await provider.setUser("ana-1", claims: ["email": "ana@acme.test", "email_verified": true, "name": "Ana"])
         let home = try CLI.temporaryDirectory() + "/device"
         // Passwords are off for Acme: the password way is refused, in one sentence.
-        let password = try CLI.run([
+        let password = try await CLI.run([
             "device", "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "ana@acme.test",
             "--password", "staff-password", "--home", home, "--json",
         ])
@@ -105,7 +105,7 @@ struct SSOProcessTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(page.contains("Signed in"))
         // A working session: the event opens, its roster pulled with Ana's token.
-        let open = try CLI.run(["device", "open", eventId, "--home", home, "--json"])
+        let open = try await CLI.run(["device", "open", eventId, "--home", home, "--json"])
         #expect(open.status == 0, "\(open.stderr)")
         #expect(open.stdout.contains("Gala"))
     }

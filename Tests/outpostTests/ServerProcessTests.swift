@@ -181,7 +181,7 @@ final class RunningServer: @unchecked Sendable {
 
     /// Bootstraps an organizer, signs in, creates an event with the access type "General".
     func organizerSetUp() async throws -> OrganizerSession {
-        let bootstrap = try CLI.run(
+        let bootstrap = try await CLI.run(
             [
                 "admin", "bootstrap",
             ] + storeArguments + [

@@ -8,19 +8,19 @@ struct StorageErrorProcessTests {
     @Test(
         "storage-error-launch: a store that cannot be upgraded shows the storage-error screen, exits 3, keeps everything"
     )
-    func storageErrorLaunch() throws {
+    func storageErrorLaunch() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-storage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let device = ["--home", home.path, "--json"]
-        let first = try CLI.run(["device", "status"] + device)
+        let first = try await CLI.run(["device", "status"] + device)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try CLI.tree(first)["screen"] as? String == "native-shell-signin")
         let files = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
 
         // The switch is kept; the launch it ends with already fails.
-        let switched = try CLI.run(["device", "sim", "migration-failure", "on"] + device)
+        let switched = try await CLI.run(["device", "sim", "migration-failure", "on"] + device)
         #expect(switched.status == 3)
-        let failed = try CLI.run(["device", "status"] + device)
+        let failed = try await CLI.run(["device", "status"] + device)
         #expect(failed.status == 3, "a refusal: \(failed.stderr)")
         let tree = try CLI.tree(failed)
         #expect(tree["screen"] as? String == "native-shell-storage-migration-error")
@@ -33,7 +33,7 @@ struct StorageErrorProcessTests {
         #expect(Set(files).isSubset(of: after), "gone: \(Set(files).subtracting(after))")
 
         // Fixed (the next app version): the same store opens where it was.
-        let fixed = try CLI.run(["device", "sim", "migration-failure", "off"] + device)
+        let fixed = try await CLI.run(["device", "sim", "migration-failure", "off"] + device)
         #expect(fixed.status == 0, "\(fixed.stderr)")
         #expect(try CLI.tree(fixed)["screen"] as? String == "native-shell-signin")
     }

@@ -26,17 +26,17 @@ struct TrackingCorrectionTests {
         defer { server.stop() }
         let (device, location) = try await DeviceHome.worker(on: server)
         let directory = try CLI.temporaryDirectory()
-        func add(_ from: String, _ to: String) throws -> String {
-            let history = try device([
+        func add(_ from: String, _ to: String) async throws -> String {
+            let history = try await device([
                 "track", "session", "add", "--location", location, "--from", from, "--to", to,
             ])
             let row = try #require(Self.sessions(history).first { $0["from"] == from })
             return try #require(row["sessionId"])
         }
-        let morning = try add("2026-11-02T08:00:00.000Z", "2026-11-02T12:00:00.000Z")
-        let afternoon = try add("2026-11-02T13:00:00.000Z", "2026-11-02T17:00:00.000Z")
+        let morning = try await add("2026-11-02T08:00:00.000Z", "2026-11-02T12:00:00.000Z")
+        let afternoon = try await add("2026-11-02T13:00:00.000Z", "2026-11-02T17:00:00.000Z")
         // The morning ended at 11:30: corrected, with its tracked times shown beside.
-        let corrected = try device(["track", "session", "edit", morning, "--to", "2026-11-02T11:30:00Z"])
+        let corrected = try await device(["track", "session", "edit", morning, "--to", "2026-11-02T11:30:00Z"])
         #expect(corrected.text("track-notice")?.hasPrefix("Session corrected") == true)
         let row = try #require(Self.sessions(corrected).first { $0["sessionId"] == morning })
         #expect(row["corrected"] == "true" && row["minutes"] == "210")
@@ -44,22 +44,22 @@ struct TrackingCorrectionTests {
         #expect(row["trackedTo"] == "2026-11-02T12:00:00.000Z")
         #expect(row["text"]?.contains("corrected (tracked 08:00–12:00)") == true, "\(row)")
         // The same times again change nothing; bad corrections are refused and change nothing.
-        let same = try device(["track", "session", "edit", morning, "--to", "2026-11-02T11:30:00Z"])
+        let same = try await device(["track", "session", "edit", morning, "--to", "2026-11-02T11:30:00Z"])
         #expect(same.text("track-notice") == "Nothing changed.")
-        let overlap = try device(
+        let overlap = try await device(
             ["track", "session", "edit", morning, "--to", "2026-11-02T13:30:00Z"], refused: true)
         #expect(overlap.refusal == "It overlaps another session at this location.")
-        let backwards = try device(
+        let backwards = try await device(
             ["track", "session", "edit", morning, "--from", "2026-11-02T11:45:00Z"], refused: true)
         #expect(backwards.refusal == "The end must be after the start.")
         // The afternoon never happened: deleted, and gone from the history.
-        let deleted = try device(["track", "session", "delete", afternoon])
+        let deleted = try await device(["track", "session", "delete", afternoon])
         #expect(deleted.text("track-notice")?.hasPrefix("Session deleted") == true)
         #expect(deleted.all("track-history-session").count == 1)
         #expect(deleted.attribute("track-history-total", "minutes") == "210")
         // Submitted (online: sent at once); the server keeps both minutes and every change.
-        try device(["track", "confirm", "2026-11-02"])
-        #expect(try device(["track", "confirm", "--continue"]).pending == 0)
+        try await device(["track", "confirm", "2026-11-02"])
+        #expect(try await device(["track", "confirm", "--continue"]).pending == 0)
         let pair = try await server.json(
             "POST", "/v1/auth/signin",
             body: #"{"email":"wanda@acme.test","password":"worker-password","deviceId":"check"}"#)
@@ -83,13 +83,13 @@ struct TrackingCorrectionTests {
         #expect(day.deletedSessions?.count == 1 && gone.id.uuidString.lowercased() == afternoon)
         #expect(gone.clockIn == OutpostJSON.parse("2026-11-02T13:00:00Z") && gone.corrections?.last?.after == nil)
         // A submitted day is closed to corrections.
-        let closed = try device(
+        let closed = try await device(
             ["track", "session", "edit", morning, "--to", "2026-11-02T11:00:00Z"], refused: true)
         #expect(closed.refusal == "2026-11-02 is confirmed and cannot be changed.")
-        try device(["track", "session", "delete", morning], refused: true)
+        try await device(["track", "session", "delete", morning], refused: true)
         // The export keeps the times as tracked and both changes.
         let exportFile = directory + "/export.json"
-        try device(["privacy", "export", "--out", exportFile])
+        try await device(["privacy", "export", "--out", exportFile])
         let exported = try String(contentsOfFile: exportFile, encoding: .utf8)
         #expect(exported.contains("\"corrections\"") && exported.contains(afternoon.uppercased()))
         #expect(exported.contains("\"trackedClockOut\" : \"2026-11-02T12:00:00"), "\(exported.prefix(2000))")
@@ -102,27 +102,27 @@ struct TrackingCorrectionTests {
         let server = try await RunningServer.start()
         defer { server.stop() }
         let (device, location) = try await DeviceHome.worker(on: server)
-        try device(["track", "clock-in", location])
-        let history = try device(["track", "history"])
+        try await device(["track", "clock-in", location])
+        let history = try await device(["track", "history"])
         let row = try #require(Self.sessions(history).first)
         let id = try #require(row["sessionId"])
         let start = try #require(row["from"].flatMap(OutpostJSON.parse))
         #expect(row["state"] == "active")
         // The phone died at work; it is back the next morning, 16 hours later.
-        try device(["sim", "time", "advance", "16h"])
+        try await device(["sim", "time", "advance", "16h"])
         let left = OutpostJSON.format(start.addingTimeInterval(8 * 3600))
-        let mended = try device(["track", "session", "edit", id, "--to", left])
+        let mended = try await device(["track", "session", "edit", id, "--to", left])
         let fixed = try #require(Self.sessions(mended).first { $0["sessionId"] == id })
         #expect(fixed["state"] == "completed" && fixed["minutes"] == "480", "\(fixed)")
         #expect(fixed["to"] == left && fixed["corrected"] == "true")
         #expect(fixed["trackedTo"] != nil, "the clock-out as tracked (this morning) is kept")
         // The engine knows the worker left: clocking in starts a new session, not "already".
-        try device(["track", "clock-in", location])
-        let sessions = Self.sessions(try device(["track", "history"]))
+        try await device(["track", "clock-in", location])
+        let sessions = Self.sessions(try await device(["track", "history"]))
         #expect(sessions.count == 2 && sessions.filter { $0["state"] == "active" }.count == 1)
         // An open session without an end to give it is refused: clock out, or say when.
         let open = try #require(sessions.first { $0["state"] == "active" }?["sessionId"])
-        let noEnd = try device(
+        let noEnd = try await device(
             ["track", "session", "edit", open, "--from", OutpostJSON.format(start)], refused: true)
         #expect(noEnd.refusal == "You are clocked in at Care home Nord. Clock out first.")
     }

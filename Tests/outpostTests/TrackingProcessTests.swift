@@ -14,8 +14,8 @@ struct DeviceHome {
 
     func callAsFunction(
         _ arguments: [String], refused: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> PeerMentorProcessTests.Tree {
-        try PeerMentorProcessTests.Tree.run(
+    ) async throws -> PeerMentorProcessTests.Tree {
+        try await PeerMentorProcessTests.Tree.run(
             ["device"] + arguments + ["--home", path, "--json"], refused: refused, sourceLocation: sourceLocation)
     }
 }
@@ -29,12 +29,12 @@ extension DeviceHome {
     ) async throws -> (DeviceHome, location: String) {
         try await server.createWorker()
         let device = DeviceHome(try CLI.temporaryDirectory() + "/device")
-        let signedIn = try device([
+        let signedIn = try await device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
             "worker-password",
         ])
         #expect(signedIn.screen == "track-status-screen")
-        let added = try device([
+        let added = try await device([
             "track", "location", "add", "--name", name, "--latitude", latitude, "--longitude", longitude,
         ])
         return (device, try #require(added.attribute("track-location-row", "locationId")))
@@ -63,38 +63,38 @@ struct TrackingProcessTests {
         try await server.createWorker()
         let home = try CLI.temporaryDirectory() + "/device"
         let device = DeviceHome(home)
-        let signedIn = try device([
+        let signedIn = try await device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
             "worker-password",
         ])
         #expect(signedIn.screen == "track-status-screen")
-        let tiny = try device(
+        let tiny = try await device(
             [
                 "track", "location", "add", "--name", "X", "--latitude", "52.52", "--longitude", "13.4", "--radius",
                 "5",
             ], refused: true)
         #expect(tiny.text("track-error")?.contains("between 50 and 5000") == true)
-        let added = try device([
+        let added = try await device([
             "track", "location", "add", "--name", "Care home Nord", "--latitude", "52.52", "--longitude", "13.405",
         ])
         let location = try #require(added.attribute("track-location-row", "locationId"))
-        _ = try device(["sim", "geofence", "enter", location, "--accuracy", "25", "--source", "event"])
-        var status = try device(["track", "status"])
+        _ = try await device(["sim", "geofence", "enter", location, "--accuracy", "25", "--source", "event"])
+        var status = try await device(["track", "status"])
         #expect(status.attribute("track-location-card", "state") == "active")
-        _ = try device(["sim", "time", "advance", "3h"])
-        status = try device(["track", "status"])
+        _ = try await device(["sim", "time", "advance", "3h"])
+        status = try await device(["track", "status"])
         #expect(status.attribute("track-location-card", "elapsedMinutes") == "180")
         // Leaving with a fair fix: pending; the phone is 600 m away when the checks run.
-        _ = try device(["sim", "geofence", "exit", location, "--accuracy", "60", "--distance", "180"])
-        #expect(try device(["track", "status"]).text("track-pending-exit") != nil)
-        _ = try device(["sim", "gps", "52.5254", "13.4129", "--accuracy", "30"])
-        _ = try device(["sim", "time", "advance", "6m"])
-        let history = try device(["track", "history"])
+        _ = try await device(["sim", "geofence", "exit", location, "--accuracy", "60", "--distance", "180"])
+        #expect(try await device(["track", "status"]).text("track-pending-exit") != nil)
+        _ = try await device(["sim", "gps", "52.5254", "13.4129", "--accuracy", "30"])
+        _ = try await device(["sim", "time", "advance", "6m"])
+        let history = try await device(["track", "history"])
         #expect(history.attribute("track-history-session", "state") == "completed")
         #expect(history.attribute("track-history-session", "minutes") == "180", "backdated to the exit")
         #expect(history.attribute("track-history-total", "minutes") == "180")
         // A bad time is a usage error.
-        let bad = try CLI.run([
+        let bad = try await CLI.run([
             "device", "track", "session", "add", "--home", home, "--location", location, "--from", "8am", "--to", "5pm",
         ])
         #expect(bad.status == 2 && bad.stderr.contains("--from and --to"))
@@ -113,32 +113,32 @@ struct WeekProcessTests {
         try await server.createWorker()
         let home = try CLI.temporaryDirectory() + "/device"
         let device = DeviceHome(home)
-        _ = try device([
+        _ = try await device([
             "signin", "--server", "http://127.0.0.1:\(server.port)", "--email", "wanda@acme.test", "--password",
             "worker-password",
         ])
-        let added = try device([
+        let added = try await device([
             "track", "template", "add", "--name", "Early", "--color", "teal", "--start", "06:00", "--duration", "8h",
             "--break", "30",
         ])
         let template = try #require(added.attribute("calendar-template", "templateId"))
-        var week = try device(["track", "shift", "place", template, "2030-01-07"])
+        var week = try await device(["track", "shift", "place", template, "2030-01-07"])
         #expect(week.screen == "calendar-week-screen")
         #expect(week.text("calendar-title") == "Week 2 · 2030-01-07 – 2030-01-13")
         #expect(week.text("calendar-shift") == "Early 06:00–14:00 · break 30 min")
-        week = try device(["track", "shift", "place", template, "2030-01-07", "--start", "10:00"], refused: true)
+        week = try await device(["track", "shift", "place", template, "2030-01-07", "--start", "10:00"], refused: true)
         #expect(week.text("track-error") == "It overlaps Early on that day.")
-        week = try device(["track", "absence", "add", "2030-01-08", "--kind", "vacation"])
+        week = try await device(["track", "absence", "add", "2030-01-08", "--kind", "vacation"])
         #expect(week.text("calendar-absence") == "Vacation · Vacation · all day")
-        week = try device(["track", "week", "--next"])
+        week = try await device(["track", "week", "--next"])
         #expect(week.text("calendar-title") == "Week 3 · 2030-01-14 – 2030-01-20")
-        let bad = try CLI.run([
+        let bad = try await CLI.run([
             "device", "track", "shift", "place", template, "2030-01-09", "--start", "25:00", "--home", home,
         ])
         #expect(bad.status == 2 && bad.stderr.contains("--start is HH:MM"))
-        let noId = try CLI.run(["device", "track", "shift", "remove", "not-an-id", "--home", home])
+        let noId = try await CLI.run(["device", "track", "shift", "remove", "not-an-id", "--home", home])
         #expect(noId.status == 2)
-        let demo = try device(["track", "seed-demo", "--month", "2026-10"])
+        let demo = try await device(["track", "seed-demo", "--month", "2026-10"])
         #expect(demo.screen == "calendar-month-screen" && demo.text("calendar-title") == "October 2026")
         #expect(demo.text("track-notice")?.hasPrefix("A month of demo work:") == true)
         #expect(demo.all("calendar-month-cell").count == 42)
@@ -149,12 +149,14 @@ struct WeekProcessTests {
         ]
         for (format, bytes) in magic {
             let out = "\(directory)/october.\(format)"
-            let report = try CLI.run(["device", "track", "report", "--month", "2026-10", "--out", out, "--home", home])
+            let report = try await CLI.run([
+                "device", "track", "report", "--month", "2026-10", "--out", out, "--home", home,
+            ])
             #expect(report.status == 0, "\(report.stderr)")
             #expect(report.stdout.hasPrefix("report \(out)"))
             #expect(try #require(FileManager.default.contents(atPath: out)).starts(with: bytes), "\(format)")
         }
-        let clash = try CLI.run([
+        let clash = try await CLI.run([
             "device", "track", "report", "--out", "\(directory)/x.pdf", "--format", "png", "--home", home,
         ])
         #expect(clash.status == 2 && clash.stderr.contains("--out names a .pdf file but --format is png"))
@@ -165,13 +167,15 @@ struct WeekProcessTests {
 @Suite("Trace replay as processes")
 struct TraceReplayProcessTests {
     @Test("track-replay-cli: generate a day, replay it under both profiles; a broken file is one clear sentence")
-    func replay() throws {
+    func replay() async throws {
         let directory = try CLI.temporaryDirectory()
         let gpx = directory + "/garage.gpx"
-        let made = try CLI.run(["device", "track", "trace", "--seed", "1", "--scenario", "arrive-no-fix", "--out", gpx])
+        let made = try await CLI.run([
+            "device", "track", "trace", "--seed", "1", "--scenario", "arrive-no-fix", "--out", gpx,
+        ])
         #expect(made.status == 0 && made.stdout.contains("1561 positions"), "\(made.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory + "/garage.manifest.json"))
-        let replayed = try CLI.run(["device", "track", "replay", gpx])
+        let replayed = try await CLI.run(["device", "track", "replay", gpx])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout.contains("seed: tracked 8 h 03 min · off by 0 h 01 min"), "\(replayed.stdout)")
         #expect(replayed.stdout.contains("field: tracked 0 h 00 min · off by 8 h 03 min"), "\(replayed.stdout)")
@@ -190,13 +194,13 @@ struct TraceReplayProcessTests {
 
             """.utf8
         ).write(to: URL(fileURLWithPath: csv))
-        let fromCSV = try CLI.run([
+        let fromCSV = try await CLI.run([
             "device", "track", "replay", csv, "--latitude", "52.52", "--longitude", "13.405", "--profile", "seed",
         ])
         #expect(fromCSV.stdout.contains("08:01:00Z–12:01:00Z (immediate)"), "\(fromCSV.stdout)\(fromCSV.stderr)")
         let broken = directory + "/broken.gpx"
         try Data("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt>".utf8).write(to: URL(fileURLWithPath: broken))
-        let refused = try CLI.run([
+        let refused = try await CLI.run([
             "device", "track", "replay", broken, "--latitude", "1", "--longitude", "2",
         ])
         // Cut short: named at its last line, a position the file has.
@@ -205,9 +209,9 @@ struct TraceReplayProcessTests {
         let notGPX = directory + "/positions.gpx"
         try Data("time,latitude,longitude,accuracy\n2026-11-16T08:00:00Z,1,2,10\n".utf8).write(
             to: URL(fileURLWithPath: notGPX))
-        let wrongKind = try CLI.run(["device", "track", "replay", notGPX, "--latitude", "1", "--longitude", "2"])
+        let wrongKind = try await CLI.run(["device", "track", "replay", notGPX, "--latitude", "1", "--longitude", "2"])
         #expect(wrongKind.status == 1 && wrongKind.stderr.contains("not GPX"), "\(wrongKind.stderr)")
-        let noFence = try CLI.run(["device", "track", "replay", csv])
+        let noFence = try await CLI.run(["device", "track", "replay", csv])
         #expect(noFence.status == 1 && noFence.stderr.contains("No fence"), "\(noFence.stderr)")
     }
 }
@@ -230,32 +234,32 @@ struct PasswordlessProcessTests {
         let home = try CLI.temporaryDirectory() + "/device"
         let serverURL = "http://127.0.0.1:\(server.port)"
         let device = DeviceHome(home)
-        let asked = try device([
+        let asked = try await device([
             "signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code", "--register",
         ])
         #expect(asked.screen == "native-shell-signin")
         #expect(asked.text("native-shell-signin-notice")?.contains("a code is on its way") == true)
         let code = try await sink.code(for: "wanda@care.test")
-        let wrong = try device(
+        let wrong = try await device(
             [
                 "signin", "--server", serverURL, "--email", "wanda@care.test", "--code",
                 code == "000000" ? "000001" : "000000",
                 "--register", "--name", "Wanda", "--consent", "2026-01",
             ], refused: true)
         #expect(wrong.text("native-shell-signin-error")?.contains("wrong, used or expired") == true)
-        let created = try device([
+        let created = try await device([
             "signin", "--server", serverURL, "--email", "wanda@care.test", "--code", code, "--register", "--name",
             "Wanda", "--consent", "2026-01",
         ])
         #expect(created.screen == "track-status-screen", "a new worker lands on time tracking")
-        _ = try device(["signout"])
-        _ = try device(["signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code"])
+        _ = try await device(["signout"])
+        _ = try await device(["signin", "--server", serverURL, "--email", "wanda@care.test", "--request-code"])
         // The second mail (the queue sends after the answer: wait for it, not the first).
         let again = try await sink.code(for: "wanda@care.test", after: 1)
-        #expect(
+        await #expect(
             try device(["signin", "--server", serverURL, "--email", "wanda@care.test", "--code", again]).screen
                 == "track-status-screen")
-        let usage = try CLI.run([
+        let usage = try await CLI.run([
             "device", "signin", "--home", home, "--server", serverURL, "--email", "w@c.test", "--code", "12ab56",
         ])
         #expect(usage.status == 2 && usage.stderr.contains("six digits"))
@@ -317,22 +321,22 @@ struct TrackingEndToEndTests {
         let directory = try CLI.temporaryDirectory()
         let serverURL = "http://127.0.0.1:\(server.port)"
         let email = "wanda.e2e@care.test"
-        func device(_ home: String, _ arguments: [String]) throws -> PeerMentorProcessTests.Tree {
-            try DeviceHome(directory + "/" + home)(arguments)
+        func device(_ home: String, _ arguments: [String]) async throws -> PeerMentorProcessTests.Tree {
+            try await DeviceHome(directory + "/" + home)(arguments)
         }
         /// Sets the phone's clock `seconds` from now (a negative number follows `--`).
-        func skew(_ home: String, _ seconds: Int) throws {
-            let result = try CLI.run(
+        func skew(_ home: String, _ seconds: Int) async throws {
+            let result = try await CLI.run(
                 ["device", "sim", "--home", directory + "/" + home, "--json", "clock-skew", "--", String(seconds)])
             #expect(result.status == 0, "clock-skew: \(result.stderr)")
         }
         func signIn(_ home: String, codes: Int, register: Bool) async throws {
-            _ = try device(
+            _ = try await device(
                 home,
                 ["signin", "--server", serverURL, "--email", email, "--request-code"] + (register ? ["--register"] : [])
             )
             let code = try await sink.code(for: email, after: codes)
-            let signedIn = try device(
+            let signedIn = try await device(
                 home,
                 ["signin", "--server", serverURL, "--email", email, "--code", code]
                     + (register ? ["--register", "--name", "Wanda", "--consent", "2026-01"] : []))
@@ -346,37 +350,37 @@ struct TrackingEndToEndTests {
         let yesterday = try #require(calendar.date(byAdding: .day, value: -1, to: today))
         let morning = yesterday.addingTimeInterval(8 * 3600)
         let day = ActivityDate.day(of: morning, in: .current)
-        try skew("phone", Int(morning.timeIntervalSinceNow))
-        let added = try device(
+        try await skew("phone", Int(morning.timeIntervalSinceNow))
+        let added = try await device(
             "phone",
             ["track", "location", "add", "--name", "Haus Linde", "--latitude", "52.52", "--longitude", "13.405"])
         let location = try #require(added.attribute("track-location-row", "locationId"))
         // The network is off all day.
-        _ = try device("phone", ["sim", "network", "off"])
-        _ = try device("phone", ["sim", "geofence", "enter", location, "--accuracy", "25", "--source", "event"])
-        _ = try device("phone", ["sim", "time", "advance", "2h"])
+        _ = try await device("phone", ["sim", "network", "off"])
+        _ = try await device("phone", ["sim", "geofence", "enter", location, "--accuracy", "25", "--source", "event"])
+        _ = try await device("phone", ["sim", "time", "advance", "2h"])
         // Flapping at the edge: out with a fair fix, back in two minutes later.
-        _ = try device("phone", ["sim", "geofence", "exit", location, "--accuracy", "60", "--distance", "120"])
-        _ = try device("phone", ["sim", "time", "advance", "2m"])
-        _ = try device("phone", ["sim", "geofence", "enter", location, "--accuracy", "30"])
-        _ = try device("phone", ["sim", "time", "advance", "358m"])
-        _ = try device("phone", ["sim", "geofence", "exit", location, "--accuracy", "20", "--distance", "400"])
-        var history = try device("phone", ["track", "history"])
+        _ = try await device("phone", ["sim", "geofence", "exit", location, "--accuracy", "60", "--distance", "120"])
+        _ = try await device("phone", ["sim", "time", "advance", "2m"])
+        _ = try await device("phone", ["sim", "geofence", "enter", location, "--accuracy", "30"])
+        _ = try await device("phone", ["sim", "time", "advance", "358m"])
+        _ = try await device("phone", ["sim", "geofence", "exit", location, "--accuracy", "20", "--distance", "400"])
+        var history = try await device("phone", ["track", "history"])
         #expect(history.attribute("track-history-total", "minutes") == "480", "\(history.elements)")
         #expect(history.attribute("track-history-day", "status") == "unconfirmed")
         // The evening passes; the day is confirmed with the network still off.
-        _ = try device("phone", ["sim", "time", "advance", "14h"])
+        _ = try await device("phone", ["sim", "time", "advance", "14h"])
         // track-submit-explanation-cli: the first Submit explains itself and confirms nothing yet.
-        let explained = try device("phone", ["track", "confirm", day])
+        let explained = try await device("phone", ["track", "confirm", day])
         #expect(explained.screen == "track-submit-explanation")
         #expect(explained.text("track-submit-explanation")?.contains("cannot be edited") == true)
         #expect(explained.pending == 0)
-        history = try device("phone", ["track", "confirm", "--continue"])
+        history = try await device("phone", ["track", "confirm", "--continue"])
         #expect(history.attribute("track-history-day", "status") == "queued")
         #expect(history.pending == 1)
-        _ = try device("phone", ["sim", "network", "on"])
-        history = try device("phone", ["sync"])
-        history = try device("phone", ["track", "history"])
+        _ = try await device("phone", ["sim", "network", "on"])
+        history = try await device("phone", ["sync"])
+        history = try await device("phone", ["track", "history"])
         #expect(history.attribute("track-history-day", "status") == "submitted", "\(history.elements)")
         #expect(history.pending == 0)
         // The server has exactly one submission for the day.
@@ -395,20 +399,20 @@ struct TrackingEndToEndTests {
             days.count == 1 && days.first?["date"] as? String == day && days.first?["trackedMinutes"] as? Int == 480)
         // The same day confirmed on a second phone: 409, shown on the day.
         try await signIn("second", codes: 2, register: false)
-        try skew("second", Int(morning.timeIntervalSinceNow) + 22 * 3600)
-        let place = try #require(
+        try await skew("second", Int(morning.timeIntervalSinceNow) + 22 * 3600)
+        let place = try await #require(
             try device(
                 "second",
                 ["track", "location", "add", "--name", "Haus Linde", "--latitude", "52.52", "--longitude", "13.405"]
             ).attribute("track-location-row", "locationId"))
-        _ = try device(
+        _ = try await device(
             "second",
             [
                 "track", "session", "add", "--location", place, "--from", OutpostJSON.format(morning), "--to",
                 OutpostJSON.format(morning.addingTimeInterval(3600)),
             ])
-        #expect(try device("second", ["track", "confirm", day]).screen == "track-submit-explanation")
-        let refused = try device("second", ["track", "confirm", "--continue"])
+        #expect(try await device("second", ["track", "confirm", day]).screen == "track-submit-explanation")
+        let refused = try await device("second", ["track", "confirm", "--continue"])
         #expect(refused.attribute("track-history-day", "status") == "submitted_elsewhere", "\(refused.elements)")
         #expect(refused.text("track-day-answer")?.contains("already submitted") == true)
         #expect(refused.text("track-error")?.contains("was not submitted") == true)
@@ -416,7 +420,7 @@ struct TrackingEndToEndTests {
         #expect(days.count == 1 && days.first?["trackedMinutes"] as? Int == 480)
         // Export: every record the worker made, from the phone and the server.
         let exportPath = directory + "/my-data.json"
-        _ = try device("phone", ["privacy", "export", "--out", exportPath])
+        _ = try await device("phone", ["privacy", "export", "--out", exportPath])
         let export = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exportPath))) as? [String: Any]
         )
@@ -428,7 +432,7 @@ struct TrackingEndToEndTests {
         #expect(export["consentVersion"] as? String == "2026-01")
         #expect(((export["server"] as? [String: Any])?["days"] as? [[String: Any]])?.count == 1)
         // Delete: the server has no account; the phone holds no plaintext of it.
-        let deleted = try device("phone", ["privacy", "delete"])
+        let deleted = try await device("phone", ["privacy", "delete"])
         #expect(deleted.screen == "native-shell-signin" && deleted.text("native-shell-signin-notice") != nil)
         let (body, status) = try await server.request(
             "POST", "/v1/auth/email-signin",
@@ -453,40 +457,40 @@ struct TrackingEndToEndTests {
             ("2026-02-30T08:00:00Z", "2026-02-30T12:00:00Z"), ("2026-11-02T25:00:00Z", "2026-11-02T26:00:00Z"),
             ("2026-11-02T08:00:00Z", "2026-11-31T12:00:00Z"),
         ] {
-            let bad = try CLI.run([
+            let bad = try await CLI.run([
                 "device", "track", "session", "add", "--home", device.path, "--location", location, "--from", from,
                 "--to", to,
             ])
             #expect(bad.status == 2 && bad.stderr.contains("--from and --to"), "\(from) \(to): \(bad.stderr)")
         }
         // Longer than 24 hours: refused (a typo far more often than a shift); 24 hours exactly is kept.
-        let long = try device(
+        let long = try await device(
             [
                 "track", "session", "add", "--location", location, "--from", "2026-11-02T08:00:00Z", "--to",
                 "2026-11-03T08:01:00Z",
             ], refused: true)
         #expect(long.refusal?.contains("at most 24 hours") == true, "\(long.refusal ?? "")")
-        let day = try device([
+        let day = try await device([
             "track", "session", "add", "--location", location, "--from", "2026-11-02T08:00:00Z", "--to",
             "2026-11-03T08:00:00Z",
         ])
         #expect(day.attribute("track-history-total", "minutes") == "1440")
         // An empty or blank name is refused, not ignored while saying "saved".
         for name in ["", "   "] {
-            let edited = try device(["track", "location", "edit", location, "--name", name], refused: true)
+            let edited = try await device(["track", "location", "edit", location, "--name", name], refused: true)
             #expect(edited.refusal == "Give the location a name.")
-            try device(
+            try await device(
                 ["track", "location", "add", "--name", name, "--latitude", "52.5", "--longitude", "13.4"],
                 refused: true)
         }
         // Not while clocked in there; after the clock-out it can be renamed.
-        try device(["track", "clock-in", location])
-        let busy = try device(["track", "location", "edit", location, "--radius", "300"], refused: true)
+        try await device(["track", "clock-in", location])
+        let busy = try await device(["track", "location", "edit", location, "--radius", "300"], refused: true)
         #expect(busy.refusal == "You are clocked in at Care home Nord. Clock out first.")
-        try device(["track", "clock-out", location])
-        let renamed = try device(["track", "location", "edit", location, "--name", "  Haus Nord "])
+        try await device(["track", "clock-out", location])
+        let renamed = try await device(["track", "location", "edit", location, "--name", "  Haus Nord "])
         #expect(renamed.text("track-notice")?.contains("Haus Nord") == true)
-        let locations = try device(["track", "locations"])
+        let locations = try await device(["track", "locations"])
         #expect(locations.all("track-location-row").count == 1)
         #expect(locations.text("track-location-row")?.contains("Haus Nord") == true)
     }
@@ -504,16 +508,16 @@ struct TrackingDemoSandboxTests {
         let (device, location) = try await DeviceHome.worker(
             on: server, location: "Haus Linde", latitude: "52.53", longitude: "13.41")
         let directory = try CLI.temporaryDirectory()
-        try device([
+        try await device([
             "track", "session", "add", "--location", location, "--from", "2026-10-05T08:00:00Z", "--to",
             "2026-10-05T12:00:00Z",
         ])
         // The demo month: shown with its banner, nothing waiting, nothing sent by a sync.
-        let seeded = try device(["track", "seed-demo", "--month", "2026-10"])
+        let seeded = try await device(["track", "seed-demo", "--month", "2026-10"])
         #expect(seeded.text("track-demo-banner")?.contains("never sent") == true)
         #expect(seeded.pending == 0, "the demo's confirmed days are not queued")
         #expect(seeded.screen == "calendar-month-screen")
-        let synced = try device(["sync"])
+        let synced = try await device(["sync"])
         #expect(synced.pending == 0)
         let token = try #require(
             try await server.json(
@@ -525,31 +529,31 @@ struct TrackingDemoSandboxTests {
         }
         #expect(try await serverDays().isEmpty, "no invented day reached the employer")
         // Confirming a demo day keeps it in the sandbox too.
-        try device(["track", "confirm", "2026-10-30"])
-        #expect(try device(["track", "confirm", "--continue"]).pending == 0)
+        try await device(["track", "confirm", "2026-10-30"])
+        #expect(try await device(["track", "confirm", "--continue"]).pending == 0)
         // While the demo is shown, the CSV and the privacy export are the worker's own hours.
-        let csv = try CLI.run(["device", "track", "export", "--home", device.path])
+        let csv = try await CLI.run(["device", "track", "export", "--home", device.path])
         #expect(csv.status == 0)
         let rows = csv.stdout.split(whereSeparator: \.isNewline)
         #expect(rows.count == 2, "the header and the one real session: \(rows.count) lines")
         let exportFile = directory + "/export.json"
-        try device(["privacy", "export", "--out", exportFile])
+        try await device(["privacy", "export", "--out", exportFile])
         let exported = try String(contentsOfFile: exportFile, encoding: .utf8)
         #expect(exported.contains("Haus Linde") && !exported.contains("Care home Nord"))
         // One command removes it; the screens show the worker's own hours, and the real day submits.
-        let removed = try device(["track", "seed-demo", "--remove"])
+        let removed = try await device(["track", "seed-demo", "--remove"])
         #expect(removed.text("track-demo-banner") == nil)
-        let history = try device(["track", "history"])
+        let history = try await device(["track", "history"])
         #expect(history.all("track-history-session").count == 1)
-        try device(["track", "seed-demo", "--remove"], refused: true)
-        try device(["track", "confirm", "2026-10-05"])
-        #expect(try device(["track", "confirm", "--continue"]).pending == 0, "sent at once: online")
+        try await device(["track", "seed-demo", "--remove"], refused: true)
+        try await device(["track", "confirm", "2026-10-05"])
+        #expect(try await device(["track", "confirm", "--continue"]).pending == 0, "sent at once: online")
         let days = try await serverDays()
         #expect(days.count == 1 && days.first?["date"] as? String == "2026-10-05", "\(days)")
         #expect(days.first?["trackedMinutes"] as? Int == 240)
         // Signed out: nothing is seeded, and the refusal says why.
         let other = DeviceHome(directory + "/other")
-        let signedOut = try other(["track", "seed-demo", "--month", "2026-10"], refused: true)
+        let signedOut = try await other(["track", "seed-demo", "--month", "2026-10"], refused: true)
         #expect(
             signedOut.refusal?.hasPrefix("Nothing was seeded: sign in first.") == true, "\(signedOut.refusal ?? "")")
     }

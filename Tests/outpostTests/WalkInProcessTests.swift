@@ -17,23 +17,23 @@ struct WalkInProcessTests {
         _ = try await server.json(
             "POST", "/v1/events/\(session.eventId)/access-types", token: session.token,
             body: #"{"name":"Door","walkInAllowed":true,"walkInCapacity":20}"#)
-        let device = try HeadlessDevice(on: server, event: session.eventId)
-        try device.run(["sync"])  // places of Door, leased while online
-        try device.run(["sim", "network", "off"])
-        let added = try CLI.tree(
+        let device = try await HeadlessDevice(on: server, event: session.eventId)
+        try await device.run(["sync"])  // places of Door, leased while online
+        try await device.run(["sim", "network", "off"])
+        let added = try await CLI.tree(
             try device.run([
                 "walkin", "add", "--name", "Noor Haddad", "--type", "door", "--paid", "12.50", "--method", "card",
             ])
         )
         #expect(added["pending"] as? Int == 1)
-        let refused = try device.run(["walkin", "add", "--name", " ", "--type", "Door"], status: 3)
+        let refused = try await device.run(["walkin", "add", "--name", " ", "--type", "Door"], status: 3)
         #expect(refused.stderr == "refused: Type the walk-in's name.\n")
         #expect(try CLI.tree(refused)["pending"] as? Int == 1, "nothing more queued")
-        let csv = try CLI.run(["device", "walkin", "summary", "--csv", "--home", device.home])
+        let csv = try await CLI.run(["device", "walkin", "summary", "--csv", "--home", device.home])
         #expect(csv.status == 0)
         #expect(csv.stdout.hasSuffix("card,EUR,1,12.50\r\n"), "\(csv.stdout)")
-        try device.run(["sim", "network", "on"])
-        let synced = try CLI.tree(try device.run(["sync"]))
+        try await device.run(["sim", "network", "on"])
+        let synced = try await CLI.tree(try device.run(["sync"]))
         #expect(synced["pending"] as? Int == 0)
         let list = try await server.json("GET", "/v1/events/\(session.eventId)/walkins", token: session.token)
         let walkIns = try #require(list["walkIns"] as? [[String: Any]])

@@ -36,23 +36,24 @@ struct ZoneProcessTests {
             "GET", "/v1/events/\(event)/guests/\(guestId)/ticket", token: token)
         let ticket = String(decoding: ticketData, as: UTF8.self).trimmingCharacters(in: .newlines)
 
-        let stations = try (0..<2).map { _ in try HeadlessDevice(on: server, event: event) }
+        var stations: [HeadlessDevice] = []
+        for _ in 0..<2 { stations.append(try await HeadlessDevice(on: server, event: event)) }
         for station in stations {
-            #expect(try station.run(["open", event]).stdout.contains("native-shell-tab-efx"), "the EFx tab")
-            let shown = try station.run(["zone", "show"])
+            #expect(try await station.run(["open", event]).stdout.contains("native-shell-tab-efx"), "the EFx tab")
+            let shown = try await station.run(["zone", "show"])
             #expect(shown.stdout.contains("Lounge (50 people)"))
-            try station.run(["zone", "set", "--zone", lounge, "--direction", "entry"])
-            try station.run(["sim", "network", "off"])
-            let scanned = try station.run(["zone", "scan", ticket])
+            try await station.run(["zone", "set", "--zone", lounge, "--direction", "entry"])
+            try await station.run(["sim", "network", "off"])
+            let scanned = try await station.run(["zone", "scan", ticket])
             #expect(scanned.stdout.contains(#""result":"green""#), "\(scanned.stdout.suffix(400))")
             #expect(try CLI.tree(scanned)["pending"] as? Int == 1)
         }
         // Scanned again at the first station: it knows, and says why.
-        let again = try stations[0].run(["zone", "scan", ticket])
+        let again = try await stations[0].run(["zone", "scan", ticket])
         #expect(again.stdout.contains("Already inside Lounge once: no re-entry."))
         for station in stations {
-            try station.run(["sim", "network", "on"])
-            #expect(try CLI.tree(try station.run(["sync"]))["pending"] as? Int == 0)
+            try await station.run(["sim", "network", "on"])
+            #expect(try await CLI.tree(try station.run(["sync"]))["pending"] as? Int == 0)
         }
         let report = try await server.json("GET", "/v1/events/\(event)/zone-occupancy", token: token)
         let zones = try #require(report["zones"] as? [[String: Any]])

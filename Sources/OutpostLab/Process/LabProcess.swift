@@ -47,6 +47,18 @@ package enum LabProcess {
         return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 
+    /// Runs `work`, which blocks (a child's pipes read to their end, its exit waited for), on a
+    /// thread of its own: Swift concurrency's pool has one thread per core (two here), and a test
+    /// that blocked one of them to wait for a process, beside another doing the same, left no
+    /// thread for anything else in the process: every in-process server stalled, and requests to
+    /// them ran into their timeouts (whole seconds of an idle machine in the parallel test run).
+    package static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.start()
+        }
+    }
+
     /// SIGKILLs `process` (no drain, no clean shutdown) and waits for it to be gone; true when
     /// it was running.
     @discardableResult
