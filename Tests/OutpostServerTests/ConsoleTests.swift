@@ -298,6 +298,38 @@ struct ConsoleTests {
     }
 
     @Test(
+        "console-bar-names-user: the bar names the signed-in user beside their role, escaped; a new name shows after the next refresh; a cookie from before the name was kept still signs in"
+    )
+    func barNamesUser() async throws {
+        try await withTestServer(.sqlite) { api in
+            let world = try await World.make(api)
+            let browser = try await Self.signedIn(api)
+            var page = try await browser.get("/admin/events")
+            #expect(page.text.contains("<span id=\"signed-in-user\">Acme Organizer</span>"), "\(page.text)")
+            let hostile = "<b>Orla</b> & \"co\""
+            let renamed = try await api.request(
+                .patch, "/v1/users/\(world.organizer.user.id.wire)", token: world.organizer.accessToken,
+                json: UpdateUserRequest(name: hostile))
+            #expect(renamed.status == 200, "\(renamed.text)")
+            api.clock.advance(by: 20 * 60)
+            // The page that refreshes is made with the name it came with; the cookie gets the new.
+            _ = try await browser.get("/admin/events")
+            page = try await browser.get("/admin/events")
+            #expect(
+                page.text.contains("<span id=\"signed-in-user\">&lt;b&gt;Orla&lt;/b&gt; &amp; &quot;co&quot;</span>"),
+                "\(page.text)")
+            // Three parts (nonce, access, refresh): read with no name, the role still shown.
+            let session = try #require(browser.cookies[ConsoleSession.cookieName].flatMap(ConsoleSession.init(cookie:)))
+            browser.set(
+                ConsoleSession.cookieName,
+                [session.nonce, session.accessToken, session.refreshToken].joined(separator: "~"))
+            page = try await browser.get("/admin/events")
+            #expect(page.status == 200 && !page.text.contains("signed-in-user"))
+            #expect(page.text.contains("id=\"signed-in-role\">Organizer</span>"))
+        }
+    }
+
+    @Test(
         "console-staff-picker-empty: the staff picker starts on no one and requires a choice; a form sent without one is refused in words and puts nobody on the staff",
         arguments: StoreKind.allCases)
     func staffPickerEmpty(kind: StoreKind) async throws {

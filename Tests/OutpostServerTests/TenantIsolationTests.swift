@@ -220,6 +220,8 @@ struct TenantIsolationTests {
             (.put, "/v1/users/\(user)/password", PasswordResetRequest(password: "a new password"), [:]),
             (.patch, "/v1/users/\(user)", UpdateUserRequest(name: "Taken", role: .organizer), [:]),
             (.post, "/v1/users/\(user)/sign-out", nil, [:]),
+            (.delete, "/v1/users/\(user)/two-factor", nil, [:]),
+            (.post, "/v1/users/\(user)/password-link", nil, [:]),
             (.post, "/v1/contacts/\(contact)/reveal", nil, [:]),
             (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
             (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
@@ -256,6 +258,7 @@ struct TenantIsolationTests {
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
             (.post, "/admin/events/\(event)/kiosk"), (.post, "/admin/staff/\(user)/remove"),
             (.post, "/admin/staff/\(user)"), (.post, "/admin/staff/\(user)/sign-out"),
+            (.post, "/admin/staff/\(user)/two-factor/off"), (.post, "/admin/staff/\(user)/password-link"),
             (.get, "/admin/events/\(event)/tickets.pdf"), (.get, "/admin/events/\(event)/dashboard"),
             (.get, "/admin/events/\(event)/dashboard/stream"),
             (.get, "/admin/events/\(event)/guests/\(guest)"), (.post, "/admin/events/\(event)/guests/\(guest)"),
@@ -288,6 +291,8 @@ struct TenantIsolationTests {
         "GET /admin", "GET /admin/signin", "POST /admin/signin", "GET /admin/static/console.css",
         "GET /admin/static/import.js", "GET /admin/static/dashboard.js", "GET /admin/static/events.js",
         "POST /admin/signin/code",
+        // A mailed password link's page: the link's token is the key (password-link).
+        "GET /admin/password", "POST /admin/password",
         "POST /admin/sso", "GET /admin/sso/done",
         // The attendee's consent page: its link's token is the key (lead-consent-link).
         "GET /attendee/contact/{token}", "POST /attendee/contact/{token}",
@@ -370,7 +375,7 @@ struct TenantIsolationTests {
     /// Routes that need no token at all.
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /metrics", "GET /v1/client-policy", "POST /v1/auth/signin", "POST /v1/auth/refresh",
-        "POST /v1/auth/signin/code",
+        "POST /v1/auth/signin/code", "POST /v1/auth/password-link",
         "POST /v1/auth/signout", "POST /v1/auth/email-code", "POST /v1/auth/email-signin",
         // Single sign-on's browser legs and the code's redemption; the callback takes an attempt
         // only on its own tenant's path (sso-refused-replayed-state).

@@ -85,6 +85,36 @@ struct TwoFactorTests {
     }
 
     @Test(
+        "two-factor-turned-off: an organizer turns off a user's lost second factor: the users list says who has one, the user's sessions end, the password alone signs in and it can be turned on again; not one's own, not by support",
+        arguments: StoreKind.allCases)
+    func turnedOff(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let (enrollment, _) = try await Self.enroll(api, world.staff1, password: "staff-password")
+            let path = API.turnOffUserTwoFactor.path(world.staff1.user.id)
+            var users: UserList = try await api.request(.get, "/v1/users", token: world.organizer.accessToken).decode()
+            #expect(users.users.filter { $0.twoFactorEnabled == true }.map(\.email) == ["alex@acme.test"])
+            #expect(try await api.request(.delete, path, token: world.support.accessToken).status == 403)
+            let own = try await api.request(
+                .delete, API.turnOffUserTwoFactor.path(world.organizer.user.id), token: world.organizer.accessToken)
+            #expect(own.status == 422 && own.text.contains("recovery code"), "\(own.text)")
+            #expect(try await api.request(.delete, path, token: world.organizer.accessToken).status == 204)
+            users = try await api.request(.get, "/v1/users", token: world.organizer.accessToken).decode()
+            #expect(users.users.allSatisfy { $0.twoFactorEnabled == false })
+            // Whoever held a session of theirs signs in again, with the password alone.
+            let refresh = try await api.request(
+                .post, API.refresh.path(), json: RefreshRequest(refreshToken: world.staff1.refreshToken))
+            #expect(refresh.status == 401)
+            let session = try await api.signIn(email: "alex@acme.test", password: "staff-password")
+            #expect(try await api.request(.get, "/v1/events", token: session.accessToken).status == 200)
+            // The old secret's codes are worth nothing; a new one turns it on again.
+            let (again, _) = try await Self.enroll(api, session, password: "staff-password")
+            #expect(again.secret != enrollment.secret)
+            _ = try await Self.challenge(api, "alex@acme.test", "staff-password")
+        }
+    }
+
+    @Test(
         "two-factor-signin: turned on with the password and the app's first code; then a password sign-in needs a code: a wrong, used or expired one is refused, a recovery code signs in once, and a late or altered challenge starts over",
         arguments: StoreKind.allCases)
     func signIn(kind: StoreKind) async throws {

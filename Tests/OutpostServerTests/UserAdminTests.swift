@@ -107,4 +107,26 @@ struct UserAdminTests {
             #expect(answer.status == 422 && answer.text.contains("Choose a role"))
         }
     }
+
+    @Test(
+        "console-two-factor-off: the staff page marks who signs in with a second factor and turns a lost one off; the others have no such button",
+        arguments: StoreKind.allCases)
+    func consoleTwoFactorOff(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            _ = try await TwoFactorTests.enroll(api, world.staff2, password: "staff-password")
+            let browser = try await ConsoleTests.signedIn(api)
+            var page = try await browser.get(ConsolePages.staff.path())
+            let off = ConsolePages.turnOffUserTwoFactor.path(world.staff2.user.id)
+            #expect(page.text.contains("action=\"\(off)\""))
+            #expect(!page.text.contains(ConsolePages.turnOffUserTwoFactor.path(world.staff1.user.id)))
+            #expect(page.text.contains("Bea <span class=\"tag\">two-factor</span>"))
+            let answer = try await browser.post(off, [])
+            #expect(answer.headers[.location] == ConsolePages.staff.path(query: [("done", "two-factor-off")]))
+            page = try await browser.get(answer.headers[.location] ?? "")
+            #expect(page.text.contains("Their two-factor sign-in is off"))
+            #expect(!page.text.contains("action=\"\(off)\""))
+            #expect(try await api.store.twoFactorEnabled(userId: world.staff2.user.id) == false)
+        }
+    }
 }

@@ -168,6 +168,10 @@ public enum API {
         .put, "/v1/users/{userId}/password")
     public static let updateUser = Endpoint<UpdateUserRequest, UserInfo, UserID>(.patch, "/v1/users/{userId}")
     public static let signOutUser = Endpoint<NoBody, NoBody, UserID>(.post, "/v1/users/{userId}/sign-out")
+    public static let sendPasswordLink = Endpoint<NoBody, PasswordLinkSent, UserID>(
+        .post, "/v1/users/{userId}/password-link")
+    public static let usePasswordLink = Endpoint<PasswordLinkUse, NoBody>(.post, "/v1/auth/password-link")
+    public static let turnOffUserTwoFactor = Endpoint<NoBody, NoBody, UserID>(.delete, "/v1/users/{userId}/two-factor")
     public static let tenantSettings = Endpoint<NoBody, TenantSettings>(.get, "/v1/tenant/settings")
     public static let setTenantSettings = Endpoint<TenantSettings, TenantSettings>(.put, "/v1/tenant/settings")
     public static let ssoSettings = Endpoint<NoBody, SSOSettings>(.get, "/v1/tenant/sso")
@@ -313,6 +317,9 @@ extension API {
         resetPassword.route,
         updateUser.route,
         signOutUser.route,
+        turnOffUserTwoFactor.route,
+        sendPasswordLink.route,
+        usePasswordLink.route,
         tenantSettings.route,
         setTenantSettings.route,
         ssoSettings.route,

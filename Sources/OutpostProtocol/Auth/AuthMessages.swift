@@ -44,13 +44,18 @@ public struct UserInfo: Codable, Sendable, Hashable {
     public var email: String
     public var role: UserRole
     public var tenantId: TenantID
+    /// In the users list only: whether the user signs in with a second factor.
+    public var twoFactorEnabled: Bool?
 
-    public init(id: UserID, name: String, email: String, role: UserRole, tenantId: TenantID) {
+    public init(
+        id: UserID, name: String, email: String, role: UserRole, tenantId: TenantID, twoFactorEnabled: Bool? = nil
+    ) {
         self.id = id
         self.name = name
         self.email = email
         self.role = role
         self.tenantId = tenantId
+        self.twoFactorEnabled = twoFactorEnabled
     }
 }
 
@@ -85,6 +90,30 @@ public struct PasswordResetRequest: Codable, Sendable, Hashable {
     public var password: String
 
     public init(password: String) { self.password = password }
+}
+
+/// `POST /v1/users/{userId}/password-link` (organizer): a link to set a new password was mailed
+/// to the user; it works once, until `expiresAt`, and a newer one ends it.
+public struct PasswordLinkSent: Codable, Sendable, Hashable {
+    public var email: String
+    public var expiresAt: Date
+
+    public init(email: String, expiresAt: Date) {
+        self.email = email
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `POST /v1/auth/password-link` (no auth): a mailed link's token and the new password; every
+/// sign-in of the user ends.
+public struct PasswordLinkUse: Codable, Sendable, Hashable {
+    public var token: String
+    public var password: String
+
+    public init(token: String, password: String) {
+        self.token = token
+        self.password = password
+    }
 }
 
 /// `POST /v1/auth/email-code` (no auth): send a six-digit sign-in code to `email`. Answered

@@ -25,6 +25,36 @@ extension Store {
         try await twoFactorStatus(userId: userId).enabled
     }
 
+    /// The tenant's users who sign in with a second factor (turned on, not just enrolling).
+    func twoFactorUsers(tenantId: TenantID) async throws -> Set<UserID> {
+        try await database.read { connection in
+            Set(
+                try await connection.query(
+                    """
+                    SELECT t.user_id FROM two_factor t JOIN users u ON u.id = t.user_id
+                    WHERE u.tenant_id = ? AND t.confirmed_at IS NOT NULL
+                    """, [.id(tenantId)]
+                ).map { try $0.id("user_id", as: UserID.self) })
+        }
+    }
+
+    /// Turns a user's second factor off for them (a lost phone and lost recovery codes): the
+    /// secret and the recovery codes go, and every sign-in of theirs ends, so whoever holds one
+    /// signs in again with the password alone. False when the tenant has no such user.
+    func turnOffTwoFactor(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
+        try await database.transaction { connection in
+            guard
+                try await connection.queryOne(
+                    "SELECT id FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
+                    [.id(id), .id(tenantId)]) != nil
+            else { return false }
+            try await connection.execute("DELETE FROM two_factor WHERE user_id = ?", [.id(id)])
+            try await connection.execute("DELETE FROM recovery_codes WHERE user_id = ?", [.id(id)])
+            try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            return true
+        }
+    }
+
     /// Hands out a new secret (sealed) to confirm; false when two-factor sign-in is on already.
     func startTwoFactor(userId: UserID, sealedSecret: [UInt8], now: Date) async throws -> Bool {
         try await database.transaction { connection in

@@ -106,7 +106,9 @@ struct ConsoleAPI: Sendable {
         guard status == .ok, let pair = try? OutpostJSON.makeDecoder().decode(TokenPair.self, from: data) else {
             throw SessionEnded()
         }
-        return ConsoleSession(nonce: session.nonce, accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+        return ConsoleSession(
+            nonce: session.nonce, accessToken: pair.accessToken, refreshToken: pair.refreshToken,
+            name: pair.user.name)
     }
 
     private final class Collector: @unchecked Sendable {

@@ -14,7 +14,7 @@ enum ConsoleAssets {
         .bar nav.sections a[aria-current="page"] { border-bottom-color: #fff; font-weight: 600; }
         .brand { font-weight: 700; }
         .signout { margin-left: auto; display: flex; gap: .75rem; align-items: center; }
-        .role { color: #cbd2d9; font-size: .85rem; }
+        .who, .role { color: #cbd2d9; font-size: .85rem; }
         main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
         h1 { margin: .2rem 0 1rem; }
         .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem; display: grid; gap: .75rem; max-width: 40rem; }

@@ -17,6 +17,8 @@ package enum ConsolePages {
     package static let signOut = Endpoint<FormFields, Bytes>(.post, "/admin/signout")
     /// A password sign-in's second step: a code from the app, or a recovery code.
     package static let signInCode = Endpoint<FormFields, Bytes>(.post, "/admin/signin/code")
+    package static let passwordPage = Endpoint<NoBody, Bytes>(.get, "/admin/password")
+    package static let setPassword = Endpoint<FormFields, Bytes>(.post, "/admin/password")
     /// The signed-in user's two-factor sign-in: its state, turning it on, its first code.
     package static let twoFactor = Endpoint<NoBody, Bytes>(.get, "/admin/two-factor")
     package static let enrollTwoFactor = Endpoint<FormFields, Bytes>(.post, "/admin/two-factor")
@@ -40,6 +42,8 @@ package enum ConsolePages {
     package static let removeUser = Form<UserID>(.post, "/admin/staff/{userId}/remove")
     package static let updateUser = Form<UserID>(.post, "/admin/staff/{userId}")
     package static let signOutUser = Form<UserID>(.post, "/admin/staff/{userId}/sign-out")
+    package static let sendPasswordLink = Form<UserID>(.post, "/admin/staff/{userId}/password-link")
+    package static let turnOffUserTwoFactor = Form<UserID>(.post, "/admin/staff/{userId}/two-factor/off")
     package static let dashboard = Page<EventID>(.get, "/admin/events/{eventId}/dashboard")
     package static let dashboardStream = Page<EventID>(.get, "/admin/events/{eventId}/dashboard/stream")
     package static let tickets = Page<EventID>(.get, "/admin/events/{eventId}/tickets.pdf")
@@ -115,6 +119,8 @@ extension ConsolePages {
         signIn.route,
         signOut.route,
         signInCode.route,
+        passwordPage.route,
+        setPassword.route,
         twoFactor.route,
         enrollTwoFactor.route,
         confirmTwoFactor.route,
@@ -136,6 +142,8 @@ extension ConsolePages {
         removeUser.route,
         updateUser.route,
         signOutUser.route,
+        turnOffUserTwoFactor.route,
+        sendPasswordLink.route,
         dashboard.route,
         dashboardStream.route,
         tickets.route,

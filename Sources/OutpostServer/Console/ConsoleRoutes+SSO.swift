@@ -65,7 +65,8 @@ extension ConsoleRoutes {
         guard status == .ok, let pair = try? answer.decode(TokenPair.self) else {
             return try await signInForm(email: "", error: answer.message, status: .unauthorized)
         }
-        let session = ConsoleSession(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+        let session = ConsoleSession(
+            accessToken: pair.accessToken, refreshToken: pair.refreshToken, name: pair.user.name)
         var response = try await page(
             "singleSignOnDone", title: "Signed in", ["name": pair.user.name], session: nil)
         response.setCookie(sessionCookie(session))

@@ -46,7 +46,8 @@ extension ConsoleRoutes {
     /// The answer to a finished sign-in: the session cookie, and the events (or, when the
     /// organisation requires a second factor this user has not turned on, that page).
     func sessionStarted(_ pair: TokenPair) -> Response {
-        let session = ConsoleSession(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+        let session = ConsoleSession(
+            accessToken: pair.accessToken, refreshToken: pair.refreshToken, name: pair.user.name)
         var response = Self.redirect(
             pair.twoFactorEnrollmentRequired == true ? ConsolePages.twoFactor.path() : ConsolePages.events.path())
         response.setCookie(sessionCookie(session))

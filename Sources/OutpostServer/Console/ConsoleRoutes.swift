@@ -48,6 +48,8 @@ struct ConsoleRoutes: Sendable {
         group.on(ConsolePages.removeUser, use: removeUser)
         group.on(ConsolePages.updateUser, use: updateUser)
         group.on(ConsolePages.signOutUser, use: signOutUser)
+        group.on(ConsolePages.turnOffUserTwoFactor, use: turnOffUserTwoFactor)
+        registerPasswordLinks(on: group)
         group.on(ConsolePages.tickets, use: tickets)
         group.on(ConsolePages.guests, use: guests)
         group.on(ConsolePages.importPage, use: importPage)
@@ -80,22 +82,26 @@ struct ConsoleRoutes: Sendable {
 
     @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         if Self.session(request) != nil { return Self.redirect(ConsolePages.events.path()) }
-        return try await signInForm(email: "", error: nil)
+        return try await signInForm(email: "", error: nil, notice: Self.flash(request))
     }
 
-    func signInForm(email: String, error: String?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        try await signedOutPage("signIn", ["email": email], error: error, status: status)
+    func signInForm(
+        email: String, error: String?, status: HTTPResponse.Status = .ok, notice: String? = nil
+    ) async throws -> Response {
+        try await signedOutPage("signIn", ["email": email], error: error, status: status, notice: notice)
     }
 
     /// A page of the signed-out forms: a fresh nonce in the sign-in cookie and its CSRF token in
     /// the page's form.
     func signedOutPage(
-        _ template: String, _ values: [String: Any], error: String?, status: HTTPResponse.Status
+        _ template: String, _ values: [String: Any], error: String?, status: HTTPResponse.Status,
+        title: String = "Sign in", notice: String? = nil
     ) async throws -> Response {
         let nonce = ConsoleSession.makeNonce()
         var values = values
         values["csrf"] = try await csrf().token(for: nonce)
-        var response = try await page(template, title: "Sign in", values, error: error, session: nil, status: status)
+        var response = try await page(
+            template, title: title, values, error: error, session: nil, notice: notice, status: status)
         response.setCookie(cookie(ConsoleSession.preCookieName, nonce, maxAge: 3_600))
         return response
     }
@@ -436,7 +442,7 @@ struct ConsoleRoutes: Sendable {
             "users": try answer.decode(UserList.self).users.map { user -> [String: Any] in
                 [
                     "id": user.id.wire, "name": user.name, "email": user.email, "role": user.role.title,
-                    "me": user.id.wire == me,
+                    "me": user.id.wire == me, "twoFactor": user.twoFactorEnabled == true,
                     "roles": Self.assignableRoles.map {
                         ["value": $0.rawValue, "title": $0.title, "selected": $0 == user.role]
                     },
@@ -486,6 +492,16 @@ struct ConsoleRoutes: Sendable {
             let answer = try await call(API.signOutUser.line(user), nil)
             guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.staff.path()) }
             return .redirect(ConsolePages.staff.path(query: [("done", "signed-out")]))
+        }
+    }
+
+    /// A user's second factor turned off (their phone and recovery codes lost).
+    @Sendable func turnOffUserTwoFactor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try ConsolePages.turnOffUserTwoFactor.parameters(in: context)
+        return try await changing(request, context) { _, _, call in
+            let answer = try await call(API.turnOffUserTwoFactor.line(user), nil)
+            guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.staff.path()) }
+            return .redirect(ConsolePages.staff.path(query: [("done", "two-factor-off")]))
         }
     }
 
@@ -790,6 +806,7 @@ struct ConsoleRoutes: Sendable {
             layout["csrf"] = token
             values["csrf"] = values["csrf"] ?? token
             layout["role"] = Self.role(session)?.title ?? ""
+            if !session.name.isEmpty { layout["userName"] = session.name }
             layout["organizer"] = Self.role(session) == .organizer
             // The bar's section of this page, marked for the eye and for a screen reader.
             let section = ConsoleTemplates.section(of: template)
@@ -839,6 +856,10 @@ struct ConsoleRoutes: Sendable {
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "role": "The role was changed; their devices ask them to sign in again, with the new role."
+        case "password-link": "A link to set a new password was mailed to them; it works once, for a day."
+        case "password-set": "Your password is set: sign in with it."
+        case "two-factor-off":
+            "Their two-factor sign-in is off and their sign-ins ended: they sign in with their password, and can turn it on again."
         case "contact": "The contact was added; assign a mentor to it below."
         case "assigned": "The mentor was assigned; their phone has the contact from its next sync."
         case "erased": "The contact was erased; their activities stay in the report without the name."

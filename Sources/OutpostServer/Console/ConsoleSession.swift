@@ -14,20 +14,32 @@ struct ConsoleSession: Sendable, Equatable {
     var nonce: String
     var accessToken: String
     var refreshToken: String
+    /// The signed-in user's name, as the sign-in's (or the last refresh's) answer gave it: shown
+    /// in the bar, never trusted (the API reads only the tokens).
+    var name: String
 
-    /// `nonce~access~refresh`: the access token's dots and base64url never hold a `~`.
-    var cookieValue: String { [nonce, accessToken, refreshToken].joined(separator: "~") }
+    /// `nonce~access~refresh~name`, the name in base64url: the access token's dots and
+    /// base64url never hold a `~`. A cookie of the three first parts (from before the name was
+    /// kept) is read with no name.
+    var cookieValue: String {
+        [nonce, accessToken, refreshToken, Base64URL.encode(Array(name.utf8))].joined(separator: "~")
+    }
 
-    init(nonce: String = ConsoleSession.makeNonce(), accessToken: String, refreshToken: String) {
+    init(nonce: String = ConsoleSession.makeNonce(), accessToken: String, refreshToken: String, name: String = "") {
         self.nonce = nonce
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+        self.name = name
     }
 
     init?(cookie: String) {
         let parts = cookie.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.utf8.count < 1_024 }) else { return nil }
-        self.init(nonce: parts[0], accessToken: parts[1], refreshToken: parts[2])
+        guard (3...4).contains(parts.count), parts[0..<3].allSatisfy({ !$0.isEmpty && $0.utf8.count < 1_024 }),
+            parts.count == 3 || parts[3].utf8.count < 1_024
+        else { return nil }
+        let name =
+            parts.count == 4 ? Base64URL.decode(parts[3]).flatMap { String(validating: $0, as: UTF8.self) } : nil
+        self.init(nonce: parts[0], accessToken: parts[1], refreshToken: parts[2], name: name ?? "")
     }
 
     static func makeNonce() -> String {

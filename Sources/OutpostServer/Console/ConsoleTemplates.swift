@@ -40,7 +40,7 @@ enum ConsoleTemplates {
         <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/contacts" id="mentoring-nav"{{#mentoringCurrent}} aria-current="page"{{/mentoringCurrent}}>Mentoring</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
-        <span class="role" id="signed-in-role">{{role}}</span>
+        <span class="who">{{#userName}}<span id="signed-in-user">{{userName}}</span> · {{/userName}}<span class="role" id="signed-in-role">{{role}}</span></span>
         <button type="submit" id="signout">Sign out</button>
         </form>
         {{/signedIn}}
@@ -77,6 +77,21 @@ enum ConsoleTemplates {
         <p class="hint">Six digits, or one of your recovery codes (XXXXX-XXXXX) if the phone is not at hand.</p>
         <button type="submit" id="code-signin">Sign in</button>
         </form>
+        """
+
+    /// A mailed password link's page: the new password, twice (the link's token in the form).
+    static let password = """
+        <h1>Choose a password</h1>
+        {{#token}}
+        <form method="post" action="/admin/password" class="card narrow" id="password-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="token" value="{{token}}">
+        <label>New password <input type="password" name="password" id="new-password" autocomplete="new-password" minlength="8" required autofocus></label>
+        <label>The same again <input type="password" name="repeat" id="repeat-password" autocomplete="new-password" minlength="8" required></label>
+        <p class="hint">At least 8 characters. Every device you are signed in on asks for the new one.</p>
+        <button type="submit" id="set-password">Set the password</button>
+        </form>
+        {{/token}}
+        {{^token}}<p id="password-link-missing">This page needs the link from your mail: open it again, or ask an organizer for a new one.</p>{{/token}}
         """
 
     static let twoFactor = """
@@ -349,10 +364,14 @@ enum ConsoleTemplates {
         <thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th></th></tr></thead>
         <tbody>
         {{#users}}
-        <tr><td class="user-name">{{name}}</td><td>{{email}}</td><td>{{#me}}{{role}}{{/me}}{{^me}}<form method="post" action="/admin/staff/{{id}}" class="inline-form">
+        <tr><td class="user-name">{{name}}{{#twoFactor}} <span class="tag">two-factor</span>{{/twoFactor}}</td><td>{{email}}</td><td>{{#me}}{{role}}{{/me}}{{^me}}<form method="post" action="/admin/staff/{{id}}" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><select name="role" class="user-role" aria-label="Role of {{name}}">{{#roles}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{title}}</option>{{/roles}}</select>
         <button type="submit" class="user-role-save">Change</button></form>{{/me}}</td><td>{{^me}}<form method="post" action="/admin/staff/{{id}}/sign-out" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link user-sign-out">end sign-ins</button></form>
+        <form method="post" action="/admin/staff/{{id}}/password-link" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link user-password-link" aria-label="Mail {{name}} a link to set a new password">mail a password link</button></form>
+        {{#twoFactor}}<form method="post" action="/admin/staff/{{id}}/two-factor/off" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link user-two-factor-off" aria-label="Turn off two-factor sign-in of {{name}}">turn off two-factor</button></form>{{/twoFactor}}
         <form method="post" action="/admin/staff/{{id}}/remove" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">remove</button></form>{{/me}}</td></tr>
         {{/users}}
@@ -891,7 +910,8 @@ enum ConsoleTemplates {
         "guests": guests, "import": importPage, "problem": problem, "staff": staff, "confirm": confirm,
         "dashboard": dashboard, "guest": guest, "audit": audit, "walkIns": walkIns, "badge": badge, "zones": zones,
         "pickup": pickup, "booths": booths, "leads": leads, "ticketBlocks": ticketBlocks, "ticketBlock": ticketBlock,
-        "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "twoFactor": twoFactor,
+        "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "password": password,
+        "twoFactor": twoFactor,
         "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes, "contacts": contacts,
         "activities": activities,
     ]
@@ -906,7 +926,7 @@ enum ConsoleTemplates {
         case "settings": .settings
         case "contacts", "activities": .mentoring
         case "twoFactor", "twoFactorSetup", "twoFactorCodes": .twoFactor
-        case "signIn", "signInCode", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
+        case "signIn", "signInCode", "password", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
         default: .events
         }
     }

@@ -8,6 +8,8 @@ enum MailPurpose: String, Sendable, CaseIterable {
     /// A code to create an account with (or to sign in, when the e-mail has one).
     case registrationCode = "registration-code"
     case ticket
+    /// A link to set a new password, sent by an organizer.
+    case passwordLink = "password-link"
 }
 
 /// Where a queued mail stands.

@@ -7,7 +7,34 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
+        v25,
     ]
+
+    /// A password link an organizer had mailed to a user (its token's SHA-256 only; used once,
+    /// before it expires; a newer link ends the older ones), and the names organizers give their
+    /// tenant's devices ("Door 2"), shown wherever a device id was.
+    static let v25 = Migration(version: 25, name: "password links, device names") { _ in
+        [
+            """
+            CREATE TABLE password_links (
+                token_hash TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                created_by TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT)
+            """,
+            "CREATE INDEX password_links_user ON password_links (user_id)",
+            """
+            CREATE TABLE device_names (
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                device_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                named_at BIGINT NOT NULL,
+                PRIMARY KEY (tenant_id, device_id))
+            """,
+        ]
+    }
 
     /// Two-factor sign-in: a user's TOTP secret, sealed (enrolling while `confirmed_at` is
     /// null), the last step a code was accepted for, the recovery codes' hashes; and the tenant's

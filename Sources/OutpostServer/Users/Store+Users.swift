@@ -197,7 +197,7 @@ extension Store {
         }
     }
 
-    private static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
+    static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
             [.date(now), .id(userId)])

@@ -17,13 +17,21 @@ struct UserRoutes {
         group.on(API.resetPassword, use: resetPassword)
         group.on(API.updateUser, use: update)
         group.on(API.signOutUser, use: signOutEverywhere)
+        group.on(API.turnOffUserTwoFactor, use: turnOffTwoFactor)
     }
 
     /// The tenant's users, by name (organizer).
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer])
         let users = try await dependencies.store.users(tenantId: context.caller.tenantId)
-        return try HTTPHelpers.json(UserList(users: users.map(\.info)))
+        let twoFactor = try await dependencies.store.twoFactorUsers(tenantId: context.caller.tenantId)
+        return try HTTPHelpers.json(
+            UserList(
+                users: users.map {
+                    var info = $0.info
+                    info.twoFactorEnabled = twoFactor.contains($0.id)
+                    return info
+                }))
     }
 
     @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -111,6 +119,25 @@ struct UserRoutes {
         let id = try API.signOutUser.parameters(in: context)
         guard
             try await dependencies.store.signOutEverywhere(
+                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
+        else { throw APIError.notFound }
+        dependencies.revokedSessions.invalidate()
+        return Response(status: .noContent)
+    }
+
+    /// Turns off another user's second factor (organizer): for a lost phone whose recovery codes
+    /// are lost too. Their sign-ins end; they sign in with the password and can turn it on again
+    /// (or must, where the organisation requires it of organizers).
+    @Sendable func turnOffTwoFactor(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let id = try API.turnOffUserTwoFactor.parameters(in: context)
+        guard id != context.caller.userId else {
+            throw APIError.invalidRequest(
+                "You cannot turn off your own second factor: sign in with a recovery code, or ask another organizer.",
+                status: .unprocessableContent)
+        }
+        guard
+            try await dependencies.store.turnOffTwoFactor(
                 id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
