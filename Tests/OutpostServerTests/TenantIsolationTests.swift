@@ -38,6 +38,10 @@ struct TenantIsolationTests {
             let leased = try await api.lab(world.staff1).leaseWalkIns(
                 event: event, WalkInLeaseRequest(deviceId: "door-a", accessTypeId: door.id))
             let lease = try OutpostJSON.decode(WalkInLease.self, from: leased.body).id
+            let reported = try await api.request(
+                .put, "/v1/events/\(event.wire)/devices/door-a", token: world.staff1.accessToken,
+                json: DeviceReport(pending: 1))
+            #expect(reported.status == 204)
             let exhibitor = try await api.createUser(
                 world.organizer, email: "ella@acme.test", role: .exhibitor, name: "Ella")
             let booth = Booth(id: .random(), name: "Acme Robotics", exhibitors: [exhibitor.user.id])
@@ -222,6 +226,8 @@ struct TenantIsolationTests {
             (.post, "/v1/users/\(user)/sign-out", nil, [:]),
             (.delete, "/v1/users/\(user)/two-factor", nil, [:]),
             (.post, "/v1/users/\(user)/password-link", nil, [:]),
+            // Devices are the tenant's by what reported to it: another tenant's id is not found.
+            (.put, "/v1/devices/door-a/name", DeviceName(name: "Taken"), [:]),
             (.post, "/v1/contacts/\(contact)/reveal", nil, [:]),
             (.get, "/v1/contacts/\(contact)/reveals", nil, [:]),
             (.put, "/v1/contacts/\(contact)/mentors/\(mentor)", nil, [:]),
@@ -276,6 +282,7 @@ struct TenantIsolationTests {
             (.post, "/admin/events/\(event)/pickup/entitlements"),
             (.get, "/admin/events/\(event)/ticket-mails"), (.post, "/admin/events/\(event)/ticket-mails"),
             (.post, "/admin/events/\(event)/ticket-mails/\(guest)/resend"),
+            (.post, "/admin/devices/door-a/name"),
         ]
     }
 
@@ -284,6 +291,7 @@ struct TenantIsolationTests {
         "GET /admin/events", "POST /admin/events", "POST /admin/signout", "GET /admin/staff", "POST /admin/staff",
         "GET /admin/settings", "POST /admin/settings", "GET /admin/two-factor", "POST /admin/two-factor",
         "GET /admin/contacts", "POST /admin/contacts", "GET /admin/activities", "GET /admin/activities.csv",
+        "GET /admin/devices",
         "POST /admin/two-factor/confirm",
     ]
     /// Console routes for a browser that has not signed in.
@@ -323,6 +331,10 @@ struct TenantIsolationTests {
                 what: "block")
             let contact = try await api.lab(world.organizer).createContact(
                 CreateContactRequest(name: "Ingrid", area: "Vardø", phone: "+47 915 55 012"))
+            let reported = try await api.request(
+                .put, "/v1/events/\(world.event.id.wire)/devices/door-a", token: world.staff1.accessToken,
+                json: DeviceReport(pending: 1))
+            #expect(reported.status == 204)
             for (method, path) in Self.consoleTable(
                 event: world.event.id, user: world.staff1.user.id, guest: world.guests[0].id, booth: booth.id,
                 block: block.block.id, contact: contact.id)
@@ -365,6 +377,7 @@ struct TenantIsolationTests {
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
     static let tenantScoped: Set<String> = [
         "GET /v1/events", "POST /v1/events", "GET /v1/users", "POST /v1/users", "GET /v1/audit/refused",
+        "GET /v1/devices",
         "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",
@@ -440,6 +453,7 @@ struct TenantIsolationTests {
                     .replacingOccurrences(of: ids.user.wire, with: "{userId}")
                     .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
                     .replacingOccurrences(of: ids.contact.wire, with: "{contactId}")
+                    .replacingOccurrences(of: "/devices/door-a/", with: "/devices/{deviceId}/")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)

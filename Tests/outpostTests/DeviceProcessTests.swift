@@ -94,8 +94,10 @@ struct DeviceProcessTests {
             let elapsed = (ContinuousClock.now - started).components
             durations.append(Int(elapsed.seconds) * 1000 + Int(elapsed.attoseconds / 1_000_000_000_000_000))
         }
-        let whole = max(20, durations.sorted()[1])
-        let window = max(1, whole / 10)...(whole * 11 / 10)
+        // The window follows the machine: the rest of the parallel run loads it unevenly, and a
+        // window measured under load let every later command finish before its kill.
+        var confirms = KillWindow(durations: durations)
+        var syncs = KillWindow(durations: durations)
         // Phase 1: confirm (local commit, then replay) killed at random moments within it.
         for (index, guest) in guests.enumerated().dropFirst(3) {
             if index == guestCount / 2 {
@@ -104,9 +106,7 @@ struct DeviceProcessTests {
             }
             let found = try await CLI.run(["device", "checkin", "--code", guest.code] + device)
             #expect(found.status == 0)
-            if try await CLI.runKilled(
-                ["device", "confirm"] + device, afterMilliseconds: Int.random(in: window, using: &random))
-            {
+            if try await confirms.runKilled(["device", "confirm"] + device, using: &random) {
                 kills += 1
             } else {
                 completed += 1
@@ -117,9 +117,7 @@ struct DeviceProcessTests {
         // (how many of the earlier ones landed depends on the machine's speed).
         var syncKills = 0
         for _ in 0..<200 where kills < 25 || syncKills < 5 {
-            if try await CLI.runKilled(
-                ["device", "sync"] + device, afterMilliseconds: Int.random(in: window, using: &random))
-            {
+            if try await syncs.runKilled(["device", "sync"] + device, using: &random) {
                 kills += 1
                 syncKills += 1
             }
@@ -147,9 +145,35 @@ struct DeviceProcessTests {
             _ = try await CLI.run(["device", "cancel"] + device)
         }
         print(
-            "force-quit-preserves-queue: a confirm takes \(whole) ms here; \(kills) kills, \(completed) confirms ran to the end, "
+            "force-quit-preserves-queue: confirms took \(confirms.durations) ms here when not killed; \(kills) kills, \(completed) confirms ran to the end, "
                 + "\(serverRows.count) check-ins on the server"
         )
+    }
+}
+
+/// When to kill a command: at a random moment within how long it took when it ran to its end
+/// (the median of its last five such runs, from 1/10 of it to 11/10), so that the kills keep
+/// landing as the machine's load changes.
+struct KillWindow {
+    var durations: [Int]
+
+    var window: ClosedRange<Int> {
+        let recent = durations.suffix(5).sorted()
+        let whole = max(20, recent[recent.count / 2])
+        return max(1, whole / 10)...(whole * 11 / 10)
+    }
+
+    /// Runs the command and kills it at a random moment of the window; true when killed. A run
+    /// that ended first is timed into the window (``CLI/runKilled(_:afterMilliseconds:)`` returns
+    /// as soon as the command ends).
+    mutating func runKilled(_ arguments: [String], using random: inout SeededRandom) async throws -> Bool {
+        let started = ContinuousClock.now
+        let killed = try await CLI.runKilled(arguments, afterMilliseconds: Int.random(in: window, using: &random))
+        if !killed {
+            let elapsed = (ContinuousClock.now - started).components
+            durations.append(Int(elapsed.seconds) * 1000 + Int(elapsed.attoseconds / 1_000_000_000_000_000))
+        }
+        return killed
     }
 }
 
@@ -165,14 +189,12 @@ extension CLI {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
-        usleep(useconds_t(milliseconds * 1000))
-        guard process.isRunning else {
-            process.waitUntilExit()
-            return false
-        }
+        if ended.wait(timeout: .now() + .milliseconds(milliseconds)) == .success { return false }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ended.wait()
         return process.terminationReason == .uncaughtSignal
     }
 

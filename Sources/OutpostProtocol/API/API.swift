@@ -172,6 +172,8 @@ public enum API {
         .post, "/v1/users/{userId}/password-link")
     public static let usePasswordLink = Endpoint<PasswordLinkUse, NoBody>(.post, "/v1/auth/password-link")
     public static let turnOffUserTwoFactor = Endpoint<NoBody, NoBody, UserID>(.delete, "/v1/users/{userId}/two-factor")
+    public static let listDevices = Endpoint<NoBody, DeviceList>(.get, "/v1/devices")
+    public static let nameDevice = Endpoint<DeviceName, DeviceList.Device, String>(.put, "/v1/devices/{deviceId}/name")
     public static let tenantSettings = Endpoint<NoBody, TenantSettings>(.get, "/v1/tenant/settings")
     public static let setTenantSettings = Endpoint<TenantSettings, TenantSettings>(.put, "/v1/tenant/settings")
     public static let ssoSettings = Endpoint<NoBody, SSOSettings>(.get, "/v1/tenant/sso")
@@ -320,6 +322,8 @@ extension API {
         turnOffUserTwoFactor.route,
         sendPasswordLink.route,
         usePasswordLink.route,
+        listDevices.route,
+        nameDevice.route,
         tenantSettings.route,
         setTenantSettings.route,
         ssoSettings.route,

@@ -21,14 +21,20 @@ public struct DoorDashboard: Codable, Sendable, Hashable {
         public var byName: String
         public var deviceId: String
         public var method: String
+        /// The name an organizer gave the device ("Door 2"), if any.
+        public var deviceName: String?
 
-        public init(guestName: String, accessType: String, at: Date, byName: String, deviceId: String, method: String) {
+        public init(
+            guestName: String, accessType: String, at: Date, byName: String, deviceId: String, method: String,
+            deviceName: String? = nil
+        ) {
             self.guestName = guestName
             self.accessType = accessType
             self.at = at
             self.byName = byName
             self.deviceId = deviceId
             self.method = method
+            self.deviceName = deviceName
         }
     }
 
@@ -39,12 +45,15 @@ public struct DoorDashboard: Codable, Sendable, Hashable {
         public var lastContactAt: Date
         /// Check-ins it still holds (not yet accepted by the server).
         public var pending: Int
+        /// The name an organizer gave the device ("Door 2"), if any.
+        public var name: String?
 
-        public init(deviceId: String, userName: String, lastContactAt: Date, pending: Int) {
+        public init(deviceId: String, userName: String, lastContactAt: Date, pending: Int, name: String? = nil) {
             self.deviceId = deviceId
             self.userName = userName
             self.lastContactAt = lastContactAt
             self.pending = pending
+            self.name = name
         }
     }
 

@@ -110,6 +110,7 @@ public enum OutpostServer {
         GuestRoutes(dependencies: dependencies).register(on: authenticated)
         TicketRoutes(dependencies: dependencies).register(on: authenticated)
         DashboardRoutes(dependencies: dependencies).register(on: authenticated)
+        DeviceRoutes(dependencies: dependencies).register(on: authenticated)
         ExportRoutes(dependencies: dependencies).register(on: authenticated)
         TicketMailRoutes(dependencies: dependencies).register(on: authenticated)
         KioskRoutes(dependencies: dependencies).register(on: authenticated)

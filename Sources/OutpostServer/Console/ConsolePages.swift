@@ -101,6 +101,8 @@ package enum ConsolePages {
     package static let assignMentor = Form<ContactID>(.post, "/admin/contacts/{contactId}/mentors")
     package static let eraseContact = Form<ContactID>(.post, "/admin/contacts/{contactId}/erase")
     package static let activities = Endpoint<NoBody, Bytes>(.get, "/admin/activities")
+    package static let devices = Endpoint<NoBody, Bytes>(.get, "/admin/devices")
+    package static let nameDevice = Form<String>(.post, "/admin/devices/{deviceId}/name")
     package static let activitiesCSV = Endpoint<NoBody, Bytes>(.get, "/admin/activities.csv")
     package static let style = Endpoint<NoBody, Bytes>(.get, "/admin/static/console.css")
     package static let importScript = Endpoint<NoBody, Bytes>(.get, "/admin/static/import.js")
@@ -193,6 +195,8 @@ extension ConsolePages {
         assignMentor.route,
         eraseContact.route,
         activities.route,
+        devices.route,
+        nameDevice.route,
         activitiesCSV.route,
         style.route,
         importScript.route,

@@ -50,6 +50,7 @@ struct ConsoleRoutes: Sendable {
         group.on(ConsolePages.signOutUser, use: signOutUser)
         group.on(ConsolePages.turnOffUserTwoFactor, use: turnOffUserTwoFactor)
         registerPasswordLinks(on: group)
+        registerDevices(on: group)
         group.on(ConsolePages.tickets, use: tickets)
         group.on(ConsolePages.guests, use: guests)
         group.on(ConsolePages.importPage, use: importPage)
@@ -815,6 +816,7 @@ struct ConsoleRoutes: Sendable {
             layout["settingsCurrent"] = section == .settings
             layout["twoFactorCurrent"] = section == .twoFactor
             layout["mentoringCurrent"] = section == .mentoring
+            layout["devicesCurrent"] = section == .devices
         }
         layout["content"] = library.render(values, withTemplate: template) ?? ""
         if let error { layout["error"] = error }
@@ -856,6 +858,7 @@ struct ConsoleRoutes: Sendable {
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "role": "The role was changed; their devices ask them to sign in again, with the new role."
+        case "device-named": "The device's name was saved; the dashboards show it."
         case "password-link": "A link to set a new password was mailed to them; it works once, for a day."
         case "password-set": "Your password is set: sign in with it."
         case "two-factor-off":

@@ -37,7 +37,7 @@ enum ConsoleTemplates {
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
-        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/contacts" id="mentoring-nav"{{#mentoringCurrent}} aria-current="page"{{/mentoringCurrent}}>Mentoring</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
+        <nav class="sections" aria-label="Console"><a href="/admin/events" id="events-nav"{{#eventsCurrent}} aria-current="page"{{/eventsCurrent}}>Events</a>{{#organizer}}<a href="/admin/staff" id="staff-nav"{{#staffCurrent}} aria-current="page"{{/staffCurrent}}>Staff</a><a href="/admin/contacts" id="mentoring-nav"{{#mentoringCurrent}} aria-current="page"{{/mentoringCurrent}}>Mentoring</a><a href="/admin/devices" id="devices-nav"{{#devicesCurrent}} aria-current="page"{{/devicesCurrent}}>Devices</a><a href="/admin/settings" id="settings-nav"{{#settingsCurrent}} aria-current="page"{{/settingsCurrent}}>Settings</a>{{/organizer}}<a href="/admin/two-factor" id="two-factor-nav"{{#twoFactorCurrent}} aria-current="page"{{/twoFactorCurrent}}>Two-factor</a></nav>
         <form class="signout" method="post" action="/admin/signout">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <span class="who">{{#userName}}<span id="signed-in-user">{{userName}}</span> · {{/userName}}<span class="role" id="signed-in-role">{{role}}</span></span>
@@ -92,6 +92,25 @@ enum ConsoleTemplates {
         </form>
         {{/token}}
         {{^token}}<p id="password-link-missing">This page needs the link from your mail: open it again, or ask an organizer for a new one.</p>{{/token}}
+        """
+
+    /// The tenant's devices, each with its name form.
+    static let devices = """
+        <h1>Devices</h1>
+        <p class="hint">Each phone, tablet or kiosk as it last reported after a sync. A name shows on the dashboards instead of its id.</p>
+        {{#hasDevices}}
+        <table class="list" id="devices">
+        <thead><tr><th>Name</th><th>Device</th><th>Signed in</th><th>Last contact</th><th>Not sent</th></tr></thead>
+        <tbody>
+        {{#devices}}
+        <tr{{#attention}} class="attention"{{/attention}}><td><form method="post" action="/admin/devices/{{id}}/name" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="text" name="name" class="device-name" value="{{name}}" maxlength="{{maxName}}" placeholder="Door 2" aria-label="Name of device {{label}}">
+        <button type="submit" class="device-name-save">Save</button></form></td><td><code>{{id}}</code></td><td>{{user}}</td><td><time datetime="{{lastContactAt}}">{{lastContact}}</time></td><td class="device-pending">{{pending}}</td></tr>
+        {{/devices}}
+        </tbody>
+        </table>
+        {{/hasDevices}}
+        {{^hasDevices}}<p class="hint empty" id="devices-empty">No device has reported yet: each one appears here after its first sync at an event (or, for mentors and care workers, after signing in).</p>{{/hasDevices}}
         """
 
     static let twoFactor = """
@@ -913,17 +932,18 @@ enum ConsoleTemplates {
         "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "password": password,
         "twoFactor": twoFactor,
         "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes, "contacts": contacts,
-        "activities": activities,
+        "activities": activities, "devices": devices,
     ]
 
     /// The bar's sections (its navigation).
-    enum Section { case events, staff, settings, twoFactor, mentoring }
+    enum Section { case events, staff, settings, twoFactor, mentoring, devices }
 
     /// The section a page belongs to; nil for pages of no section (sign-in, a refusal).
     static func section(of template: String) -> Section? {
         switch template {
         case "staff": .staff
         case "settings": .settings
+        case "devices": .devices
         case "contacts", "activities": .mentoring
         case "twoFactor", "twoFactorSetup", "twoFactorCodes": .twoFactor
         case "signIn", "signInCode", "password", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil

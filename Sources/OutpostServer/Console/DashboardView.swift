@@ -134,13 +134,13 @@ struct DashboardView: Encodable, Sendable, Equatable {
         recent = dashboard.recent.map {
             Recent(
                 time: clock($0.at, seconds: true), guest: $0.guestName, accessType: $0.accessType, by: $0.byName,
-                device: $0.deviceId, method: $0.method)
+                device: Self.deviceLabel($0.deviceId, name: $0.deviceName), method: $0.method)
         }
         devices = dashboard.devices.map {
             let minutes = Int(dashboard.serverTime.timeIntervalSince($0.lastContactAt) / 60)
             let ago = minutes < 1 ? "just now" : "\(minutes) min ago"
             return Device(
-                device: $0.deviceId, user: $0.userName,
+                device: Self.deviceLabel($0.deviceId, name: $0.name), user: $0.userName,
                 lastContact: "\(clock($0.lastContactAt, seconds: false)) (\(ago))",
                 pending: $0.pending, attention: $0.pending > 0 && minutes >= 5)
         }
@@ -187,5 +187,12 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 ]
             },
         ]
+    }
+
+    /// How a device is shown: the name an organizer gave it, else its id (a long one cut to its
+    /// first eight characters, enough to tell devices apart on one event's page).
+    static func deviceLabel(_ id: String, name: String?) -> String {
+        if let name, !name.isEmpty { return name }
+        return id.count > 12 ? String(id.prefix(8)) + "…" : id
     }
 }

@@ -52,6 +52,7 @@ extension Store {
                 """,
                 [.id(event.id), .date(minutes.start), .date(minutes.end)])
             let perMinute = minutes.fill(try counts.map { (try $0.int("minute"), Int(try $0.int("n"))) })
+            let names = try await Self.deviceNames(connection, tenantId: event.tenantId)
             let recent = try await connection.query(
                 """
                 SELECT c.at, c.by_name, c.device_id, c.method, g.name AS guest_name, a.name AS access_type
@@ -62,7 +63,8 @@ extension Store {
             ).map {
                 DoorDashboard.RecentCheckIn(
                     guestName: try $0.text("guest_name"), accessType: try $0.text("access_type"), at: try $0.date("at"),
-                    byName: try $0.text("by_name"), deviceId: try $0.text("device_id"), method: try $0.text("method"))
+                    byName: try $0.text("by_name"), deviceId: try $0.text("device_id"), method: try $0.text("method"),
+                    deviceName: names[try $0.text("device_id")])
             }
             let devices = try await connection.query(
                 """
@@ -73,7 +75,8 @@ extension Store {
             ).map {
                 DoorDashboard.Device(
                     deviceId: try $0.text("device_id"), userName: try $0.text("name"),
-                    lastContactAt: try $0.date("reported_at"), pending: Int(try $0.int("pending")))
+                    lastContactAt: try $0.date("reported_at"), pending: Int(try $0.int("pending")),
+                    name: names[try $0.text("device_id")])
             }
             return DoorDashboard(
                 seq: Int(try seq?.int("seq") ?? 0), stats: stats, perMinute: perMinute, recent: recent,

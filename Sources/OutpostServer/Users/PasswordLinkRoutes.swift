@@ -46,7 +46,9 @@ struct PasswordLinkRoutes {
                 "The server does not know its public address (outpost serve --public-url), so it cannot make a link.")
         }
         let token = RefreshTokens.make()
-        let link = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/admin/password?token=" + token
+        let link =
+            (base.hasSuffix("/") ? String(base.dropLast()) : base)
+            + ConsolePages.passwordPage.path(query: [("token", token)])
         let now = dependencies.clock.now()
         let expiresAt = now + Self.lifetime
         let from = configuration.mailFrom
