@@ -83,4 +83,59 @@ struct ConsoleMentoringTests {
             #expect(!(try await door.get(ConsolePages.events.path()).text.contains("mentoring-nav")))
         }
     }
+
+    @Test(
+        "console-contact-edit: a contact's page edits its name and area, changes a sealed field only when retyped and removes one when ticked, never showing one; it lists who revealed them, when; another tenant's contact is not found",
+        arguments: StoreKind.allCases)
+    func contactEdit(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api)
+            let mia = try await api.createUser(world.organizer, email: "mia@acme.test", role: .mentor, name: "Mia")
+            let lab = api.lab(world.organizer)
+            let ingrid = try await lab.createContact(
+                CreateContactRequest(name: "Ingrid", area: "Vardø", address: "Strandgata 1", phone: "+47 915 55 012"))
+            try await lab.assignContact(ingrid.id, to: mia.user.id)
+            let browser = try await ConsoleTests.signedIn(api)
+            var page = try await browser.get(ConsolePages.contact.path(ingrid.id))
+            #expect(page.text.contains("id=\"reveals-empty\""))
+            #expect(
+                page.text.contains("id=\"contact-remove-phone\"") && !page.text.contains("contact-remove-healthNotes"))
+            #expect(!page.text.contains("915 55") && !page.text.contains("Strandgata"))
+            // Mia reveals them on her phone: the page lists it.
+            let revealed = try await api.request(
+                .post, API.revealContact.path(ingrid.id), token: mia.accessToken)
+            #expect(revealed.status == 200)
+            page = try await browser.get(ConsolePages.contact.path(ingrid.id))
+            #expect(page.text.contains("<td>Mia</td>") && !page.text.contains("reveals-empty"))
+            // A new phone typed, the address removed, the health notes left empty (none kept).
+            var answer = try await browser.post(
+                ConsolePages.updateContact.path(ingrid.id),
+                [
+                    ("name", "Ingrid Solberg"), ("area", "Kiberg"), ("address", ""), ("remove-address", "1"),
+                    ("phone", "+47 915 55 099"), ("healthNotes", ""),
+                ])
+            #expect(
+                answer.headers[.location] == ConsolePages.contact.path(ingrid.id, query: [("done", "contact-saved")]))
+            let sealed: ContactSensitive = try await api.request(
+                .post, API.revealContact.path(ingrid.id), token: world.organizer.accessToken
+            ).decode()
+            #expect(sealed.address == nil && sealed.phone == "+47 915 55 099" && sealed.healthNotes == nil)
+            var contact = try #require(try await lab.contacts().first { $0.id == ingrid.id })
+            #expect(
+                contact.name == "Ingrid Solberg" && contact.area == "Kiberg" && contact.sensitiveFields == ["phone"])
+            // Left empty, a kept field stays.
+            answer = try await browser.post(
+                ConsolePages.updateContact.path(ingrid.id),
+                [("name", "Ingrid Solberg"), ("area", "Kiberg"), ("address", ""), ("phone", ""), ("healthNotes", "")])
+            contact = try #require(try await lab.contacts().first { $0.id == ingrid.id })
+            #expect(contact.sensitiveFields == ["phone"])
+            // A refusal keeps what was typed.
+            answer = try await browser.post(
+                ConsolePages.updateContact.path(ingrid.id), [("name", " "), ("area", "Ekkerøy")])
+            #expect(answer.status == 422 && answer.text.contains("id=\"contact-area\" value=\"Ekkerøy\""))
+            let other = ConsoleBrowser(api)
+            _ = try await other.signIn(email: "org@other.test", password: "organizer-pass")
+            #expect(try await other.get(ConsolePages.contact.path(ingrid.id)).status == 404)
+        }
+    }
 }

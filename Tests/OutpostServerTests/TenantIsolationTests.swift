@@ -250,6 +250,7 @@ struct TenantIsolationTests {
     ) -> [(HTTPRequest.Method, String)] {
         [
             (.post, "/admin/contacts/\(contact)/mentors"), (.post, "/admin/contacts/\(contact)/erase"),
+            (.get, "/admin/contacts/\(contact)"), (.post, "/admin/contacts/\(contact)"),
             (.get, "/admin/events/\(event)/ticket-blocks"), (.post, "/admin/events/\(event)/ticket-blocks"),
             (.get, "/admin/ticket-blocks/\(block)"), (.post, "/admin/ticket-blocks/\(block)"),
             (.post, "/admin/ticket-blocks/\(block)/tickets/\(guest)"),

@@ -153,6 +153,8 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "signin"))
     wait.until(ready.presence_of_element_located((By.ID, "events")))
     check("signed in: the events page", driver.current_url.endswith("/admin/events"), driver.current_url)
+    check("the bar names the signed-in user", driver.find_element(By.ID, "signed-in-user").text == "Olivia Organizer",
+          driver.find_element(By.ID, "signed-in-user").text)
     cookie = driver.get_cookie("outpost_console") or {}
     check("the session cookie is HttpOnly and SameSite=Strict",
           cookie.get("httpOnly") is True and cookie.get("sameSite") == "Strict", str(cookie))
@@ -607,6 +609,30 @@ def run(driver, wait):
           recipients == {f"bulk{index}@example.org" for index in range(500)} | {"holder@example.org"},
           f"{len(delivered)} delivered, {len(recipients)} recipients")
 
+    # A password link for Dora: mailed through the queue; the link's page sets her password.
+    driver.get(URL + "/admin/staff")
+    row = next(row for row in driver.find_elements(By.CSS_SELECTOR, "#users tbody tr") if "Dora Door" in row.text)
+    follow(driver, wait, row.find_element(By.CSS_SELECTOR, "button.user-password-link"))
+    check("a password link was mailed", "link to set a new password was mailed" in driver.find_element(By.ID, "notice").text)
+    link = None
+    deadline = time.time() + 30
+    while link is None and time.time() < deadline:
+        for name in os.listdir(os.path.join(MAILDIR, "new")):
+            with open(os.path.join(MAILDIR, "new", name), encoding="utf-8", errors="replace") as message:
+                text = message.read()
+            if "To: dora@acme.test" in text and "/admin/password?token=" in text:
+                link = next(line.strip() for line in text.splitlines() if "/admin/password?token=" in line)
+        time.sleep(0.2)
+    check("the link reached Dora's mailbox, on the server's public address", link is not None and link.startswith(URL), str(link))
+    driver.get(link)
+    driver.find_element(By.ID, "new-password").send_keys("dora's new password")
+    driver.find_element(By.ID, "repeat-password").send_keys("dora's new password")
+    follow(driver, wait, driver.find_element(By.ID, "set-password"))
+    status, _ = api_call("POST", "/v1/auth/signin", body={"email": "dora@acme.test", "password": "dora's new password",
+                                                           "deviceId": "dora-laptop"})
+    check("the new password signs Dora in", status == 200, str(status))
+    driver.get(URL + "/admin/events")
+
     # Two-factor sign-in, pyotp as the authenticator app: turned on with the password and the
     # app's first code; then a wrong code, an expired one and a recovery code at sign-in.
     follow(driver, wait, driver.find_element(By.ID, "two-factor-nav"))
@@ -667,15 +693,7 @@ def run(driver, wait):
           HOSTILE + " Solberg" in contacts_text and contacts_text.count("Mia Mentor") == 2
           and "915 55" not in contacts_text, contacts_text)
 
-    def api(method, path, token=None, body=None):
-        request = urllib.request.Request(URL + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": "Bearer " + token} if token else {})})
-        try:
-            with urllib.request.urlopen(request) as answer:
-                return answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read()
+    api = api_call
 
     _, signed = api("POST", "/v1/auth/signin", body={"email": "mia@acme.test", "password": "mentor-password",
                                                       "deviceId": "mia-phone"})
@@ -703,6 +721,26 @@ def run(driver, wait):
     with urllib.request.urlopen(urllib.request.Request(
             href, headers={"Cookie": f"outpost_console={cookie['value']}"})) as answer:
         report = answer.read().decode().split("\r\n")
+    # Mia's phone reports after its sync; the Devices page names it.
+    status, _ = api("PUT", "/v1/me/devices/mia-phone", token=mentor_token, body={"pending": 0})
+    check("the mentor's phone reported", status == 204, str(status))
+    follow(driver, wait, driver.find_element(By.ID, "devices-nav"))
+    row = next(row for row in driver.find_elements(By.CSS_SELECTOR, "#devices tbody tr") if "mia-phone" in row.text)
+    row.find_element(By.CSS_SELECTOR, "input.device-name").send_keys("Mia's phone")
+    follow(driver, wait, row.find_element(By.CSS_SELECTOR, "button.device-name-save"))
+    row = next(row for row in driver.find_elements(By.CSS_SELECTOR, "#devices tbody tr") if "mia-phone" in row.text)
+    check("the device was named", row.find_element(By.CSS_SELECTOR, "input.device-name").get_attribute("value")
+          == "Mia's phone")
+    # A contact's page: the area edited, the mentor's reveal listed.
+    driver.get(URL + "/admin/contacts")
+    contact_url = driver.find_element(By.CSS_SELECTOR, "td.contact-name a").get_attribute("href")
+    driver.get(contact_url)
+    area = driver.find_element(By.ID, "contact-area")
+    area.clear()
+    area.send_keys("Ekkerøy")
+    follow(driver, wait, driver.find_element(By.ID, "save-contact"))
+    check("the contact's area was edited", driver.find_element(By.ID, "contact-area").get_attribute("value") == "Ekkerøy"
+          and "was saved" in driver.find_element(By.ID, "notice").text)
     check("the funder's report downloads with the filter: one call, no names, no notes",
           report[0] == "Date,Activity,Minutes,Mentor,Contact,Area" and len([line for line in report if line]) == 2
           and report[1].startswith(today + ",call,15,Mia Mentor,") and report[1].endswith(",Kiberg"), str(report))
@@ -725,6 +763,7 @@ def run(driver, wait):
         "dashboard tv": event_url + "/dashboard?tv=1", "staff": URL + "/admin/staff",
         "settings": URL + "/admin/settings", "two-factor": URL + "/admin/two-factor",
         "contacts": URL + "/admin/contacts", "activities": URL + "/admin/activities",
+        "contact": contact_url, "devices": URL + "/admin/devices",
     }
     if leads_url:
         pages["leads"] = leads_url
@@ -739,6 +778,18 @@ def run(driver, wait):
     wait.until(ready.presence_of_element_located((By.ID, "signin")))
     driver.get(URL + "/admin/events")
     check("signed out", driver.current_url.endswith("/admin/signin"), driver.current_url)
+
+
+def api_call(method, path, token=None, body=None):
+    """One API request: its status and body."""
+    request = urllib.request.Request(URL + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": "Bearer " + token} if token else {})})
+    try:
+        with urllib.request.urlopen(request) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
 
 
 if __name__ == "__main__":

@@ -100,6 +100,8 @@ package enum ConsolePages {
     package static let createContact = Endpoint<FormFields, Bytes>(.post, "/admin/contacts")
     package static let assignMentor = Form<ContactID>(.post, "/admin/contacts/{contactId}/mentors")
     package static let eraseContact = Form<ContactID>(.post, "/admin/contacts/{contactId}/erase")
+    package static let contact = Page<ContactID>(.get, "/admin/contacts/{contactId}")
+    package static let updateContact = Form<ContactID>(.post, "/admin/contacts/{contactId}")
     package static let activities = Endpoint<NoBody, Bytes>(.get, "/admin/activities")
     package static let devices = Endpoint<NoBody, Bytes>(.get, "/admin/devices")
     package static let nameDevice = Form<String>(.post, "/admin/devices/{deviceId}/name")
@@ -194,6 +196,8 @@ extension ConsolePages {
         createContact.route,
         assignMentor.route,
         eraseContact.route,
+        contact.route,
+        updateContact.route,
         activities.route,
         devices.route,
         nameDevice.route,

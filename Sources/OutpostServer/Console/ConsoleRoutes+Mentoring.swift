@@ -15,6 +15,7 @@ extension ConsoleRoutes {
         group.on(ConsolePages.eraseContact, use: eraseContact)
         group.on(ConsolePages.activities, use: activities)
         group.on(ConsolePages.activitiesCSV, use: activitiesCSV)
+        registerContactPage(on: group)
     }
 
     /// The tenant's mentors, by id (for names and pickers).
@@ -153,5 +154,96 @@ extension ConsoleRoutes {
         try await download(
             request, context, API.listActivities.line(query: Self.activityFilters(request) + [("format", "csv")]),
             type: "text/csv; charset=utf-8", name: "activities.csv", back: ConsolePages.activities.path())
+    }
+}
+
+/// One contact's page: its edit form and the reveals of its sealed fields.
+extension ConsoleRoutes {
+    func registerContactPage(on group: RouterGroup<AppRequestContext>) {
+        group.on(ConsolePages.contact, use: contact)
+        group.on(ConsolePages.updateContact, use: updateContact)
+    }
+
+    /// The sealed fields as the form names them.
+    static let sealedFields: [(name: String, title: String, type: String)] = [
+        ("address", "Address", "text"), ("phone", "Phone", "tel"), ("healthNotes", "Health notes", "text"),
+    ]
+
+    @Sendable func contact(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.contact.parameters(in: context)
+        return try await signedIn(request, context) { session, call in
+            try await contactPage(request, id, session, call, draft: nil)
+        }
+    }
+
+    func contactPage(
+        _ request: Request, _ id: ContactID, _ session: ConsoleSession, _ call: Call, draft: FormDraft?
+    ) async throws -> Response {
+        let list = try await call(API.listContacts.line(), nil)
+        guard list.status == .ok else {
+            return try await problem(list, session: session, back: ConsolePages.contacts.path())
+        }
+        // Another tenant's contact, or an erased one's id: the console's not-found page.
+        guard let contact = try list.decode(ContactList.self).contacts.first(where: { $0.id == id }) else {
+            throw APIError.notFound
+        }
+        let revealsAnswer = try await call(API.contactReveals.line(id), nil)
+        guard revealsAnswer.status == .ok else {
+            return try await problem(revealsAnswer, session: session, back: ConsolePages.contacts.path())
+        }
+        let users = try await call(API.listUsers.line(), nil)
+        let names =
+            users.status == .ok
+            ? Dictionary(
+                try users.decode(UserList.self).users.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            : [:]
+        let reveals = try revealsAnswer.decode(ContactRevealList.self).reveals.reversed()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.dateFormat = "d MMM yyyy, HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var values: [String: Any] = [
+            "contact": ["id": contact.id.wire, "name": contact.name],
+            "form": ["name": contact.name, "area": contact.area],
+            "sealed": Self.sealedFields.map { field -> [String: Any] in
+                [
+                    "name": field.name, "title": field.title, "lowerTitle": field.title.lowercased(),
+                    "type": field.type, "isSet": contact.sensitiveFields.contains(field.name),
+                ]
+            },
+            "hasReveals": !reveals.isEmpty,
+            "reveals": reveals.map {
+                [
+                    "at": ISO8601DateFormatter().string(from: $0.at), "when": formatter.string(from: $0.at) + " UTC",
+                    "who": names[$0.userId] ?? "a removed user",
+                ]
+            },
+        ]
+        draft?.apply(to: &values)
+        return try await page(
+            "contact", title: "\(contact.name) · Contacts", values, session: session, notice: Self.flash(request))
+    }
+
+    /// The edit: name and area as typed; a sealed field changes only when retyped, or goes when
+    /// its "remove" box is ticked.
+    @Sendable func updateContact(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.updateContact.parameters(in: context)
+        return try await changing(
+            request, context,
+            redisplay: { draft, session, call in try await contactPage(request, id, session, call, draft: draft) }
+        ) { _, form, call in
+            func sealed(_ name: String) -> String? {
+                if form["remove-\(name)"] == "1" { return "" }
+                let value = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+                return value.isEmpty ? nil : value
+            }
+            let body = try OutpostJSON.encode(
+                UpdateContactRequest(
+                    name: form["name"] ?? "", area: form["area"] ?? "", address: sealed("address"),
+                    phone: sealed("phone"), healthNotes: sealed("healthNotes")))
+            let answer = try await call(API.updateContact.line(id), body)
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.contact.path(id)) }
+            return .redirect(ConsolePages.contact.path(id, query: [("done", "contact-saved")]))
+        }
     }
 }

@@ -858,6 +858,7 @@ struct ConsoleRoutes: Sendable {
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."
         case "role": "The role was changed; their devices ask them to sign in again, with the new role."
+        case "contact-saved": "The contact was saved; the mentors' phones get it at their next sync."
         case "device-named": "The device's name was saved; the dashboards show it."
         case "password-link": "A link to set a new password was mailed to them; it works once, for a day."
         case "password-set": "Your password is set: sign in with it."

@@ -466,7 +466,7 @@ enum ConsoleTemplates {
         <table class="list" id="contacts">
         <thead><tr><th>Name</th><th>Area</th><th>Last visit</th><th>Mentors</th><th>Kept sealed</th><th>Actions</th></tr></thead>
         <tbody>
-        {{#contacts}}<tr><td class="contact-name">{{name}}</td><td>{{area}}</td><td>{{lastVisit}}</td><td>{{mentors}}</td><td>{{sensitive}}</td>
+        {{#contacts}}<tr><td class="contact-name"><a href="/admin/contacts/{{id}}">{{name}}</a></td><td>{{area}}</td><td>{{lastVisit}}</td><td>{{mentors}}</td><td>{{sensitive}}</td>
         <td>{{#hasMentors}}<form method="post" action="/admin/contacts/{{id}}/mentors" class="inline-form"><input type="hidden" name="_csrf" value="{{csrf}}">
         <select name="mentorId" class="assign-mentor" aria-label="Mentor for {{name}}" required><option value="">Choose a mentor…</option>{{#assignable}}<option value="{{id}}">{{name}}</option>{{/assignable}}</select>
         <button type="submit" class="assign-mentor-button">Assign</button></form>{{/hasMentors}}
@@ -487,6 +487,35 @@ enum ConsoleTemplates {
         <p class="hint">Sealed fields are shown to a mentor only when they reveal them, and every reveal is recorded.</p>
         <button type="submit" id="add-contact">Add contact</button>
         </form>
+        """
+
+    /// One contact: the edit form (sealed fields kept unless retyped or removed) and who saw the
+    /// sealed fields, when.
+    static let contact = """
+        <p class="crumbs"><a href="/admin/contacts">Contacts</a> ›</p>
+        <h1>{{contact.name}}</h1>
+        <form method="post" action="/admin/contacts/{{contact.id}}" class="card" id="edit-contact">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        \(formError(id: "contact-error"))
+        \(input("Name", type: "text", name: "name", id: "contact-name", attributes: " required"))
+        \(input("Area", type: "text", name: "area", id: "contact-area", attributes: " required"))
+        {{#sealed}}
+        <fieldset class="sealed-field"><legend>{{title}} (sealed)</legend>
+        <label>{{#isSet}}New value (the kept one stays if this is empty){{/isSet}}{{^isSet}}Value (none kept){{/isSet}} <input type="{{type}}" name="{{name}}" id="contact-{{name}}" autocomplete="off"></label>
+        {{#isSet}}<label class="check"><input type="checkbox" name="remove-{{name}}" value="1" id="contact-remove-{{name}}"> Remove the kept {{lowerTitle}}</label>{{/isSet}}
+        </fieldset>
+        {{/sealed}}
+        <p class="hint">The console never shows sealed fields; a mentor reveals them on their phone, and each reveal is listed below.</p>
+        <button type="submit" id="save-contact">Save</button>
+        </form>
+        <h2>Who saw the sealed fields</h2>
+        {{#hasReveals}}
+        <table class="list" id="reveals">
+        <thead><tr><th>When</th><th>Who</th></tr></thead>
+        <tbody>{{#reveals}}<tr><td><time datetime="{{at}}">{{when}}</time></td><td>{{who}}</td></tr>{{/reveals}}</tbody>
+        </table>
+        {{/hasReveals}}
+        {{^hasReveals}}<p class="hint empty" id="reveals-empty">Nobody has revealed them yet.</p>{{/hasReveals}}
         """
 
     static let activities = """
@@ -932,7 +961,7 @@ enum ConsoleTemplates {
         "ticketMails": ticketMails, "settings": settings, "signInCode": signInCode, "password": password,
         "twoFactor": twoFactor,
         "twoFactorSetup": twoFactorSetup, "twoFactorCodes": twoFactorCodes, "contacts": contacts,
-        "activities": activities, "devices": devices,
+        "activities": activities, "devices": devices, "contact": contact,
     ]
 
     /// The bar's sections (its navigation).
@@ -944,7 +973,7 @@ enum ConsoleTemplates {
         case "staff": .staff
         case "settings": .settings
         case "devices": .devices
-        case "contacts", "activities": .mentoring
+        case "contacts", "contact", "activities": .mentoring
         case "twoFactor", "twoFactorSetup", "twoFactorCodes": .twoFactor
         case "signIn", "signInCode", "password", "singleSignOn", "singleSignOnDone", "problem", "confirm": nil
         default: .events
