@@ -52,6 +52,20 @@ public final class ConsoleBrowser: @unchecked Sendable {
         return response
     }
 
+    /// An upload as the import page's script sends it: the body as it is, with the browser's
+    /// cookies, origin and the page's CSRF token in `X-CSRF-Token`.
+    public func upload(
+        _ path: String, body: [UInt8], contentType: String = "text/csv", origin: String? = "http://localhost"
+    ) async throws -> APIResponse {
+        var headers = cookieHeader()
+        headers[.contentType] = contentType
+        headers[HTTPField.Name("X-CSRF-Token")!] = csrf ?? ""
+        if let origin { headers[.origin] = origin }
+        let response = try await api.request(.post, path, body: body, headers: headers)
+        remember(response)
+        return response
+    }
+
     /// Signs in through the console's form.
     public func signIn(email: String, password: String) async throws -> APIResponse {
         try await get(ConsolePages.signInPage.path())

@@ -26,6 +26,74 @@ struct ImportLimitsTests {
     }
 
     @Test(
+        "import-column-mapping: a file whose header names the fields otherwise is imported with the columns chosen for them (a bad row reported by its line); a chosen column the header lacks and a parameter that names no field are refused in words; without a choice the header must name them",
+        arguments: StoreKind.allCases)
+    func columnMapping(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api, guests: 0)
+            let csv =
+                "Full name,Mail,Ticket,Remarks\r\nAda Lovelace,ada@example.org,General,first\r\nBad Row,not-an-email,General,\r\n"
+                + "Alan Turing,alan@example.org,general,\r\n"
+            let path = { (query: [(String, String?)]) in API.importGuests.path(world.event.id, query: query) }
+            let post = { (query: [(String, String?)]) in
+                try await api.request(
+                    .post, path(query), token: world.organizer.accessToken, body: Array(csv.utf8),
+                    headers: [.contentType: "text/csv"])
+            }
+            var answer = try await post([])
+            #expect(answer.status == 422 && answer.text.contains("choose the columns"), "\(answer.text)")
+            answer = try await post([
+                ("column.name", "Full name"), ("column.email", "E-mail"), ("column.access_type", "Ticket"),
+            ])
+            #expect(answer.status == 422 && answer.text.contains("'e-mail' chosen for email"), "\(answer.text)")
+            answer = try await post([("column.phone", "Mail")])
+            #expect(answer.status == 400 && answer.text.contains("names no field"), "\(answer.text)")
+            answer = try await post([
+                ("column.name", "Full name"), ("column.email", "mail"), ("column.access_type", "TICKET"),
+                ("column.notes", "Remarks"),
+            ])
+            #expect(answer.status == 200, "\(answer.text)")
+            let result: ImportResult = try answer.decode()
+            #expect(result.imported == 2 && result.errors.map(\.line) == [3])
+            let roster = try await api.roster(world.organizer, event: world.event).flatMap(\.guests)
+            #expect(Set(roster.map(\.name)) == ["Ada Lovelace", "Alan Turing"])
+            #expect(roster.first { $0.name == "Ada Lovelace" }?.notes == "first")
+        }
+    }
+
+    @Test(
+        "console-import-template: the import page offers a template with the header and the event's access types, and forwards the columns chosen on the page to the API",
+        arguments: StoreKind.allCases)
+    func consoleTemplate(kind: StoreKind) async throws {
+        try await withTestServer(kind) { api in
+            let world = try await World.make(api, guests: 0)
+            let browser = try await ConsoleTests.signedIn(api)
+            let page = try await browser.get(ConsolePages.importPage.path(world.event.id))
+            #expect(page.text.contains("href=\"\(ConsolePages.importTemplate.path(world.event.id))\""))
+            #expect(page.text.contains("id=\"column-access_type\" data-field=\"access_type\""))
+            let template = try await browser.get(ConsolePages.importTemplate.path(world.event.id))
+            #expect(
+                template.status == 200 && template.headers[.contentDisposition]?.contains("guests-template.csv") == true
+            )
+            let lines = template.text.split(separator: "\r\n").map(String.init)
+            #expect(lines.first == "name,email,access_type,notes")
+            #expect(lines.dropFirst().allSatisfy { $0.contains(",\(world.accessType.name),") })
+            // The template imports as it is.
+            let upload = try await browser.upload(
+                ConsolePages.importGuests.path(world.event.id), body: Array(template.text.utf8))
+            #expect(upload.status == 200 && upload.text.contains("\"imported\":2"), "\(upload.text)")
+            // A mapped upload through the console.
+            let mapped = "Who,Mail,Kind\r\nGrace Hopper,grace@example.org,\(world.accessType.name)\r\n"
+            let answer = try await browser.upload(
+                ConsolePages.importGuests.path(
+                    world.event.id,
+                    query: [("column.name", "Who"), ("column.email", "Mail"), ("column.access_type", "Kind")]),
+                body: Array(mapped.utf8))
+            #expect(answer.status == 200 && answer.text.contains("\"imported\":1"), "\(answer.text)")
+        }
+    }
+
+    @Test(
         "csv-import-limits: rows past the limit are refused with one error on the first of them; past 1,000 row errors the rest are counted, not listed",
         arguments: StoreKind.allCases)
     func importLimits(kind: StoreKind) async throws {

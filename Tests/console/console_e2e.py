@@ -23,6 +23,8 @@ from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
@@ -256,6 +258,9 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "import-link"))
     upload = wait.until(ready.presence_of_element_located((By.ID, "csv-file")))
     upload.send_keys(csv.name)
+    wait.until(ready.visibility_of_element_located((By.ID, "import-columns")))
+    check("the file's columns are offered for each field, its own names chosen",
+          Select(driver.find_element(By.ID, "column-access_type")).first_selected_option.text == "access_type")
     driver.find_element(By.ID, "upload").click()
     summary = wait.until(ready.visibility_of_element_located((By.ID, "import-summary")))
     wait.until(lambda _: "imported" in summary.text)
@@ -608,6 +613,72 @@ def run(driver, wait):
     check("the mail queue delivered the 500 to them alone",
           recipients == {f"bulk{index}@example.org" for index in range(500)} | {"holder@example.org"},
           f"{len(delivered)} delivered, {len(recipients)} recipients")
+
+    # Bulk: two of the 500 ticked and their registrations cancelled from the list; then the list
+    # sorted by e-mail, the other way round.
+    driver.get(event_url + "/guests?q=bulk+guest+00")
+    ticks = driver.find_elements(By.CSS_SELECTOR, "input.guest-tick")
+    for tick in ticks[:2]:
+        tick.click()
+    Select(driver.find_element(By.ID, "bulk-action")).select_by_value("cancel")
+    follow(driver, wait, driver.find_element(By.ID, "bulk-apply"))
+    check("two ticked guests cancelled from the list", "2 guest(s) changed, 0 refused" in driver.find_element(By.ID, "notice").text,
+          driver.find_element(By.ID, "notice").text)
+    check("the list shows them cancelled", [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#guests tbody td:nth-child(5)")][:2]
+          == ["cancelled", "cancelled"])
+    follow(driver, wait, driver.find_element(By.ID, "sort-email"))
+    follow(driver, wait, driver.find_element(By.ID, "sort-email"))
+    emails = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#guests tbody tr")]
+    check("sorted by e-mail the other way round, the search kept", emails == sorted(emails, reverse=True) and len(emails) == 10,
+          str(emails))
+
+    # An import whose header names the columns otherwise, with one bad row: the e-mail and the
+    # ticket are recognised, the name's column is chosen by hand.
+    mapped = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
+    mapped.write("Guest of honour,Mail,Ticket\r\nGrace Hopper,grace@example.org,General\r\n")
+    mapped.write("No Address,not-an-address,General\r\n")
+    mapped.close()
+    driver.get(event_url + "/import")
+    wait.until(ready.presence_of_element_located((By.ID, "csv-file"))).send_keys(mapped.name)
+    wait.until(ready.visibility_of_element_located((By.ID, "import-columns")))
+    check("the mapped file's e-mail and ticket columns are recognised",
+          Select(driver.find_element(By.ID, "column-email")).first_selected_option.text == "Mail"
+          and Select(driver.find_element(By.ID, "column-access_type")).first_selected_option.text == "Ticket")
+    Select(driver.find_element(By.ID, "column-name")).select_by_visible_text("Guest of honour")
+    driver.find_element(By.ID, "upload").click()
+    summary = wait.until(ready.visibility_of_element_located((By.ID, "import-summary")))
+    wait.until(lambda _: "imported" in summary.text)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#import-errors tbody tr")
+    check("the mapped import lands its good row and reports the bad one by its line",
+          summary.text.startswith("1 imported") and len(rows) == 1 and rows[0].text.startswith("3 "),
+          summary.text + " | " + "|".join(row.text for row in rows))
+    os.unlink(mapped.name)
+
+    # keyboard-only: from the top of the staff page, the first Tab reaches "Skip to the page",
+    # outlined; it lands in the page, and Tab alone reaches the new-user form, which is filled
+    # and sent with keys alone.
+    driver.get(URL + "/admin/staff")
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    check("keyboard-only: the first Tab reaches the skip link",
+          driver.switch_to.active_element.get_attribute("id") == "skip-link",
+          str(driver.switch_to.active_element.get_attribute("outerHTML"))[:120])
+    outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    check("keyboard-only: the focused element is outlined", outline not in ("none", ""), outline)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    check("keyboard-only: the skip link lands in the page",
+          driver.switch_to.active_element.get_attribute("id") == "main",
+          str(driver.switch_to.active_element.get_attribute("id")))
+    reached = False
+    for _ in range(300):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.switch_to.active_element.get_attribute("id") == "user-name":
+            reached = True
+            break
+    check("keyboard-only: Tab reaches the new user's name", reached)
+    ActionChains(driver).send_keys("Kim Keyboard", Keys.TAB, "kim@acme.test", Keys.TAB, Keys.TAB,
+                                   "kim-password-1", Keys.ENTER).perform()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "users"), "Kim Keyboard"))
+    check("keyboard-only: the user was created with keys alone", "kim@acme.test" in driver.find_element(By.ID, "users").text)
 
     # A password link for Dora: mailed through the queue; the link's page sets her password.
     driver.get(URL + "/admin/staff")

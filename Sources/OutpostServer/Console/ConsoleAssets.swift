@@ -15,6 +15,13 @@ enum ConsoleAssets {
         .brand { font-weight: 700; }
         .signout { margin-left: auto; display: flex; gap: .75rem; align-items: center; }
         .who, .role { color: #cbd2d9; font-size: .85rem; }
+        .skip { position: absolute; left: -999px; top: .5rem; z-index: 10; padding: .3rem .6rem; background: #fff; color: var(--ink); border-radius: 4px; }
+        .skip:focus { left: 1rem; }
+        :focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
+        main:focus { outline: none; }
+        th[aria-sort="ascending"] a::after { content: " ▲"; }
+        th[aria-sort="descending"] a::after { content: " ▼"; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
         h1 { margin: .2rem 0 1rem; }
         .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem; display: grid; gap: .75rem; max-width: 40rem; }
@@ -177,12 +184,64 @@ enum ConsoleAssets {
           const report = document.getElementById("import-report");
           const summary = document.getElementById("import-summary");
           const rows = document.querySelector("#import-errors tbody");
+          const input = document.getElementById("csv-file");
+          const columns = document.getElementById("import-columns");
+          const pickers = Array.from(document.querySelectorAll("select.import-column"));
+          // Other names a column of each field often has.
+          const aliases = {
+            name: ["name", "full name", "guest", "attendee"],
+            email: ["email", "e-mail", "mail", "email address", "e-mail address"],
+            access_type: ["access_type", "access type", "ticket", "ticket type", "type", "category"],
+            notes: ["notes", "note", "remarks", "comment", "comments"]
+          };
+          // The header row's fields (RFC 4180: quoted fields, doubled quotes).
+          function header(text) {
+            const quote = String.fromCharCode(34);
+            const fields = [];
+            let field = "", quoted = false;
+            for (let i = 0; i < text.length; i++) {
+              const c = text[i];
+              const code = text.charCodeAt(i);
+              if (quoted) {
+                if (c === quote && text[i + 1] === quote) { field += quote; i++; }
+                else if (c === quote) quoted = false;
+                else field += c;
+              } else if (c === quote) quoted = true;
+              else if (c === ",") { fields.push(field.trim()); field = ""; }
+              else if (code === 13 || code === 10) break;
+              else field += c;
+            }
+            fields.push(field.trim());
+            return fields.filter(function (f) { return f.length > 0; });
+          }
+          input.addEventListener("change", function () {
+            const file = input.files[0];
+            if (!file) return;
+            file.slice(0, 65536).text().then(function (text) {
+              const names = header(text.charCodeAt(0) === 0xFEFF ? text.slice(1) : text);
+              for (const picker of pickers) {
+                while (picker.options.length > 1) picker.remove(1);
+                const wanted = aliases[picker.dataset.field] || [picker.dataset.field];
+                for (const name of names) {
+                  const option = document.createElement("option");
+                  option.value = name;
+                  option.textContent = name;
+                  if (!picker.value && wanted.indexOf(name.toLowerCase()) >= 0) option.selected = true;
+                  picker.append(option);
+                }
+              }
+              columns.hidden = false;
+            });
+          });
           form.addEventListener("submit", function (event) {
             event.preventDefault();
-            const file = document.getElementById("csv-file").files[0];
+            const file = input.files[0];
             if (!file) return;
+            const query = pickers.filter(function (picker) { return picker.value; }).map(function (picker) {
+              return "column." + picker.dataset.field + "=" + encodeURIComponent(picker.value);
+            });
             const request = new XMLHttpRequest();
-            request.open("POST", form.dataset.action);
+            request.open("POST", form.dataset.action + (query.length ? "?" + query.join("&") : ""));
             request.setRequestHeader("Content-Type", "text/csv");
             request.setRequestHeader("X-CSRF-Token", form.dataset.csrf);
             progress.hidden = false;

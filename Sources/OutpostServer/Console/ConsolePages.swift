@@ -51,6 +51,7 @@ package enum ConsolePages {
     /// The attendee list as CSV (the guest list's filters), and its tickets mailed to all it shows.
     package static let guestsCSV = Page<EventID>(.get, "/admin/events/{eventId}/guests.csv")
     package static let mailGuests = Form<EventID>(.post, "/admin/events/{eventId}/guests/mail")
+    package static let bulkGuests = Form<EventID>(.post, "/admin/events/{eventId}/guests/bulk")
     package static let guest = Page<EventID, GuestID>(.get, "/admin/events/{eventId}/guests/{guestId}")
     package static let updateGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}")
     package static let cancelGuest = Form<EventID, GuestID>(.post, "/admin/events/{eventId}/guests/{guestId}/cancel")
@@ -95,6 +96,7 @@ package enum ConsolePages {
         .post, "/admin/events/{eventId}/ticket-mails/{guestId}/resend")
     package static let importPage = Page<EventID>(.get, "/admin/events/{eventId}/import")
     package static let importGuests = Form<EventID>(.post, "/admin/events/{eventId}/import")
+    package static let importTemplate = Page<EventID>(.get, "/admin/events/{eventId}/import/template.csv")
     /// The coordinator's pages (peer mentoring): contacts and the activities report.
     package static let contacts = Endpoint<NoBody, Bytes>(.get, "/admin/contacts")
     package static let createContact = Endpoint<FormFields, Bytes>(.post, "/admin/contacts")
@@ -154,6 +156,7 @@ extension ConsolePages {
         guests.route,
         guestsCSV.route,
         mailGuests.route,
+        bulkGuests.route,
         guest.route,
         updateGuest.route,
         cancelGuest.route,
@@ -192,6 +195,7 @@ extension ConsolePages {
         resendTicket.route,
         importPage.route,
         importGuests.route,
+        importTemplate.route,
         contacts.route,
         createContact.route,
         assignMentor.route,

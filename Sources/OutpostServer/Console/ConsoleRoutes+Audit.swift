@@ -13,6 +13,30 @@ extension ConsoleRoutes {
         group.on(ConsolePages.auditCSV, use: auditCSV)
         group.on(ConsolePages.checkInsCSV, use: checkInsCSV)
         group.on(ConsolePages.guestsCSV, use: guestsCSV)
+        group.on(ConsolePages.importTemplate, use: importTemplate)
+    }
+
+    /// A file to fill in for the import: its header and two example rows with the event's
+    /// access types (formula-safe, as every CSV the console gives).
+    @Sendable func importTemplate(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.importTemplate.parameters(in: context)
+        return try await signedIn(request, context) { _, call in
+            let detail = try await eventDetail(id, call)
+            let types = detail.accessTypes.map(\.name)
+            let csv = CSVWriter.document(
+                header: ["name", "email", "access_type", "notes"],
+                rows: [
+                    ["Ada Lovelace", "ada@example.org", types.first ?? "General", "wheelchair user"],
+                    ["Alan Turing", "alan@example.org", types.dropFirst().first ?? types.first ?? "General", ""],
+                ])
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/csv; charset=utf-8",
+                    .contentDisposition: "attachment; filename=\"guests-template.csv\"",
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: csv)))
+        }
     }
 
     /// The attendee list with the guest list's filters (the API's, as it wrote it).

@@ -22,7 +22,7 @@ extension ConsoleRoutes {
     static let deskFormLifetime: TimeInterval = 12 * 3_600
 
     /// The guest list's filters, the same for its page, its CSV and its bulk e-mail.
-    static let guestListFilterNames = ["q", "accessTypeId", "status", "checkIn"]
+    static let guestListFilterNames = ["q", "accessTypeId", "status", "checkIn", "sort"]
 
     /// The guest list's filters and page a check-in from the list goes back to (nothing else of
     /// the form).

@@ -51,6 +51,7 @@ struct ConsoleRoutes: Sendable {
         group.on(ConsolePages.turnOffUserTwoFactor, use: turnOffUserTwoFactor)
         registerPasswordLinks(on: group)
         registerDevices(on: group)
+        registerBulkGuests(on: group)
         group.on(ConsolePages.tickets, use: tickets)
         group.on(ConsolePages.guests, use: guests)
         group.on(ConsolePages.importPage, use: importPage)
@@ -540,6 +541,18 @@ struct ConsoleRoutes: Sendable {
             let clock = Self.localFormat(detail.event.timeZone)
             var links: [String: Any] = [:]
             if let next = page.next { links["next"] = ConsolePages.guests.path(id, query: filters + [("after", next)]) }
+            // The sortable columns: a header's link turns its order around (from the first page).
+            let sort = GuestSort(rawValue: parameters.get("sort") ?? "") ?? .name
+            let unsorted = filters.filter { $0.0 != "sort" }
+            for (column, ascending, descending) in [
+                ("Name", GuestSort.name, GuestSort.nameDescending), ("Email", .email, .emailDescending),
+            ] {
+                let then = sort == ascending ? descending : ascending
+                links["sort\(column)"] = ConsolePages.guests.path(
+                    id, query: unsorted + [("sort", then == .name ? nil : then.rawValue)])
+                links["aria\(column)"] =
+                    sort == ascending ? "ascending" : sort == descending ? "descending" : "none"
+            }
             if parameters.get("after") != nil { links["first"] = ConsolePages.guests.path(id, query: filters) }
             return try await self.page(
                 "guests", title: "Guests · \(detail.event.name)",
@@ -548,6 +561,7 @@ struct ConsoleRoutes: Sendable {
                     "total": page.total, "position": Self.position(page), "filtered": !filters.isEmpty,
                     "csv": ConsolePages.guestsCSV.path(id, query: filters),
                     "canMail": Self.role(session) == .organizer && page.total > 0,
+                    "canChange": Self.role(session) == .organizer && page.total > 0,
                     "filterFields": Self.formBody(filters),
                     "accessTypes": detail.accessTypes.map {
                         ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
@@ -587,6 +601,10 @@ struct ConsoleRoutes: Sendable {
                 [
                     "event": ["id": detail.event.id.wire, "name": detail.event.name],
                     "accessTypes": detail.accessTypes.map { ["name": $0.name] },
+                    "fields": [
+                        ("name", "Name", true), ("email", "E-mail", true), ("access_type", "Access type", true),
+                        ("notes", "Notes", false),
+                    ].map { ["field": $0.0, "title": $0.1, "required": $0.2] },
                 ], session: session)
         }
     }
@@ -608,8 +626,12 @@ struct ConsoleRoutes: Sendable {
         {
             session = try await api.refresh(session, from: request, context: context)
         }
+        // The columns chosen on the page for the fields, as the API takes them.
+        let mapping = GuestImport.fields.map { field in
+            ("column.\(field)", request.uri.queryParameters.get("column.\(field)"))
+        }
         let answer = try await api.call(
-            API.importGuests.line(id), session: session, from: request, context: context,
+            API.importGuests.line(id, query: mapping), session: session, from: request, context: context,
             contentType: "text/csv", body: request.body)
         var response = Response(
             status: answer.status, headers: [.contentType: "application/json"],
@@ -870,6 +892,8 @@ struct ConsoleRoutes: Sendable {
         case "signed-out":
             "Their sign-ins ended: each device asks for the password at its next contact, and keeps what it holds."
         case "guest": "The guest was saved."
+        case "bulk":
+            "\(request.uri.queryParameters.get("changed") ?? "0") guest(s) changed, \(request.uri.queryParameters.get("refused") ?? "0") refused; the doors learn it at their next sync."
         case "mailed":
             "\(request.uri.queryParameters.get("queued") ?? "0") ticket(s) queued, \(request.uri.queryParameters.get("failed") ?? "0") could not be made; the list below shows each one as it goes."
         case "resent": "Queued again; the status below shows when the relay takes it."

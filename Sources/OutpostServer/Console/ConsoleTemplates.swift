@@ -34,6 +34,7 @@ enum ConsoleTemplates {
         <link rel="stylesheet" href="/admin/static/console.css">
         </head>
         <body{{#bodyClass}} class="{{bodyClass}}"{{/bodyClass}}>
+        <a class="skip" href="#main" id="skip-link">Skip to the page</a>
         <header class="bar">
         <a class="brand" href="/admin/events">Outpost</a>
         {{#signedIn}}
@@ -45,7 +46,7 @@ enum ConsoleTemplates {
         </form>
         {{/signedIn}}
         </header>
-        <main>
+        <main id="main" tabindex="-1">
         {{#notice}}<p class="notice" id="notice">{{notice}}</p>{{/notice}}
         {{#error}}<p class="error" id="error">{{error}}</p>{{/error}}
         {{{content}}}
@@ -341,15 +342,27 @@ enum ConsoleTemplates {
         <button type="submit" id="mail-guests-button">E-mail their tickets ({{total}})</button>
         </form>
         {{/canMail}}
+        {{#canChange}}
+        <form method="post" action="/admin/events/{{event.id}}/guests/bulk" class="card inline" id="bulk-guests">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="list" value="{{filterFields}}">
+        <fieldset><legend>Change guests</legend>
+        <label><input type="radio" name="scope" value="selected" id="bulk-selected" checked> the ones ticked below</label>
+        <label><input type="radio" name="scope" value="filter" id="bulk-filter"> all {{total}} this filter shows</label>
+        </fieldset>
+        <label>Do <select name="action" id="bulk-action" required><option value="">Choose…</option><option value="cancel">Cancel their registrations</option><option value="access-type">Give them the access type…</option></select></label>
+        <label>Access type <select name="accessTypeId" id="bulk-access-type"><option value="">(for a new access type)</option>{{#accessTypes}}<option value="{{id}}">{{name}}</option>{{/accessTypes}}</select></label>
+        <button type="submit" id="bulk-apply">Apply</button>
+        </form>
+        {{/canChange}}
         <table class="list" id="guests">
-        <thead><tr><th>Name</th><th>E-mail</th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
+        <thead><tr>{{#canChange}}<th><span class="visually-hidden">Tick</span></th>{{/canChange}}<th aria-sort="{{ariaName}}"><a href="{{sortName}}" id="sort-name">Name</a></th><th aria-sort="{{ariaEmail}}"><a href="{{sortEmail}}" id="sort-email">E-mail</a></th><th>Access type</th><th>Status</th><th>Checked in</th><th>Notes</th></tr></thead>
         <tbody>
         {{#guests}}
-        <tr><td class="guest-name"><a href="/admin/events/{{event.id}}/guests/{{id}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}{{#canCheckIn}}<form method="post" action="/admin/events/{{event.id}}/guests/{{id}}/checkin" class="inline-form">
+        <tr>{{#canChange}}<td><input type="checkbox" name="guest-{{id}}" value="1" form="bulk-guests" class="guest-tick" aria-label="Tick {{name}}"></td>{{/canChange}}<td class="guest-name"><a href="/admin/events/{{event.id}}/guests/{{id}}">{{name}}</a></td><td>{{email}}</td><td>{{accessType}}</td><td>{{status}}</td><td>{{checkedIn}}{{#canCheckIn}}<form method="post" action="/admin/events/{{event.id}}/guests/{{id}}/checkin" class="inline-form">
         <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="scannedAt" value="{{scannedAt}}"><input type="hidden" name="list" value="{{list}}">
         <button type="submit" class="link check-in-row" aria-label="Check in {{name}}">Check in</button></form>{{/canCheckIn}}</td><td>{{notes}}</td></tr>
         {{/guests}}
-        {{^guests}}<tr><td colspan="6">{{#filtered}}No guest matches these filters: clear the search, or choose "any".{{/filtered}}{{^filtered}}No guests yet: import them from a CSV file (Import guests), or add walk-ins at the door.{{/filtered}}</td></tr>{{/guests}}
+        {{^guests}}<tr><td colspan="7">{{#filtered}}No guest matches these filters: clear the search, or choose "any".{{/filtered}}{{^filtered}}No guests yet: import them from a CSV file (Import guests), or add walk-ins at the door.{{/filtered}}</td></tr>{{/guests}}
         </tbody>
         </table>
         <p class="pager">
@@ -361,11 +374,14 @@ enum ConsoleTemplates {
     static let importPage = """
         <p class="crumbs"><a href="/admin/events">Events</a> › <a href="/admin/events/{{event.id}}">{{event.name}}</a> ›</p>
         <h1>Import guests</h1>
-        <p>A CSV file (RFC 4180) with the header <code>name,email,access_type,notes</code>; the access type is
-        one of {{#accessTypes}}<q>{{name}}</q> {{/accessTypes}}. A bad row is reported by its line and never
-        stops the good ones; importing the same file again skips the guests it already has.</p>
+        <p>A CSV file (RFC 4180) with a header row; the access type is one of {{#accessTypes}}<q>{{name}}</q> {{/accessTypes}}.
+        A bad row is reported by its line and never stops the good ones; importing the same file again skips the guests it already has.
+        <a href="/admin/events/{{event.id}}/import/template.csv" id="import-template">Download a template</a> to fill in.</p>
         <form class="card" id="import-form" data-action="/admin/events/{{event.id}}/import" data-csrf="{{csrf}}">
         <label>CSV file <input type="file" name="file" id="csv-file" accept=".csv,text/csv" required></label>
+        <fieldset id="import-columns" hidden><legend>Which column holds what</legend>
+        {{#fields}}<label>{{title}} <select class="import-column" id="column-{{field}}" data-field="{{field}}"><option value="">{{#required}}(the column named {{field}}){{/required}}{{^required}}(none){{/required}}</option></select></label>
+        {{/fields}}</fieldset>
         <button type="submit" id="upload">Import</button>
         <progress id="import-progress" max="100" value="0" hidden></progress>
         </form>

@@ -51,7 +51,7 @@ struct ExportRoutes {
                     ])
                 }.joined()
                 if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
-                cursor = page.next.flatMap(GuestListCursor.init(token:))
+                cursor = page.next.flatMap { GuestListCursor(token: $0, sort: filter.sort) }
             } while cursor != nil
         }
     }

@@ -1,27 +1,59 @@
 import Foundation
 import OutpostCore
 
-/// Where a page of the guest list ends: the last guest's name and id (the list is ordered by
-/// name, then id). Opaque to clients: `N` + base64url of `name NUL id`.
+/// The guest list's order: by the folded name (``GuestNameKey``: "anna zed", "Émile", "Zoe
+/// Adams") or by e-mail in any case, either way up; the guest's id breaks ties.
+enum GuestSort: String, Sendable, Equatable, CaseIterable {
+    case name
+    case nameDescending = "-name"
+    case email
+    case emailDescending = "-email"
+
+    /// The column the list is ordered by (the same expression its index has).
+    var key: String {
+        switch self {
+        case .name, .nameDescending: "g.name_key"
+        case .email, .emailDescending: "lower(g.email)"
+        }
+    }
+
+    var descending: Bool { self == .nameDescending || self == .emailDescending }
+
+    /// The cursor's first letter: a cursor of one order is not taken for another.
+    var mark: Character {
+        switch self {
+        case .name: "N"
+        case .nameDescending: "n"
+        case .email: "E"
+        case .emailDescending: "e"
+        }
+    }
+}
+
+/// Where a page of the guest list ends: the last guest's sort key (as the database made it)
+/// and id. Opaque to clients: the order's letter + base64url of `key NUL id`.
 struct GuestListCursor: Sendable, Equatable {
-    var name: String
+    var sort: GuestSort = .name
+    var key: String
     var guestId: String
 
-    var token: String { "N" + Base64URL.encode(Array((name + "\u{0}" + guestId).utf8)) }
+    var token: String { String(sort.mark) + Base64URL.encode(Array((key + "\u{0}" + guestId).utf8)) }
 
-    init(name: String, guestId: String) {
-        self.name = name
+    init(sort: GuestSort = .name, key: String, guestId: String) {
+        self.sort = sort
+        self.key = key
         self.guestId = guestId
     }
 
-    /// Parses a cursor a server handed out; nil for anything else.
-    init?(token: String) {
-        guard token.hasPrefix("N"), token.utf8.count < 4_096, let bytes = Base64URL.decode(String(token.dropFirst())),
+    /// Parses a cursor a server handed out for the list in `sort` order; nil for anything else.
+    init?(token: String, sort: GuestSort = .name) {
+        guard token.first == sort.mark, token.utf8.count < 4_096,
+            let bytes = Base64URL.decode(String(token.dropFirst())),
             let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         let parts = text.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, UUID(wire: String(parts[1])) != nil else { return nil }
-        self.init(name: String(parts[0]), guestId: String(parts[1]))
+        self.init(sort: sort, key: String(parts[0]), guestId: String(parts[1]))
     }
 }
 
@@ -33,4 +65,5 @@ struct GuestFilter: Sendable, Equatable {
     var status: String?
     /// `checked_in` or `not_checked_in`.
     var checkIn: String?
+    var sort: GuestSort = .name
 }

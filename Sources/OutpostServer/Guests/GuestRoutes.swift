@@ -16,14 +16,15 @@ struct GuestRoutes {
     }
 
     /// The guest list by name: `q` (a part of the name or e-mail, or the code), `accessTypeId`,
-    /// `status`, `checkIn` (`checked_in`, `not_checked_in`), `after` (a page's `next`), `limit`.
+    /// `status`, `checkIn` (`checked_in`, `not_checked_in`), `sort` (`name`, `-name`, `email`,
+    /// `-email`), `after` (a page's `next`, of the same order), `limit`.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try context.require([.organizer, .support])
         let event = try await EventRoutes.event(API.listGuests.parameters(in: context), context, dependencies)
         let filter = try Self.filter(request)
         var cursor: GuestListCursor?
         if let after = request.uri.queryParameters.get("after") {
-            guard let parsed = GuestListCursor(token: after) else {
+            guard let parsed = GuestListCursor(token: after, sort: filter.sort) else {
                 throw APIError.invalidRequest("'after' is not a cursor this server issued.")
             }
             cursor = parsed
@@ -57,6 +58,12 @@ struct GuestRoutes {
         }
         if let checkIn = filter.checkIn, !["checked_in", "not_checked_in"].contains(checkIn) {
             throw APIError.invalidRequest("'checkIn' must be checked_in or not_checked_in.")
+        }
+        if let sort = given("sort") {
+            guard let order = GuestSort(rawValue: sort) else {
+                throw APIError.invalidRequest("'sort' must be name, -name, email or -email.")
+            }
+            filter.sort = order
         }
         return filter
     }
@@ -114,6 +121,24 @@ struct GuestRoutes {
         }
     }
 
+    /// The columns an upload names for the fields (`?column.email=E-mail`); a name that is not
+    /// a field is refused.
+    static func columnMapping(_ request: Request) throws -> [String: String] {
+        var mapping: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where name.hasPrefix("column.") {
+            let field = String(name.dropFirst("column.".count))
+            guard GuestImport.fields.contains(field) else {
+                throw APIError.invalidRequest(
+                    "'\(String(name).prefix(40))' names no field; the fields are \(GuestImport.fields.joined(separator: ", "))."
+                )
+            }
+            let column = String(value)
+            guard !column.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            mapping[field] = column
+        }
+        return mapping
+    }
+
     /// Streams the upload: records are parsed as the body arrives and written in transactions of
     /// ``GuestImport/chunkSize`` guests, so a large file holds no lock for long (SQLite has one
     /// for the whole database) and is never all in memory. An import cut short leaves the chunks
@@ -129,7 +154,9 @@ struct GuestRoutes {
             try await Store.accessTypes($0, eventId: event.id)
         }
         var reader = CSVStreamReader()
-        var importer = GuestImport(accessTypes: accessTypes, rowLimit: dependencies.configuration.importRowLimit)
+        var importer = GuestImport(
+            accessTypes: accessTypes, rowLimit: dependencies.configuration.importRowLimit,
+            mapping: try Self.columnMapping(request))
         var received = 0
         var imported = 0
         var skipped = 0
@@ -183,6 +210,8 @@ struct GuestImport {
     }
 
     static let requiredColumns = ["name", "email", "access_type"]
+    /// Every field a row can give, by its default column name.
+    static let fields = ["name", "email", "access_type", "notes", "shares_contact"]
     /// Row errors listed in the answer; the rest are counted in `errorsOmitted`.
     static let maxListedErrors = 1_000
 
@@ -190,6 +219,9 @@ struct GuestImport {
     let rowLimit: Int
     private let byName: [String: AccessTypeID]
     private let byId: [String: AccessTypeID]
+    /// Which column gives which field, where the file's header names them otherwise (lower
+    /// case): `["email": "e-mail address"]`.
+    private let mapping: [String: String]
     private var columns: [String]?
     private var index: [String: Int] = [:]
     /// Guests read; those before `taken` were handed out by ``takeGuests(_:)``.
@@ -201,8 +233,9 @@ struct GuestImport {
     /// The row limit was reached: nothing more is read.
     private(set) var full = false
 
-    init(accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000) {
+    init(accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000, mapping: [String: String] = [:]) {
         self.rowLimit = rowLimit
+        self.mapping = mapping.mapValues { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         var byName: [String: AccessTypeID] = [:]
         var byId: [String: AccessTypeID] = [:]
         for type in accessTypes {
@@ -312,14 +345,28 @@ struct GuestImport {
             throw APIError.invalidRequest("The CSV header row could not be read.", status: .unprocessableContent)
         }
         let columns = headerFields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let missing = Self.requiredColumns.filter { !columns.contains($0) }
+        let position = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var index: [String: Int] = [:]
+        for field in Self.fields {
+            if let chosen = mapping[field] {
+                guard let at = position[chosen] else {
+                    throw APIError.invalidRequest(
+                        "The column '\(chosen.prefix(80))' chosen for \(field) is not in the file's header.",
+                        status: .unprocessableContent)
+                }
+                index[field] = at
+            } else if let at = position[field] {
+                index[field] = at
+            }
+        }
+        let missing = Self.requiredColumns.filter { index[$0] == nil }
         guard missing.isEmpty else {
             throw APIError.invalidRequest(
-                "The CSV header lacks \(missing.joined(separator: ", ")); expected name,email,access_type,notes.",
+                "The CSV header lacks \(missing.joined(separator: ", ")); expected name,email,access_type,notes, or choose the columns that hold them.",
                 status: .unprocessableContent)
         }
         self.columns = columns
-        index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.index = index
     }
 
     private mutating func report(_ line: Int, _ error: String) {

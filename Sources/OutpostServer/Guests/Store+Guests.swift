@@ -250,33 +250,41 @@ extension Store {
         default: break
         }
         let matching = conditions.joined(separator: " AND ")
+        let sort = filter.sort
+        let key = sort.key
+        let (after, upTo, direction) = sort.descending ? ("<", ">=", "DESC") : (">", "<=", "ASC")
         return try await database.read { connection in
             var page = matching
             var pageBinds = binds
-            // By the folded name (``GuestNameKey``): "anna zed", "Émile", "Zoe Adams".
             if let cursor {
-                page += " AND (g.name_key > ? OR (g.name_key = ? AND g.id > ?))"
-                pageBinds += [.text(cursor.name), .text(cursor.name), .text(cursor.guestId)]
+                page += " AND (\(key) \(after) ? OR (\(key) = ? AND g.id \(after) ?))"
+                pageBinds += [.text(cursor.key), .text(cursor.key), .text(cursor.guestId)]
             }
             let rows = try await connection.query(
-                "SELECT \(Self.guestColumns) FROM \(Self.guestJoin) WHERE \(page) ORDER BY g.name_key, g.id LIMIT ?",
+                """
+                SELECT \(Self.guestColumns), \(key) AS sort_key FROM \(Self.guestJoin) WHERE \(page)
+                ORDER BY \(key) \(direction), g.id \(direction) LIMIT ?
+                """,
                 pageBinds + [.int(Int64(limit + 1))])
             let guests = try rows.prefix(limit).map(Self.guest(from:))
+            // The next page starts after the last row's key as the database made it.
             let next =
                 rows.count > limit
-                ? guests.last.map { GuestListCursor(name: GuestNameKey.of($0.name), guestId: $0.id.wire) } : nil
+                ? try GuestListCursor(
+                    sort: sort, key: rows[limit - 1].text("sort_key"), guestId: guests[limit - 1].id.wire)
+                : nil
             let total = try await connection.queryOne(
                 "SELECT COUNT(*) AS total FROM \(Self.guestJoin) WHERE \(matching)", binds)
-            // Where the page starts: the matching guests up to the cursor (a range of the name
-            // index, as the page itself).
+            // Where the page starts: the matching guests up to the cursor (a range of the
+            // order's index, as the page itself).
             var offset = 0
             if let cursor {
                 let before = try await connection.queryOne(
                     """
                     SELECT COUNT(*) AS before FROM \(Self.guestJoin) WHERE \(matching)
-                    AND (g.name_key < ? OR (g.name_key = ? AND g.id <= ?))
+                    AND (\(key) \(upTo == "<=" ? "<" : ">") ? OR (\(key) = ? AND g.id \(upTo) ?))
                     """,
-                    binds + [.text(cursor.name), .text(cursor.name), .text(cursor.guestId)])
+                    binds + [.text(cursor.key), .text(cursor.key), .text(cursor.guestId)])
                 offset = Int(try before?.int("before") ?? 0)
             }
             return GuestPage(

@@ -11,8 +11,9 @@ public enum Schema {
     ]
 
     /// A password link an organizer had mailed to a user (its token's SHA-256 only; used once,
-    /// before it expires; a newer link ends the older ones), and the names organizers give their
-    /// tenant's devices ("Door 2"), shown wherever a device id was.
+    /// before it expires; a newer link ends the older ones), the names organizers give their
+    /// tenant's devices ("Door 2"), shown wherever a device id was, and the guest list in e-mail
+    /// order.
     static let v25 = Migration(version: 25, name: "password links, device names") { _ in
         [
             """
@@ -25,6 +26,8 @@ public enum Schema {
                 used_at BIGINT)
             """,
             "CREATE INDEX password_links_user ON password_links (user_id)",
+            // The guest list by e-mail (the console's column sort), a page at a time.
+            "CREATE INDEX guests_by_email ON guests (event_id, lower(email), id)",
             """
             CREATE TABLE device_names (
                 tenant_id TEXT NOT NULL REFERENCES tenants(id),

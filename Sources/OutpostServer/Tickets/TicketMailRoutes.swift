@@ -62,7 +62,7 @@ struct TicketMailRoutes {
                         status: .unprocessableContent)
                 }
                 candidates += page.guests
-                cursor = page.next.flatMap(GuestListCursor.init(token:))
+                cursor = page.next.flatMap { GuestListCursor(token: $0) }
             } while cursor != nil
         }
         let previous = try await store.ticketMails(eventId: event.id)

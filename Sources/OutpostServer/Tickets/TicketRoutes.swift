@@ -41,7 +41,7 @@ struct TicketRoutes {
                     status: .unprocessableContent)
             }
             guests += page.guests
-            cursor = page.next.flatMap(GuestListCursor.init(token:))
+            cursor = page.next.flatMap { GuestListCursor(token: $0, sort: filter.sort) }
         } while cursor != nil
         guard !guests.isEmpty else {
             throw APIError.invalidRequest("No confirmed guest has a ticket to print.", status: .unprocessableContent)
