@@ -114,6 +114,12 @@ struct IdentityProviderClient: Sendable {
     }
 
     private func send(_ request: HTTPClientRequest) async throws -> (Int, Data, HTTPHeaders) {
+        // Every request on a connection of its own, closed after its answer: a sign-in makes a
+        // few, minutes apart, and the code exchange (a POST, never sent twice) went out on a
+        // kept-alive connection the provider had just closed, under a loaded test run
+        // (remoteConnectionClosed). A connection per request costs a handshake per sign-in step.
+        var request = request
+        request.headers.replaceOrAdd(name: "Connection", value: "close")
         var attempt = 1
         while true {
             do {
