@@ -191,10 +191,17 @@ struct ImportLimitsTests {
                 #expect(result.imported == limit)
                 let took = importStart.duration(to: .now)
                 let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-                // No door stalls for the import: the longest wait is one chunk's transaction, a
-                // small part of the import (one transaction for the file: 1,073 ms of 1.6 s).
-                let longest = these.max() ?? 0
-                #expect(longest <= milliseconds / 10, "longest \(longest) ms of a \(milliseconds) ms import")
+                // No door stalls for the import: the waits are one chunk's transaction, a small part
+                // of the import (one transaction for the file made every check-in during it wait:
+                // 1,073 ms of 1.6 s). The 99th percentile, not the longest: in the parallel run
+                // one check-in in 950 once waited 1.2 s for a thread of the pool the whole suite
+                // shares, with the import's chunks short (a lock held would slow a run of them).
+                // (One in a hundred set aside, none of fewer: a single check-in that waited for a
+                // whole-file transaction is still the longest.)
+                let longest = these.sorted()[max(0, these.count - 1 - these.count / 100)]
+                #expect(
+                    longest <= milliseconds / 10,
+                    "99th percentile \(longest) ms (longest \(these.max() ?? 0)) of a \(milliseconds) ms import")
                 during += these
             }
             let before = median(alone)
