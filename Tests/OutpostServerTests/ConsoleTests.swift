@@ -318,6 +318,18 @@ struct ConsoleTests {
             #expect(
                 page.text.contains("<span id=\"signed-in-user\">&lt;b&gt;Orla&lt;/b&gt; &amp; &quot;co&quot;</span>"),
                 "\(page.text)")
+            // A name longer than a cookie should hold: the bar shows its start, the session goes on.
+            let long = String(repeating: "Ö", count: 2_000)
+            let fresh = try await api.signIn(email: "org@acme.test", password: "organizer-pass")
+            let renamedLong = try await api.request(
+                .patch, "/v1/users/\(world.organizer.user.id.wire)", token: fresh.accessToken,
+                json: UpdateUserRequest(name: long))
+            #expect(renamedLong.status == 200)
+            api.clock.advance(by: 20 * 60)
+            _ = try await browser.get("/admin/events")
+            page = try await browser.get("/admin/events")
+            #expect(page.status == 200)
+            #expect(page.text.contains("<span id=\"signed-in-user\">\(String(repeating: "Ö", count: 99))…</span>"))
             // Three parts (nonce, access, refresh): read with no name, the role still shown.
             let session = try #require(browser.cookies[ConsoleSession.cookieName].flatMap(ConsoleSession.init(cookie:)))
             browser.set(

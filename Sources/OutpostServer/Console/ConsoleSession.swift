@@ -25,11 +25,14 @@ struct ConsoleSession: Sendable, Equatable {
         [nonce, accessToken, refreshToken, Base64URL.encode(Array(name.utf8))].joined(separator: "~")
     }
 
+    /// The most of a name the cookie keeps (names have no limit; a cookie does).
+    static let nameLength = 100
+
     init(nonce: String = ConsoleSession.makeNonce(), accessToken: String, refreshToken: String, name: String = "") {
         self.nonce = nonce
         self.accessToken = accessToken
         self.refreshToken = refreshToken
-        self.name = name
+        self.name = name.count > Self.nameLength ? String(name.prefix(Self.nameLength - 1)) + "…" : name
     }
 
     init?(cookie: String) {
