@@ -43,11 +43,7 @@ extension Store {
     /// signs in again with the password alone. False when the tenant has no such user.
     func turnOffTwoFactor(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
-            guard
-                try await connection.queryOne(
-                    "SELECT id FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
-                    [.id(id), .id(tenantId)]) != nil
-            else { return false }
+            guard try await Self.isActiveUser(connection, id, tenantId: tenantId) else { return false }
             try await connection.execute("DELETE FROM two_factor WHERE user_id = ?", [.id(id)])
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = ?", [.id(id)])
             try await Self.revokeEverySignIn(connection, userId: id, now: now)

@@ -34,13 +34,11 @@ struct DeviceRoutes {
         }
         let store = dependencies.store
         let tenant = context.caller.tenantId
-        guard try await store.devices(tenantId: tenant).contains(where: { $0.deviceId == deviceId }) else {
+        guard var device = try await store.devices(tenantId: tenant).first(where: { $0.deviceId == deviceId }) else {
             throw APIError.notFound
         }
         try await store.nameDevice(tenantId: tenant, deviceId: deviceId, name: name, now: dependencies.clock.now())
-        guard let device = try await store.devices(tenantId: tenant).first(where: { $0.deviceId == deviceId }) else {
-            throw APIError.notFound
-        }
+        device.name = name.isEmpty ? nil : name
         return try HTTPHelpers.json(device)
     }
 }

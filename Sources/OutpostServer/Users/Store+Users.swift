@@ -187,14 +187,17 @@ extension Store {
     /// Ends every sign-in of a user of the tenant; false when no such user.
     func signOutEverywhere(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
-            guard
-                try await connection.queryOne(
-                    "SELECT id FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL",
-                    [.id(id), .id(tenantId)]) != nil
-            else { return false }
+            guard try await Self.isActiveUser(connection, id, tenantId: tenantId) else { return false }
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
             return true
         }
+    }
+
+    /// Whether the tenant has this user, not removed (inside a transaction that acts on them).
+    static func isActiveUser(_ connection: any SQLConnection, _ id: UserID, tenantId: TenantID) async throws -> Bool {
+        try await connection.queryOne(
+            "SELECT id FROM users WHERE id = ? AND tenant_id = ? AND removed_at IS NULL", [.id(id), .id(tenantId)])
+            != nil
     }
 
     static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
