@@ -83,11 +83,12 @@ struct LeadContractTests {
             let samLead = try await ella.call(
                 API.writeLead, expo.acme.id, .random(), json: Self.write(sam.id), what: "sam")
             #expect(samLead.contact == SharedContact(name: "Sam Sharer", email: "sam@example.org"))
-            // Only the organizer records consent; another event's guest is not found.
+            // Only the organizer records consent (the exhibitor is not on the event's staff: not
+            // found); another event's guest is not found.
             #expect(
                 try await ella.request(
                     API.setContactConsent.line(event, guest.id), json: ContactConsent(sharesContact: true)
-                ).status == 403)
+                ).status == 404)
             #expect(
                 try await organizer.request(
                     API.setContactConsent.line(event, expo.world.otherGuest.id),
@@ -120,7 +121,8 @@ struct LeadContractTests {
             // Nothing of the event but the booths: no roster, no events, no check-in, no booth list.
             #expect(try await ella.request(API.roster.line(event)).status == 404)
             #expect(try await ella.call(API.listEvents, what: "events").events.isEmpty)
-            #expect(try await ella.request(API.booths.line(event)).status == 403)
+            // An event they are not on the staff of is not found, as for check-in staff.
+            #expect(try await ella.request(API.booths.line(event)).status == 404)
             // Nor can the organizer put an exhibitor on the event's staff (the roster would follow).
             #expect(
                 try await api.lab(expo.world.organizer).request(API.assignStaff.line(event, expo.ella.user.id)).status

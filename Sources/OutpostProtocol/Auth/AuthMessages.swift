@@ -46,6 +46,9 @@ public struct UserInfo: Codable, Sendable, Hashable {
     public var tenantId: TenantID
     /// In the users list only: whether the user signs in with a second factor.
     public var twoFactorEnabled: Bool?
+    /// In an event's staff list only: `organizer` when the event makes them its organizer; absent,
+    /// they work it in their own role.
+    public var eventRole: UserRole?
 
     public init(
         id: UserID, name: String, email: String, role: UserRole, tenantId: TenantID, twoFactorEnabled: Bool? = nil

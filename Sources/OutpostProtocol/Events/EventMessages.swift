@@ -136,11 +136,15 @@ public struct EventDetail: Codable, Sendable, Hashable {
     public var accessTypes: [AccessTypeInfo]
     /// `portrait` or `landscape` once a kiosk passcode is set, else null.
     public var kioskOrientation: String?
+    /// The caller's role on this event: their own, or `organizer` where its staff makes them its
+    /// organizer (what the console offers them follows it).
+    public var role: UserRole?
 
-    public init(event: EventInfo, accessTypes: [AccessTypeInfo], kioskOrientation: String?) {
+    public init(event: EventInfo, accessTypes: [AccessTypeInfo], kioskOrientation: String?, role: UserRole? = nil) {
         self.event = event
         self.accessTypes = accessTypes
         self.kioskOrientation = kioskOrientation
+        self.role = role
     }
 }
 

@@ -24,8 +24,8 @@ struct BadgeRoutes {
     }
 
     @Sendable func setLayout(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await EventRoutes.event(API.setBadgeLayout.parameters(in: context), context, dependencies)
-        try context.require([.organizer])
+        let event = try await EventRoutes.event(
+            API.setBadgeLayout.parameters(in: context), context, dependencies, requiring: [.organizer])
         let layout = try await HTTPHelpers.decode(BadgeLayout.self, from: request)
         try await dependencies.store.setBadgeLayout(
             eventId: event.id, tenantId: context.caller.tenantId, layout: layout, now: dependencies.clock.now())
@@ -65,8 +65,8 @@ struct BadgeRoutes {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await EventRoutes.event(API.listBadgePrints.parameters(in: context), context, dependencies)
-        try context.require([.organizer, .support])
+        let event = try await EventRoutes.event(
+            API.listBadgePrints.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await dependencies.store.badgePrints(eventId: event.id, limit: Self.maxList))
     }
 }

@@ -19,9 +19,8 @@ struct CheckInRoutes {
     /// repeat answers as the first did). The check-in is kept whole; the guest is not checked in
     /// from then on and can be checked in again.
     @Sendable func undo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
         let (eventId, checkInId) = try API.undoCheckIn.parameters(in: context)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer, .support])
         let body = try await HTTPHelpers.decode(UndoCheckInRequest.self, from: request)
         let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !reason.isEmpty, reason.count <= UndoCheckInRequest.maxReason else {

@@ -33,7 +33,7 @@ extension ConsoleRoutes {
             let clock = Self.localFormat(detail.event.timeZone)
             let values: [String: Any] = [
                 "event": ["id": id.wire, "name": detail.event.name],
-                "canEdit": Self.role(session) == .organizer,
+                "canEdit": Self.role(session, on: detail) == .organizer,
                 "labels": LabelSize.allCases.map {
                     ["value": $0.rawValue, "title": $0.title, "selected": $0 == layout.label]
                 },

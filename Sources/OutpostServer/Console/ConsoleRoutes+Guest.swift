@@ -35,7 +35,7 @@ extension ConsoleRoutes {
                     ["id": $0.id.wire, "name": $0.name, "selected": $0.id == guest.accessTypeId]
                 },
                 "statuses": GuestStatus.allCases.map { ["value": $0.rawValue, "selected": $0 == guest.status] },
-                "canEdit": Self.role(session) == .organizer, "confirmed": guest.status == .confirmed,
+                "canEdit": Self.role(session, on: detail) == .organizer, "confirmed": guest.status == .confirmed,
             ]
             let clock = Self.localFormat(detail.event.timeZone)
             if let checkIn = guest.checkIn {

@@ -40,7 +40,7 @@ extension ConsoleRoutes {
         var values: [String: Any] = [
             "event": ["id": id.wire, "name": detail.event.name],
             "efx": detail.event.modules.contains(Self.efxModule),
-            "canEdit": Self.role(session) == .organizer,
+            "canEdit": Self.role(session, on: detail) == .organizer,
             "accessTypes": detail.accessTypes.map { ["id": $0.id.wire, "name": $0.name] },
             "items": report.stock.map { stock -> [String: Any] in
                 let allowances = report.catalog.allowances.filter { $0.itemId == stock.itemId }.map {

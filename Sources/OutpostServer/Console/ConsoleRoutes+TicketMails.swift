@@ -27,7 +27,8 @@ extension ConsoleRoutes {
             return try await page(
                 "ticketMails", title: "Tickets by e-mail · \(detail.event.name)",
                 [
-                    "event": ["id": id.wire, "name": detail.event.name], "canEdit": Self.role(session) == .organizer,
+                    "event": ["id": id.wire, "name": detail.event.name],
+                    "canEdit": Self.role(session, on: detail) == .organizer,
                     "sent": deliveries.filter { $0.state == .sent }.count,
                     "waiting": deliveries.filter { $0.state == .queued }.count,
                     "failed": deliveries.filter { $0.state == .failed }.count,

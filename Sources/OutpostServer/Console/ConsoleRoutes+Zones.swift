@@ -32,13 +32,13 @@ extension ConsoleRoutes {
             let names = Dictionary(detail.accessTypes.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let clock = Self.localFormat(detail.event.timeZone)
             let zoneNames = Dictionary(list.zones.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let canEdit = Self.role(session) == .organizer
+            let canEdit = Self.role(session, on: detail) == .organizer
             let stationRows = canEdit ? try await stations(id, zones: list.zones, call) : []
             let values: [String: Any] = [
                 "stations": stationRows, "hasStations": !stationRows.isEmpty,
                 "event": ["id": id.wire, "name": detail.event.name],
                 "efx": detail.event.modules.contains(Self.efxModule),
-                "canEdit": Self.role(session) == .organizer,
+                "canEdit": Self.role(session, on: detail) == .organizer,
                 "timeZone": detail.event.timeZone,
                 "accessTypes": detail.accessTypes.map { ["id": $0.id.wire, "name": $0.name] },
                 "zones": list.zones.map { zone -> [String: Any] in
@@ -80,9 +80,10 @@ extension ConsoleRoutes {
     /// organizer chose and the choices: none, the pickup station, or a zone one way or both.
     private func stations(_ event: EventID, zones: [Zone], _ call: Call) async throws -> [[String: Any]] {
         let staff = try await call(API.listStaff.line(event), nil).decode(UserList.self).users
-        let support = try await call(API.listUsers.line(), nil).decode(UserList.self).users.filter {
-            $0.role == .support
-        }
+        // The organisation's users are its organizers' to list: an event's own organizer places
+        // the event's staff.
+        let users = try await call(API.listUsers.line(), nil)
+        let support = (users.status == .ok ? try users.decode(UserList.self).users : []).filter { $0.role == .support }
         let chosen = Dictionary(
             try await call(API.stations.line(event), nil).decode(StationList.self).stations.map {
                 ($0.userId, $0.station)

@@ -257,10 +257,13 @@ struct ConsoleRoutes: Sendable {
     ) async throws -> Response {
         let detail = try await eventDetail(id, call)
         let event = detail.event
-        let role = Self.role(session)
+        let role = Self.role(session, on: detail)
+        // The team is the organisation's organizers' to give (an event's own organizer works
+        // with the staff they are given).
+        let canTeam = Self.role(session) == .organizer
         // What the role may read: the API answers 403 for the rest, and the page leaves it out.
         let staff = try await call(API.listStaff.line(event.id), nil)
-        let users = role == .organizer ? try await call(API.listUsers.line(), nil) : nil
+        let users = canTeam ? try await call(API.listUsers.line(), nil) : nil
         let staffList = staff.status == .ok ? try staff.decode(UserList.self).users : []
         let assignable = (try users?.decode(UserList.self).users ?? []).filter { user in
             !staffList.contains { $0.id == user.id } && user.role != .organizer
@@ -305,9 +308,16 @@ struct ConsoleRoutes: Sendable {
                     return values
                 },
                 "showStaff": staff.status == .ok,
-                "staff": staffList.map {
-                    ["id": $0.id.wire, "name": $0.name, "email": $0.email, "role": $0.role.title]
+                "staff": staffList.map { member -> [String: Any] in
+                    var values: [String: Any] = [
+                        "id": member.id.wire, "name": member.name, "email": member.email, "role": member.role.title,
+                        "eventOrganizer": member.eventRole == .organizer,
+                        "canOrganize": canTeam && Self.eventOrganizerRoles.contains(member.role),
+                    ]
+                    if member.eventRole == .organizer { values["role"] = "organizer of this event" }
+                    return values
                 },
+                "canTeam": canTeam,
                 "users": assignable.map { ["id": $0.id.wire, "name": $0.name, "role": $0.role.title] },
                 "passcodeRules": PasscodeRule.allCases.map(\.explanation),
                 "canEdit": role == .organizer,
@@ -386,7 +396,9 @@ struct ConsoleRoutes: Sendable {
             guard let user = form["userId"].flatMap(UserID.init(wire:)) else {
                 throw EventForm.Invalid(sentence: "Choose a user to put on the staff.")
             }
-            let answer = try await call(API.assignStaff.line(id, user), nil)
+            // Their own role, or the one the API gives per event (it refuses any other, with why).
+            let role = form["role"].flatMap { $0.isEmpty ? nil : $0 }
+            let answer = try await call(API.assignStaff.line(id, user, query: [("role", role)]), nil)
             guard answer.status == .noContent else { return .refused(answer, back: ConsolePages.event.path(id)) }
             return .redirect(ConsolePages.event.path(id, query: [("done", "staff")]))
         }
@@ -426,6 +438,9 @@ struct ConsoleRoutes: Sendable {
             try await staffPage(request, session, call, draft: nil)
         }
     }
+
+    /// Who may be made one event's organizer (the API refuses the others).
+    static let eventOrganizerRoles: Set<UserRole> = [.checkinStaff, .support]
 
     /// The roles an organizer gives in the console.
     static let assignableRoles: [UserRole] = [.checkinStaff, .support, .organizer, .mentor, .exhibitor, .blockManager]
@@ -560,8 +575,8 @@ struct ConsoleRoutes: Sendable {
                     "event": ["id": id.wire, "name": detail.event.name], "q": request.formQuery("q") ?? "",
                     "total": page.total, "position": Self.position(page), "filtered": !filters.isEmpty,
                     "csv": ConsolePages.guestsCSV.path(id, query: filters),
-                    "canMail": Self.role(session) == .organizer && page.total > 0,
-                    "canChange": Self.role(session) == .organizer && page.total > 0,
+                    "canMail": Self.role(session, on: detail) == .organizer && page.total > 0,
+                    "canChange": Self.role(session, on: detail) == .organizer && page.total > 0,
                     "filterFields": Self.formBody(filters),
                     "accessTypes": detail.accessTypes.map {
                         ["id": $0.id.wire, "name": $0.name, "selected": parameters.get("accessTypeId") == $0.id.wire]
@@ -645,6 +660,12 @@ struct ConsoleRoutes: Sendable {
     /// The session in the request's cookie, if any.
     static func session(_ request: Request) -> ConsoleSession? {
         request.cookies[ConsoleSession.cookieName].flatMap { ConsoleSession(cookie: $0.value) }
+    }
+
+    /// The caller's role on an event: their own, or organizer where its staff makes them its
+    /// organizer (the API's answer; the API decides again on every change).
+    static func role(_ session: ConsoleSession, on detail: EventDetail) -> UserRole? {
+        detail.role ?? role(session)
     }
 
     static func role(_ session: ConsoleSession) -> UserRole? {

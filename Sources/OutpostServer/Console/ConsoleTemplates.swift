@@ -255,18 +255,22 @@ enum ConsoleTemplates {
         <section>
         <h2>Staff</h2>
         <ul id="event-staff">
-        {{#staff}}<li><span class="staff-name">{{name}}</span> · {{email}} · {{role}}
-        {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/staff/{{id}}/remove" class="inline-form">
-        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">take off</button></form>{{/canEdit}}</li>{{/staff}}
+        {{#staff}}<li><span class="staff-name">{{name}}</span> · {{email}} · <span class="staff-role">{{role}}</span>
+        {{#canOrganize}}<form method="post" action="/admin/events/{{event.id}}/staff" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><input type="hidden" name="userId" value="{{id}}">{{^eventOrganizer}}<input type="hidden" name="role" value="organizer"><button type="submit" class="link staff-organize">make this event's organizer</button>{{/eventOrganizer}}{{#eventOrganizer}}<button type="submit" class="link staff-unorganize">back to their own role</button>{{/eventOrganizer}}</form>{{/canOrganize}}
+        {{#canTeam}}<form method="post" action="/admin/events/{{event.id}}/staff/{{id}}/remove" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link">take off</button></form>{{/canTeam}}</li>{{/staff}}
         {{^staff}}<li>Nobody is on this event's staff yet: put door staff on it below, and their devices see the event.</li>{{/staff}}
         </ul>
-        {{#canEdit}}
+        {{#canTeam}}
         <form method="post" action="/admin/events/{{event.id}}/staff" class="card inline" id="assign-staff">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <label>User <select name="userId" id="assign-user" required><option value="" selected>Choose a user…</option>{{#users}}<option value="{{id}}">{{name}} ({{role}})</option>{{/users}}</select></label>
+        <label>As <select name="role" id="assign-role"><option value="" selected>their own role</option><option value="organizer">this event's organizer (check-in staff, support)</option></select></label>
         <button type="submit" id="assign">Put on staff</button>
         </form>
-        {{/canEdit}}
+        <p class="hint">This event's organizer edits it, its guests and its check-ins, and no other event.</p>
+        {{/canTeam}}
         </section>
         <section>
         <h2>Kiosk</h2>

@@ -44,8 +44,8 @@ struct DashboardRoutes {
     }
 
     @Sendable func dashboard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.dashboard.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.dashboard.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await dependencies.store.dashboard(event: event, now: dependencies.clock.now()))
     }
 }

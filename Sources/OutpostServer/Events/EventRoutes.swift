@@ -32,6 +32,20 @@ struct EventRoutes {
         return event
     }
 
+    /// The path's event, when the caller's role on it is one of `roles`: their own role, or
+    /// organizer on the events they organize (``Store/eventAccess(_:caller:)``). An event they
+    /// may not see is 404; one they see in another role, 403.
+    static func event(
+        _ id: EventID, _ context: AuthenticatedContext, _ dependencies: ServerDependencies,
+        requiring roles: Set<UserRole>
+    ) async throws -> EventRecord {
+        guard let (event, role) = try await dependencies.store.eventAccess(id, caller: context.caller) else {
+            throw APIError.notFound
+        }
+        guard roles.contains(role) else { throw APIError.forbidden }
+        return event
+    }
+
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let range = request.uri.queryParameters.get("range") ?? "all"
         guard ["today", "week", "all"].contains(range) else {
@@ -46,11 +60,17 @@ struct EventRoutes {
         guard counts == nil || counts == "true" || counts == "false" else {
             throw APIError.invalidRequest("'counts' must be true or false.")
         }
-        // The counts for those who may read them (the door roles see the events, not the guests).
-        if counts == "true", [.organizer, .support].contains(context.caller.role) {
-            let byEvent = try await dependencies.store.eventCounts(tenantId: context.caller.tenantId)
-            for index in infos.indices {
-                infos[index].counts = byEvent[infos[index].id] ?? EventCounts(guests: 0, checkedIn: 0)
+        // The counts for those who may read them (the door roles see the events, not the guests;
+        // an event's own organizer, that event's).
+        if counts == "true" {
+            let everyEvent = [.organizer, .support].contains(context.caller.role)
+            let organized =
+                everyEvent ? [] : try await dependencies.store.organizedEvents(userId: context.caller.userId)
+            if everyEvent || !organized.isEmpty {
+                let byEvent = try await dependencies.store.eventCounts(tenantId: context.caller.tenantId)
+                for index in infos.indices where everyEvent || organized.contains(infos[index].id) {
+                    infos[index].counts = byEvent[infos[index].id] ?? EventCounts(guests: 0, checkedIn: 0)
+                }
             }
         }
         return try HTTPHelpers.json(EventList(events: infos))
@@ -59,6 +79,7 @@ struct EventRoutes {
     /// A new event like this one (organizer): its modules, access types, staff and badge layout,
     /// with the name and times given; no guests.
     @Sendable func clone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        // A new event is the organisation's: an event's own organizer cannot make one.
         try context.require([.organizer])
         let original = try await Self.event(API.cloneEvent.parameters(in: context), context, dependencies)
         var body = try await HTTPHelpers.decode(CloneEventRequest.self, from: request)
@@ -103,16 +124,19 @@ struct EventRoutes {
     }
 
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let event = try await Self.event(API.getEvent.parameters(in: context), context, dependencies)
+        guard
+            let (event, role) = try await dependencies.store.eventAccess(
+                API.getEvent.parameters(in: context), caller: context.caller)
+        else { throw APIError.notFound }
         return try HTTPHelpers.json(
             EventDetail(
                 event: event.info, accessTypes: try await dependencies.store.accessTypes(eventId: event.id),
-                kioskOrientation: event.kiosk?.orientation.rawValue))
+                kioskOrientation: event.kiosk?.orientation.rawValue, role: role))
     }
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await Self.event(API.updateEvent.parameters(in: context), context, dependencies)
+        let event = try await Self.event(
+            API.updateEvent.parameters(in: context), context, dependencies, requiring: [.organizer])
         var body = try await HTTPHelpers.decode(UpdateEventRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         guard (body.endsAt ?? event.endsAt) >= (body.startsAt ?? event.startsAt) else {
@@ -136,8 +160,8 @@ struct EventRoutes {
     }
 
     @Sendable func createAccessType(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await Self.event(API.createAccessType.parameters(in: context), context, dependencies)
+        let event = try await Self.event(
+            API.createAccessType.parameters(in: context), context, dependencies, requiring: [.organizer])
         let body = try await HTTPHelpers.decode(CreateAccessTypeRequest.self, from: request)
         if let capacity = body.walkInCapacity {
             guard body.walkInAllowed == true, (0...1_000_000).contains(capacity) else {
@@ -152,11 +176,21 @@ struct EventRoutes {
         return try HTTPHelpers.json(accessType, status: .created)
     }
 
+    /// Puts a user on the event's staff (organizer of the organisation): with `role=organizer`, as
+    /// this event's organizer, and no other's; without, in their own role. Putting them on again
+    /// sets the role anew.
     @Sendable func assignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        // The team is the organisation's to give: an event's own organizer cannot grant it.
         try context.require([.organizer])
-        let (eventId, user) = try API.assignStaff.parameters(in: context)
+        let (eventId, userId) = try API.assignStaff.parameters(in: context)
         let event = try await Self.event(eventId, context, dependencies)
-        let userId = user
+        var eventRole: UserRole?
+        if let role = request.uri.queryParameters.get("role") {
+            guard role == UserRole.organizer.rawValue else {
+                throw APIError.invalidRequest("'role' is organizer, or left out for the user's own role.")
+            }
+            eventRole = .organizer
+        }
         guard let staff = try await dependencies.store.user(id: userId, tenantId: context.caller.tenantId) else {
             throw APIError.notFound
         }
@@ -172,15 +206,30 @@ struct EventRoutes {
                 "A block manager names their block's tickets, not the event's staff: make them a block's manager instead.",
                 status: .unprocessableContent)
         }
-        try await dependencies.store.assignStaff(eventId: event.id, userId: userId)
+        // An event's organizer works its doors too: check-in staff and support are made one; a
+        // mentor or a care worker works no event.
+        if eventRole == .organizer, ![.checkinStaff, .support].contains(staff.role) {
+            throw APIError.invalidRequest(
+                staff.role == .organizer
+                    ? "An organizer of the organisation organizes every event already."
+                    : "Only check-in staff and support can be made an event's organizer.",
+                status: .unprocessableContent)
+        }
+        try await dependencies.store.assignStaff(eventId: event.id, userId: userId, role: eventRole)
         return Response(status: .noContent)
     }
 
     /// The event's staff, by name (organizer, support).
     @Sendable func staff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await Self.event(API.listStaff.parameters(in: context), context, dependencies)
-        return try HTTPHelpers.json(UserList(users: try await dependencies.store.staff(eventId: event.id).map(\.info)))
+        let event = try await Self.event(
+            API.listStaff.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
+        return try HTTPHelpers.json(
+            UserList(
+                users: try await dependencies.store.staff(eventId: event.id).map { member in
+                    var info = member.user.info
+                    info.eventRole = member.eventRole
+                    return info
+                }))
     }
 
     @Sendable func unassignStaff(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -195,14 +244,14 @@ struct EventRoutes {
     }
 
     @Sendable func stats(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await Self.event(API.stats.parameters(in: context), context, dependencies)
+        let event = try await Self.event(
+            API.stats.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await dependencies.store.stats(eventId: event.id))
     }
 
     @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await Self.event(API.audit.parameters(in: context), context, dependencies)
+        let event = try await Self.event(
+            API.audit.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         var cursor = AuditCursor.start
         if let since = request.uri.queryParameters.get("since") {
             guard let parsed = AuditCursor(token: since) else {

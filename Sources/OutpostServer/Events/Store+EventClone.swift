@@ -41,7 +41,7 @@ extension Store {
                     ])
             }
             try await connection.execute(
-                "INSERT INTO event_staff (event_id, user_id) SELECT ?, user_id FROM event_staff WHERE event_id = ?",
+                "INSERT INTO event_staff (event_id, user_id, role) SELECT ?, user_id, role FROM event_staff WHERE event_id = ?",
                 [.id(record.id), .id(original.id)])
             try await connection.execute(
                 """

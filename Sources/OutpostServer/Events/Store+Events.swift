@@ -102,6 +102,43 @@ extension Store {
         ).map(event(from:))
     }
 
+    /// The event if the caller may work it, with their role on it: `organizer` for the
+    /// organisation's organizers and for those on its staff as its organizer, else their own
+    /// role. Nil for unknown, other tenant's and unassigned events alike.
+    func eventAccess(_ id: EventID, caller: Caller) async throws -> (event: EventRecord, role: UserRole)? {
+        try await database.read { connection in
+            guard
+                let row = try await connection.queryOne(
+                    """
+                    SELECT \(Self.eventColumns),
+                        (SELECT s.role FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?) AS event_role
+                    FROM events e WHERE e.id = ? AND \(Self.visibleToCaller)
+                    """,
+                    [.id(caller.userId), .id(id)] + Self.visibilityBinds(caller))
+            else { return nil }
+            return (
+                try Self.event(from: row),
+                Self.role(of: caller, onEvent: try row.optionalText("event_role").flatMap(UserRole.init(rawValue:)))
+            )
+        }
+    }
+
+    /// A caller's role on an event whose staff gives them `eventRole` (nil: none of its own).
+    static func role(of caller: Caller, onEvent eventRole: UserRole?) -> UserRole {
+        caller.role == .organizer ? .organizer : eventRole ?? caller.role
+    }
+
+    /// The events whose organizer the user is by their staff role (not by their own).
+    func organizedEvents(userId: UserID) async throws -> Set<EventID> {
+        try await database.read { connection in
+            Set(
+                try await connection.query(
+                    "SELECT event_id FROM event_staff WHERE user_id = ? AND role = ?",
+                    [.id(userId), .text(UserRole.organizer.rawValue)]
+                ).map { try $0.id("event_id") })
+        }
+    }
+
     /// Takes a user off an event's staff; false when they were not on it.
     func unassignStaff(eventId: EventID, userId: UserID) async throws -> Bool {
         try await database.transaction { connection in
@@ -111,11 +148,15 @@ extension Store {
         }
     }
 
-    func assignStaff(eventId: EventID, userId: UserID) async throws {
+    /// Puts a user on an event's staff in `role` (nil: their own), or sets the role of one on it.
+    func assignStaff(eventId: EventID, userId: UserID, role: UserRole? = nil) async throws {
         try await database.transaction { connection in
             try await connection.execute(
-                "INSERT INTO event_staff (event_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                [.id(eventId), .id(userId)])
+                """
+                INSERT INTO event_staff (event_id, user_id, role) VALUES (?, ?, ?)
+                ON CONFLICT (event_id, user_id) DO UPDATE SET role = excluded.role
+                """,
+                [.id(eventId), .id(userId), role.map { .text($0.rawValue) } ?? .null])
         }
     }
 

@@ -32,8 +32,8 @@ struct ExportRoutes {
 
     /// The attendee list: the guest list's filters, by name, every guest (not a page).
     @Sendable func guests(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.exportGuests.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.exportGuests.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let filter = try GuestRoutes.filter(request)
         let store = dependencies.store
         let clock = Self.timestamps(event.timeZone)
@@ -80,8 +80,8 @@ struct ExportRoutes {
     }
 
     @Sendable func checkIns(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.exportCheckIns.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.exportCheckIns.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let store = dependencies.store
         let clock = Self.timestamps(event.timeZone)
         return Self.csv("checkins.csv") { writer in
@@ -104,8 +104,8 @@ struct ExportRoutes {
     }
 
     @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.exportAudit.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.exportAudit.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let filter = try EventRoutes.auditFilter(request)
         let store = dependencies.store
         let clock = Self.timestamps(event.timeZone)

@@ -19,8 +19,8 @@ struct GuestRoutes {
     /// `status`, `checkIn` (`checked_in`, `not_checked_in`), `sort` (`name`, `-name`, `email`,
     /// `-email`), `after` (a page's `next`, of the same order), `limit`.
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.listGuests.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.listGuests.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let filter = try Self.filter(request)
         var cursor: GuestListCursor?
         if let after = request.uri.queryParameters.get("after") {
@@ -70,9 +70,8 @@ struct GuestRoutes {
 
     /// One guest (organizer, support).
     @Sendable func show(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
         let (eventId, guest) = try API.showGuest.parameters(in: context)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer, .support])
         let guestId = guest
         guard
             let guest = try await dependencies.store.database.read({
@@ -83,8 +82,8 @@ struct GuestRoutes {
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await EventRoutes.event(API.createGuest.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.createGuest.parameters(in: context), context, dependencies, requiring: [.organizer])
         let body = try await HTTPHelpers.decode(CreateGuestRequest.self, from: request)
         let accessTypeId = body.accessTypeId
         let guest = NewGuest(
@@ -103,9 +102,8 @@ struct GuestRoutes {
         "'accessTypeId' does not name an access type of this event.", status: .unprocessableContent)
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let (eventId, guest) = try API.updateGuest.parameters(in: context)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let guestId = guest
         var body = try await HTTPHelpers.decode(UpdateGuestRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
@@ -144,8 +142,8 @@ struct GuestRoutes {
     /// for the whole database) and is never all in memory. An import cut short leaves the chunks
     /// before it written; importing the file again skips them.
     @Sendable func importCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await EventRoutes.event(API.importGuests.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.importGuests.parameters(in: context), context, dependencies, requiring: [.organizer])
         let tooLarge = APIError(.contentTooLarge, .payloadTooLarge, "The CSV file is larger than 32 MiB; split it.")
         if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxImportBytes {
             throw tooLarge

@@ -11,8 +11,8 @@ struct KioskRoutes {
     }
 
     @Sendable func setUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.setUpKiosk.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.setUpKiosk.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let body = try await HTTPHelpers.decode(KioskSetupRequest.self, from: request)
         let broken = PasscodePolicy.brokenRules(body.passcode)
         guard broken.isEmpty else {

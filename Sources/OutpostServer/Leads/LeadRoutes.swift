@@ -24,14 +24,14 @@ struct LeadRoutes {
     }
 
     @Sendable func booths(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.booths.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.booths.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await dependencies.store.booths(eventId: event.id))
     }
 
     @Sendable func setBooths(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let eventId = try API.setBooths.parameters(in: context)
+        _ = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let list = try Self.validated(try await HTTPHelpers.decode(BoothList.self, from: request))
         switch try await dependencies.store.setBooths(caller: context.caller, eventId: eventId, list: list) {
         case .saved(let saved): return try HTTPHelpers.json(saved)
@@ -187,10 +187,9 @@ struct LeadRoutes {
     }
 
     @Sendable func consent(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let (eventId, guestId) = try API.setContactConsent.parameters(in: context)
         let body = try await HTTPHelpers.decode(ContactConsent.self, from: request)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         guard
             try await dependencies.store.setContactConsent(
                 eventId: event.id, guestId: guestId, shares: body.sharesContact, changedBy: context.caller.userId.wire,

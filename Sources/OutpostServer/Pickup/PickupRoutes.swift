@@ -27,8 +27,8 @@ struct PickupRoutes {
     }
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let eventId = try API.setPickupItems.parameters(in: context)
+        _ = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let catalog = try Self.validated(try await HTTPHelpers.decode(PickupCatalog.self, from: request))
         switch try await dependencies.store.setPickupCatalog(caller: context.caller, eventId: eventId, catalog: catalog)
         {
@@ -87,9 +87,8 @@ struct PickupRoutes {
     }
 
     @Sendable func importEntitlements(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let event = try await EventRoutes.event(
-            API.importPickupEntitlements.parameters(in: context), context, dependencies)
+            API.importPickupEntitlements.parameters(in: context), context, dependencies, requiring: [.organizer])
         var request = request
         let buffer: ByteBuffer
         do {

@@ -18,14 +18,14 @@ struct StationRoutes {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.stations.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.stations.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await dependencies.store.stations(eventId: event.id))
     }
 
     @Sendable func set(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let (eventId, userId) = try API.setStation.parameters(in: context)
+        _ = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let body = try await HTTPHelpers.decode(StationAssignment.self, from: request)
         switch try await dependencies.store.setStation(
             caller: context.caller, eventId: eventId, userId: userId, station: body)
@@ -41,9 +41,8 @@ struct StationRoutes {
     }
 
     @Sendable func clear(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let (eventId, userId) = try API.clearStation.parameters(in: context)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         guard try await dependencies.store.clearStation(eventId: event.id, userId: userId) else {
             throw APIError.notFound
         }

@@ -7,8 +7,15 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
-        v25,
+        v25, v26,
     ]
+
+    /// A user's role on one event's staff: null is their own role; `organizer` makes them that
+    /// event's organizer (its guests, access types, check-in desk, dashboard and settings) and
+    /// no other's.
+    static let v26 = Migration(version: 26, name: "per-event roles") { _ in
+        ["ALTER TABLE event_staff ADD COLUMN role TEXT"]
+    }
 
     /// A password link an organizer had mailed to a user (its token's SHA-256 only; used once,
     /// before it expires; a newer link ends the older ones), the names organizers give their

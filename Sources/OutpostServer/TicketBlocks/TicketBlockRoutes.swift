@@ -25,15 +25,15 @@ struct TicketBlockRoutes {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.ticketBlocks.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.ticketBlocks.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(
             TicketBlockList(blocks: try await dependencies.store.ticketBlocks(eventId: event.id)))
     }
 
     @Sendable func allocate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let eventId = try API.allocateTicketBlock.parameters(in: context)
+        _ = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let body = try Self.validated(
             try await HTTPHelpers.decode(TicketBlockAllocation.self, from: request), creating: true)
         return try Self.answer(

@@ -22,15 +22,15 @@ struct TicketMailRoutes {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.ticketMails.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.ticketMails.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(
             TicketMailList(deliveries: try await dependencies.store.ticketMails(eventId: event.id).map(\.delivery)))
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await EventRoutes.event(API.mailTickets.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.mailTickets.parameters(in: context), context, dependencies, requiring: [.organizer])
         let body = try await HTTPHelpers.decode(TicketMailRequest.self, from: request)
         guard let relay = dependencies.configuration.smtpRelay else {
             throw APIError(.serviceUnavailable, .mailUnavailable, "\(MailError.notConfigured).")

@@ -21,8 +21,8 @@ struct TicketRoutes {
     /// Every confirmed guest's ticket (of one access type with `accessTypeId`), a page each, by
     /// name.
     @Sendable func sheet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
-        let event = try await EventRoutes.event(API.ticketSheet.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.ticketSheet.parameters(in: context), context, dependencies, requiring: [.organizer])
         var filter = GuestFilter(status: GuestStatus.confirmed.rawValue)
         if let accessType = request.uri.queryParameters.get("accessTypeId") {
             guard let id = AccessTypeID(wire: accessType) else {
@@ -75,9 +75,8 @@ struct TicketRoutes {
     }
 
     @Sendable func ticket(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let (eventId, guest) = try API.ticket.parameters(in: context)
-        let event = try await EventRoutes.event(eventId, context, dependencies)
+        let event = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let guestId = guest
         let format = request.uri.queryParameters.get("format") ?? "text"
         guard ["text", "svg", "png"].contains(format) else {

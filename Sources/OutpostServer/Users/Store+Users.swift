@@ -94,15 +94,20 @@ extension Store {
         }
     }
 
-    /// The event's staff (not removed), by name then e-mail.
-    func staff(eventId: EventID) async throws -> [UserRecord] {
+    /// The event's staff (not removed), by name then e-mail, each with the role the event gives
+    /// them (nil: their own).
+    func staff(eventId: EventID) async throws -> [(user: UserRecord, eventRole: UserRole?)] {
         try await database.read { connection in
             try await connection.query(
                 """
-                SELECT \(Self.userColumns) FROM users WHERE removed_at IS NULL
+                SELECT \(Self.userColumns),
+                    (SELECT s.role FROM event_staff s WHERE s.event_id = ? AND s.user_id = users.id) AS event_role
+                FROM users WHERE removed_at IS NULL
                 AND id IN (SELECT user_id FROM event_staff WHERE event_id = ?) ORDER BY name, email
-                """, [.id(eventId)]
-            ).map(Self.user(from:))
+                """, [.id(eventId), .id(eventId)]
+            ).map { row in
+                (try Self.user(from: row), try row.optionalText("event_role").flatMap(UserRole.init(rawValue:)))
+            }
         }
     }
 

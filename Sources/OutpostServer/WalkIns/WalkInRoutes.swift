@@ -85,14 +85,14 @@ struct WalkInRoutes {
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.listWalkIns.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.listWalkIns.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(WalkInList(walkIns: try await dependencies.store.walkIns(eventId: event.id)))
     }
 
     @Sendable func summary(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
-        let event = try await EventRoutes.event(API.walkInSummary.parameters(in: context), context, dependencies)
+        let event = try await EventRoutes.event(
+            API.walkInSummary.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         return try HTTPHelpers.json(try await summary(of: event.id))
     }
 
@@ -104,9 +104,8 @@ struct WalkInRoutes {
     }
 
     @Sendable func summaryCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer, .support])
         let event = try await EventRoutes.event(
-            API.exportWalkInSummary.parameters(in: context), context, dependencies)
+            API.exportWalkInSummary.parameters(in: context), context, dependencies, requiring: [.organizer, .support])
         let text = WalkInSummary.csv(try await summary(of: event.id).devices)
         return ExportRoutes.csv("walkins-by-device.csv") { writer in
             try await writer.write(ByteBuffer(string: text))

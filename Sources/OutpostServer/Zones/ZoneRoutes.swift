@@ -23,8 +23,8 @@ struct ZoneRoutes {
     }
 
     @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try context.require([.organizer])
         let eventId = try API.setZones.parameters(in: context)
+        _ = try await EventRoutes.event(eventId, context, dependencies, requiring: [.organizer])
         let list = try Self.validated(try await HTTPHelpers.decode(ZoneList.self, from: request))
         switch try await dependencies.store.setZones(caller: context.caller, eventId: eventId, list: list) {
         case .saved(let saved): return try HTTPHelpers.json(saved)
