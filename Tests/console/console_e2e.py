@@ -559,6 +559,7 @@ def run(driver, wait):
     set_value(driver, driver.find_element(By.ID, "clone-starts"), "2027-12-11T17:00")
     set_value(driver, driver.find_element(By.ID, "clone-ends"), "2027-12-11T23:00")
     follow(driver, wait, driver.find_element(By.ID, "clone-event-button"))
+    clone_url = driver.current_url.split("?")[0]
     check("the clone opens with the original's access types and staff, and no guests",
           driver.find_element(By.ID, "event-title").text == "Winter Gala 2027"
           and len(driver.find_elements(By.CSS_SELECTOR, "#access-types li")) == 2
@@ -702,6 +703,34 @@ def run(driver, wait):
     status, _ = api_call("POST", "/v1/auth/signin", body={"email": "dora@acme.test", "password": "dora's new password",
                                                            "deviceId": "dora-laptop"})
     check("the new password signs Dora in", status == 200, str(status))
+
+    # Dora made the organizer of next year's gala, and of no other event: she edits that one,
+    # works this year's as door staff, and the team stays the organizers'.
+    driver.get(clone_url)
+    row = next(item for item in driver.find_elements(By.CSS_SELECTOR, "#event-staff li") if "Dora Door" in item.text)
+    follow(driver, wait, row.find_element(By.CSS_SELECTOR, "button.staff-organize"))
+    check("Dora is made the clone's organizer from its staff list",
+          "Dora Door · dora@acme.test · organizer of this event" in driver.find_element(By.ID, "event-staff").text,
+          driver.find_element(By.ID, "event-staff").text)
+    follow(driver, wait, driver.find_element(By.ID, "signout"))
+    driver.find_element(By.ID, "email").send_keys("dora@acme.test")
+    driver.find_element(By.ID, "password").send_keys("dora's new password")
+    follow(driver, wait, driver.find_element(By.ID, "signin"))
+    driver.get(clone_url)
+    check("Dora edits the event she organizes, not its team",
+          driver.find_elements(By.ID, "new-access-type") and not driver.find_elements(By.ID, "assign-staff"))
+    accessible(driver, "event page, as the event's organizer")
+    driver.find_element(By.ID, "access-type-name").send_keys("Crew")
+    follow(driver, wait, driver.find_element(By.ID, "add-access-type"))
+    check("and adds an access type to it", "Crew" in driver.find_element(By.ID, "access-types").text)
+    driver.get(event_url)
+    check("this year's gala stays hers to work, not to change",
+          driver.find_element(By.ID, "event-title").text == "Winter Gala" and not driver.find_elements(By.ID, "new-access-type"),
+          driver.find_element(By.ID, "event-title").text)
+    follow(driver, wait, driver.find_element(By.ID, "signout"))
+    driver.find_element(By.ID, "email").send_keys(EMAIL)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    follow(driver, wait, driver.find_element(By.ID, "signin"))
     driver.get(URL + "/admin/events")
 
     # Two-factor sign-in, pyotp as the authenticator app: turned on with the password and the
