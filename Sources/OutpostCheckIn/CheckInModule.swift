@@ -17,6 +17,7 @@ package final class CheckInModule: DeviceModule {
     /// The roster goes at sign-out, with the shell's session data.
     package static let sessionTables = [
         "roster_pages", "guests", "access_types", "event_keys", "sync_state", "ticket_blocks", "roster_index_parts",
+        "guest_fields",
     ]
 
     /// What the module may use of the shell.
@@ -169,7 +170,11 @@ package final class CheckInModule: DeviceModule {
                 guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
                 method: confirmation.method, timeZone: context.currentEvent?.timeZone,
                 doorNotes: context.service((any GuestNotesSource).self)?.doorNotes(eventId: eventId, guestId: guest.id)
-                    ?? [], block: guest.blockId.flatMap { block(eventId: eventId, id: $0) })
+                    ?? [], block: guest.blockId.flatMap { block(eventId: eventId, id: $0) },
+                fields: GuestFieldRules.shown(
+                    guest.fields ?? [:],
+                    fields: context.surfacing("read the guest fields") { try store.guestFields(eventId: eventId) } ?? []
+                ).map { GuestFieldLine(label: $0.label, value: $0.value) })
         }
         // A result whose entry cannot be read still counts as waiting: never "synced" unseen.
         resultSyncing =

@@ -3,6 +3,12 @@ import OutpostCore
 import OutpostProtocol
 import OutpostShell
 
+/// One of the event's own fields on the guest card, by its label.
+package struct GuestFieldLine: Sendable, Hashable {
+    package var label: String
+    package var value: String
+}
+
 /// The guest about to be checked in: who, their access type, status and notes, and, when they
 /// are already checked in, by whom and when (re-confirm, never a second check-in).
 package struct ConfirmationScreen: ScreenModel {
@@ -16,6 +22,8 @@ package struct ConfirmationScreen: ScreenModel {
     /// The ticket's block, when it is one (its scope shows on the card: "Sponsor: Acme (block
     /// of 20)").
     package var block: RosterBlock?
+    /// The guest's values of the event's own fields, in the fields' order ("T-shirt size: M").
+    package var fields: [GuestFieldLine] = []
 
     /// A block's ticket nobody has named: the door names it (if the block allows) before the
     /// check-in.
@@ -41,6 +49,9 @@ package struct ConfirmationScreen: ScreenModel {
                 UIElement(
                     UIIdentifier.blockScope, block.scope,
                     ["blockId": block.id.wire, "partner": block.partner, "size": "\(block.size)"]))
+        }
+        elements += fields.map {
+            UIElement(UIIdentifier.guestField, "\($0.label): \($0.value)", ["label": $0.label, "value": $0.value])
         }
         elements += doorNotes.map { UIElement(UIIdentifier.doorNote, $0) }
         if isUnnamedBlockTicket, let block, guest.checkIn == nil {

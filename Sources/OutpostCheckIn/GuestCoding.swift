@@ -12,8 +12,10 @@ import OutpostShell
 /// Layout: `0x01`, then the strings id, eventId, accessTypeId, name, email, code, notes, status
 /// (each a LEB128 length and UTF-8 bytes), then `0` (no check-in) or `1` followed by the check-in:
 /// its time in milliseconds (8 bytes, big-endian, two's complement), byName, deviceId, and a
-/// pending byte (0 or 1); then, for a ticket of a block only, the block's id (a string). Guests
-/// sealed before blocks end after the check-in and are read as outside every block.
+/// pending byte (0 or 1); then, for a ticket of a block or a guest with field values, the block's
+/// id (a string, empty outside every block); then, for a guest with field values, their count
+/// (LEB128) and each field's id and value (strings), by id. Guests sealed before blocks end
+/// after the check-in and are read as outside every block; those sealed before fields, with none.
 package enum GuestCoding {
     package static let tag: UInt8 = 0x01
 
@@ -43,7 +45,15 @@ package enum GuestCoding {
         } else {
             bytes.append(0)
         }
-        if let block = guest.blockId { append(block.wire, to: &bytes) }
+        let fields = guest.fields ?? [:]
+        if guest.blockId != nil || !fields.isEmpty { append(guest.blockId?.wire ?? "", to: &bytes) }
+        if !fields.isEmpty {
+            ByteLayout.append(UInt(fields.count), to: &bytes)
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                append(key, to: &bytes)
+                append(value, to: &bytes)
+            }
+        }
     }
 
     /// Reads either form: the binary layout, or the JSON of earlier versions.
@@ -87,13 +97,27 @@ package enum GuestCoding {
         }
         var blockId: TicketBlockID?
         if !reader.isAtEnd {
-            guard let block = TicketBlockID(wire: try reader.string()) else { throw Failure.malformed("blockId") }
-            blockId = block
+            let text = try reader.string()
+            if !text.isEmpty {
+                guard let block = TicketBlockID(wire: text) else { throw Failure.malformed("blockId") }
+                blockId = block
+            } else if reader.isAtEnd {
+                // An empty block stands only before field values.
+                throw Failure.malformed("blockId")
+            }
+        }
+        var fields: GuestFieldValues?
+        if !reader.isAtEnd {
+            let count = try reader.integer()
+            guard count > 0, count <= GuestFieldRules.maxFields * 4 else { throw Failure.malformed("field count") }
+            var values: GuestFieldValues = [:]
+            for _ in 0..<count { values[try reader.string()] = try reader.string() }
+            fields = values
         }
         guard reader.isAtEnd else { throw Failure.malformed("trailing bytes") }
         return LocalGuest(
             id: id, eventId: eventId, accessTypeId: accessTypeId, name: name, email: email, code: code,
-            notes: notes, status: status, checkIn: checkIn, blockId: blockId)
+            notes: notes, status: status, checkIn: checkIn, blockId: blockId, fields: fields)
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) { ByteLayout.append(text, to: &bytes) }

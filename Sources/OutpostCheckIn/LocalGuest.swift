@@ -16,10 +16,14 @@ public struct LocalGuest: Codable, Sendable, Hashable {
     /// The ticket block the ticket belongs to (the roster's blocks say whose); an unnamed
     /// ticket of a block has an empty name.
     public var blockId: TicketBlockID?
+    /// The guest's values of the event's guest fields, by field id (the roster's fields say
+    /// their labels); nil when there are none.
+    public var fields: GuestFieldValues?
 
     package init(
         id: GuestID, eventId: EventID, accessTypeId: AccessTypeID, name: String, email: String, code: String,
-        notes: String, status: GuestStatus, checkIn: LocalCheckIn?, blockId: TicketBlockID? = nil
+        notes: String, status: GuestStatus, checkIn: LocalCheckIn?, blockId: TicketBlockID? = nil,
+        fields: GuestFieldValues? = nil
     ) {
         self.id = id
         self.eventId = eventId
@@ -31,6 +35,7 @@ public struct LocalGuest: Codable, Sendable, Hashable {
         self.status = status
         self.checkIn = checkIn
         self.blockId = blockId
+        self.fields = fields.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A ticket of a block its partner has not named yet: the door names it (when the block

@@ -50,7 +50,7 @@ extension ModuleStore where Owner == CheckInModule {
                     id: guest.id, eventId: eventId, accessTypeId: guest.accessTypeId, name: guest.name,
                     email: guest.email,
                     code: guest.code, notes: guest.notes, status: guest.status, checkIn: checkIn,
-                    blockId: guest.blockId)
+                    blockId: guest.blockId, fields: guest.fields)
                 if let earlier = place[guest.id] {
                     guests[earlier] = local
                 } else {
@@ -63,6 +63,13 @@ extension ModuleStore where Owner == CheckInModule {
             // New to the store, or their search keys (name, e-mail, code) differ from the stored ones.
             let rekeyed = storedDigests.map { stored in
                 zip(guests, digests).filter { stored[$0.0.id.data] != $0.1 }.map(\.0)
+            }
+            // Every page carries all of the event's guest fields, in order, as it does the blocks.
+            try db.execute(sql: "DELETE FROM guest_fields WHERE event_id = ?", arguments: [eventId.wire])
+            for (position, field) in page.fields.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO guest_fields (event_id, position, sealed) VALUES (?, ?, ?)",
+                    arguments: [eventId.wire, position, try sealer.seal(json: field)])
             }
             // Every page carries all of the event's blocks, as it does the access types.
             try db.execute(sql: "DELETE FROM ticket_blocks WHERE event_id = ?", arguments: [eventId.wire])
@@ -192,6 +199,15 @@ extension ModuleStore where Owner == CheckInModule {
                 sql: "SELECT \(Self.guestColumns) FROM \(Self.guestSource) WHERE g.event_id = ? AND g.id = ?"),
             arguments: [eventId.data, id.data]
         ).map { try openGuest(row: $0, eventId: eventId) }
+    }
+
+    /// The event's guest fields, in order, as the last roster page carried them.
+    package func guestFields(eventId: EventID) throws -> [GuestField] {
+        try readStatement { db in
+            try Data.fetchAll(
+                db, sql: "SELECT sealed FROM guest_fields WHERE event_id = ? ORDER BY position",
+                arguments: [eventId.wire])
+        }.map { try sealer.open(json: $0, as: GuestField.self) }
     }
 
     /// The event's ticket blocks, as the last roster page carried them.

@@ -118,6 +118,16 @@ extension ModuleStore where Owner == CheckInModule {
             },
             guestsWithoutRowidMigration,
             guestsIdBytesMigration,
+            // Guest fields: the event's own fields as the roster carries them (the guests' values
+            // are sealed with each guest).
+            DeviceMigration("guest fields") { db, _ in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE guest_fields (
+                            event_id TEXT NOT NULL, position INTEGER NOT NULL, sealed BLOB NOT NULL,
+                            PRIMARY KEY (event_id, position));
+                        """)
+            },
         ]
     }
 

@@ -37,6 +37,8 @@ extension UIIdentifier {
     public static let syncRejectedBanner = "native-shell-sync-rejected-banner"
     /// A block ticket's scope on the confirmation card ("Sponsor: Acme (block of 20)").
     public static let blockScope = "checkin-block-scope"
+    /// One of the event's own guest fields on the card ("T-shirt size: M"), in the fields' order.
+    public static let guestField = "checkin-guest-field"
     /// The holder's name for a block's unnamed ticket, named at the door.
     public static let doorNameInput = "checkin-door-name-input"
     /// A block's unnamed ticket the door may not name (the partner names its own).

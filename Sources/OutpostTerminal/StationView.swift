@@ -46,7 +46,8 @@ public struct StationView: Sendable {
         UIIdentifier.kioskEnterCTA, UIIdentifier.signInEmail, UIIdentifier.signInPassword, UIIdentifier.signInSubmit,
         UIIdentifier.kioskExitCorner, UIIdentifier.kioskEmailInput, UIIdentifier.kioskPasscodeInput,
         UIIdentifier.walkInName, UIIdentifier.walkInEmail, UIIdentifier.walkInAccessType, UIIdentifier.walkInPayment,
-        UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel, UIIdentifier.doorNote, UIIdentifier.notesInput,
+        UIIdentifier.walkInSubmit, UIIdentifier.walkInCancel, UIIdentifier.doorNote, UIIdentifier.guestField,
+        UIIdentifier.notesInput,
         UIIdentifier.notesSave, UIIdentifier.tabNotes, UIIdentifier.zoneResult, UIIdentifier.zoneChoice,
         UIIdentifier.pickupGuest, UIIdentifier.pickupEntitlement, UIIdentifier.pickupResult, UIIdentifier.leadsResult,
     ]

@@ -306,7 +306,9 @@ struct GuestCodingTests {
                 at: Date(millisecondsSince1970: 1_795_000_000_123), byName: "", deviceId: "d", pending: false)),
     ]
 
-    @Test("the binary form round-trips every field, and guests sealed as JSON by earlier versions still open")
+    @Test(
+        "guest-card-fields-coding: the binary form round-trips every field (the block and the guest field values too), and guests sealed as JSON or before fields by earlier versions still open"
+    )
     func roundTrip() throws {
         let decoder = JSONDecoder.outpostDevice
         for guest in Self.guests {
@@ -322,6 +324,19 @@ struct GuestCodingTests {
         let withBlock = GuestCoding.encode(blockTicket)
         #expect(try GuestCoding.decode(Data(withBlock), json: decoder) == blockTicket)
         #expect(withBlock.starts(with: GuestCoding.encode(Self.guests[1])))
+        // Field values follow the block (empty outside every block), by id; guests sealed
+        // before fields read with none.
+        var withFields = Self.guests[0]
+        withFields.fields = ["b-field": "yes", "a-field": "Vegan, no nuts ü"]
+        let fieldBytes = GuestCoding.encode(withFields)
+        #expect(try GuestCoding.decode(Data(fieldBytes), json: decoder) == withFields)
+        #expect(fieldBytes.starts(with: GuestCoding.encode(Self.guests[0])))
+        blockTicket.fields = ["a-field": "M"]
+        #expect(try GuestCoding.decode(Data(GuestCoding.encode(blockTicket)), json: decoder) == blockTicket)
+        #expect(try GuestCoding.decode(try JSONEncoder.outpostDevice.encode(withFields), json: decoder) == withFields)
+        var noFields = withFields
+        noFields.fields = [:]
+        #expect(GuestCoding.encode(noFields) == GuestCoding.encode(Self.guests[0]), "empty values are none")
         let sealer = Sealer(masterKey: SymmetricKey(size: .bits256))
         #expect(try sealer.openGuest(try sealer.seal(guest: Self.guests[1])) == Self.guests[1])
         #expect(try sealer.openGuest(try sealer.seal(json: Self.guests[0])) == Self.guests[0])

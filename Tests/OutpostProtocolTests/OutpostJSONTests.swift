@@ -54,7 +54,7 @@ struct OutpostJSONTests {
         let text = String(decoding: try OutpostJSON.encode(page), as: UTF8.self)
         #expect(text.contains(#""checkIn":null"#))
         #expect(text.contains(#""kiosk":null"#))
-        #expect(text.hasPrefix(#"{"accessTypes":[],"blocks":[],"cursor":"R","guests":"#))
+        #expect(text.hasPrefix(#"{"accessTypes":[],"blocks":[],"cursor":"R","fields":[],"guests":"#))
         let decoded = try OutpostJSON.decode(RosterPage.self, from: Data(text.utf8))
         #expect(decoded == page)
     }

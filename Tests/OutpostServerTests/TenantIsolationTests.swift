@@ -156,6 +156,8 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/badge-prints", nil, [:]),
             (.get, "/v1/events/\(event)/zones", nil, [:]),
             (.put, "/v1/events/\(event)/zones", ZoneList(zones: []), [:]),
+            (.get, "/v1/events/\(event)/guest-fields", nil, [:]),
+            (.put, "/v1/events/\(event)/guest-fields", GuestFieldList(fields: []), [:]),
             (.put, "/v1/events/\(event)/zone-passages/\(passage.id)", passage, [:]),
             (.get, "/v1/events/\(event)/zone-occupancy", nil, [:]),
             (.get, "/v1/events/\(event)/pickup-items", nil, [:]),
@@ -261,6 +263,8 @@ struct TenantIsolationTests {
             (.get, "/admin/events/\(event)"), (.post, "/admin/events/\(event)"),
             (.post, "/admin/events/\(event)/clone"),
             (.post, "/admin/events/\(event)/access-types"), (.get, "/admin/events/\(event)/guests"),
+            (.post, "/admin/events/\(event)/guest-fields"),
+            (.post, "/admin/events/\(event)/guest-fields/\(Self.consoleFieldId)/remove"),
             (.get, "/admin/events/\(event)/import"), (.post, "/admin/events/\(event)/import"),
             (.get, "/admin/events/\(event)/import/template.csv"),
             (.post, "/admin/events/\(event)/staff"), (.post, "/admin/events/\(event)/staff/\(user)/remove"),
@@ -288,6 +292,9 @@ struct TenantIsolationTests {
             (.post, "/admin/devices/door-a/name"),
         ]
     }
+
+    /// The guest field the console table names (none: another tenant's event is found first).
+    static let consoleFieldId = GuestFieldID.random()
 
     /// Console routes that name no event: the caller's own tenant through the session.
     static let consoleScoped: Set<String> = [
@@ -457,6 +464,7 @@ struct TenantIsolationTests {
                     .replacingOccurrences(of: ids.guest.wire, with: "{guestId}")
                     .replacingOccurrences(of: ids.contact.wire, with: "{contactId}")
                     .replacingOccurrences(of: "/devices/door-a/", with: "/devices/{deviceId}/")
+                    .replacingOccurrences(of: Self.consoleFieldId.wire, with: "{fieldId}")
             })
         let uncovered = served.subtracting(tabled).subtracting(Self.tenantScoped).subtracting(Self.publicRoutes)
             .subtracting(consoleTabled).subtracting(Self.consoleScoped).subtracting(Self.consolePublic)

@@ -541,6 +541,25 @@ def run(driver, wait):
     follow(driver, wait, driver.find_element(By.ID, "check-in-button"))
     check("checked in again from the guest's page", driver.find_element(By.ID, "checked-in").is_displayed())
 
+    # A guest field of the event's own, a choice, defined on the event page with a hostile label,
+    # then set on this guest's page.
+    guest_url = driver.current_url.split("?")[0]
+    driver.get(event_url)
+    driver.find_element(By.ID, "guest-field-label").send_keys("T-shirt " + HOSTILE)
+    Select(driver.find_element(By.ID, "guest-field-kind")).select_by_value("choice")
+    driver.find_element(By.ID, "guest-field-choices").send_keys("S, M, L")
+    follow(driver, wait, driver.find_element(By.ID, "add-guest-field"))
+    check("a guest field is added to the event, its label as text",
+          "T-shirt " + HOSTILE in driver.find_element(By.ID, "guest-field-list").text and no_dialog(driver),
+          driver.find_element(By.ID, "guest-field-list").text)
+    driver.get(guest_url)
+    field = driver.find_element(By.CSS_SELECTOR, "select.guest-field")
+    check("the guest's page asks it, labelled", field.accessible_name.startswith("T-shirt"), field.accessible_name)
+    Select(field).select_by_visible_text("M")
+    follow(driver, wait, driver.find_element(By.ID, "save-guest"))
+    check("and keeps the guest's value",
+          Select(driver.find_element(By.CSS_SELECTOR, "select.guest-field")).first_selected_option.text == "M")
+
     # Settings: new events in Auckland from now on; then the Winter Gala cloned for next year.
     follow(driver, wait, driver.find_element(By.ID, "settings-nav"))
     zone = driver.find_element(By.ID, "tenant-zone")

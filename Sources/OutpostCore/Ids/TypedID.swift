@@ -71,6 +71,7 @@ public enum PickupRedemptionIDKind: IDKind {}
 public enum BoothIDKind: IDKind {}
 public enum LeadIDKind: IDKind {}
 public enum TicketBlockIDKind: IDKind {}
+public enum GuestFieldIDKind: IDKind {}
 
 /// A user (staff, organizer, support) of a tenant.
 public typealias UserID = TypedID<UserIDKind>
@@ -120,3 +121,5 @@ public typealias LeadID = TypedID<LeadIDKind>
 /// A block of an event's tickets allocated to a partner (a sponsor, a company, a speakers'
 /// agency), who names them until a deadline.
 public typealias TicketBlockID = TypedID<TicketBlockIDKind>
+/// A field an event asks of its guests beyond name and e-mail ("T-shirt size", "Dietary needs").
+public typealias GuestFieldID = TypedID<GuestFieldIDKind>

@@ -152,6 +152,10 @@ public enum API {
         .patch, "/v1/events/{eventId}/guests/{guestId}")
     public static let importGuests = Endpoint<Bytes, ImportResult, EventID>(
         .post, "/v1/events/{eventId}/guests:import")
+    public static let guestFields = Endpoint<NoBody, GuestFieldList, EventID>(
+        .get, "/v1/events/{eventId}/guest-fields")
+    public static let setGuestFields = Endpoint<GuestFieldList, GuestFieldList, EventID>(
+        .put, "/v1/events/{eventId}/guest-fields")
     public static let ticket = Endpoint<NoBody, Bytes, EventID, GuestID>(
         .get, "/v1/events/{eventId}/guests/{guestId}/ticket")
     public static let ticketSheet = Endpoint<NoBody, Bytes, EventID>(.get, "/v1/events/{eventId}/tickets.pdf")
@@ -305,6 +309,8 @@ extension API {
         exportLeads.route,
         setContactConsent.route,
         listGuests.route,
+        guestFields.route,
+        setGuestFields.route,
         createGuest.route,
         showGuest.route,
         updateGuest.route,

@@ -50,10 +50,13 @@ public struct GuestInfo: Codable, Sendable, Hashable {
     /// The ticket block the guest's ticket belongs to (the page's `blocks` say whose); absent
     /// from the wire for a guest outside every block. A block's unnamed ticket has an empty name.
     public var blockId: TicketBlockID?
+    /// The event's own fields the guest has a value for, by field id (``GuestFieldValues``);
+    /// absent from the wire when there are none.
+    public var fields: GuestFieldValues?
 
     public init(
         id: GuestID, accessTypeId: AccessTypeID, name: String, email: String, code: String, status: GuestStatus,
-        notes: String, checkIn: CheckInSummary?, blockId: TicketBlockID? = nil
+        notes: String, checkIn: CheckInSummary?, blockId: TicketBlockID? = nil, fields: GuestFieldValues? = nil
     ) {
         self.id = id
         self.accessTypeId = accessTypeId
@@ -64,10 +67,11 @@ public struct GuestInfo: Codable, Sendable, Hashable {
         self.notes = notes
         self.checkIn = checkIn
         self.blockId = blockId
+        self.fields = fields.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, accessTypeId, name, email, code, status, notes, checkIn, blockId
+        case id, accessTypeId, name, email, code, status, notes, checkIn, blockId, fields
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,6 +85,7 @@ public struct GuestInfo: Codable, Sendable, Hashable {
         try container.encode(notes, forKey: .notes)
         try container.encode(checkIn, forKey: .checkIn)  // explicit null
         try container.encodeIfPresent(blockId, forKey: .blockId)
+        try container.encodeIfPresent(fields, forKey: .fields)
     }
 }
 
@@ -132,10 +137,13 @@ public struct RosterPage: Codable, Sendable, Hashable {
     /// The event's ticket blocks (every page carries them all, as it does the access types), so
     /// the door shows a block ticket's scope: "Sponsor: Acme (block of 20)".
     public var blocks: [RosterBlock]
+    /// The event's own guest fields, in order (every page carries them all), so the door's card
+    /// shows each guest's values by label.
+    public var fields: [GuestField]
 
     public init(
         accessTypes: [AccessTypeInfo], guests: [GuestInfo], keys: [RosterKey], kiosk: KioskInfo?, cursor: String,
-        hasMore: Bool, remaining: Int, serverTime: Date, blocks: [RosterBlock] = []
+        hasMore: Bool, remaining: Int, serverTime: Date, blocks: [RosterBlock] = [], fields: [GuestField] = []
     ) {
         self.accessTypes = accessTypes
         self.guests = guests
@@ -146,13 +154,14 @@ public struct RosterPage: Codable, Sendable, Hashable {
         self.remaining = remaining
         self.serverTime = serverTime
         self.blocks = blocks
+        self.fields = fields
     }
 
     private enum CodingKeys: String, CodingKey {
-        case accessTypes, guests, keys, kiosk, cursor, hasMore, remaining, serverTime, blocks
+        case accessTypes, guests, keys, kiosk, cursor, hasMore, remaining, serverTime, blocks, fields
     }
 
-    /// Reads a page; one from a server before ticket blocks has none.
+    /// Reads a page; one from a server before ticket blocks (or guest fields) has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -164,7 +173,8 @@ public struct RosterPage: Codable, Sendable, Hashable {
             hasMore: try container.decode(Bool.self, forKey: .hasMore),
             remaining: try container.decode(Int.self, forKey: .remaining),
             serverTime: try container.decode(Date.self, forKey: .serverTime),
-            blocks: try container.decodeIfPresent([RosterBlock].self, forKey: .blocks) ?? [])
+            blocks: try container.decodeIfPresent([RosterBlock].self, forKey: .blocks) ?? [],
+            fields: try container.decodeIfPresent([GuestField].self, forKey: .fields) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -178,6 +188,7 @@ public struct RosterPage: Codable, Sendable, Hashable {
         try container.encode(remaining, forKey: .remaining)
         try container.encode(serverTime, forKey: .serverTime)
         try container.encode(blocks, forKey: .blocks)
+        try container.encode(fields, forKey: .fields)
     }
 }
 
@@ -187,12 +198,17 @@ public struct CreateGuestRequest: Codable, Sendable, Hashable {
     public var email: String
     public var accessTypeId: AccessTypeID
     public var notes: String?
+    /// Values of the event's guest fields, by field id.
+    public var fields: GuestFieldValues?
 
-    public init(name: String, email: String, accessTypeId: AccessTypeID, notes: String? = nil) {
+    public init(
+        name: String, email: String, accessTypeId: AccessTypeID, notes: String? = nil, fields: GuestFieldValues? = nil
+    ) {
         self.name = name
         self.email = email
         self.accessTypeId = accessTypeId
         self.notes = notes
+        self.fields = fields
     }
 }
 
@@ -203,16 +219,20 @@ public struct UpdateGuestRequest: Codable, Sendable, Hashable {
     public var email: String?
     public var notes: String?
     public var accessTypeId: AccessTypeID?
+    /// Guest field values to set, by field id; an empty value clears the field. Fields left out
+    /// keep their values.
+    public var fields: GuestFieldValues?
 
     public init(
         status: GuestStatus? = nil, name: String? = nil, email: String? = nil, notes: String? = nil,
-        accessTypeId: AccessTypeID? = nil
+        accessTypeId: AccessTypeID? = nil, fields: GuestFieldValues? = nil
     ) {
         self.status = status
         self.name = name
         self.email = email
         self.notes = notes
         self.accessTypeId = accessTypeId
+        self.fields = fields
     }
 }
 

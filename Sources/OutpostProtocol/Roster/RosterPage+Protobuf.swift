@@ -33,6 +33,15 @@ extension RosterPage {
                 wire.checkIn = summary
             }
             if let block = guest.blockId { wire.blockID = block.uuid.bytes }
+            if let fields = guest.fields { wire.fields = fields }
+            return wire
+        }
+        message.fields = fields.map { field in
+            var wire = Outpost_V1_GuestField()
+            wire.id = field.id.uuid.bytes
+            wire.label = field.label
+            wire.kind = Self.wire(field.kind)
+            wire.choices = field.choices
             return wire
         }
         message.blocks = blocks.map { block in
@@ -91,7 +100,8 @@ extension RosterPage {
                         ? CheckInSummary(
                             at: Date(millisecondsSince1970: guest.checkIn.atMs), byName: guest.checkIn.byName,
                             deviceId: guest.checkIn.deviceID) : nil,
-                    blockId: guest.blockID.isEmpty ? nil : try Self.id(guest.blockID))
+                    blockId: guest.blockID.isEmpty ? nil : try Self.id(guest.blockID),
+                    fields: guest.fields.isEmpty ? nil : guest.fields)
             },
             keys: message.keys.map { RosterKey(keyId: $0.keyID, publicKey: $0.publicKey) },
             kiosk: message.hasKiosk
@@ -105,7 +115,29 @@ extension RosterPage {
                 RosterBlock(
                     id: try Self.id(block.id), kind: try Self.kind(block.kind), partner: block.partner,
                     size: Int(block.size), doorNaming: block.doorNaming)
+            },
+            fields: try message.fields.map { field in
+                GuestField(
+                    id: try Self.id(field.id), label: field.label, kind: try Self.kind(field.kind),
+                    choices: field.choices)
             })
+    }
+
+    private static func wire(_ kind: GuestFieldKind) -> Outpost_V1_GuestFieldKind {
+        switch kind {
+        case .text: .text
+        case .choice: .choice
+        case .checkbox: .checkbox
+        }
+    }
+
+    private static func kind(_ wire: Outpost_V1_GuestFieldKind) throws -> GuestFieldKind {
+        switch wire {
+        case .text: .text
+        case .choice: .choice
+        case .checkbox: .checkbox
+        case .unspecified, .UNRECOGNIZED: throw RosterWireError(reason: "a guest field's kind is \(wire)")
+        }
     }
 
     private static func wire(_ kind: PartnerKind) -> Outpost_V1_PartnerKind {

@@ -34,6 +34,10 @@ package enum ConsolePages {
     package static let settings = Endpoint<NoBody, Bytes>(.get, "/admin/settings")
     package static let saveSettings = Endpoint<FormFields, Bytes>(.post, "/admin/settings")
     package static let createAccessType = Form<EventID>(.post, "/admin/events/{eventId}/access-types")
+    /// The event's guest fields: one added, one removed (each the API's whole list, changed).
+    package static let addGuestField = Form<EventID>(.post, "/admin/events/{eventId}/guest-fields")
+    package static let removeGuestField = Form<EventID, GuestFieldID>(
+        .post, "/admin/events/{eventId}/guest-fields/{fieldId}/remove")
     package static let assignStaff = Form<EventID>(.post, "/admin/events/{eventId}/staff")
     package static let unassignStaff = Form<EventID, UserID>(.post, "/admin/events/{eventId}/staff/{userId}/remove")
     package static let setUpKiosk = Form<EventID>(.post, "/admin/events/{eventId}/kiosk")
@@ -160,6 +164,8 @@ extension ConsolePages {
         guest.route,
         updateGuest.route,
         cancelGuest.route,
+        addGuestField.route,
+        removeGuestField.route,
         checkInGuest.route,
         undoCheckIn.route,
         audit.route,

@@ -23,11 +23,23 @@ extension ConsoleRoutes {
         return try await signedIn(request, context) { _, call in
             let detail = try await eventDetail(id, call)
             let types = detail.accessTypes.map(\.name)
+            // The event's own fields too, a column each, headed by the label the import reads.
+            let fields = try await guestFields(id, call)
+            let example = { (index: Int) in
+                fields.map { field in
+                    switch field.kind {
+                    case .text: ""
+                    case .choice: field.choices[index % field.choices.count]
+                    case .checkbox: index == 0 ? "yes" : "no"
+                    }
+                }
+            }
             let csv = CSVWriter.document(
-                header: ["name", "email", "access_type", "notes"],
+                header: ["name", "email", "access_type", "notes"] + fields.map(\.label),
                 rows: [
-                    ["Ada Lovelace", "ada@example.org", types.first ?? "General", "wheelchair user"],
-                    ["Alan Turing", "alan@example.org", types.dropFirst().first ?? types.first ?? "General", ""],
+                    ["Ada Lovelace", "ada@example.org", types.first ?? "General", "wheelchair user"] + example(0),
+                    ["Alan Turing", "alan@example.org", types.dropFirst().first ?? types.first ?? "General", ""]
+                        + example(1),
                 ])
             return Response(
                 status: .ok,

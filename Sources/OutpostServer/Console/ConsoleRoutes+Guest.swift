@@ -12,6 +12,47 @@ extension ConsoleRoutes {
         group.on(ConsolePages.updateGuest, use: updateGuest)
         group.on(ConsolePages.cancelGuest, use: cancelGuest)
         registerCheckInDesk(on: group)
+        group.on(ConsolePages.addGuestField, use: addGuestField)
+        group.on(ConsolePages.removeGuestField, use: removeGuestField)
+    }
+
+    /// A new guest field at the end of the event's list: a label, a kind and, for a choice, its
+    /// choices (one per line or comma-separated).
+    @Sendable func addGuestField(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try ConsolePages.addGuestField.parameters(in: context)
+        return try await changing(request, context) { _, form, call in
+            // Another tenant's event is not found, whatever the form says.
+            let answer = try await call(API.guestFields.line(id), nil)
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            var list = try answer.decode(GuestFieldList.self)
+            guard let kind = GuestFieldKind(rawValue: form["kind"] ?? "") else {
+                throw EventForm.Invalid(sentence: "Choose what the field holds: text, a choice or a checkbox.")
+            }
+            let choices =
+                kind == .choice
+                ? (form["choices"] ?? "").split(whereSeparator: { $0 == "," || $0.isNewline }).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty } : []
+            list.fields.append(GuestField(id: .random(), label: form["label"] ?? "", kind: kind, choices: choices))
+            let saved = try await call(API.setGuestFields.line(id), try OutpostJSON.encode(list))
+            guard saved.status == .ok else { return .refused(saved, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "guest-field")]))
+        }
+    }
+
+    /// A guest field taken off the event: guests' values of it are kept, no longer shown.
+    @Sendable func removeGuestField(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (id, fieldId) = try ConsolePages.removeGuestField.parameters(in: context)
+        return try await changing(request, context) { _, _, call in
+            let answer = try await call(API.guestFields.line(id), nil)
+            guard answer.status == .ok else { return .refused(answer, back: ConsolePages.event.path(id)) }
+            var list = try answer.decode(GuestFieldList.self)
+            guard list.fields.contains(where: { $0.id == fieldId }) else { throw APIError.notFound }
+            list.fields.removeAll { $0.id == fieldId }
+            let saved = try await call(API.setGuestFields.line(id), try OutpostJSON.encode(list))
+            guard saved.status == .ok else { return .refused(saved, back: ConsolePages.event.path(id)) }
+            return .redirect(ConsolePages.event.path(id, query: [("done", "guest-field-removed")]))
+        }
     }
 
     @Sendable func guest(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -25,7 +66,13 @@ extension ConsoleRoutes {
                 return try await problem(answer, session: session, back: ConsolePages.guests.path(id))
             }
             let guest = try answer.decode(GuestInfo.self)
+            let fields = try await guestFields(id, call)
             var values: [String: Any] = [
+                "fields": Self.fieldInputs(fields, values: guest.fields ?? [:]),
+                "shownFields": GuestFieldRules.shown(guest.fields ?? [:], fields: fields).map {
+                    ["label": $0.label, "value": $0.value]
+                },
+                "hasShownFields": !GuestFieldRules.shown(guest.fields ?? [:], fields: fields).isEmpty,
                 "event": ["id": id.wire, "name": detail.event.name],
                 "guest": [
                     "id": guest.id.wire, "name": guest.name, "email": guest.email, "code": guest.code,
@@ -76,14 +123,40 @@ extension ConsoleRoutes {
             guard let accessType = form["accessTypeId"].flatMap(AccessTypeID.init(wire:)) else {
                 throw EventForm.Invalid(sentence: "Choose the guest's access type.")
             }
+            // Every field of the event: an unticked box sends nothing, which is "no".
+            let fields = try await guestFields(id, call)
+            var values: GuestFieldValues = [:]
+            for field in fields {
+                let given = form["field.\(field.id.wire)"]
+                values[field.id.wire] = field.kind == .checkbox ? (given == "on" ? "yes" : "no") : given ?? ""
+            }
             let body = try OutpostJSON.encode(
                 UpdateGuestRequest(
                     status: status, name: form["name"] ?? "", email: form["email"] ?? "", notes: form["notes"] ?? "",
-                    accessTypeId: accessType))
+                    accessTypeId: accessType, fields: values.isEmpty ? nil : values))
             let back = ConsolePages.guest.path(id, guestId)
             let answer = try await call(API.updateGuest.line(id, guestId), body)
             guard answer.status == .ok else { return .refused(answer, back: back) }
             return .redirect(back + "?done=guest")
+        }
+    }
+
+    /// The event's guest fields (empty when the API does not answer them).
+    func guestFields(_ id: EventID, _ call: Call) async throws -> [GuestField] {
+        let answer = try await call(API.guestFields.line(id), nil)
+        return answer.status == .ok ? try answer.decode(GuestFieldList.self).fields : []
+    }
+
+    /// The guest form's inputs for `fields`, filled with `values`.
+    static func fieldInputs(_ fields: [GuestField], values: GuestFieldValues) -> [[String: Any]] {
+        fields.map { field in
+            let value = values[field.id.wire] ?? ""
+            return [
+                "id": field.id.wire, "label": field.label, "value": value,
+                "isText": field.kind == .text, "isChoice": field.kind == .choice, "isCheckbox": field.kind == .checkbox,
+                "checked": value == GuestFieldRules.ticked,
+                "choices": field.choices.map { ["choice": $0, "selected": $0 == value] },
+            ]
         }
     }
 

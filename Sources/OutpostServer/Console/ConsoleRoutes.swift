@@ -271,6 +271,13 @@ struct ConsoleRoutes: Sendable {
         var values: [String: Any] = [:]
         // Absent, not nil: a Mustache section tests presence.
         if let orientation = detail.kioskOrientation { values["kioskOrientation"] = orientation }
+        values["guestFields"] = try await guestFields(event.id, call).map { field -> [String: Any] in
+            [
+                "id": field.id.wire, "label": field.label,
+                "kind": field.kind == .text ? "text" : field.kind == .choice ? "one of" : "checkbox",
+                "choices": field.choices.joined(separator: ", "),
+            ]
+        }
         // The header's counts, when the role may read the guests (one guest asked for: the
         // page's total is what counts).
         func total(_ filter: [(String, String?)]) async throws -> Int? {
@@ -897,6 +904,8 @@ struct ConsoleRoutes: Sendable {
         case "access-type": "The access type was added."
         case "staff": "They are on the staff now."
         case "unassigned": "They are off the staff."
+        case "guest-field": "The field was added: guests' pages ask it, and the doors show it from their next sync."
+        case "guest-field-removed": "The field was removed; guests' values of it are kept, no longer shown."
         case "kiosk": "The kiosk is set up."
         case "user": "The user was created; they sign in with that e-mail and password."
         case "removed": "The user was removed; their devices sign out at their next refresh."

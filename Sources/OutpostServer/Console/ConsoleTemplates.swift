@@ -251,6 +251,25 @@ enum ConsoleTemplates {
         </form>
         {{/canEdit}}
         </section>
+        <section>
+        <h2>Guest fields</h2>
+        <ul id="guest-field-list">
+        {{#guestFields}}<li><span class="guest-field-label">{{label}}</span> · {{kind}}{{#choices}} {{choices}}{{/choices}}
+        {{#canEdit}}<form method="post" action="/admin/events/{{event.id}}/guest-fields/{{id}}/remove" class="inline-form">
+        <input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit" class="link remove-guest-field">remove</button></form>{{/canEdit}}</li>{{/guestFields}}
+        {{^guestFields}}<li>None: guests have a name, an e-mail, an access type and notes. Add a field below for anything else the door should see (a T-shirt size, dietary needs).</li>{{/guestFields}}
+        </ul>
+        {{#canEdit}}
+        <form method="post" action="/admin/events/{{event.id}}/guest-fields" class="card inline" id="new-guest-field">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label>Label <input type="text" name="label" id="guest-field-label" maxlength="60" required></label>
+        <label>Holds <select name="kind" id="guest-field-kind"><option value="text">text</option><option value="choice">one of some choices</option><option value="checkbox">a checkbox (yes or no)</option></select></label>
+        <label>Choices <input type="text" name="choices" id="guest-field-choices" placeholder="S, M, L (for a choice)"></label>
+        <button type="submit" id="add-guest-field">Add field</button>
+        </form>
+        <p class="hint">The import reads a column headed by a field's label; the attendee CSV has one per field.</p>
+        {{/canEdit}}
+        </section>
         {{#showStaff}}
         <section>
         <h2>Staff</h2>
@@ -593,6 +612,8 @@ enum ConsoleTemplates {
         {{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/statuses}}
         </select></label>
         <label>Notes <input type="text" name="notes" id="guest-notes" value="{{guest.notes}}"></label>
+        {{#fields}}{{#isText}}<label>{{label}} <input type="text" name="field.{{id}}" id="field-{{id}}" class="guest-field" value="{{value}}" maxlength="500"></label>{{/isText}}{{#isChoice}}<label>{{label}} <select name="field.{{id}}" id="field-{{id}}" class="guest-field"><option value="">(none)</option>{{#choices}}<option{{#selected}} selected{{/selected}}>{{choice}}</option>{{/choices}}</select></label>{{/isChoice}}{{#isCheckbox}}<label><input type="checkbox" name="field.{{id}}" id="field-{{id}}" class="guest-field"{{#checked}} checked{{/checked}}> {{label}}</label>{{/isCheckbox}}
+        {{/fields}}
         <button type="submit" id="save-guest">Save</button>
         </form>
         {{#confirmed}}
@@ -605,6 +626,7 @@ enum ConsoleTemplates {
         {{/canEdit}}
         {{^canEdit}}
         <p>{{guest.email}} · {{guest.notes}}</p>
+        {{#hasShownFields}}<dl id="guest-fields">{{#shownFields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/shownFields}}</dl>{{/hasShownFields}}
         {{/canEdit}}
         <section class="card" id="check-in-desk" aria-labelledby="desk-title">
         <h2 id="desk-title">Check-in</h2>

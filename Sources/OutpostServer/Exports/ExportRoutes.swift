@@ -39,16 +39,19 @@ struct ExportRoutes {
         let clock = Self.timestamps(event.timeZone)
         let names = Dictionary(
             try await store.accessTypes(eventId: event.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        // The event's own fields follow, a column each, headed by the label (as the import reads).
+        let fields = try await store.guestFields(eventId: event.id)
         return Self.csv("guests.csv") { writer in
-            try await writer.write(ByteBuffer(string: CSVWriter.record(Self.guestHeader)))
+            try await writer.write(ByteBuffer(string: CSVWriter.record(Self.guestHeader + fields.map(\.label))))
             var cursor: GuestListCursor?
             repeat {
                 let page = try await store.guestList(event: event, filter: filter, after: cursor, limit: Self.pageSize)
                 let text = page.guests.map { guest in
-                    CSVWriter.record([
-                        guest.name, guest.email, guest.code, names[guest.accessTypeId] ?? "", guest.status.rawValue,
-                        guest.checkIn.map { clock.string($0.at) } ?? "", guest.checkIn?.byName ?? "", guest.notes,
-                    ])
+                    CSVWriter.record(
+                        [
+                            guest.name, guest.email, guest.code, names[guest.accessTypeId] ?? "", guest.status.rawValue,
+                            guest.checkIn.map { clock.string($0.at) } ?? "", guest.checkIn?.byName ?? "", guest.notes,
+                        ] + fields.map { guest.fields?[$0.id.wire] ?? "" })
                 }.joined()
                 if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
                 cursor = page.next.flatMap { GuestListCursor(token: $0, sort: filter.sort) }

@@ -13,6 +13,47 @@ struct GuestRoutes {
         group.on(API.showGuest, use: show)
         group.on(API.updateGuest, use: update)
         group.on(API.importGuests, use: importCSV)
+        group.on(API.guestFields, use: fields)
+        group.on(API.setGuestFields, use: setFields)
+    }
+
+    /// The event's guest fields, in order (whoever works the event: the door shows them).
+    @Sendable func fields(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await EventRoutes.event(API.guestFields.parameters(in: context), context, dependencies)
+        return try HTTPHelpers.json(GuestFieldList(fields: try await dependencies.store.guestFields(eventId: event.id)))
+    }
+
+    /// Replaces the event's guest fields (organizer). A field keeps its id and kind; one left
+    /// out is removed, its values kept but no longer shown.
+    @Sendable func setFields(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await EventRoutes.event(
+            API.setGuestFields.parameters(in: context), context, dependencies, requiring: [.organizer])
+        let body = try await HTTPHelpers.decode(GuestFieldList.self, from: request)
+        let list: GuestFieldList
+        switch GuestFieldRules.validated(body) {
+        case .success(let valid): list = valid
+        case .failure(let refusal): throw APIError.invalidRequest(refusal.sentence, status: .unprocessableContent)
+        }
+        switch try await dependencies.store.setGuestFields(eventId: event.id, list: list, now: dependencies.clock.now())
+        {
+        case .saved(let saved): return try HTTPHelpers.json(saved)
+        case .kindChanged(let label):
+            throw APIError(
+                .conflict, .versionConflict,
+                "\(label) keeps its kind (guests' values are of it); add a new field for the other kind.")
+        case .idTaken:
+            throw APIError(
+                .conflict, .versionConflict, "A field id is another event's field; a new field needs its own.")
+        }
+    }
+
+    /// `given` checked against the event's fields, as the store applies them.
+    func fieldChanges(_ given: GuestFieldValues?, eventId: EventID) async throws -> [String: String?] {
+        guard let given, !given.isEmpty else { return [:] }
+        switch GuestFieldRules.changes(given, fields: try await dependencies.store.guestFields(eventId: eventId)) {
+        case .success(let changes): return changes
+        case .failure(let refusal): throw APIError.invalidRequest(refusal.sentence, status: .unprocessableContent)
+        }
     }
 
     /// The guest list by name: `q` (a part of the name or e-mail, or the code), `accessTypeId`,
@@ -88,7 +129,8 @@ struct GuestRoutes {
         let accessTypeId = body.accessTypeId
         let guest = NewGuest(
             name: try HTTPHelpers.nonEmpty(body.name, "name"), email: try UserRoutes.validEmail(body.email),
-            accessTypeId: accessTypeId, notes: body.notes ?? "")
+            accessTypeId: accessTypeId, notes: body.notes ?? "",
+            fields: GuestFieldRules.applying(try await fieldChanges(body.fields, eventId: event.id), to: [:]))
         do {
             return try HTTPHelpers.json(
                 try await dependencies.store.createGuest(eventId: event.id, guest: guest, caller: context.caller),
@@ -108,10 +150,11 @@ struct GuestRoutes {
         var body = try await HTTPHelpers.decode(UpdateGuestRequest.self, from: request)
         if let name = body.name { body.name = try HTTPHelpers.nonEmpty(name, "name") }
         if let email = body.email { body.email = try UserRoutes.validEmail(email) }
+        let changes = try await fieldChanges(body.fields, eventId: event.id)
         do {
             return try HTTPHelpers.json(
                 try await dependencies.store.updateGuest(
-                    eventId: event.id, id: guestId, update: body, caller: context.caller))
+                    eventId: event.id, id: guestId, update: body, fieldChanges: changes, caller: context.caller))
         } catch StoreError.notFound {
             throw APIError.notFound
         } catch StoreError.unknownAccessType {
@@ -154,7 +197,8 @@ struct GuestRoutes {
         var reader = CSVStreamReader()
         var importer = GuestImport(
             accessTypes: accessTypes, rowLimit: dependencies.configuration.importRowLimit,
-            mapping: try Self.columnMapping(request))
+            mapping: try Self.columnMapping(request),
+            guestFields: try await dependencies.store.guestFields(eventId: event.id))
         var received = 0
         var imported = 0
         var skipped = 0
@@ -217,6 +261,10 @@ struct GuestImport {
     let rowLimit: Int
     private let byName: [String: AccessTypeID]
     private let byId: [String: AccessTypeID]
+    /// The event's guest fields: a column headed by a field's label (in any case) gives its
+    /// values.
+    private let guestFields: [GuestField]
+    private var fieldIndex: [(field: GuestField, at: Int)] = []
     /// Which column gives which field, where the file's header names them otherwise (lower
     /// case): `["email": "e-mail address"]`.
     private let mapping: [String: String]
@@ -231,8 +279,12 @@ struct GuestImport {
     /// The row limit was reached: nothing more is read.
     private(set) var full = false
 
-    init(accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000, mapping: [String: String] = [:]) {
+    init(
+        accessTypes: [AccessTypeInfo], rowLimit: Int = 100_000, mapping: [String: String] = [:],
+        guestFields: [GuestField] = []
+    ) {
         self.rowLimit = rowLimit
+        self.guestFields = guestFields
         self.mapping = mapping.mapValues { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         var byName: [String: AccessTypeID] = [:]
         var byId: [String: AccessTypeID] = [:]
@@ -250,11 +302,12 @@ struct GuestImport {
     /// a bad header throws (422). The document goes through ``CSVStreamReader`` as the route
     /// reads an upload, in pieces of `pieceSize` bytes (the fuzz target varies it).
     static func plan(
-        csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo], pieceSize: Int = 64 << 10
+        csv: some Collection<UInt8>, accessTypes: [AccessTypeInfo], pieceSize: Int = 64 << 10,
+        guestFields: [GuestField] = []
     ) throws
         -> Plan
     {
-        var importer = GuestImport(accessTypes: accessTypes)
+        var importer = GuestImport(accessTypes: accessTypes, guestFields: guestFields)
         var reader = CSVStreamReader()
         let bytes = Array(csv)
         for start in stride(from: 0, to: bytes.count, by: max(1, pieceSize)) {
@@ -331,10 +384,17 @@ struct GuestImport {
             case "no", "n", "false", "0": sharesContact = false
             default: return report(record.line, "shares_contact is yes or no (or empty).")
             }
+            var values: GuestFieldValues = [:]
+            for (guestField, at) in fieldIndex {
+                switch GuestFieldRules.cell(fields[at], for: guestField) {
+                case .success(let value): values[guestField.id.wire] = value
+                case .failure(let refusal): return report(record.line, refusal.sentence)
+                }
+            }
             read.append(
                 NewGuest(
                     name: name, email: email, accessTypeId: accessTypeId, notes: field("notes"),
-                    sharesContact: sharesContact))
+                    sharesContact: sharesContact, fields: values))
         }
     }
 
@@ -365,6 +425,7 @@ struct GuestImport {
         }
         self.columns = columns
         self.index = index
+        fieldIndex = guestFields.compactMap { field in position[field.label.lowercased()].map { (field, $0) } }
     }
 
     private mutating func report(_ line: Int, _ error: String) {

@@ -11,11 +11,13 @@ struct NewGuest: Sendable {
     var notes: String
     /// Whether the guest shares their contact details with exhibitors, when the import says.
     var sharesContact: Bool? = nil
+    /// Values of the event's guest fields, checked against them.
+    var fields: GuestFieldValues = [:]
 }
 
 extension Store {
     static let guestColumns = """
-        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, g.seq, g.block_id,
+        g.id, g.access_type_id, g.name, g.email, g.code, g.status, g.notes, g.seq, g.block_id, g.fields,
         c.at AS checked_in_at, c.by_name AS checked_in_by, c.device_id AS checked_in_device
         """
     static let guestJoin = "guests g LEFT JOIN checkins c ON c.event_id = g.event_id AND c.guest_id = g.id"
@@ -30,7 +32,20 @@ extension Store {
             id: try row.id("id"), accessTypeId: try row.id("access_type_id"), name: try row.text("name"),
             email: try row.text("email"), code: try row.text("code"),
             status: try row.enumeration("status", as: GuestStatus.self), notes: try row.text("notes"),
-            checkIn: checkIn, blockId: try row.optionalID("block_id"))
+            checkIn: checkIn, blockId: try row.optionalID("block_id"),
+            fields: try row.optionalText("fields").flatMap(Self.fieldValues))
+    }
+
+    /// A guest's field values as kept (a JSON object); nil when there are none.
+    static func fieldValues(_ json: String) throws -> GuestFieldValues? {
+        let values = try OutpostJSON.decode(GuestFieldValues.self, from: Data(json.utf8))
+        return values.isEmpty ? nil : values
+    }
+
+    /// The column's value for `values`: null when there are none.
+    static func fieldsColumn(_ values: GuestFieldValues) throws -> SQLValue {
+        guard !values.isEmpty else { return .null }
+        return .text(String(decoding: try OutpostJSON.encode(values), as: UTF8.self))
     }
 
     /// A fresh unguessable guest code: ten base32 characters (50 random bits).
@@ -70,13 +85,14 @@ extension Store {
             let inserted = try await connection.queryOne(
                 """
                 INSERT INTO guests
-                    (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key)
-                VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+                    (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key,
+                    fields)
+                VALUES (?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """,
                 [
                     .id(id), .id(eventId), .id(guest.accessTypeId), .text(guest.name), .text(guest.email),
                     .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(.now),
-                    .text(GuestNameKey.of(guest.name)),
+                    .text(GuestNameKey.of(guest.name)), try fieldsColumn(guest.fields),
                 ])
             if inserted != nil { return id }
         }
@@ -84,7 +100,7 @@ extension Store {
     }
 
     /// Guests one import transaction may write: its e-mail lookup binds one value per guest and
-    /// its insert ten, within every dialect's bind limit (SQLite's 32,766; PostgreSQL's 65,535).
+    /// its insert eleven, within every dialect's bind limit (SQLite's 32,766; PostgreSQL's 65,535).
     static let maxImportChunk = 500
 
     /// Inserts guests with consecutive change numbers from `firstSeq` in one statement (one
@@ -103,13 +119,14 @@ extension Store {
             binds += [
                 .id(id), .id(eventId), .id(guest.accessTypeId), .text(guest.name), .text(guest.email),
                 .text(makeGuestCode()), .text(guest.notes), .int(seq), .date(now), .text(GuestNameKey.of(guest.name)),
+                try fieldsColumn(guest.fields),
             ]
         }
-        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?)", count: guests.count)
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?, ?)", count: guests.count)
         let inserted = try await connection.query(
             """
             INSERT INTO guests
-                (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key)
+                (id, event_id, access_type_id, name, email, code, status, notes, seq, created_at, name_key, fields)
             VALUES \(rows.joined(separator: ", ")) ON CONFLICT DO NOTHING RETURNING id
             """,
             binds)
@@ -139,7 +156,8 @@ extension Store {
     /// Applies a partial update; a status change reaches devices in their next roster delta. A
     /// changed `notes` is a new revision of the organizer's note on the guest.
     func updateGuest(
-        eventId: EventID, id: GuestID, update: UpdateGuestRequest, caller: Caller
+        eventId: EventID, id: GuestID, update: UpdateGuestRequest, fieldChanges: [String: String?] = [:],
+        caller: Caller
     ) async throws
         -> GuestInfo
     {
@@ -166,6 +184,11 @@ extension Store {
                 else { throw StoreError.unknownAccessType }
                 assignments.append("access_type_id = ?")
                 binds.append(.id(accessTypeId))
+            }
+            let fields = GuestFieldRules.applying(fieldChanges, to: before.fields ?? [:])
+            if fields != before.fields ?? [:] {
+                assignments.append("fields = ?")
+                binds.append(try Self.fieldsColumn(fields))
             }
             if !assignments.isEmpty {
                 guard let seq = try await bumpSequence(connection, eventId: eventId) else { throw StoreError.notFound }
@@ -330,7 +353,8 @@ extension Store {
                 accessTypes: try await Self.accessTypes(connection, eventId: event.id), guests: guests, keys: keys,
                 kiosk: event.kiosk, cursor: next.token, hasMore: hasMore,
                 remaining: remaining, serverTime: now,
-                blocks: try await Self.ticketBlocks(connection, eventId: event.id).map(\.roster))
+                blocks: try await Self.ticketBlocks(connection, eventId: event.id).map(\.roster),
+                fields: try await Self.guestFields(connection, eventId: event.id))
         }
     }
 }

@@ -7,8 +7,28 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
-        v25, v26,
+        v25, v26, v27,
     ]
+
+    /// Guest fields an event defines ("T-shirt size": text, a choice, a checkbox), in order; a
+    /// removed one keeps its row (its kind never changes, so old values stay readable), and each
+    /// guest's values as a JSON object by field id.
+    static let v27 = Migration(version: 27, name: "guest fields") { _ in
+        [
+            """
+            CREATE TABLE guest_fields (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id),
+                position INTEGER NOT NULL,
+                label TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                choices TEXT NOT NULL,
+                removed_at BIGINT)
+            """,
+            "CREATE INDEX guest_fields_event ON guest_fields (event_id, position)",
+            "ALTER TABLE guests ADD COLUMN fields TEXT",
+        ]
+    }
 
     /// A user's role on one event's staff: null is their own role; `organizer` makes them that
     /// event's organizer (its guests, access types, check-in desk, dashboard and settings) and

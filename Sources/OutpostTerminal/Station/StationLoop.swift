@@ -561,6 +561,7 @@ public final class StationLoop {
                 body.append("  Access: \(screen.accessTypeName)   Status: \(screen.guest.status.rawValue)")
                 // The roster's notes are the organizer's note's first version: shown until the
                 // notes feed has brought it (and any door edit of it) as a note at the door.
+                for field in screen.fields { body.append("  \(field.label): \(field.value)") }
                 if !screen.guest.notes.isEmpty, screen.doorNotes.isEmpty {
                     body.append("  Notes: \(screen.guest.notes)")
                 }

@@ -33,6 +33,48 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+public nonisolated enum Outpost_V1_GuestFieldKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case text // = 1
+  case choice // = 2
+  case checkbox // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .text
+    case 2: self = .choice
+    case 3: self = .checkbox
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .text: return 1
+    case .choice: return 2
+    case .checkbox: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Outpost_V1_GuestFieldKind] = [
+    .unspecified,
+    .text,
+    .choice,
+    .checkbox,
+  ]
+
+}
+
 public nonisolated enum Outpost_V1_PartnerKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -196,6 +238,9 @@ public nonisolated struct Outpost_V1_RosterPage: Sendable {
   /// The event's ticket blocks, all of them on every page (as the access types are).
   public var blocks: [Outpost_V1_TicketBlock] = []
 
+  /// The event's own guest fields, in order, all of them on every page.
+  public var fields: [Outpost_V1_GuestField] = []
+
   /// Always true, and the last field written: protobuf has no end marker, so a page cut at a
   /// field's boundary would parse as a smaller page. A page without it was cut and is refused.
   public var complete: Bool = false
@@ -270,11 +315,35 @@ public nonisolated struct Outpost_V1_Guest: Sendable {
   /// unnamed ticket has an empty name.
   public var blockID: Data = Data()
 
+  /// The guest's values of the event's fields, keyed by the field's id as text (a ticked
+  /// checkbox is "yes"; a field without a value is absent).
+  public var fields: Dictionary<String,String> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _checkIn: Outpost_V1_CheckIn? = nil
+}
+
+/// A field an event asks of its guests ("T-shirt size"). Ids are the UUID's 16 bytes.
+public nonisolated struct Outpost_V1_GuestField: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: Data = Data()
+
+  public var label: String = String()
+
+  public var kind: Outpost_V1_GuestFieldKind = .unspecified
+
+  /// A choice field's choices, in order.
+  public var choices: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// A block of tickets allocated to a partner, as the door card shows it: "Sponsor: Acme (block of 20)".
@@ -353,6 +422,10 @@ public nonisolated struct Outpost_V1_Kiosk: Sendable {
 
 fileprivate nonisolated let _protobuf_package = "outpost.v1"
 
+nonisolated extension Outpost_V1_GuestFieldKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GUEST_FIELD_KIND_UNSPECIFIED\0\u{1}GUEST_FIELD_KIND_TEXT\0\u{1}GUEST_FIELD_KIND_CHOICE\0\u{1}GUEST_FIELD_KIND_CHECKBOX\0")
+}
+
 nonisolated extension Outpost_V1_PartnerKind: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PARTNER_KIND_UNSPECIFIED\0\u{1}PARTNER_KIND_SPONSOR\0\u{1}PARTNER_KIND_COMPANY\0\u{1}PARTNER_KIND_AGENCY\0\u{1}PARTNER_KIND_PARTNER\0")
 }
@@ -367,7 +440,7 @@ nonisolated extension Outpost_V1_KioskOrientation: SwiftProtobuf._ProtoNameProvi
 
 nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RosterPage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}access_types\0\u{1}guests\0\u{1}keys\0\u{1}kiosk\0\u{1}cursor\0\u{3}has_more\0\u{1}remaining\0\u{3}server_time_ms\0\u{1}blocks\0\u{2}\u{6}complete\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}access_types\0\u{1}guests\0\u{1}keys\0\u{1}kiosk\0\u{1}cursor\0\u{3}has_more\0\u{1}remaining\0\u{3}server_time_ms\0\u{1}blocks\0\u{1}fields\0\u{2}\u{5}complete\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -384,6 +457,7 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.remaining) }()
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
       case 9: try { try decoder.decodeRepeatedMessageField(value: &self.blocks) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.fields) }()
       case 15: try { try decoder.decodeSingularBoolField(value: &self.complete) }()
       default: break
       }
@@ -422,6 +496,9 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
     if !self.blocks.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.blocks, fieldNumber: 9)
     }
+    if !self.fields.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fields, fieldNumber: 10)
+    }
     if self.complete != false {
       try visitor.visitSingularBoolField(value: self.complete, fieldNumber: 15)
     }
@@ -438,6 +515,7 @@ nonisolated extension Outpost_V1_RosterPage: SwiftProtobuf.Message, SwiftProtobu
     if lhs.remaining != rhs.remaining {return false}
     if lhs.serverTimeMs != rhs.serverTimeMs {return false}
     if lhs.blocks != rhs.blocks {return false}
+    if lhs.fields != rhs.fields {return false}
     if lhs.complete != rhs.complete {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -495,7 +573,7 @@ nonisolated extension Outpost_V1_AccessType: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Guest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}access_type_id\0\u{1}name\0\u{1}email\0\u{1}code\0\u{1}status\0\u{1}notes\0\u{3}check_in\0\u{3}block_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}access_type_id\0\u{1}name\0\u{1}email\0\u{1}code\0\u{1}status\0\u{1}notes\0\u{3}check_in\0\u{3}block_id\0\u{1}fields\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -512,6 +590,7 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 7: try { try decoder.decodeSingularStringField(value: &self.notes) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._checkIn) }()
       case 9: try { try decoder.decodeSingularBytesField(value: &self.blockID) }()
+      case 10: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.fields) }()
       default: break
       }
     }
@@ -549,6 +628,9 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.blockID.isEmpty {
       try visitor.visitSingularBytesField(value: self.blockID, fieldNumber: 9)
     }
+    if !self.fields.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.fields, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -562,6 +644,52 @@ nonisolated extension Outpost_V1_Guest: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.notes != rhs.notes {return false}
     if lhs._checkIn != rhs._checkIn {return false}
     if lhs.blockID != rhs.blockID {return false}
+    if lhs.fields != rhs.fields {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Outpost_V1_GuestField: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GuestField"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}label\0\u{1}kind\0\u{1}choices\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.choices) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 2)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 3)
+    }
+    if !self.choices.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.choices, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Outpost_V1_GuestField, rhs: Outpost_V1_GuestField) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.choices != rhs.choices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
