@@ -24,7 +24,7 @@ struct GuestFieldTests {
     }
 
     @Test(
-        "guest-fields-defined: an organizer defines text, choice and checkbox fields (labels and choices trimmed, in order); a duplicate label, a choice without choices, choices on text, a label too long, more than 30 fields are 422; another kind under a kept id and another event's field id are 409; staff read them, support cannot change them, another tenant finds none",
+        "guest-fields-defined: an organizer defines text, choice and checkbox fields (labels and choices trimmed, in order); a duplicate label, a choice without choices, choices on text, a label too long, more than 30 fields are 422; another kind under a kept id and another event's field id are 409; staff read them, support cannot change them, another tenant finds none; a clone asks the same fields under new ids",
         arguments: StoreKind.allCases)
     func defined(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
@@ -72,6 +72,17 @@ struct GuestFieldTests {
             // Unchanged by every refusal.
             let after: GuestFieldList = try await api.request(.get, API.guestFields.path(event), token: token).decode()
             #expect(after.fields == [Self.shirt, Self.diet, Self.photo])
+            // A clone asks the same, under ids of its own.
+            let clone: EventInfo = try await api.request(
+                .post, API.cloneEvent.path(event), token: token,
+                json: CloneEventRequest(name: "Gala II", startsAt: api.clock.now, endsAt: api.clock.now + 3600)
+            ).decode()
+            let cloned: GuestFieldList = try await api.request(.get, API.guestFields.path(clone.id), token: token)
+                .decode()
+            #expect(cloned.fields.map(\.label) == after.fields.map(\.label))
+            #expect(cloned.fields.map(\.kind) == after.fields.map(\.kind))
+            #expect(cloned.fields.map(\.choices) == after.fields.map(\.choices))
+            #expect(Set(cloned.fields.map(\.id)).isDisjoint(with: after.fields.map(\.id)))
         }
     }
 

@@ -74,6 +74,12 @@ package struct DemoWorld {
                         manager: CreateUserRequest(
                             email: Self.blockManager.email, name: Self.blockManager.name, role: .blockManager,
                             password: Self.blockManager.password))
+                ],
+                fields: [
+                    Seeder.SeedField(
+                        label: "T-shirt size", kind: .choice, choices: ["S", "M", "L"], values: ["M", "L", "S", "M"]),
+                    Seeder.SeedField(
+                        label: "Dietary needs", kind: .text, values: ["vegetarian", "", "", "no nuts", ""]),
                 ]))
         var tickets: [(GuestInfo, String)] = []
         for guest in seeded.guests.prefix(3) {

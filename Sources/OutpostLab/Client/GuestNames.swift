@@ -37,9 +37,16 @@ package enum GuestNames {
 
     /// Rows `rows` of the same roster (a large roster is imported in parts; from 0 the same
     /// guests as ``csv(count:accessTypes:)``).
-    package static func csv(rows range: Range<Int>, accessTypes: [String]) -> String {
+    /// `columns` are more columns (a guest field's label and its values, the row's index picking
+    /// one in turn).
+    package static func csv(
+        rows range: Range<Int>, accessTypes: [String], columns: [(header: String, values: [String])] = []
+    ) -> String {
         var random = SeededRandom(seed: 0x0D3_0500 &+ UInt64(range.lowerBound))
-        var rows = ["name,email,access_type,notes"]
+        var rows = [
+            (["name", "email", "access_type", "notes"] + columns.map(\.header)).map(CSVWriter.field).joined(
+                separator: ",")
+        ]
         for index in range {
             let given = first.randomElement(using: &random)!
             let family = last.randomElement(using: &random)!
@@ -47,7 +54,10 @@ package enum GuestNames {
             let email = "\(local.isEmpty ? "guest" : local)\(index)@example.org"
             let type = index % 10 == 0 ? accessTypes.last! : accessTypes.first!
             let note = notes.randomElement(using: &random)!
-            rows.append("\"\(given) \(family)\",\(email),\(type),\(note)")
+            let extra = columns.map { column in
+                "," + CSVWriter.field(column.values.isEmpty ? "" : column.values[index % column.values.count])
+            }.joined()
+            rows.append("\"\(given) \(family)\",\(email),\(type),\(note)" + extra)
         }
         return rows.joined(separator: "\r\n") + "\r\n"
     }

@@ -32,11 +32,14 @@ package struct Seeder: Sendable {
         /// Ticket blocks for partners (EF-069), each with its block manager user; allocated after
         /// the import, so the imported guests come first in the roster.
         package var blocks: [SeedBlock] = []
+        /// The event's own guest fields, defined before the import, whose columns give the guests
+        /// their values.
+        package var fields: [SeedField] = []
 
         package init(
             event: CreateEventRequest, accessTypes: [CreateAccessTypeRequest], guests: Int,
             staff: [CreateUserRequest] = [], kiosk: KioskSetupRequest? = nil, zones: [SeedZone] = [],
-            items: [SeedItem] = [], booths: [SeedBooth] = [], blocks: [SeedBlock] = []
+            items: [SeedItem] = [], booths: [SeedBooth] = [], blocks: [SeedBlock] = [], fields: [SeedField] = []
         ) {
             self.event = event
             self.accessTypes = accessTypes
@@ -47,6 +50,23 @@ package struct Seeder: Sendable {
             self.items = items
             self.booths = booths
             self.blocks = blocks
+            self.fields = fields
+        }
+    }
+
+    /// A guest field to seed, and its values: guest `i` of the import gets `values[i %
+    /// values.count]` (an empty value: none).
+    package struct SeedField: Sendable {
+        package var label: String
+        package var kind: GuestFieldKind
+        package var choices: [String]
+        package var values: [String]
+
+        package init(label: String, kind: GuestFieldKind, choices: [String] = [], values: [String]) {
+            self.label = label
+            self.kind = kind
+            self.choices = choices
+            self.values = values
         }
     }
 
@@ -139,6 +159,13 @@ package struct Seeder: Sendable {
             try await client.assignStaff(user: created.id, event: event.id)
         }
         if let kiosk = plan.kiosk { try await client.setUpKiosk(event: event.id, kiosk) }
+        if !plan.fields.isEmpty {
+            let fields = plan.fields.map {
+                GuestField(id: .random(), label: $0.label, kind: $0.kind, choices: $0.choices)
+            }
+            _ = try await client.call(
+                API.setGuestFields, event.id, json: GuestFieldList(fields: fields), what: "guest fields")
+        }
         if !plan.zones.isEmpty {
             let zones = plan.zones.map { zone in
                 Zone(
@@ -181,7 +208,8 @@ package struct Seeder: Sendable {
             let part = try await client.importGuests(
                 event: event.id,
                 csv: GuestNames.csv(
-                    rows: start..<min(start + Self.importRows, plan.guests), accessTypes: types.map(\.name)))
+                    rows: start..<min(start + Self.importRows, plan.guests), accessTypes: types.map(\.name),
+                    columns: plan.fields.map { ($0.label, $0.values) }))
             imported.imported += part.imported
             imported.skipped += part.skipped
             imported.errors += part.errors

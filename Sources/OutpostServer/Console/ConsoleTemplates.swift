@@ -307,7 +307,7 @@ enum ConsoleTemplates {
         {{#canEdit}}
         <section>
         <h2>Clone</h2>
-        <p class="hint">A new event with this one's access types, staff and badge, and none of its guests.</p>
+        <p class="hint">A new event with this one's access types, guest fields, staff and badge, and none of its guests.</p>
         <form method="post" action="/admin/events/{{event.id}}/clone" class="card" id="clone-event">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         \(formError("cloneError", id: "clone-error"))

@@ -5,8 +5,8 @@ import OutpostProtocol
 /// Events made from another, and the events list's counts.
 extension Store {
     /// A new event of the original's tenant, in one transaction: the original's modules, access
-    /// types (their names and walk-in places, new ids, none of their walk-ins), staff and badge
-    /// layout. No guests, check-ins, keys, kiosk passcode, zones or stations come along: those
+    /// types (their names and walk-in places, new ids, none of their walk-ins), guest fields (new
+    /// ids, in order), staff (their event roles too) and badge layout. No guests, check-ins, keys, kiosk passcode, zones or stations come along: those
     /// belong to the original's day.
     func cloneEvent(_ original: EventRecord, as request: CloneEventRequest, now: Date) async throws -> EventRecord {
         let record = EventRecord(
@@ -38,6 +38,18 @@ extension Store {
                         .bool(try type.bool("walk_in_allowed")),
                         try type.optionalInt("walk_in_capacity").map(SQLValue.int) ?? .null,
                         .int(try type.int("created_at")),
+                    ])
+            }
+            for field in try await Self.guestFields(connection, eventId: original.id).enumerated() {
+                try await connection.execute(
+                    """
+                    INSERT INTO guest_fields (id, event_id, position, label, kind, choices)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .id(GuestFieldID.random()), .id(record.id), .int(Int64(field.offset)),
+                        .text(field.element.label), .text(field.element.kind.rawValue),
+                        .text(field.element.choices.joined(separator: "\n")),
                     ])
             }
             try await connection.execute(
