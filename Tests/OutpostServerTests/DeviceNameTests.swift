@@ -26,7 +26,7 @@ struct DeviceNameTests {
     }
 
     @Test(
-        "device-names: the tenant's devices with their latest contact, user and unsent entries; an organizer names one (trimmed, at most 60 characters, empty removes it) and the dashboard shows the name; another tenant's device is not found; support reads, cannot name",
+        "device-names: the tenant's devices with their latest contact, user and unsent entries; an organizer names one (trimmed, at most 60 characters, empty removes it) and the dashboard shows the name, its live version changing with each name; another tenant's device is not found; support reads, cannot name",
         arguments: StoreKind.allCases)
     func names(kind: StoreKind) async throws {
         try await withTestServer(kind) { api in
@@ -36,6 +36,8 @@ struct DeviceNameTests {
             #expect(list.devices.map(\.deviceId) == ["phone-mo", "door-a", "door-b"])
             #expect(list.devices.map(\.pending) == [2, 3, 0] && list.devices.map(\.userName) == ["Mo", "Alex", "Bea"])
             #expect(list.devices.allSatisfy { $0.name == nil })
+            // The live dashboard's version follows names: named, renamed, unnamed each show.
+            var versions = [try await api.store.dashboardVersion(eventId: world.event.id)]
             // Another tenant sees none of them.
             let other: DeviceList = try await api.request(
                 .get, "/v1/devices", token: world.otherOrganizer.accessToken
@@ -54,15 +56,22 @@ struct DeviceNameTests {
             #expect(try named.decode(DeviceList.Device.self).name == "Door 2")
             list = try await api.request(.get, "/v1/devices", token: world.organizer.accessToken).decode()
             #expect(list.devices.first { $0.deviceId == "door-a" }?.name == "Door 2")
+            versions.append(try await api.store.dashboardVersion(eventId: world.event.id))
+            api.clock.advance(by: 1)
+            #expect(try await name(world.organizer.accessToken, "door-a", "Door 3").status == 200)
+            versions.append(try await api.store.dashboardVersion(eventId: world.event.id))
             let dashboard: DoorDashboard = try await api.request(
                 .get, "/v1/events/\(world.event.id.wire)/dashboard", token: world.organizer.accessToken
             ).decode()
-            #expect(dashboard.devices.first { $0.deviceId == "door-a" }?.name == "Door 2")
+            #expect(dashboard.devices.first { $0.deviceId == "door-a" }?.name == "Door 3")
             #expect(dashboard.devices.first { $0.deviceId == "door-b" }?.name == nil)
             // The other tenant's device of the same id keeps its own name (or none).
             #expect(try await name(world.organizer.accessToken, "door-a", "").status == 200)
             list = try await api.request(.get, "/v1/devices", token: world.organizer.accessToken).decode()
             #expect(list.devices.allSatisfy { $0.name == nil })
+            versions.append(try await api.store.dashboardVersion(eventId: world.event.id))
+            // Each change is a new version (the last is the first's again: the same dashboard).
+            #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 != $1 }, "\(versions)")
         }
     }
 

@@ -387,7 +387,7 @@ struct TenantIsolationTests {
     /// Routes that name no event: scoped to the caller's own tenant by the token alone.
     static let tenantScoped: Set<String> = [
         "GET /v1/events", "POST /v1/events", "GET /v1/users", "POST /v1/users", "GET /v1/audit/refused",
-        "GET /v1/devices",
+        "GET /v1/devices", "GET /v1/user-changes",
         "GET /v1/contacts",
         "POST /v1/contacts", "GET /v1/activities", "GET /v1/tenant/settings", "PUT /v1/tenant/settings",
         "GET /v1/me/consent", "PUT /v1/me/consent", "GET /v1/tracking/days", "PUT /v1/tracking/days/{date}",

@@ -166,6 +166,7 @@ public enum API {
 
     // People.
     public static let listUsers = Endpoint<NoBody, UserList>(.get, "/v1/users")
+    public static let userChanges = Endpoint<NoBody, UserChangeList>(.get, "/v1/user-changes")
     public static let createUser = Endpoint<CreateUserRequest, UserInfo>(.post, "/v1/users")
     public static let removeUser = Endpoint<NoBody, NoBody, UserID>(.delete, "/v1/users/{userId}")
     public static let resetPassword = Endpoint<PasswordResetRequest, NoBody, UserID>(
@@ -320,6 +321,7 @@ extension API {
         ticketMails.route,
         mailTickets.route,
         listUsers.route,
+        userChanges.route,
         createUser.route,
         removeUser.route,
         resetPassword.route,

@@ -41,12 +41,14 @@ extension Store {
     /// Turns a user's second factor off for them (a lost phone and lost recovery codes): the
     /// secret and the recovery codes go, and every sign-in of theirs ends, so whoever holds one
     /// signs in again with the password alone. False when the tenant has no such user.
-    func turnOffTwoFactor(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
+    func turnOffTwoFactor(_ id: UserID, tenantId: TenantID, by actor: UserID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
             guard try await Self.isActiveUser(connection, id, tenantId: tenantId) else { return false }
             try await connection.execute("DELETE FROM two_factor WHERE user_id = ?", [.id(id)])
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = ?", [.id(id)])
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .twoFactorTurnedOff, userId: id, by: actor, now: now)
             return true
         }
     }

@@ -476,6 +476,19 @@ struct ConsoleRoutes: Sendable {
                 ["value": $0.rawValue, "title": $0.title, "selected": $0.rawValue == chosen]
             },
         ]
+        // The latest changes to the accounts, on the organisation's clock.
+        let changes = try await call(API.userChanges.line(query: [("limit", "50")]), nil)
+        if changes.status == .ok {
+            let settings = try await call(API.tenantSettings.line(), nil)
+            let zone = settings.status == .ok ? try settings.decode(TenantSettings.self).timeZone : nil
+            let clock = Self.localFormat(zone ?? "UTC")
+            values["changes"] = try changes.decode(UserChangeList.self).changes.map { change -> [String: Any] in
+                [
+                    "at": clock.string(change.at) + (zone == nil ? " UTC" : ""), "what": change.kind.title,
+                    "user": change.userName, "by": change.byName, "detail": change.detail ?? "",
+                ]
+            }
+        }
         draft?.apply(to: &values)
         return try await page("staff", title: "Staff", values, session: session, notice: Self.flash(request))
     }

@@ -445,6 +445,14 @@ enum ConsoleTemplates {
         <label>Password <input type="password" name="password" id="user-password" minlength="8" required{{#formErrors.password}} aria-invalid="true" aria-describedby="user-password-error"{{/formErrors.password}}>{{#formErrors.password}} <span class="field-error" id="user-password-error">{{formErrors.password}}</span>{{/formErrors.password}}</label>
         <button type="submit" id="create-user">Create user</button>
         </form>
+        <h2>Recent changes</h2>
+        <table class="list" id="user-changes">
+        <thead><tr><th>When</th><th>What</th><th>Whose account</th><th>By</th><th>Detail</th></tr></thead>
+        <tbody>
+        {{#changes}}<tr><td>{{at}}</td><td>{{what}}</td><td>{{user}}</td><td>{{by}}</td><td>{{detail}}</td></tr>{{/changes}}
+        {{^changes}}<tr><td colspan="5">No changes yet: users added, new roles, passwords and ended sign-ins are listed here, with who made them.</td></tr>{{/changes}}
+        </tbody>
+        </table>
         """
 
     /// The door dashboard; `dashboard.js` keeps it live from the stream (same ids, same shapes).

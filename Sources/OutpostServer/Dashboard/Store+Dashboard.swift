@@ -29,10 +29,17 @@ extension Store {
             // Zone stations' entries and exits change the zones' counts (EFx).
             let passages = try await connection.queryOne(
                 "SELECT COUNT(*) AS n, MAX(at) AS last FROM zone_passages WHERE event_id = ?", [.id(eventId)])
+            // The names the organizer gives the event's devices ("Door 2"): named, renamed, unnamed.
+            let names = try await connection.queryOne(
+                """
+                SELECT COUNT(*) AS n, MAX(named_at) AS last FROM device_names
+                WHERE tenant_id = (SELECT tenant_id FROM events WHERE id = ?)
+                AND device_id IN (SELECT device_id FROM device_reports WHERE event_id = ?)
+                """, [.id(eventId), .id(eventId)])
             return [
                 try seq?.int("seq") ?? 0, try reports?.int("n") ?? 0, try reports?.optionalInt("last") ?? 0,
                 try reports?.optionalInt("pending") ?? 0, try passages?.int("n") ?? 0,
-                try passages?.optionalInt("last") ?? 0,
+                try passages?.optionalInt("last") ?? 0, try names?.int("n") ?? 0, try names?.optionalInt("last") ?? 0,
             ].map(String.init).joined(separator: ":")
         }
     }

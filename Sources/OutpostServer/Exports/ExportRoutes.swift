@@ -45,7 +45,8 @@ struct ExportRoutes {
             try await writer.write(ByteBuffer(string: CSVWriter.record(Self.guestHeader + fields.map(\.label))))
             var cursor: GuestListCursor?
             repeat {
-                let page = try await store.guestList(event: event, filter: filter, after: cursor, limit: Self.pageSize)
+                let page = try await store.guestList(
+                    event: event, filter: filter, after: cursor, limit: Self.pageSize, counted: false)
                 let text = page.guests.map { guest in
                     CSVWriter.record(
                         [

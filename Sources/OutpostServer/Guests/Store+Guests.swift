@@ -247,8 +247,11 @@ extension Store {
 
     /// One page of the guest list: guests matching `filter` after `cursor`, by name then id, and
     /// how many match in all. Keyset paging on `guests_by_name`, so every page costs the same.
+    /// `counted: false` leaves out the count and the page's position (both 0): a reader walking
+    /// every page (the attendee CSV, the ticket sheet) would otherwise count all matching guests
+    /// again for each page.
     func guestList(
-        event: EventRecord, filter: GuestFilter, after cursor: GuestListCursor?, limit: Int
+        event: EventRecord, filter: GuestFilter, after cursor: GuestListCursor?, limit: Int, counted: Bool = true
     ) async throws -> GuestPage {
         var conditions = ["g.event_id = ?"]
         var binds: [SQLValue] = [.id(event.id)]
@@ -296,6 +299,7 @@ extension Store {
                 ? try GuestListCursor(
                     sort: sort, key: rows[limit - 1].text("sort_key"), guestId: guests[limit - 1].id.wire)
                 : nil
+            guard counted else { return GuestPage(guests: guests, next: next?.token, total: 0, offset: 0) }
             let total = try await connection.queryOne(
                 "SELECT COUNT(*) AS total FROM \(Self.guestJoin) WHERE \(matching)", binds)
             // Where the page starts: the matching guests up to the cursor (a range of the

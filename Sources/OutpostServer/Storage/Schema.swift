@@ -7,8 +7,60 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
-        v25, v26, v27,
+        v25, v26, v27, v28,
     ]
+
+    /// The organisation's record of changes to its users' accounts, append-only like the audit
+    /// log, except that an account's erasure (GDPR Art. 17) takes the changes to it along: a row
+    /// goes only once its user's row has gone. Users are named by id, without a foreign key, so
+    /// an erased actor's id stays on what they did.
+    static let v28 = Migration(version: 28, name: "user changes") { dialect in
+        var statements = [
+            """
+            CREATE TABLE user_changes (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                seq BIGINT NOT NULL,
+                at BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                by_id TEXT NOT NULL,
+                detail TEXT)
+            """,
+            "CREATE INDEX user_changes_tenant ON user_changes (tenant_id, seq)",
+        ]
+        switch dialect {
+        case .sqlite:
+            statements += [
+                """
+                CREATE TRIGGER user_changes_no_update BEFORE UPDATE ON user_changes
+                BEGIN SELECT RAISE(ABORT, 'the user changes are append-only'); END
+                """,
+                """
+                CREATE TRIGGER user_changes_no_delete BEFORE DELETE ON user_changes
+                WHEN EXISTS (SELECT 1 FROM users WHERE id = OLD.user_id)
+                BEGIN SELECT RAISE(ABORT, 'the user changes are append-only'); END
+                """,
+            ]
+        case .postgres:
+            statements += [
+                """
+                CREATE FUNCTION user_changes_append_only() RETURNS trigger AS $$
+                BEGIN
+                    IF TG_OP = 'UPDATE' OR EXISTS (SELECT 1 FROM users WHERE id = OLD.user_id) THEN
+                        RAISE EXCEPTION 'the user changes are append-only';
+                    END IF;
+                    RETURN OLD;
+                END $$ LANGUAGE plpgsql
+                """,
+                """
+                CREATE TRIGGER user_changes_append_only BEFORE UPDATE OR DELETE ON user_changes
+                FOR EACH ROW EXECUTE FUNCTION user_changes_append_only()
+                """,
+            ]
+        }
+        return statements
+    }
 
     /// Guest fields an event defines ("T-shirt size": text, a choice, a checkbox), in order; a
     /// removed one keeps its row (its kind never changes, so old values stay readable), and each

@@ -34,7 +34,9 @@ struct TicketRoutes {
         var guests: [GuestInfo] = []
         var cursor: GuestListCursor?
         repeat {
-            let page = try await store.guestList(event: event, filter: filter, after: cursor, limit: 500)
+            // Counted once, on the first page (the sheet's limit); the rest are read as they come.
+            let page = try await store.guestList(
+                event: event, filter: filter, after: cursor, limit: 500, counted: cursor == nil)
             guard page.total <= Self.maxSheet else {
                 throw APIError.invalidRequest(
                     "\(page.total) tickets are more than one PDF holds (\(Self.maxSheet)); print them by access type.",

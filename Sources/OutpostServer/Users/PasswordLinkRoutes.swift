@@ -83,7 +83,7 @@ struct PasswordLinkRoutes {
         let passwordHash = try await dependencies.hasher.hashPassword(body.password)
         guard
             try await dependencies.store.usePasswordLink(
-                tokenHash: hash, userId: user.id, passwordHash: passwordHash, now: now)
+                tokenHash: hash, userId: user.id, tenantId: user.tenantId, passwordHash: passwordHash, now: now)
         else { throw refused }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)

@@ -28,6 +28,8 @@ extension Store {
                 """,
                 [.text(tokenHash), .id(userId), .id(createdBy), .date(now), .date(expiresAt)])
             _ = try await Self.enqueueMail(connection, try mail(user), now: now)
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .passwordLinkSent, userId: userId, by: createdBy, now: now)
             return user
         }
     }
@@ -46,7 +48,9 @@ extension Store {
 
     /// Sets the password through a link that is still good, uses it up and ends every sign-in of
     /// the user; false when the link is not good (used meanwhile, expired, unknown).
-    func usePasswordLink(tokenHash: String, userId: UserID, passwordHash: String, now: Date) async throws -> Bool {
+    func usePasswordLink(
+        tokenHash: String, userId: UserID, tenantId: TenantID, passwordHash: String, now: Date
+    ) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
@@ -59,6 +63,8 @@ extension Store {
                     [.text(passwordHash), .id(userId)]) != nil
             else { return false }
             try await Self.revokeEverySignIn(connection, userId: userId, now: now)
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .passwordSetByLink, userId: userId, by: userId, now: now)
             return true
         }
     }

@@ -35,7 +35,8 @@ extension Store {
     }
 
     /// Deletes a worker's account and everything of theirs (GDPR Art. 17): their submitted days
-    /// and finalised weeks, sign-ins, codes and sign-in counters, the user row, and the tenant
+    /// and finalised weeks, sign-ins, codes and sign-in counters, the user row and the record of
+    /// changes to it, and the tenant
     /// it made when they registered if nobody else is in it. False when there is no such user.
     func deleteWorkerAccount(_ caller: Caller) async throws -> Bool {
         try await database.transaction { connection in
@@ -58,6 +59,9 @@ extension Store {
                 "DELETE FROM signin_failures WHERE subject IN (?, ?)",
                 [.text("email:" + email), .text("code-email:" + email)])
             try await connection.execute("DELETE FROM users WHERE id = ?", user)
+            // The organisation's record of changes to the account goes with it (its triggers let
+            // a change go only once the account has).
+            try await connection.execute("DELETE FROM user_changes WHERE user_id = ?", user)
             let tenant: [SQLValue] = [.id(caller.tenantId)]
             let occupied = try await connection.queryOne(
                 """

@@ -44,10 +44,15 @@ extension Store {
         return (tenantId, userId)
     }
 
-    func createUser(_ user: UserRecord) async throws -> UserRecord {
+    func createUser(_ user: UserRecord, by actor: UserID, now: Date) async throws -> UserRecord {
         var user = user
         user.email = Self.normalizedEmail(user.email)
-        try await database.transaction { [user] connection in try await insertUser(connection, user) }
+        try await database.transaction { [user] connection in
+            try await insertUser(connection, user)
+            try await Self.recordUserChange(
+                connection, tenantId: user.tenantId, kind: .added, userId: user.id, by: actor,
+                detail: user.role.rawValue, now: now)
+        }
         return user
     }
 
@@ -123,7 +128,7 @@ extension Store {
     /// Removes a user of the tenant: they can no longer sign in, every sign-in of theirs is
     /// revoked (their devices learn it at their next refresh), and their assignments go. The row
     /// stays for the records that name them. False when no such user of the tenant.
-    func removeUser(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
+    func removeUser(_ id: UserID, tenantId: TenantID, by actor: UserID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
@@ -133,12 +138,16 @@ extension Store {
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
             try await connection.execute("DELETE FROM event_staff WHERE user_id = ?", [.id(id)])
             try await connection.execute("DELETE FROM contact_mentors WHERE user_id = ?", [.id(id)])
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .removed, userId: id, by: actor, now: now)
             return true
         }
     }
 
     /// Sets a user's password (an organizer's reset) and revokes every sign-in of theirs.
-    func resetPassword(_ id: UserID, tenantId: TenantID, passwordHash: String, now: Date) async throws -> Bool {
+    func resetPassword(
+        _ id: UserID, tenantId: TenantID, passwordHash: String, by actor: UserID, now: Date
+    ) async throws -> Bool {
         try await database.transaction { connection in
             guard
                 try await connection.queryOne(
@@ -148,6 +157,8 @@ extension Store {
                     """, [.text(passwordHash), .id(id), .id(tenantId)]) != nil
             else { return false }
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .passwordReset, userId: id, by: actor, now: now)
             return true
         }
     }
@@ -162,7 +173,7 @@ extension Store {
     /// theirs (the tokens carry the role). Nil when no such user. (An organizer cannot change
     /// their own role, so the tenant always keeps one.)
     func updateUser(
-        _ id: UserID, tenantId: TenantID, name: String?, role: UserRole?, now: Date
+        _ id: UserID, tenantId: TenantID, name: String?, role: UserRole?, by actor: UserID, now: Date
     ) async throws -> UserRecord? {
         try await database.transaction { connection in
             guard
@@ -185,15 +196,27 @@ extension Store {
             try await connection.execute(
                 "UPDATE users SET name = ?, role = ? WHERE id = ?",
                 [.text(updated.name), .text(updated.role.rawValue), .id(id)])
+            if updated.name != current.name {
+                try await Self.recordUserChange(
+                    connection, tenantId: tenantId, kind: .renamed, userId: id, by: actor,
+                    detail: "\(current.name) → \(updated.name)", now: now)
+            }
+            if updated.role != current.role {
+                try await Self.recordUserChange(
+                    connection, tenantId: tenantId, kind: .roleChanged, userId: id, by: actor,
+                    detail: "\(current.role.rawValue) → \(updated.role.rawValue)", now: now)
+            }
             return updated
         }
     }
 
     /// Ends every sign-in of a user of the tenant; false when no such user.
-    func signOutEverywhere(_ id: UserID, tenantId: TenantID, now: Date) async throws -> Bool {
+    func signOutEverywhere(_ id: UserID, tenantId: TenantID, by actor: UserID, now: Date) async throws -> Bool {
         try await database.transaction { connection in
             guard try await Self.isActiveUser(connection, id, tenantId: tenantId) else { return false }
             try await Self.revokeEverySignIn(connection, userId: id, now: now)
+            try await Self.recordUserChange(
+                connection, tenantId: tenantId, kind: .signedOutEverywhere, userId: id, by: actor, now: now)
             return true
         }
     }

@@ -18,6 +18,17 @@ struct UserRoutes {
         group.on(API.updateUser, use: update)
         group.on(API.signOutUser, use: signOutEverywhere)
         group.on(API.turnOffUserTwoFactor, use: turnOffTwoFactor)
+        group.on(API.userChanges, use: changes)
+    }
+
+    /// The organisation's changes to its users' accounts, newest first (organizer): `limit`
+    /// (default 100, at most 1,000).
+    @Sendable func changes(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try context.require([.organizer])
+        let limit = try HTTPHelpers.limit(request, default: 100, maximum: 1_000)
+        return try HTTPHelpers.json(
+            UserChangeList(
+                changes: try await dependencies.store.userChanges(tenantId: context.caller.tenantId, limit: limit)))
     }
 
     /// The tenant's users, by name (organizer).
@@ -55,7 +66,7 @@ struct UserRoutes {
         }
         guard
             try await dependencies.store.removeUser(
-                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
+                id, tenantId: context.caller.tenantId, by: context.caller.userId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
@@ -81,7 +92,8 @@ struct UserRoutes {
         let hash = try await dependencies.hasher.hashPassword(body.password)
         guard
             try await dependencies.store.resetPassword(
-                id, tenantId: context.caller.tenantId, passwordHash: hash, now: dependencies.clock.now())
+                id, tenantId: context.caller.tenantId, passwordHash: hash, by: context.caller.userId,
+                now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
@@ -101,7 +113,8 @@ struct UserRoutes {
         let updated: UserRecord?
         do {
             updated = try await dependencies.store.updateUser(
-                id, tenantId: context.caller.tenantId, name: name, role: body.role, now: dependencies.clock.now())
+                id, tenantId: context.caller.tenantId, name: name, role: body.role, by: context.caller.userId,
+                now: dependencies.clock.now())
         } catch Store.UserChangeRefusal.onEventStaff {
             throw APIError(
                 .conflict, .versionConflict,
@@ -119,7 +132,7 @@ struct UserRoutes {
         let id = try API.signOutUser.parameters(in: context)
         guard
             try await dependencies.store.signOutEverywhere(
-                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
+                id, tenantId: context.caller.tenantId, by: context.caller.userId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
@@ -138,7 +151,7 @@ struct UserRoutes {
         }
         guard
             try await dependencies.store.turnOffTwoFactor(
-                id, tenantId: context.caller.tenantId, now: dependencies.clock.now())
+                id, tenantId: context.caller.tenantId, by: context.caller.userId, now: dependencies.clock.now())
         else { throw APIError.notFound }
         dependencies.revokedSessions.invalidate()
         return Response(status: .noContent)
@@ -156,7 +169,10 @@ struct UserRoutes {
             name: try HTTPHelpers.nonEmpty(body.name, "name"),
             role: body.role, passwordHash: try await dependencies.hasher.hashPassword(body.password))
         do {
-            return try HTTPHelpers.json(try await dependencies.store.createUser(record).info, status: .created)
+            return try HTTPHelpers.json(
+                try await dependencies.store.createUser(
+                    record, by: context.caller.userId, now: dependencies.clock.now()
+                ).info, status: .created)
         } catch StoreError.emailTaken {
             throw APIError(.conflict, .emailTaken, "A user with this e-mail already exists.")
         }
