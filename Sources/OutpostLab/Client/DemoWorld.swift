@@ -31,7 +31,9 @@ package struct DemoWorld {
     @MainActor
     package static func seed(server: URL, guests: Int, directory: URL) async throws -> DemoWorld {
         let organizer = try await LabClient.signedIn(
-            transport: LiveTransport.make(baseURL: server),
+            // The seeding's import of up to 20,000 guests is one request, longer than a door's
+            // 10 s: it waits as long as the bench's seeding client does (ServerHandle, 300 s).
+            transport: LiveTransport.make(baseURL: server, timeout: 300),
             LabClient.Credentials(
                 email: Self.organizer.email, password: Self.organizer.password, deviceId: "outpost-demo"))
         let now = Date()
