@@ -157,6 +157,7 @@ struct TenantIsolationTests {
             (.get, "/v1/events/\(event)/zones", nil, [:]),
             (.put, "/v1/events/\(event)/zones", ZoneList(zones: []), [:]),
             (.get, "/v1/events/\(event)/guest-fields", nil, [:]),
+            (.post, "/v1/events/\(event)/guests:bulk", BulkGuestUpdate(guestIds: [guest], status: .cancelled), [:]),
             (.put, "/v1/events/\(event)/guest-fields", GuestFieldList(fields: []), [:]),
             (.put, "/v1/events/\(event)/zone-passages/\(passage.id)", passage, [:]),
             (.get, "/v1/events/\(event)/zone-occupancy", nil, [:]),

@@ -147,6 +147,32 @@ package final class ServerHandle: @unchecked Sendable {
     }
 
     /// A port nothing listens on now.
+    /// A free port for a service that must come back on the same one (a relay that was down):
+    /// drawn below the ephemeral range (Linux's starts at 32768), so no server asking for port 0
+    /// and no outgoing connection takes it while the service is away. Free when drawn.
+    package static func returningPort() throws -> Int {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let port = Int.random(in: 20_000..<32_768, using: &generator)
+            if isFree(port) { return port }
+        }
+        return try freePort()
+    }
+
+    /// Whether a listening socket could bind `port` on loopback now.
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        } == 0
+    }
+
     package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

@@ -152,6 +152,8 @@ public enum API {
         .patch, "/v1/events/{eventId}/guests/{guestId}")
     public static let importGuests = Endpoint<Bytes, ImportResult, EventID>(
         .post, "/v1/events/{eventId}/guests:import")
+    public static let bulkUpdateGuests = Endpoint<BulkGuestUpdate, BulkGuestResult, EventID>(
+        .post, "/v1/events/{eventId}/guests:bulk")
     public static let guestFields = Endpoint<NoBody, GuestFieldList, EventID>(
         .get, "/v1/events/{eventId}/guest-fields")
     public static let setGuestFields = Endpoint<GuestFieldList, GuestFieldList, EventID>(
@@ -312,6 +314,7 @@ extension API {
         listGuests.route,
         guestFields.route,
         setGuestFields.route,
+        bulkUpdateGuests.route,
         createGuest.route,
         showGuest.route,
         updateGuest.route,

@@ -71,12 +71,20 @@ extension ConsoleRoutes {
                     throw EventForm.Invalid(sentence: "Tick the guests first, or choose every guest the filter shows.")
                 }
             }
+            // The API's bulk change, a request per 500 (the guests it would not change are left
+            // alone; ids no longer the event's are counted as refused).
             var changed = 0
             var refused = 0
-            let body = try OutpostJSON.encode(change)
-            for guest in ids {
-                let answer = try await call(API.updateGuest.line(id, guest), body)
-                if answer.status == .ok { changed += 1 } else { refused += 1 }
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let body = try OutpostJSON.encode(
+                    BulkGuestUpdate(
+                        guestIds: Array(ids[start..<min(start + 500, ids.count)]), status: change.status,
+                        accessTypeId: change.accessTypeId))
+                let answer = try await call(API.bulkUpdateGuests.line(id), body)
+                guard answer.status == .ok else { return .refused(answer, back: back) }
+                let result = try answer.decode(BulkGuestResult.self)
+                changed += result.changed
+                refused += result.notFound
             }
             return .redirect(
                 ConsolePages.guests.path(

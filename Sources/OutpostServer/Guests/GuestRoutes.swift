@@ -15,6 +15,30 @@ struct GuestRoutes {
         group.on(API.importGuests, use: importCSV)
         group.on(API.guestFields, use: fields)
         group.on(API.setGuestFields, use: setFields)
+        group.on(API.bulkUpdateGuests, use: bulkUpdate)
+    }
+
+    /// One change to many guests (organizer): written in transactions of ``Store/bulkChunk``
+    /// guests, each guest as its own update would be (the doors learn it at their next sync).
+    @Sendable func bulkUpdate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let event = try await EventRoutes.event(
+            API.bulkUpdateGuests.parameters(in: context), context, dependencies, requiring: [.organizer])
+        let body = try await HTTPHelpers.decode(BulkGuestUpdate.self, from: request)
+        guard (1...BulkGuestUpdate.maxGuests).contains(body.guestIds.count) else {
+            throw APIError.invalidRequest(
+                "'guestIds' names 1 to \(BulkGuestUpdate.maxGuests) guests.", status: .unprocessableContent)
+        }
+        guard body.status != nil || body.accessTypeId != nil else {
+            throw APIError.invalidRequest(
+                "Say what changes: 'status', 'accessTypeId' or both.", status: .unprocessableContent)
+        }
+        do {
+            return try HTTPHelpers.json(
+                try await dependencies.store.bulkUpdateGuests(
+                    eventId: event.id, ids: body.guestIds, status: body.status, accessTypeId: body.accessTypeId))
+        } catch StoreError.unknownAccessType {
+            throw Self.unknownAccessType
+        }
     }
 
     /// The event's guest fields, in order (whoever works the event: the door shows them).

@@ -201,6 +201,64 @@ extension Store {
         }
     }
 
+    /// Guests one transaction of a bulk change writes (SQLite's one writer waits no longer).
+    static let bulkChunk = 500
+
+    /// One change to many guests, ``bulkChunk`` at a time, each chunk its own transaction (a
+    /// failure part-way leaves the chunks before it written; sending it again changes the rest
+    /// and counts those as unchanged). The changed guests get a new change number, so devices
+    /// learn it at their next roster sync.
+    func bulkUpdateGuests(
+        eventId: EventID, ids: [GuestID], status: GuestStatus?, accessTypeId: AccessTypeID?
+    ) async throws -> BulkGuestResult {
+        var seen = Set<GuestID>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        var result = BulkGuestResult(changed: 0, unchanged: 0, notFound: 0)
+        for start in stride(from: 0, to: unique.count, by: Self.bulkChunk) {
+            let chunk = Array(unique[start..<min(start + Self.bulkChunk, unique.count)])
+            let written = try await database.transaction { connection in
+                if let accessTypeId {
+                    guard try await Self.accessTypeExists(connection, eventId: eventId, id: accessTypeId) else {
+                        throw StoreError.unknownAccessType
+                    }
+                }
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try await connection.query(
+                    "SELECT id, status, access_type_id FROM guests WHERE event_id = ? AND id IN (\(marks))",
+                    [.id(eventId)] + chunk.map { .id($0) })
+                var changing: [GuestID] = []
+                for row in rows {
+                    let currentStatus = try row.text("status")
+                    let currentType: AccessTypeID = try row.id("access_type_id")
+                    let differs =
+                        (status.map { currentStatus != $0.rawValue } ?? false)
+                        || (accessTypeId.map { currentType != $0 } ?? false)
+                    if differs { changing.append(try row.id("id")) }
+                }
+                if !changing.isEmpty {
+                    guard let seq = try await bumpSequence(connection, eventId: eventId) else {
+                        throw StoreError.notFound
+                    }
+                    try await connection.execute(
+                        """
+                        UPDATE guests SET status = COALESCE(?, status), access_type_id = COALESCE(?, access_type_id),
+                            seq = ?
+                        WHERE event_id = ? AND id IN (\(Array(repeating: "?", count: changing.count).joined(separator: ", ")))
+                        """,
+                        [
+                            status.map { .text($0.rawValue) } ?? .null, accessTypeId.map { .id($0) } ?? .null,
+                            .int(seq), .id(eventId),
+                        ] + changing.map { .id($0) })
+                }
+                return (found: rows.count, changed: changing.count)
+            }
+            result.changed += written.changed
+            result.unchanged += written.found - written.changed
+            result.notFound += chunk.count - written.found
+        }
+        return result
+    }
+
     /// Writes one chunk of an import (at most ``maxImportChunk`` guests) in one transaction. A guest whose name and e-mail (in any
     /// case) the event already has, or that appeared earlier in the chunk, is skipped; only the
     /// chunk's own e-mails are looked up.
