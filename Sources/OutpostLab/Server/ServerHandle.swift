@@ -160,29 +160,27 @@ package final class ServerHandle: @unchecked Sendable {
     }
 
     /// Whether a listening socket could bind `port` on loopback now.
-    static func isFree(_ port: Int) -> Bool {
+    static func isFree(_ port: Int) -> Bool { bindLoopback(port: port) != nil }
+
+    package static func freePort() throws -> Int {
+        guard let port = bindLoopback(port: 0) else { throw CleanFailure("no free loopback port") }
+        return port
+    }
+
+    /// Binds a socket to `port` on loopback (0: one the system picks), closes it, and returns the
+    /// port it had; nil when the bind failed.
+    private static func bindLoopback(port: Int) -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        } == 0
-    }
-
-    package static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
+        guard bound == 0 else { return nil }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }

@@ -67,12 +67,11 @@ extension ConsoleRoutes {
             }
             let guest = try answer.decode(GuestInfo.self)
             let fields = try await guestFields(id, call)
+            let shown = GuestFieldRules.shown(guest.fields ?? [:], fields: fields)
             var values: [String: Any] = [
                 "fields": Self.fieldInputs(fields, values: guest.fields ?? [:]),
-                "shownFields": GuestFieldRules.shown(guest.fields ?? [:], fields: fields).map {
-                    ["label": $0.label, "value": $0.value]
-                },
-                "hasShownFields": !GuestFieldRules.shown(guest.fields ?? [:], fields: fields).isEmpty,
+                "shownFields": shown.map { ["label": $0.label, "value": $0.value] },
+                "hasShownFields": !shown.isEmpty,
                 "event": ["id": id.wire, "name": detail.event.name],
                 "guest": [
                     "id": guest.id.wire, "name": guest.name, "email": guest.email, "code": guest.code,
