@@ -187,8 +187,16 @@ struct EmailCodeContractTests {
         let sink = try await SMTPSink.startForTest()
         defer { sink.stop() }
         let rounds = 31
+        try await TestStores.withLocation(kind) { location in
+            try await timing(kind, on: location, sink: sink, rounds: rounds)
+        }
+    }
+
+    func timing(
+        _ kind: StoreKind, on location: ServerConfiguration.StoreLocation, sink: SMTPSink, rounds: Int
+    ) async throws {
         try await withServer(
-            location: try await TestStores.location(kind), live: true,
+            location: location, live: true,
             configure: {
                 $0.smtpRelay = SMTPClient(relay: sink.relay)
                 // Each round comes from its own address, so the per-address limit never answers.

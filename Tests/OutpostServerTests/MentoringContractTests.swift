@@ -217,21 +217,20 @@ struct MentoringContractTests {
         "pm-kek-rotation: a new key-encryption key re-wraps the data key on use; the data is never rewritten",
         arguments: StoreKind.allCases)
     func kekRotation(kind: StoreKind) async throws {
-        let location: ServerConfiguration.StoreLocation
-        var file: URL?
-        if kind == .sqlite {
-            file = FileManager.default.temporaryDirectory.appendingPathComponent("kek-\(UUID()).sqlite")
-            location = .sqlite(path: file!.path)
-        } else {
-            location = try await TestStores.location(kind)
+        guard kind == .sqlite else {
+            return try await TestStores.withLocation(kind) { try await kekRotation(on: $0) }
         }
+        // On a file: the server is started again on the same store.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kek-\(UUID()).sqlite")
         defer {
-            if let file {
-                for suffix in ["", "-wal", "-shm"] {
-                    try? FileManager.default.removeItem(atPath: file.path + suffix)
-                }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: file.path + suffix)
             }
         }
+        try await kekRotation(on: .sqlite(path: file.path))
+    }
+
+    func kekRotation(on location: ServerConfiguration.StoreLocation) async throws {
         let ringA = KeyEncryptionKeys.generate(id: "a")
         let ringBA = try ringA.rotated(newId: "b")
         let ringB = try KeyEncryptionKeys(text: ringBA.text.split(separator: "\n").prefix(1).joined())

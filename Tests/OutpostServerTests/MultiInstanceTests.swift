@@ -12,8 +12,7 @@ import Testing
 struct MultiInstanceTests {
     @Test("interleaved check-ins for the same guests through two instances on one PostgreSQL: one row per guest")
     func twoInstancesOnPostgres() async throws {
-        let location = try await TestStores.location(.postgres)
-        try await runTwoInstances(location)
+        try await TestStores.withLocation(.postgres) { try await runTwoInstances($0) }
     }
 
     @Test("the same through two instances on one SQLite file")

@@ -174,11 +174,13 @@ struct PreparedSQLTests {
         case .sqlite:
             try await body(try SQLiteDatabase())
         case .postgres:
-            guard case .postgres(let url) = try await TestStores.location(.postgres) else { return }
-            let database = try PostgresDatabase(url: url, poolSize: 1, logger: TestStores.logger)
-            let pool = Task { await database.run() }
-            defer { pool.cancel() }
-            try await body(database)
+            try await TestStores.withLocation(.postgres) { location in
+                guard case .postgres(let url) = location else { return }
+                let database = try PostgresDatabase(url: url, poolSize: 1, logger: TestStores.logger)
+                let pool = Task { await database.run() }
+                defer { pool.cancel() }
+                try await body(database)
+            }
         }
     }
 }

@@ -22,7 +22,10 @@ struct RevocationTests {
         "revocation-two-instances: after a sign-out, a password reset or a removal on instance A, the access token is refused on A at once and on B within a second; the console cookie copied before 'Sign out' reads and creates nothing on either"
     )
     func twoInstances() async throws {
-        let location = try await TestStores.location(.postgres)
+        try await TestStores.withLocation(.postgres) { try await twoInstances(on: $0) }
+    }
+
+    func twoInstances(on location: ServerConfiguration.StoreLocation) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
         try await withServer(location: location, clock: clock) { a in
             let world = try await World.make(a)

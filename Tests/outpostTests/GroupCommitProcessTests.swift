@@ -221,6 +221,27 @@ struct GroupCommitProcessTests {
             }
             postgres = url
         }
+        do {
+            try await killedMidGroup(postgres: postgres)
+        } catch {
+            await Self.drop(postgres)
+            throw error
+        }
+        await Self.drop(postgres)
+    }
+
+    /// Drops the test's database (its 25 MB matter on a shared disk); a failure is printed only.
+    static func drop(_ postgres: String?) async {
+        guard let postgres, let admin = ProcessInfo.processInfo.environment["OUTPOST_TEST_POSTGRES_URL"],
+            let name = URLComponents(string: postgres)?.path.dropFirst()
+        else { return }
+        let dropped = try? await CLI.run(
+            ["-q", admin, "-c", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"],
+            executable: URL(fileURLWithPath: "/usr/bin/psql"))
+        if dropped?.status != 0 { print("the test database \(name) was not dropped: \(dropped?.stderr ?? "")") }
+    }
+
+    func killedMidGroup(postgres: String?) async throws {
         let server = try await RunningServer.start(postgres: postgres)
         let session = try await server.organizerSetUp()
         _ = try await server.request(
