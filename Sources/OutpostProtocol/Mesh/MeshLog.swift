@@ -1,0 +1,135 @@
+import Foundation
+import OutpostCore
+
+/// What a device knows of the mesh: the grow-only set of verified entries, every device's
+/// included. Merging is set union, so it is commutative, associative and idempotent: whatever
+/// order deltas arrive in, two devices holding the same entries are in the same state. Nothing
+/// is ever removed; two admissions of one guest are both kept, and both shown.
+///
+/// The log stores entries already verified (``MeshTrust`` checks signatures and certificates);
+/// it checks only what a set can: the author's numbering stays plausible.
+public struct MeshLog: Sendable, Equatable {
+    /// Every entry by its id.
+    public private(set) var entries: [Data: MeshEntry] = [:]
+    /// The entries by author and number (more than one under a number: a fork).
+    private var byAuthor: [String: [UInt64: [MeshEntry]]] = [:]
+    /// Each guest's admissions, in ``admissionOrder``.
+    private var admitted: [GuestID: [MeshEntry]] = [:]
+    /// Each author's highest contiguous number.
+    public private(set) var vector = VersionVector()
+
+    /// How far past an author's contiguous count a number may be and still be kept: a door
+    /// makes a few thousand check-ins a day; a number beyond this is a rogue or broken device.
+    public static let plausibleGap: UInt64 = 10_000
+
+    public init() {}
+
+    public static func == (lhs: MeshLog, rhs: MeshLog) -> Bool { lhs.entries == rhs.entries }
+
+    public enum Insert: Equatable, Sendable {
+        /// New: kept.
+        case added
+        /// Already held (a replay, or the same entry by another path): nothing changes.
+        case known
+        /// New, but another entry already has its author and number: kept, and a fork.
+        case fork
+    }
+
+    public var count: Int { entries.count }
+
+    /// Adds a verified entry. Throws ``MeshRefusal/implausible`` for a number too far ahead.
+    @discardableResult
+    public mutating func insert(_ entry: MeshEntry) throws -> Insert {
+        let id = Data(entry.id)
+        if entries[id] != nil { return .known }
+        guard entry.seq <= vector[entry.author] + Self.plausibleGap else { throw MeshRefusal.implausible }
+        entries[id] = entry
+        let sameNumber = byAuthor[entry.author, default: [:]][entry.seq, default: []]
+        byAuthor[entry.author, default: [:]][entry.seq, default: []].append(entry)
+        byAuthor[entry.author]![entry.seq]!.sort { $0.id.lexicographicallyPrecedes($1.id) }
+        if entry.kind == .admit {
+            admitted[entry.guest, default: []].append(entry)
+            admitted[entry.guest]!.sort(by: Self.admissionOrder)
+        }
+        if let numbers = byAuthor[entry.author] {
+            var count = vector[entry.author]
+            while numbers[count + 1] != nil { count += 1 }
+            vector[entry.author] = count
+        }
+        return sameNumber.isEmpty ? .added : .fork
+    }
+
+    /// Adds every entry of `other`: the union.
+    public mutating func merge(_ other: MeshLog) {
+        for entry in other.entries.values { _ = try? insert(entry) }
+    }
+
+    /// What a peer at `remote` lacks: each author's entries past the peer's count, in number
+    /// order, authors in name order, at most `limit`.
+    public func delta(since remote: VersionVector, limit: Int = .max) -> [MeshEntry] {
+        var out: [MeshEntry] = []
+        for author in byAuthor.keys.sorted() {
+            let numbers = byAuthor[author]!
+            for seq in numbers.keys.sorted() where seq > remote[author] {
+                for entry in numbers[seq]! {
+                    guard out.count < limit else { return out }
+                    out.append(entry)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A guest's admissions, first first: by scan time, then author, then number, the same
+    /// on every device.
+    public func admissions(of guest: GuestID) -> [MeshEntry] { admitted[guest] ?? [] }
+
+    /// Guests admitted more than once (a race inside the propagation bound, or a partition):
+    /// every one kept, for the server to flag as it does any double check-in.
+    public var duplicateAdmissions: [GuestID: [MeshEntry]] { admitted.filter { $0.value.count > 1 } }
+
+    /// Forks: (author, number) pairs with more than one entry, or whose entry does not link
+    /// to the author's entry before it.
+    public var forks: [MeshFork] {
+        var out: [MeshFork] = []
+        for (author, numbers) in byAuthor {
+            for (seq, held) in numbers {
+                let linked: Bool
+                if seq == 1 {
+                    linked = held.allSatisfy { $0.previous == MeshEntry.noPrevious }
+                } else if let before = numbers[seq - 1] {
+                    let ids = Set(before.map(\.id))
+                    linked = held.allSatisfy { ids.contains($0.previous) }
+                } else {
+                    linked = true
+                }
+                if held.count > 1 || !linked { out.append(MeshFork(author: author, seq: seq)) }
+            }
+        }
+        return out.sorted { ($0.author, $0.seq) < ($1.author, $1.seq) }
+    }
+
+    /// The author's newest entry (for the next entry's ``MeshEntry/previous``).
+    public func last(of author: String) -> MeshEntry? {
+        let count = vector[author]
+        return count == 0 ? nil : byAuthor[author]?[count]?.first
+    }
+
+    static func admissionOrder(_ a: MeshEntry, _ b: MeshEntry) -> Bool {
+        if (a.scannedAt, a.author, a.seq) != (b.scannedAt, b.author, b.seq) {
+            return (a.scannedAt, a.author, a.seq) < (b.scannedAt, b.author, b.seq)
+        }
+        return a.id.lexicographicallyPrecedes(b.id)
+    }
+}
+
+/// An author's number under which the log holds conflicting entries.
+public struct MeshFork: Hashable, Sendable {
+    public var author: String
+    public var seq: UInt64
+
+    public init(author: String, seq: UInt64) {
+        self.author = author
+        self.seq = seq
+    }
+}
