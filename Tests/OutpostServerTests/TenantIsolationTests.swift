@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import OutpostCore
@@ -182,6 +183,13 @@ struct TenantIsolationTests {
             (.put, "/v1/events/\(event)/stations/\(user)", StationAssignment.pickup, [:]),
             (.delete, "/v1/events/\(event)/stations/\(user)", nil, [:]),
             (.get, "/v1/events/\(event)/my-station", nil, [:]),
+            (
+                .post, "/v1/events/\(event)/mesh/certificate",
+                MeshCertificateRequest(
+                    device: "door-1",
+                    publicKey: P256.Signing.PrivateKey().publicKey.derRepresentation.base64EncodedString()), [:]
+            ),
+            (.get, "/v1/events/\(event)/mesh/revocations", nil, [:]),
             (.get, "/v1/events/\(event)/ticket-blocks", nil, [:]),
             (
                 .post, "/v1/events/\(event)/ticket-blocks",

@@ -127,6 +127,11 @@ public enum API {
     public static let clearStation = Endpoint<NoBody, NoBody, EventID, UserID>(
         .delete, "/v1/events/{eventId}/stations/{userId}")
     public static let myStation = Endpoint<NoBody, MyStation, EventID>(.get, "/v1/events/{eventId}/my-station")
+    // The venue mesh: a device's certificate for the event, and what the authority revoked.
+    public static let meshCertificate = Endpoint<MeshCertificateRequest, MeshCredentials, EventID>(
+        .post, "/v1/events/{eventId}/mesh/certificate")
+    public static let meshRevocations = Endpoint<NoBody, MeshRevocationList, EventID>(
+        .get, "/v1/events/{eventId}/mesh/revocations")
     // Ticket blocks (EF-069): blocks of tickets partners name until a deadline.
     public static let ticketBlocks = Endpoint<NoBody, TicketBlockList, EventID>(
         .get, "/v1/events/{eventId}/ticket-blocks")
@@ -301,6 +306,8 @@ extension API {
         setStation.route,
         clearStation.route,
         myStation.route,
+        meshCertificate.route,
+        meshRevocations.route,
         ticketBlocks.route,
         allocateTicketBlock.route,
         myTicketBlocks.route,

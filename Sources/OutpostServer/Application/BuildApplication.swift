@@ -126,6 +126,7 @@ public enum OutpostServer {
         LeadRoutes(dependencies: dependencies).register(on: authenticated)
         TicketBlockRoutes(dependencies: dependencies).register(on: authenticated)
         StationRoutes(dependencies: dependencies).register(on: authenticated)
+        MeshRoutes(dependencies: dependencies).register(on: authenticated)
         ConsentRoutes(dependencies: dependencies).register(on: authenticated)
         TrackingRoutes(dependencies: dependencies).register(on: authenticated)
         PrivacyRoutes(dependencies: dependencies).register(on: authenticated)

@@ -37,11 +37,13 @@ extension Store {
             [.blob(hash), .id(familyId), .id(userId), .text(deviceId), .date(issuedAt), .date(expiresAt)])
     }
 
-    /// Revokes every token of a family still live (reuse of a rotated token).
+    /// Revokes every token of a family still live (reuse of a rotated token, a sign-out), and
+    /// the mesh certificates of that sign-in's device.
     private static func revokeFamily(_ connection: any SQLConnection, familyId: SignInID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
             [.date(now), .id(familyId)])
+        try await revokeMeshCertificates(connection, familyId: familyId, now: now)
     }
 
     /// Rotates a refresh token in one transaction: the presented token is marked rotated and its
@@ -98,15 +100,15 @@ extension Store {
         }
     }
 
-    /// Revokes the family of a refresh token (sign-out). Unknown tokens are ignored.
+    /// Revokes the family of a refresh token (sign-out), and the mesh certificates of its
+    /// device. Unknown tokens are ignored.
     func revokeFamily(ofTokenHash hash: [UInt8], now: Date) async throws {
         try await database.transaction { connection in
-            try await connection.execute(
-                """
-                UPDATE refresh_tokens SET revoked_at = ?
-                WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
-                """,
-                [.date(now), .blob(hash)])
+            guard
+                let row = try await connection.queryOne(
+                    "SELECT family_id FROM refresh_tokens WHERE token_hash = ?", [.blob(hash)])
+            else { return }
+            try await Self.revokeFamily(connection, familyId: try row.id("family_id"), now: now)
         }
     }
 

@@ -7,8 +7,40 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
-        v25, v26, v27, v28,
+        v25, v26, v27, v28, v29,
     ]
+
+    /// The venue mesh: each tenant's certificate authority (its P-256 key and self-signed
+    /// certificate, DER) and the certificates it issued, one per event, user and device; a
+    /// revoked one keeps its row with the time (peers learn it as the authority's signed
+    /// revocation).
+    static let v29 = Migration(version: 29, name: "venue mesh certificates") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        return [
+            """
+            CREATE TABLE mesh_authorities (
+                tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                private_key \(blob) NOT NULL,
+                certificate \(blob) NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE mesh_certificates (
+                serial TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                event_id TEXT NOT NULL REFERENCES events(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                device TEXT NOT NULL,
+                public_key \(blob) NOT NULL,
+                certificate \(blob) NOT NULL,
+                not_after BIGINT NOT NULL,
+                issued_at BIGINT NOT NULL,
+                revoked_at BIGINT)
+            """,
+            "CREATE INDEX mesh_certificates_device ON mesh_certificates (event_id, user_id, device)",
+            "CREATE INDEX mesh_certificates_user ON mesh_certificates (user_id, revoked_at)",
+        ]
+    }
 
     /// The organisation's record of changes to its users' accounts, append-only like the audit
     /// log, except that an account's erasure (GDPR Art. 17) takes the changes to it along: a row

@@ -48,7 +48,7 @@ extension Store {
             let user: [SQLValue] = [.id(caller.userId)]
             for table in [
                 "day_submissions", "finalised_weeks", "refresh_tokens", "event_staff", "contact_mentors",
-                "user_device_reports", "two_factor", "recovery_codes", "password_links",
+                "user_device_reports", "two_factor", "recovery_codes", "password_links", "mesh_certificates",
             ] {
                 try await connection.execute("DELETE FROM \(table) WHERE user_id = ?", user)
             }

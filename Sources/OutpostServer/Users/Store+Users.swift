@@ -228,9 +228,11 @@ extension Store {
             != nil
     }
 
+    /// Ends every sign-in of a user, and with them every mesh certificate of theirs.
     static func revokeEverySignIn(_ connection: any SQLConnection, userId: UserID, now: Date) async throws {
         try await connection.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
             [.date(now), .id(userId)])
+        try await revokeMeshCertificates(connection, userId: userId, now: now)
     }
 }
