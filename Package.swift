@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "OutpostLeads", targets: ["OutpostLeads"]),
         .library(name: "OutpostTracking", targets: ["OutpostTracking"]),
         .library(name: "OutpostActivities", targets: ["OutpostActivities"]),
+        .library(name: "OutpostMesh", targets: ["OutpostMesh"]),
         .library(name: "OutpostTerminal", targets: ["OutpostTerminal"]),
         .library(name: "OutpostDrawing", targets: ["OutpostDrawing"]),
         .library(name: "OutpostReport", targets: ["OutpostReport"]),
@@ -254,12 +255,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "OutpostMesh",
+            dependencies: [
+                "OutpostCore", "OutpostProtocol", "OutpostShell", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The composition: the apps made of the shell and its modules (front-ends import this).
         .target(
             name: "OutpostDevice",
             dependencies: [
                 "OutpostShell", "OutpostCheckIn", "OutpostKiosk", "OutpostWalkIns", "OutpostNotes", "OutpostPrint",
-                "OutpostZones", "OutpostPickup", "OutpostLeads", "OutpostTracking", "OutpostActivities",
+                "OutpostZones", "OutpostPickup", "OutpostLeads", "OutpostTracking", "OutpostActivities", "OutpostMesh",
             ],
             swiftSettings: swiftSettings
         ),
@@ -292,6 +302,7 @@ let package = Package(
                 "OutpostLeads",
                 "OutpostTracking",
                 "OutpostActivities",
+                "OutpostMesh",
                 "OutpostChaos",
                 "OutpostLab",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

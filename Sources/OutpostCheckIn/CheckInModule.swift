@@ -165,7 +165,8 @@ package final class CheckInModule: DeviceModule {
         // The refused entries, with their guests' names.
         rejected = context.read(&refusedRead, tables: ["outbox", "guests"], scope: eventId) { refusedEntries() }
         confirming = state.confirmation.flatMap { confirmation in
-            guard let guest = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
+            guard let read = readGuest(eventId: eventId, id: confirmation.guestId) ?? nil else { return nil }
+            let guest = withPeerAdmission(read)
             return ConfirmationScreen(
                 guest: guest, accessTypeName: accessTypes.first { $0.id == guest.accessTypeId }?.name ?? "—",
                 method: confirmation.method, timeZone: context.currentEvent?.timeZone,
@@ -437,7 +438,7 @@ package final class CheckInModule: DeviceModule {
             }
             return false
         }
-        guard let unnamed = read else { return false }
+        guard let unnamed = read.map(withPeerAdmission) else { return false }
         guard let guest = nameAtDoorIfNeeded(unnamed, holderName: holderName) else { return true }
         state.confirmation = nil
         do {
@@ -466,7 +467,12 @@ package final class CheckInModule: DeviceModule {
             scannedAt: Date(millisecondsSince1970: now.millisecondsSince1970), method: method, ticket: ticket,
             reconfirm: guest.checkIn != nil && method != .kiosk ? true : nil, note: note)
         let entry = try store.confirmCheckIn(
-            guest: guest, request: request, byName: session.user.name, owner: owner, now: now)
+            guest: guest, request: request, byName: session.user.name, owner: owner, now: now
+        ) { db in
+            try context.journalCheckIn(
+                db, eventId: guest.eventId, guestId: guest.id, scannedAt: request.scannedAt,
+                reconfirm: guest.checkIn != nil)
+        }
         context.announceCheckIn(
             eventId: guest.eventId, guestId: guest.id, ticket: ticket, reconfirm: guest.checkIn != nil)
         return entry
@@ -488,6 +494,20 @@ package final class CheckInModule: DeviceModule {
         context.read(&keysRead, tables: ["event_keys"], scope: eventId) {
             context.surfacing("read the event's ticket keys") { try store.ticketKeys(eventId: eventId) } ?? [:]
         }
+    }
+
+    /// The guest as this door decides on them: one the roster has not checked in but another
+    /// door admitted (learnt over the venue mesh, ``PeerAdmissionSource``) is already checked
+    /// in, by that door's staff, so confirming re-confirms and never admits twice.
+    private func withPeerAdmission(_ guest: LocalGuest) -> LocalGuest {
+        guard guest.checkIn == nil,
+            let peer = context.service((any PeerAdmissionSource).self)?.peerAdmission(
+                eventId: guest.eventId, guestId: guest.id)
+        else { return guest }
+        var admitted = guest
+        admitted.checkIn = LocalCheckIn(
+            at: peer.at, byName: "\(peer.staff) on \(peer.door)", deviceId: peer.deviceId, pending: true)
+        return admitted
     }
 
     /// What staff are told when the roster could not be read for an action.

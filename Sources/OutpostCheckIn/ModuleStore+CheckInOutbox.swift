@@ -11,10 +11,11 @@ extension OutboxKind {
 
 extension ModuleStore where Owner == CheckInModule {
     /// Commits a check-in locally: the guest's check-in state and its outbox entry (owned by
-    /// `owner`, with its Idempotency-Key fixed now), in one transaction, before anything touches
-    /// the network.
+    /// `owner`, with its Idempotency-Key fixed now), and what `journal` writes with them (the
+    /// venue mesh's entry), in one transaction, before anything touches the network.
     package func confirmCheckIn(
-        guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date
+        guest: LocalGuest, request: CheckInRequest, byName: String, owner: UserID, now: Date,
+        journal: (Database) throws -> Void = { _ in }
     ) throws -> CheckInEntry {
         let key = request.idempotencyKey.description
         return try queue.write { db in
@@ -27,6 +28,7 @@ extension ModuleStore where Owner == CheckInModule {
             let id = try enqueue(
                 db, kind: .checkIn, eventId: guest.eventId, idempotencyKey: key, request: request, owner: owner,
                 now: now)
+            try journal(db)
             return CheckInEntry(
                 id: id.rawValue, eventId: guest.eventId, idempotencyKey: key, request: request, attempts: 0,
                 nextAttemptAt: .distantPast, state: .pending, lastError: nil)

@@ -28,13 +28,23 @@ package final class TestIdentityProvider: @unchecked Sendable {
             print(skipMessage)
             try Test.cancel(Comment(rawValue: skipMessage))
         }
-        let port = try ServerHandle.freePort()
         let options = tokenMaxAge.map { ["--token-max-age", String($0)] } ?? []
-        let provider = TestIdentityProvider(
-            port: port, process: try Self.launch(executable, port: port, options: options), executable: executable,
-            options: options)
-        try await provider.waitUntilAnswering()
-        return provider
+        // A provider that exits at once lost its port to another test between the draw and its
+        // bind (seen once in a full run): it starts again on another port.
+        var failure: (any Error)?
+        for _ in 0..<3 {
+            let port = try ServerHandle.freePort()
+            let provider = TestIdentityProvider(
+                port: port, process: try Self.launch(executable, port: port, options: options), executable: executable,
+                options: options)
+            do {
+                try await provider.waitUntilAnswering()
+                return provider
+            } catch {
+                failure = error
+            }
+        }
+        throw failure ?? CleanFailure("oidc-provider-mock did not start")
     }
 
     private init(port: Int, process: Process, executable: String, options: [String]) {
@@ -54,14 +64,19 @@ package final class TestIdentityProvider: @unchecked Sendable {
         return process
     }
 
+    /// Waits while the provider starts (Python's start-up shares two cores with the whole suite:
+    /// up to 60 s), and not at all once it has exited.
     private func waitUntilAnswering() async throws {
-        for _ in 0..<400 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             if (try? await Browser.get(issuer + "/.well-known/openid-configuration").status) == 200 { return }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(25))
         }
+        let exited = !process.isRunning
         stop()
-        throw CleanFailure("oidc-provider-mock did not start on port \(port)")
+        throw CleanFailure(
+            "oidc-provider-mock did not start on port \(port)" + (exited ? " (it exited)" : " within 60 s"))
     }
 
     /// Gives the user `subject` these claims (`email`, `email_verified`, `name`…) from the next sign-in on.

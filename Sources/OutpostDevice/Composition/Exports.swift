@@ -3,6 +3,7 @@
 @_exported import OutpostCheckIn
 @_exported import OutpostKiosk
 @_exported import OutpostLeads
+@_exported import OutpostMesh
 @_exported import OutpostNotes
 @_exported import OutpostPickup
 @_exported import OutpostPrint

@@ -39,7 +39,7 @@ public struct MeshLog: Sendable, Equatable {
 
     /// Adds a verified entry. Throws ``MeshRefusal/implausible`` for a number too far ahead.
     @discardableResult
-    public mutating func insert(_ entry: MeshEntry) throws -> Insert {
+    public mutating func insert(_ entry: MeshEntry) throws(MeshRefusal) -> Insert {
         let id = Data(entry.id)
         if entries[id] != nil { return .known }
         guard entry.seq <= vector[entry.author] + Self.plausibleGap else { throw MeshRefusal.implausible }

@@ -87,11 +87,11 @@ struct DeviceLab: Sendable {
     /// A device signed in as staff member Alex, inside the world's event with its roster synced.
     @MainActor
     func readyDevice(
-        _ name: String, email: String = "alex@acme.test",
+        _ name: String, email: String = "alex@acme.test", clock: WallClock = .system,
         transport: (@Sendable (any Transport) -> any Transport)? = nil,
         printers: any BadgePrinters = NoBadgePrinters()
     ) async throws -> DeviceApp {
-        let app = try launch(name, transport: transport, printers: printers)
+        let app = try launch(name, clock: clock, transport: transport, printers: printers)
         await app.signIn(server: serverURL, email: email, password: Self.staffPassword)
         try #require(app.isSignedIn, "sign-in failed: \(app.tree().elements)")
         await app.openEvent(world.event.id)

@@ -1,0 +1,250 @@
+import Crypto
+import Foundation
+import GRDB
+import OutpostCore
+import OutpostProtocol
+import OutpostShell
+import X509
+
+/// The venue mesh on a door: at each sync the server certifies this device's key for the open
+/// event; every check-in the door commits becomes a signed entry; peers exchange entries (a
+/// hello with the version vector, then only what the other lacks), and a guest a peer admitted
+/// shows on check-in's card as already checked in (``PeerAdmissionSource``). Peers' entries never
+/// enter this door's outbox: each door sends its own check-ins, and the server dedupes.
+@MainActor
+package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, PeerAdmissionSource {
+    package static let name = "mesh"
+    package static let migrations = ModuleStore<MeshModule>.meshMigrations
+    /// The mesh belongs to the signed-in session: its entries and credentials go at sign-out.
+    package static let sessionTables = ["mesh_entries", "mesh_credentials"]
+
+    package let context: ModuleContext
+    package let store: ModuleStore<MeshModule>
+    /// The open event's mesh, loaded from the store when the event opens.
+    private var mesh: EventMesh?
+    /// The entry kept with the check-in being committed, until the commit is announced.
+    private var signed: MeshEntry?
+
+    /// One event's mesh as this door holds it.
+    struct EventMesh {
+        var eventId: EventID
+        var log: MeshLog
+        var trust: MeshTrust
+        var credentials: MeshCredentialRecord
+    }
+
+    package init(context: ModuleContext, store: ModuleStore<MeshModule>) {
+        self.context = context
+        self.store = store
+    }
+
+    package var outboxHandlers: [any OutboxEntryHandler] { [] }
+
+    /// The door's P-256 key, kept in the key store (outside the app's restorable files) with
+    /// the highest number it has signed, so a restored store never signs a number twice.
+    private func key() throws -> P256.Signing.PrivateKey {
+        let keyStore = context.ports.keyStore
+        if let raw = try keyStore.record(named: "mesh-key") {
+            return try P256.Signing.PrivateKey(rawRepresentation: raw)
+        }
+        let key = P256.Signing.PrivateKey()
+        try keyStore.setRecord(named: "mesh-key", key.rawRepresentation)
+        return key
+    }
+
+    private func signedUpTo(_ eventId: EventID) throws -> UInt64 {
+        guard let data = try context.ports.keyStore.record(named: "mesh-seq-\(eventId.wire)") else { return 0 }
+        return UInt64(String(decoding: data, as: UTF8.self)) ?? 0
+    }
+
+    /// Asks the server for this door's certificate (again when less than an hour of it is
+    /// left) and the event's revocations.
+    package func pull(event: EventInfo) async throws {
+        let key = try key()
+        let now = context.ports.clock.now()
+        let held = try store.credentials(eventId: event.id)
+        let request = MeshCertificateRequest(
+            device: context.deviceId, publicKey: key.publicKey.derRepresentation.base64EncodedString())
+        let response = try await context.authorized(
+            TransportRequest(
+                API.meshCertificate.line(event.id), headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(request)))
+        guard response.status == 200,
+            let answer = try? OutpostJSON.decode(MeshCredentials.self, from: response.body),
+            let certificate = Data(base64Encoded: answer.certificate),
+            let authority = Data(base64Encoded: answer.authority)
+        else {
+            // An event over, or a role that does not scan: no mesh, and nothing else fails.
+            if [403, 404, 409].contains(response.status) { return }
+            throw APIClientError.http(status: response.status, code: nil)
+        }
+        var record = MeshCredentialRecord(
+            certificate: certificate, authority: authority, notAfter: answer.notAfter,
+            revocations: answer.revocations, peers: held?.peers ?? [])
+        if held?.authority != authority { record.peers = [] }
+        try store.setCredentials(record, eventId: event.id)
+        _ = now
+        if event.id == context.eventId { load(event.id) }
+    }
+
+    /// Loads the open event's mesh from the store.
+    private func load(_ eventId: EventID) {
+        mesh =
+            context.surfacing("read the venue mesh") { () throws -> EventMesh? in
+                guard let credentials = try store.credentials(eventId: eventId),
+                    let tenant = context.session?.user.tenantId
+                else { return nil }
+                let authority = try Certificate(derEncoded: Array(credentials.authority))
+                var trust = MeshTrust(authority: authority, tenant: tenant, event: eventId)
+                for revocation in credentials.revocations { try? trust.learn(revocation) }
+                let now = context.ports.clock.now()
+                for peer in [credentials.certificate] + credentials.peers {
+                    if let certificate = try? Certificate(derEncoded: Array(peer)) {
+                        _ = try? trust.accept(certificate, at: now)
+                    }
+                }
+                var log = MeshLog()
+                for entry in try store.entries(eventId: eventId) { _ = try? log.insert(entry) }
+                return EventMesh(eventId: eventId, log: log, trust: trust, credentials: credentials)
+            } ?? nil
+    }
+
+    package func reload() {
+        guard let eventId = context.eventId else {
+            mesh = nil
+            return
+        }
+        if mesh?.eventId != eventId { load(eventId) }
+    }
+
+    package var tabs: [UIElement] { [] }
+    package func takeover(now: Date) -> (any ScreenModel)? { nil }
+    package var frontScreen: (any ScreenModel)? { nil }
+    package var eventShellParts: [any ScreenPart] { [] }
+    package var statusElements: [UIElement] { [] }
+    package func eventChanged() { mesh = nil }
+    package func clearTransient() {}
+    package func sessionEnded() { mesh = nil }
+    package func saveState() throws -> Data { Data() }
+    package func restoreState(_ data: Data) throws {}
+
+    // MARK: - Check-in
+
+    /// A check-in this door is committing: signed as the next entry of this door's log and kept
+    /// in the check-in's own transaction. A re-confirm admits nobody new and makes no entry; a
+    /// door without the event's credentials makes none either.
+    package func journal(_ db: Database, eventId: EventID, guestId: GuestID, scannedAt: Date, reconfirm: Bool) throws {
+        signed = nil
+        guard !reconfirm, eventId == context.eventId else { return }
+        if mesh?.eventId != eventId { load(eventId) }
+        guard let mesh, let user = context.session?.user else { return }
+        let author = context.deviceId
+        var entry = MeshEntry(
+            event: eventId, guest: guestId, author: author,
+            seq: max(mesh.log.vector[author], try signedUpTo(eventId)) + 1,
+            previous: mesh.log.last(of: author)?.id ?? MeshEntry.noPrevious, scannedAt: scannedAt.millisecondsSince1970,
+            door: author, staff: user.name)
+        try entry.sign(with: try key())
+        try store.keep(db, entry, eventId: eventId)
+        signed = entry
+    }
+
+    /// The check-in committed: its entry joins the log, and the key store records its number
+    /// (only now: a rolled-back check-in leaves no gap in this door's numbering).
+    package func checkedIn(eventId: EventID, guestId: GuestID, ticket: String?, reconfirm: Bool) {
+        guard let entry = signed, entry.event == eventId, entry.guest == guestId, var mesh, mesh.eventId == eventId
+        else { return }
+        signed = nil
+        context.surfacing("record the venue mesh's entry") {
+            try context.ports.keyStore.setRecord(named: "mesh-seq-\(eventId.wire)", Data("\(entry.seq)".utf8))
+            try mesh.log.insert(entry)
+        }
+        self.mesh = mesh
+    }
+
+    /// The guest's first admission at another door this door knows of.
+    package func peerAdmission(eventId: EventID, guestId: GuestID) -> PeerAdmission? {
+        guard let mesh, mesh.eventId == eventId else { return nil }
+        return mesh.log.admissions(of: guestId).first { $0.author != context.deviceId }.map {
+            PeerAdmission(
+                at: Date(millisecondsSince1970: $0.scannedAt), staff: $0.staff, door: $0.door, deviceId: $0.author)
+        }
+    }
+
+    // MARK: - Exchange
+
+    /// What this door says to a peer; nil without credentials for the open event.
+    package func hello() -> MeshHello? {
+        guard let mesh else { return nil }
+        return MeshHello(certificate: Array(mesh.credentials.certificate), vector: mesh.log.vector)
+    }
+
+    /// A peer said hello: its certificate is checked (a refusal ends the exchange) and it is
+    /// sent what its vector lacks, with the certificates of those entries' authors.
+    package func batch(for hello: MeshHello) throws(MeshRefusal) -> MeshBatch {
+        guard var mesh else { throw .unknownAuthor }
+        let now = context.ports.clock.now()
+        guard let certificate = try? Certificate(derEncoded: hello.certificate) else { throw .malformed }
+        try mesh.trust.accept(certificate, at: now)
+        self.mesh = mesh
+        let entries = mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries)
+        let authors = Set(entries.map(\.author))
+        let certificates = authors.compactMap { mesh.trust.authors[$0] }.map { MeshCertificates.der($0) }
+        return MeshBatch(certificates: certificates, revocations: mesh.credentials.revocations, entries: entries)
+    }
+
+    /// A peer's batch: revocations learnt first, then each author's certificate checked, then
+    /// each entry verified and kept. Whatever is refused is counted and dropped alone.
+    package func receive(_ batch: MeshBatch) -> MeshReceipt {
+        var receipt = MeshReceipt()
+        guard var mesh else {
+            receipt.refuse(.unknownAuthor)
+            return receipt
+        }
+        let now = context.ports.clock.now()
+        for revocation in batch.revocations {
+            do {
+                if try mesh.trust.learn(revocation) { mesh.credentials.revocations.append(revocation) }
+            } catch {
+                receipt.refuse(.badSignature)
+            }
+        }
+        for der in batch.certificates {
+            do {
+                let certificate = try Certificate(derEncoded: der)
+                try mesh.trust.accept(certificate, at: now)
+                if !mesh.credentials.peers.contains(Data(der)) { mesh.credentials.peers.append(Data(der)) }
+            } catch let refusal as MeshRefusal {
+                receipt.refuse(refusal)
+            } catch {
+                receipt.refuse(.malformed)
+            }
+        }
+        var kept: [MeshEntry] = []
+        for entry in batch.entries.prefix(MeshBatch.maximumEntries) {
+            do throws(MeshRefusal) {
+                try mesh.trust.verify(entry, at: now)
+                switch try mesh.log.insert(entry) {
+                case .added: receipt.added += 1
+                case .known: receipt.known += 1
+                case .fork: receipt.forks += 1
+                }
+                kept.append(entry)
+            } catch {
+                receipt.refuse(error)
+            }
+        }
+        if batch.entries.count > MeshBatch.maximumEntries {
+            receipt.refused[.oversize, default: 0] += batch.entries.count - MeshBatch.maximumEntries
+        }
+        context.surfacing("keep the venue mesh's entries") {
+            try store.keep(kept, eventId: mesh.eventId)
+            try store.setCredentials(mesh.credentials, eventId: mesh.eventId)
+        }
+        self.mesh = mesh
+        return receipt
+    }
+
+    /// What this door holds of the open event's mesh.
+    package var log: MeshLog? { mesh?.log }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import OutpostCore
+import OutpostDevice
+import OutpostLab
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+
+@testable import OutpostCheckIn
+@testable import OutpostMesh
+@testable import OutpostShell
+
+/// The venue mesh on real doors against a real server: certified at sync, each confirmed
+/// check-in signed into the door's log, exchanged door to door with the server out of reach.
+/// The doors keep the server's (test) time: a certificate is checked against the door's clock.
+@Suite("Venue mesh at the doors")
+struct MeshProbeTests {
+    @Test(
+        "mesh-second-door-denied: with the server out of reach, a guest admitted at door 1 and exchanged to door 2 shows there as already checked in by door 1's staff (re-confirm, no green admit); back online, the server has one check-in, and peers' entries never enter door 2's outbox"
+    )
+    func secondDoorDenied() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            #expect(door1.meshHello() != nil && door2.meshHello() != nil, "each door was certified at its sync")
+            door1.update { $0.online = false }
+            door2.update { $0.online = false }
+            let guest = lab.world.guests[0]
+            door1.scan(try await lab.ticket(guest))
+            await door1.confirm()
+            #expect(door1.meshLog?.count == 1)
+            // Door 2 meets door 1: only what it lacks comes over.
+            let batch = try door1.meshBatch(for: try #require(door2.meshHello()))
+            #expect(batch.entries.count == 1 && batch.certificates.count == 1)
+            let receipt = door2.meshReceive(batch)
+            #expect(receipt.added == 1 && receipt.refused.isEmpty, "\(receipt)")
+            #expect(door2.meshReceive(batch).known == 1, "a replayed batch changes nothing")
+            #expect(try door1.meshBatch(for: try #require(door2.meshHello())).entries.isEmpty)
+            // The same ticket at door 2: already checked in, by Alex at door 1.
+            door2.scan(try await lab.ticket(guest))
+            let tree = door2.tree()
+            let already = try #require(tree.elements(UIIdentifier.alreadyCheckedIn).first, "\(tree.elements)")
+            #expect(already.text.contains("Alex on \(door1.deviceId)"), "\(already.text)")
+            #expect(tree.elements(UIIdentifier.confirmButton).isEmpty)
+            #expect(!tree.elements(UIIdentifier.reconfirmButton).isEmpty)
+            door2.cancel()
+            // Another guest is still a green admit at door 2.
+            door2.scan(try await lab.ticket(lab.world.guests[1]))
+            #expect(!door2.tree().elements(UIIdentifier.confirmButton).isEmpty)
+            door2.cancel()
+            #expect(door2.ledger.isEmpty, "a peer's entry is not door 2's to send")
+            door1.update { $0.online = true }
+            door2.update { $0.online = true }
+            await door1.sync()
+            await door2.sync()
+            #expect(try await lab.serverCheckIns() == [guest.id: 1])
+        }
+    }
+
+    @Test(
+        "mesh-peer-refused: a door of another tenant is refused at hello (uncertified: another authority), as is a hello whose certificate is not one; a batch with a tampered entry keeps the rest and counts the refusal"
+    )
+    func peerRefused() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let stranger = try lab.launch("stranger", clock: lab.api.clock.wallClock)
+            await stranger.signIn(server: lab.serverURL, email: "org@other.test", password: "organizer-pass")
+            await stranger.openEvent(lab.world.otherEvent.id)
+            let strangerHello = try #require(stranger.meshHello())
+            #expect(throws: MeshRefusal.uncertified) { try door1.meshBatch(for: strangerHello) }
+            #expect(throws: MeshRefusal.malformed) {
+                try door1.meshBatch(for: MeshHello(certificate: [1, 2, 3], vector: VersionVector()))
+            }
+            door1.update { $0.online = false }
+            for guest in lab.world.guests.prefix(2) {
+                door1.scan(try await lab.ticket(guest))
+                await door1.confirm()
+            }
+            var batch = try door1.meshBatch(for: try #require(door2.meshHello()))
+            #expect(batch.entries.count == 2)
+            batch.entries[0].scannedAt += 60_000
+            let receipt = door2.meshReceive(batch)
+            #expect(receipt.added == 1 && receipt.refused == [.badSignature: 1], "\(receipt)")
+            // The stranger's own batch: its author's certificate is another authority's.
+            let foreign = MeshBatch(
+                certificates: [strangerHello.certificate], revocations: [], entries: [])
+            #expect(door2.meshReceive(foreign).refused == [.uncertified: 1])
+        }
+    }
+}
