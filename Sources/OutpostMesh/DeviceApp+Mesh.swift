@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import OutpostProtocol
 import OutpostShell
 
@@ -26,4 +27,31 @@ extension DeviceApp {
 
     /// What this door holds of the open event's mesh.
     public var meshLog: MeshLog? { meshModule?.log }
+
+    /// A network node for this door's mesh: it asks the door for its credentials and entries,
+    /// checks peers with the door's trust (at the door's clock), and is told of every new entry.
+    public func makeMeshNode(helloInterval: Duration = .seconds(2)) -> MeshNode {
+        let trust = meshModule?.handshakeTrust
+        let clock = ports.clock
+        let node = MeshNode(
+            host: MeshNode.Host(
+                credentials: { [weak self] in self?.meshModule?.nodeCredentials() },
+                hello: { [weak self] in self?.meshHello() },
+                batch: { [weak self] hello throws(MeshRefusal) in
+                    guard let self else { throw .unknownAuthor }
+                    return try self.meshBatch(for: hello)
+                },
+                receive: { [weak self] batch in self?.meshReceive(batch) ?? MeshReceipt() },
+                check: { certificate in
+                    guard let current = trust?.withLockedValue({ $0 }) else { return .unknownAuthor }
+                    do throws(MeshRefusal) {
+                        _ = try current.check(certificate, at: clock.now())
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }), helloInterval: helloInterval)
+        meshModule?.changed = { Task { await node.announce() } }
+        return node
+    }
 }

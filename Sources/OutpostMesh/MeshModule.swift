@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import OutpostCore
 import OutpostProtocol
 import OutpostShell
@@ -24,6 +25,11 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     private var mesh: EventMesh?
     /// The entry kept with the check-in being committed, until the commit is announced.
     private var signed: MeshEntry?
+    /// The open event's trust, for the network's handshakes (off the main actor).
+    package let handshakeTrust = NIOLockedValueBox<MeshTrust?>(nil)
+    /// Told when this door has new entries (its own check-in, a peer's batch): the network
+    /// pushes them to every peer.
+    package var changed: (@MainActor () -> Void)?
 
     /// One event's mesh as this door holds it.
     struct EventMesh {
@@ -107,6 +113,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
                 for entry in try store.entries(eventId: eventId) { _ = try? log.insert(entry) }
                 return EventMesh(eventId: eventId, log: log, trust: trust, credentials: credentials)
             } ?? nil
+        handshakeTrust.withLockedValue { $0 = mesh?.trust }
     }
 
     package func reload() {
@@ -160,6 +167,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
             try mesh.log.insert(entry)
         }
         self.mesh = mesh
+        changed?()
     }
 
     /// The guest's first admission at another door this door knows of.
@@ -187,6 +195,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         guard let certificate = try? Certificate(derEncoded: hello.certificate) else { throw .malformed }
         try mesh.trust.accept(certificate, at: now)
         self.mesh = mesh
+        handshakeTrust.withLockedValue { $0 = mesh.trust }
         let entries = mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries)
         let authors = Set(entries.map(\.author))
         let certificates = authors.compactMap { mesh.trust.authors[$0] }.map { MeshCertificates.der($0) }
@@ -242,9 +251,17 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
             try store.setCredentials(mesh.credentials, eventId: mesh.eventId)
         }
         self.mesh = mesh
+        handshakeTrust.withLockedValue { $0 = mesh.trust }
         return receipt
     }
 
     /// What this door holds of the open event's mesh.
     package var log: MeshLog? { mesh?.log }
+
+    /// The door's key and certificates for the network's TLS; nil without the open event's.
+    package func nodeCredentials() -> MeshNodeCredentials? {
+        guard let mesh, let key = try? key() else { return nil }
+        return MeshNodeCredentials(
+            key: key, certificate: Array(mesh.credentials.certificate), authority: Array(mesh.credentials.authority))
+    }
 }

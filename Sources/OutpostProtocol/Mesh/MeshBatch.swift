@@ -22,7 +22,7 @@ public struct MeshBatch: Sendable, Hashable {
 
     /// At most this many entries in one batch (a frame stays under 64 KiB with room to spare:
     /// an entry is about 250 bytes).
-    public static let maximumEntries = 200
+    public static let maximumEntries = 150
 
     public init(certificates: [[UInt8]], revocations: [MeshRevocation], entries: [MeshEntry]) {
         self.certificates = certificates

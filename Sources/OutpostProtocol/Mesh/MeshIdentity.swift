@@ -44,7 +44,7 @@ public struct MeshIdentity: Hashable, Sendable, Codable {
 
     /// Reads the identity back from a certificate's alternative names; nil when any part is
     /// missing, repeated or malformed.
-    init?(certificate: Certificate) {
+    public init?(certificate: Certificate) {
         guard let names = try? certificate.extensions.subjectAlternativeNames else { return nil }
         var parts: [String: String] = [:]
         for name in names {

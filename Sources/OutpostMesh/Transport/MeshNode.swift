@@ -1,0 +1,370 @@
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+import OutpostProtocol
+import X509
+
+/// A door's end of the venue mesh on the network: it listens for peers and joins them over
+/// mutual TLS 1.3, each side certified by the tenant's authority for this event (the handshake
+/// itself refuses anything else, with a counted reason), then exchanges frames: a hello with
+/// the version vector on connect and every ``helloInterval``, a batch of what the other lacks in
+/// answer, and a batch pushed to every peer as soon as this door has something new (its own
+/// check-in, or entries a peer brought: relayed, never forged, since each is signed by its author).
+///
+/// Mutual TLS rather than a Noise handshake: the authority's X.509 certificates exist anyway (the
+/// server issues them, swift-certificates checks them), NIOSSL is already in the build, and one
+/// handshake less to write and audit.
+public actor MeshNode {
+    /// What the node asks of the door (the mesh module, on the main actor).
+    public struct Host: Sendable {
+        public var credentials: @MainActor @Sendable () -> MeshNodeCredentials?
+        public var hello: @MainActor @Sendable () -> MeshHello?
+        public var batch: @MainActor @Sendable (MeshHello) throws(MeshRefusal) -> MeshBatch
+        public var receive: @MainActor @Sendable (MeshBatch) -> MeshReceipt
+        /// Checks a peer's certificate against the door's trust (the handshake's decision).
+        public var check: @Sendable (Certificate) -> MeshRefusal?
+
+        public init(
+            credentials: @escaping @MainActor @Sendable () -> MeshNodeCredentials?,
+            hello: @escaping @MainActor @Sendable () -> MeshHello?,
+            batch: @escaping @MainActor @Sendable (MeshHello) throws(MeshRefusal) -> MeshBatch,
+            receive: @escaping @MainActor @Sendable (MeshBatch) -> MeshReceipt,
+            check: @escaping @Sendable (Certificate) -> MeshRefusal?
+        ) {
+            self.credentials = credentials
+            self.hello = hello
+            self.batch = batch
+            self.receive = receive
+            self.check = check
+        }
+    }
+
+    /// How often each session says hello again (the anti-entropy round and the heartbeat): 2 s
+    /// unless the node was made with another.
+    public let helloInterval: Duration
+    /// A peer silent this long is no longer connected (three missed hellos would be 6 s; a
+    /// frame of any kind counts).
+    public static let deadAfter: TimeInterval = 3
+
+    private let host: Host
+    private let group: any EventLoopGroup
+    private var sessions: [UUID: Session] = [:]
+    private var listener: (any Channel)?
+    private var tasks: [Task<Void, Never>] = []
+    /// Refusals by reason: certificates at the handshake, frames, entries.
+    public private(set) var refused: [MeshRefusal: Int] = [:]
+    /// Entries this door took from peers.
+    public private(set) var received = 0
+
+    final class Session: Sendable {
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        let peerCertificate: NIOLockedValueBox<[UInt8]?>
+        let state = NIOLockedValueBox(State())
+
+        struct State {
+            var vector: VersionVector?
+            var device: String?
+            var lastSeen = Date()
+        }
+
+        init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>) {
+            self.outbound = outbound
+            self.peerCertificate = peerCertificate
+        }
+    }
+
+    public init(
+        host: Host, helloInterval: Duration = .seconds(2),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.host = host
+        self.helloInterval = helloInterval
+        self.group = group
+    }
+
+    /// The peers with a live session: their device ids and when each was last heard.
+    public var peers: [(device: String, lastSeen: Date)] {
+        sessions.values.compactMap { session in
+            let state = session.state.withLockedValue { $0 }
+            return state.device.map { ($0, state.lastSeen) }
+        }.sorted { $0.device < $1.device }
+    }
+
+    // MARK: - TLS
+
+    private func tlsContext(server: Bool) async throws -> NIOSSLContext {
+        guard let credentials = await host.credentials() else { throw MeshRefusal.unknownAuthor }
+        let chain = [
+            NIOSSLCertificateSource.certificate(try NIOSSLCertificate(bytes: credentials.certificate, format: .der))
+        ]
+        let key = NIOSSLPrivateKeySource.privateKey(
+            try NIOSSLPrivateKey(bytes: Array(credentials.key.pemRepresentation.utf8), format: .pem))
+        var configuration =
+            server
+            ? TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: key)
+            : TLSConfiguration.makeClientConfiguration()
+        configuration.certificateChain = chain
+        configuration.privateKey = key
+        configuration.minimumTLSVersion = .tlsv13
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.trustRoots = .certificates([try NIOSSLCertificate(bytes: credentials.authority, format: .der)])
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// The handshake's decision: the peer's leaf checked by the door's trust; the refusal is
+    /// counted and the handshake fails.
+    typealias Verify = @Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResult>) -> Void
+
+    private nonisolated func verifier(into seen: NIOLockedValueBox<[UInt8]?>) -> Verify {
+        let check = host.check
+        return { [weak self] certificates, promise in
+            let refusal: MeshRefusal?
+            if let leaf = certificates.first, let der = try? leaf.toDERBytes(),
+                let certificate = try? Certificate(derEncoded: der)
+            {
+                refusal = check(certificate)
+                if refusal == nil { seen.withLockedValue { $0 = der } }
+            } else {
+                refusal = .uncertified
+            }
+            if let refusal {
+                Task { await self?.count(refusal) }
+                promise.succeed(.failed)
+            } else {
+                promise.succeed(.certificateVerified)
+            }
+        }
+    }
+
+    private func count(_ refusal: MeshRefusal, _ times: Int = 1) {
+        refused[refusal, default: 0] += times
+        stateChanged()
+    }
+
+    // MARK: - Watching
+
+    /// What the node is doing, for screens and tests.
+    public struct Snapshot: Sendable {
+        public var peers: [String]
+        public var received: Int
+        public var refused: [MeshRefusal: Int]
+    }
+
+    public var snapshot: Snapshot { Snapshot(peers: peers.map(\.device), received: received, refused: refused) }
+
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    private func stateChanged() {
+        let woken = waiters
+        waiters = []
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Waits until `condition` holds of the node (checked again on every change: a session, a
+    /// hello, entries received, a refusal), or `timeout` passed; whether it held.
+    public func waitUntil(
+        timeout: Duration = .seconds(30), _ condition: @Sendable (Snapshot) -> Bool
+    ) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        let timer = Task {
+            try? await Task.sleep(until: deadline)
+            self.stateChanged()
+        }
+        defer { timer.cancel() }
+        while true {
+            if condition(snapshot) { return true }
+            if ContinuousClock.now >= deadline { return false }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    private static func pipeline(
+        _ channel: any Channel, tls: NIOSSLContext, server: Bool, verify: @escaping Verify
+    ) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
+        channel.eventLoop.makeCompletedFuture {
+            let handler: any ChannelHandler =
+                server
+                ? NIOSSLServerHandler(context: tls, customVerificationCallback: verify)
+                : try NIOSSLClientHandler(context: tls, serverHostname: nil, customVerificationCallback: verify)
+            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MeshFrameDecoder()))
+            try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(MeshFrameEncoder()))
+            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+    }
+
+    // MARK: - Listening and joining
+
+    /// Listens on `host`:`port` (0: any free port) and returns the port.
+    public func listen(host address: String = "0.0.0.0", port: Int = 0) async throws -> Int {
+        let tls = try await tlsContext(server: true)
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: address, port: port) { [self] channel in
+                let seen = NIOLockedValueBox<[UInt8]?>(nil)
+                return Self.pipeline(channel, tls: tls, server: true, verify: verifier(into: seen)).map { ($0, seen) }
+            }
+        listener = server.channel
+        let bound = server.channel.localAddress?.port ?? port
+        tasks.append(
+            Task {
+                try? await server.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await (connection, seen) in inbound {
+                            group.addTask { try? await self.run(connection, peerCertificate: seen) }
+                        }
+                    }
+                }
+            })
+        return bound
+    }
+
+    /// Joins a peer at `host`:`port` ("join host:port", a scanned QR code, a discovered service);
+    /// returns when the session ends. Throws when the connection or the handshake fails.
+    public func join(host address: String, port: Int) async throws {
+        let tls = try await tlsContext(server: false)
+        let seen = NIOLockedValueBox<[UInt8]?>(nil)
+        let verify = verifier(into: seen)
+        let connection = try await ClientBootstrap(group: group).connect(host: address, port: port) { channel in
+            Self.pipeline(channel, tls: tls, server: false, verify: verify)
+        }
+        try await run(connection, peerCertificate: seen)
+    }
+
+    /// Joins a peer in the background; the task ends with the session.
+    @discardableResult
+    public func joinInBackground(host address: String, port: Int) -> Task<Void, any Error> {
+        Task { try await self.join(host: address, port: port) }
+    }
+
+    /// Stops listening and ends every session.
+    public func stop() async {
+        try? await listener?.close()
+        listener = nil
+        for task in tasks { task.cancel() }
+        tasks = []
+        for session in sessions.values { session.outbound.finish() }
+        sessions = [:]
+    }
+
+    // MARK: - Sessions
+
+    /// One session until it ends; throws why it ended (a refusal is counted first).
+    private func run(
+        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>
+    ) async throws {
+        let id = UUID()
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                let session = Session(outbound: outbound, peerCertificate: peerCertificate)
+                sessions[id] = session
+                defer {
+                    sessions[id] = nil
+                    stateChanged()
+                }
+                try await sayHello(session)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: self.helloInterval)
+                            try await self.sayHello(session)
+                        }
+                    }
+                    for try await buffer in inbound {
+                        try await handle(Array(buffer.readableBytesView), from: session)
+                    }
+                    group.cancelAll()
+                }
+            }
+        } catch let refusal as MeshRefusal {
+            sessions[id] = nil
+            count(refusal)
+            throw refusal
+        } catch {
+            sessions[id] = nil
+            throw error
+        }
+        sessions[id] = nil
+    }
+
+    private func sayHello(_ session: Session) async throws {
+        guard let hello = await host.hello() else { return }
+        try await send(.hello(hello), to: session)
+    }
+
+    private func send(_ frame: MeshFrame, to session: Session) async throws {
+        try await session.outbound.write(ByteBuffer(bytes: frame.encoded))
+    }
+
+    private func handle(_ bytes: [UInt8], from session: Session) async throws {
+        let frame = try MeshFrame(decoding: bytes)
+        session.state.withLockedValue { $0.lastSeen = Date() }
+        switch frame {
+        case .hello(let hello):
+            // The hello speaks for the certificate the handshake checked, and no other.
+            guard session.peerCertificate.withLockedValue({ $0 }) == hello.certificate else {
+                throw MeshRefusal.uncertified
+            }
+            let device = (try? Certificate(derEncoded: hello.certificate)).flatMap(MeshIdentity.init)?.device
+            session.state.withLockedValue {
+                $0.vector = hello.vector
+                $0.device = device
+            }
+            stateChanged()
+            try await push(to: session)
+        case .batch(let batch):
+            let receipt = await host.receive(batch)
+            received += receipt.added
+            for (reason, times) in receipt.refused { count(reason, times) }
+            stateChanged()
+            if receipt.added > 0 { await announce() }
+        case .ping:
+            break
+        }
+    }
+
+    /// Sends `session`'s peer what its last vector lacks (nothing when it lacks nothing), and
+    /// counts it as sent: the peer's vector advances until its next hello says otherwise.
+    private func push(to session: Session) async throws {
+        guard let vector = session.state.withLockedValue({ $0.vector }),
+            let certificate = session.peerCertificate.withLockedValue({ $0 })
+        else { return }
+        let batch: MeshBatch
+        do {
+            batch = try await host.batch(MeshHello(certificate: certificate, vector: vector))
+        } catch {
+            count(error)
+            throw error
+        }
+        guard !batch.entries.isEmpty else { return }
+        try await send(.batch(batch), to: session)
+        session.state.withLockedValue { state in
+            var advanced = state.vector ?? VersionVector()
+            for entry in batch.entries where entry.seq == advanced[entry.author] + 1 {
+                advanced[entry.author] = entry.seq
+            }
+            state.vector = advanced
+        }
+    }
+
+    /// This door has something new: every peer is sent what it lacks.
+    public func announce() async {
+        for session in sessions.values { try? await push(to: session) }
+    }
+}
+
+/// What the node needs of the door's credentials for the TLS handshake.
+public struct MeshNodeCredentials: Sendable {
+    public var key: P256.Signing.PrivateKey
+    public var certificate: [UInt8]
+    public var authority: [UInt8]
+
+    public init(key: P256.Signing.PrivateKey, certificate: [UInt8], authority: [UInt8]) {
+        self.key = key
+        self.certificate = certificate
+        self.authority = authority
+    }
+}
