@@ -89,3 +89,45 @@ struct MeshProbeTests {
         }
     }
 }
+
+/// Revocation travels door to door: a peer refuses a revoked door once it has learnt of it
+/// from anyone, without reaching the server itself.
+@Suite("Venue mesh revocation")
+struct MeshRevocationProbeTests {
+    @Test(
+        "mesh-revocation-gossip: the organizer ends every sign-in of door 3's user; door 1 learns it at its sync and passes it on; door 2, offline throughout, then refuses door 3's hello (revoked) and its new entries (unknown author), while door 3's earlier entry stays kept"
+    )
+    func revocationGossip() async throws {
+        try await DeviceLab.run { lab in
+            let clock = lab.api.clock.wallClock
+            let door1 = try await lab.readyDevice("door1", clock: clock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: clock)
+            let carol = try await lab.api.createUser(
+                lab.world.organizer, email: "carol@acme.test", role: .checkinStaff, name: "Carol")
+            try await lab.api.assign(lab.world.organizer, staff: carol, to: lab.world.event)
+            let door3 = try await lab.readyDevice("door3", email: "carol@acme.test", clock: clock)
+            for door in [door2, door3] { door.update { $0.online = false } }
+            // Door 3 admits a guest and door 2 learns it, door 3 still in good standing.
+            door3.scan(try await lab.ticket(lab.world.guests[0]))
+            await door3.confirm()
+            #expect(door2.meshReceive(try door3.meshBatch(for: try #require(door2.meshHello()))).added == 1)
+            // Carol's sign-ins end on the server; door 1 syncs and learns the revocation.
+            let ended = try await lab.api.request(
+                .post, API.signOutUser.path(carol.user.id), token: lab.world.organizer.accessToken)
+            #expect((200..<300).contains(ended.status))
+            await door1.sync()
+            let fromDoor1 = try door1.meshBatch(for: try #require(door2.meshHello()))
+            #expect(fromDoor1.revocations.count == 1)
+            #expect(door2.meshReceive(fromDoor1).refused.isEmpty)
+            // Door 2 now refuses door 3, which never heard of it.
+            let door3Hello = try #require(door3.meshHello())
+            #expect(throws: MeshRefusal.revoked) { try door2.meshBatch(for: door3Hello) }
+            door3.scan(try await lab.ticket(lab.world.guests[1]))
+            await door3.confirm()
+            let late = try door3.meshBatch(for: try #require(door2.meshHello()))
+            let receipt = door2.meshReceive(late)
+            #expect(receipt.added == 0 && receipt.refused[.revoked] == 1, "\(receipt)")
+            #expect(door2.meshLog?.count == 1, "door 3's earlier entry stays: it happened")
+        }
+    }
+}
