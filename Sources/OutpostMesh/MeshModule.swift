@@ -196,10 +196,11 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         try mesh.trust.accept(certificate, at: now)
         self.mesh = mesh
         handshakeTrust.withLockedValue { $0 = mesh.trust }
-        let entries = mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries)
-        let authors = Set(entries.map(\.author))
-        let certificates = authors.compactMap { mesh.trust.authors[$0] }.map { MeshCertificates.der($0) }
-        return MeshBatch(certificates: certificates, revocations: mesh.credentials.revocations, entries: entries)
+        let authors = mesh.trust.authors
+        return MeshBatch.fitting(
+            mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries),
+            revocations: mesh.credentials.revocations
+        ) { authors[$0].map(MeshCertificates.der) }
     }
 
     /// A peer's batch: revocations learnt first, then each author's certificate checked, then
@@ -231,6 +232,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         }
         var kept: [MeshEntry] = []
         for entry in batch.entries.prefix(MeshBatch.maximumEntries) {
+            if mesh.log.contains(entry) {
+                receipt.known += 1
+                continue
+            }
             do throws(MeshRefusal) {
                 try mesh.trust.verify(entry, at: now)
                 switch try mesh.log.insert(entry) {

@@ -23,6 +23,8 @@ package struct Bench {
     /// Ingest through the chaos proxy to 1…N server instances on `postgres`, instead of the
     /// device paths (``measureInstances(_:postgres:)``).
     package var instances: Int?
+    /// The venue mesh's propagation instead of the device paths (``measureMesh()``).
+    package var mesh = false
 
     package init(
         quick: Bool, check: Bool, writeBaseline: Bool, sizes: [Int]?, baselines: String, margin: Double, output: String,
@@ -46,6 +48,10 @@ package struct Bench {
     package func run() async throws {
         if peer {
             try await comparePretix()
+            return
+        }
+        if mesh {
+            try await measureMesh()
             return
         }
         if let instances {

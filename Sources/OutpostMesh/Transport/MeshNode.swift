@@ -58,6 +58,8 @@ public actor MeshNode {
     public private(set) var refused: [MeshRefusal: Int] = [:]
     /// Entries this door took from peers.
     public private(set) var received = 0
+    /// Bytes this node wrote to its peers (frames with their length, before TLS).
+    public private(set) var bytesSent = 0
 
     final class Session: Sendable {
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -68,6 +70,8 @@ public actor MeshNode {
             var vector: VersionVector?
             var device: String?
             var lastSeen = Date()
+            /// Certificates already sent on this session: the peer has them.
+            var sentCertificates: Set<[UInt8]> = []
         }
 
         init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>) {
@@ -296,7 +300,9 @@ public actor MeshNode {
     }
 
     private func send(_ frame: MeshFrame, to session: Session) async throws {
-        try await session.outbound.write(ByteBuffer(bytes: frame.encoded))
+        let bytes = frame.encoded
+        bytesSent += bytes.count + 4
+        try await session.outbound.write(ByteBuffer(bytes: bytes))
     }
 
     private func handle(_ bytes: [UInt8], from session: Session) async throws {
@@ -316,6 +322,14 @@ public actor MeshNode {
             stateChanged()
             try await push(to: session)
         case .batch(let batch):
+            // What the peer sent, the peer has: it is not pushed back to it.
+            session.state.withLockedValue { state in
+                guard var vector = state.vector else { return }
+                for entry in batch.entries where entry.seq == vector[entry.author] + 1 {
+                    vector[entry.author] = entry.seq
+                }
+                state.vector = vector
+            }
             let receipt = await host.receive(batch)
             received += receipt.added
             for (reason, times) in receipt.refused { count(reason, times) }
@@ -332,7 +346,7 @@ public actor MeshNode {
         guard let vector = session.state.withLockedValue({ $0.vector }),
             let certificate = session.peerCertificate.withLockedValue({ $0 })
         else { return }
-        let batch: MeshBatch
+        var batch: MeshBatch
         do {
             batch = try await host.batch(MeshHello(certificate: certificate, vector: vector))
         } catch {
@@ -340,6 +354,9 @@ public actor MeshNode {
             throw error
         }
         guard !batch.entries.isEmpty else { return }
+        let sent = session.state.withLockedValue { $0.sentCertificates }
+        batch.certificates.removeAll { sent.contains($0) }
+        session.state.withLockedValue { $0.sentCertificates.formUnion(batch.certificates) }
         try await send(.batch(batch), to: session)
         session.state.withLockedValue { state in
             var advanced = state.vector ?? VersionVector()

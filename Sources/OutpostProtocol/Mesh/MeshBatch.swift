@@ -31,6 +31,31 @@ public struct MeshBatch: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { entries.isEmpty && revocations.isEmpty }
+
+    /// A batch of as many of `entries` (in order) as fit one frame with their authors'
+    /// certificates and the revocations: at most ``maximumEntries``, and never over
+    /// ``MeshFrame/maximumSize`` (a frame over it ends the session at the other end; with fifty
+    /// authors the certificates alone are 28 KB).
+    public static func fitting(
+        _ entries: [MeshEntry], revocations: [MeshRevocation], certificate: (String) -> [UInt8]?
+    ) -> MeshBatch {
+        var size = 1 + 8 * 3 + revocations.reduce(0) { $0 + $1.serial.count + $1.signature.count + 12 }
+        var batch = MeshBatch(certificates: [], revocations: revocations, entries: [])
+        var authors: Set<String> = []
+        for entry in entries.prefix(maximumEntries) {
+            let newAuthor = !authors.contains(entry.author)
+            let certificate = newAuthor ? certificate(entry.author) : nil
+            let cost = entry.encoded.count + 2 + (certificate.map { $0.count + 2 } ?? 0)
+            guard size + cost <= MeshFrame.maximumSize else { break }
+            size += cost
+            batch.entries.append(entry)
+            if newAuthor {
+                authors.insert(entry.author)
+                if let certificate { batch.certificates.append(certificate) }
+            }
+        }
+        return batch
+    }
 }
 
 /// What a device made of a batch: new entries kept, ones it already had, and each refusal by

@@ -37,6 +37,10 @@ public struct MeshLog: Sendable, Equatable {
 
     public var count: Int { entries.count }
 
+    /// Whether the log holds this very entry (checked before its signature is: relays send each
+    /// entry to a door several times, and a P-256 verification is the costly part of taking one).
+    public func contains(_ entry: MeshEntry) -> Bool { entries[Data(entry.id)] != nil }
+
     /// Adds a verified entry. Throws ``MeshRefusal/implausible`` for a number too far ahead.
     @discardableResult
     public mutating func insert(_ entry: MeshEntry) throws(MeshRefusal) -> Insert {

@@ -73,6 +73,12 @@ struct BenchCommand: AsyncParsableCommand {
             valueName: "n"))
     var instances: Int?
 
+    @Flag(
+        help:
+            "Instead of the device paths, measure the venue mesh: propagation to the last of 10 and 50 doors on loopback over mutual TLS, and the bytes each sends, beside one loopback round trip."
+    )
+    var mesh = false
+
     @Option(
         name: .customLong("open-device"),
         help: ArgumentHelp(
@@ -97,11 +103,12 @@ struct BenchCommand: AsyncParsableCommand {
             print(try await Bench.openDeviceHere(home: URL(fileURLWithPath: openDevice)))
             return
         }
-        try await Bench(
+        var bench = Bench(
             quick: quick, check: check, writeBaseline: writeBaseline, sizes: try rosterSizes(), baselines: baselines,
             margin: margin, output: output, postgres: postgres, postgresPool: postgresPool, peer: peer != nil,
-            peerDirectory: peerDirectory, instances: instances
-        ).run()
+            peerDirectory: peerDirectory, instances: instances)
+        bench.mesh = mesh
+        try await bench.run()
     }
 
     /// The roster sizes of --sizes, if given.
