@@ -23,6 +23,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package let store: ModuleStore<MeshModule>
     /// The open event's mesh, loaded from the store when the event opens.
     private var mesh: EventMesh?
+    /// The event ``mesh`` was last loaded for (loaded once, found or not; a sync loads it again).
+    private var loadedFor: EventID?
     /// The entry kept with the check-in being committed, until the commit is announced.
     private var signed: MeshEntry?
     /// The open event's trust, for the network's handshakes (off the main actor).
@@ -93,8 +95,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         if event.id == context.eventId { load(event.id) }
     }
 
-    /// Loads the open event's mesh from the store.
+    /// Loads the open event's mesh from the store. Never inside a transaction (GRDB's reads are
+    /// not reentrant): from ``reload()`` and ``pull(event:)`` only.
     private func load(_ eventId: EventID) {
+        loadedFor = eventId
         mesh =
             context.surfacing("read the venue mesh") { () throws -> EventMesh? in
                 guard let credentials = try store.credentials(eventId: eventId),
@@ -119,9 +123,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package func reload() {
         guard let eventId = context.eventId else {
             mesh = nil
+            loadedFor = nil
             return
         }
-        if mesh?.eventId != eventId { load(eventId) }
+        if loadedFor != eventId { load(eventId) }
     }
 
     package var tabs: [UIElement] { [] }
@@ -129,9 +134,15 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package var frontScreen: (any ScreenModel)? { nil }
     package var eventShellParts: [any ScreenPart] { [] }
     package var statusElements: [UIElement] { [] }
-    package func eventChanged() { mesh = nil }
+    package func eventChanged() {
+        mesh = nil
+        loadedFor = nil
+    }
     package func clearTransient() {}
-    package func sessionEnded() { mesh = nil }
+    package func sessionEnded() {
+        mesh = nil
+        loadedFor = nil
+    }
     package func saveState() throws -> Data { Data() }
     package func restoreState(_ data: Data) throws {}
 
@@ -142,9 +153,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// door without the event's credentials makes none either.
     package func journal(_ db: Database, eventId: EventID, guestId: GuestID, scannedAt: Date, reconfirm: Bool) throws {
         signed = nil
-        guard !reconfirm, eventId == context.eventId else { return }
-        if mesh?.eventId != eventId { load(eventId) }
-        guard let mesh, let user = context.session?.user else { return }
+        // Only the mesh already loaded: this runs inside the check-in's transaction.
+        guard !reconfirm, let mesh, mesh.eventId == eventId, let user = context.session?.user else { return }
         let author = context.deviceId
         var entry = MeshEntry(
             event: eventId, guest: guestId, author: author,

@@ -57,6 +57,39 @@ struct MeshProbeTests {
         }
     }
 
+    /// Answers 503 to the mesh's certificate request, and passes everything else on.
+    struct NoMeshCertificates: Transport {
+        let inner: any Transport
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            guard !request.path.hasSuffix("/mesh/certificate") else {
+                return TransportResponse(status: 503, body: Data())
+            }
+            return try await inner.send(request)
+        }
+    }
+
+    @Test(
+        "mesh-no-credentials: a door whose certificate never came (the server refused it, a proxy ate it) checks guests in as before, offline too: the check-in commits, no entry is signed, nothing is read inside the check-in's transaction"
+    )
+    func noCredentials() async throws {
+        try await DeviceLab.run { lab in
+            let door = try await lab.readyDevice(
+                "door", clock: lab.api.clock.wallClock, transport: { NoMeshCertificates(inner: $0) })
+            #expect(door.meshHello() == nil)
+            door.update { $0.online = false }
+            for guest in lab.world.guests.prefix(2) {
+                door.scan(try await lab.ticket(guest))
+                await door.confirm()
+            }
+            #expect(door.ledger.count == 2)
+            #expect(door.meshLog == nil)
+            door.update { $0.online = true }
+            await door.sync()
+            #expect(try await lab.serverCheckIns().count == 2)
+        }
+    }
+
     @Test(
         "mesh-peer-refused: a door of another tenant is refused at hello (uncertified: another authority), as is a hello whose certificate is not one; a batch with a tampered entry keeps the rest and counts the refusal"
     )
