@@ -22,12 +22,15 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package let context: ModuleContext
     package let store: ModuleStore<MeshModule>
     /// The open event's mesh, loaded from the store when the event opens.
-    private var mesh: EventMesh?
+    private var mesh: EventMesh? {
+        didSet { handshakeTrust.withLockedValue { $0 = mesh?.trust } }
+    }
     /// The event ``mesh`` was last loaded for (loaded once, found or not; a sync loads it again).
     private var loadedFor: EventID?
     /// The entry kept with the check-in being committed, until the commit is announced.
     private var signed: MeshEntry?
-    /// The open event's trust, for the network's handshakes (off the main actor).
+    /// The open event's trust, for the network's handshakes (off the main actor): follows
+    /// ``mesh``.
     package let handshakeTrust = NIOLockedValueBox<MeshTrust?>(nil)
     /// Told when this door has new entries (its own check-in, a peer's batch): the network
     /// pushes them to every peer.
@@ -65,11 +68,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         return UInt64(String(decoding: data, as: UTF8.self)) ?? 0
     }
 
-    /// Asks the server for this door's certificate (again when less than an hour of it is
-    /// left) and the event's revocations.
+    /// Asks the server for this door's certificate and the event's revocations at every sync
+    /// (the server answers the same certificate while more than an hour of it is left).
     package func pull(event: EventInfo) async throws {
         let key = try key()
-        let now = context.ports.clock.now()
         let held = try store.credentials(eventId: event.id)
         let request = MeshCertificateRequest(
             device: context.deviceId, publicKey: key.publicKey.derRepresentation.base64EncodedString())
@@ -91,7 +93,6 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
             revocations: answer.revocations, peers: held?.peers ?? [])
         if held?.authority != authority { record.peers = [] }
         try store.setCredentials(record, eventId: event.id)
-        _ = now
         if event.id == context.eventId { load(event.id) }
     }
 
@@ -117,7 +118,6 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
                 for entry in try store.entries(eventId: eventId) { _ = try? log.insert(entry) }
                 return EventMesh(eventId: eventId, log: log, trust: trust, credentials: credentials)
             } ?? nil
-        handshakeTrust.withLockedValue { $0 = mesh?.trust }
     }
 
     package func reload() {
@@ -205,7 +205,6 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         guard let certificate = try? Certificate(derEncoded: hello.certificate) else { throw .malformed }
         try mesh.trust.accept(certificate, at: now)
         self.mesh = mesh
-        handshakeTrust.withLockedValue { $0 = mesh.trust }
         let authors = mesh.trust.authors
         return MeshBatch.fitting(
             mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries),
@@ -266,7 +265,6 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
             try store.setCredentials(mesh.credentials, eventId: mesh.eventId)
         }
         self.mesh = mesh
-        handshakeTrust.withLockedValue { $0 = mesh.trust }
         return receipt
     }
 
