@@ -39,9 +39,14 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// One event's mesh as this door holds it.
     struct EventMesh {
         var eventId: EventID
-        var log: MeshLog
-        var trust: MeshTrust
+        var replica: MeshReplica
         var credentials: MeshCredentialRecord
+
+        var log: MeshLog {
+            get { replica.log }
+            set { replica.log = newValue }
+        }
+        var trust: MeshTrust { replica.trust }
     }
 
     package init(context: ModuleContext, store: ModuleStore<MeshModule>) {
@@ -116,7 +121,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
                 }
                 var log = MeshLog()
                 for entry in try store.entries(eventId: eventId) { _ = try? log.insert(entry) }
-                return EventMesh(eventId: eventId, log: log, trust: trust, credentials: credentials)
+                return EventMesh(
+                    eventId: eventId, replica: MeshReplica(log: log, trust: trust), credentials: credentials)
             } ?? nil
     }
 
@@ -198,74 +204,34 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     }
 
     /// A peer said hello: its certificate is checked (a refusal ends the exchange) and it is
-    /// sent what its vector lacks, with the certificates of those entries' authors.
+    /// sent what its vector lacks (``MeshReplica/batch(for:revocations:at:)``).
     package func batch(for hello: MeshHello) throws(MeshRefusal) -> MeshBatch {
         guard var mesh else { throw .unknownAuthor }
-        let now = context.ports.clock.now()
-        guard let certificate = try? Certificate(derEncoded: hello.certificate) else { throw .malformed }
-        try mesh.trust.accept(certificate, at: now)
+        let batch = try mesh.replica.batch(
+            for: hello, revocations: mesh.credentials.revocations, at: context.ports.clock.now())
         self.mesh = mesh
-        let authors = mesh.trust.authors
-        return MeshBatch.fitting(
-            mesh.log.delta(since: hello.vector, limit: MeshBatch.maximumEntries),
-            revocations: mesh.credentials.revocations
-        ) { authors[$0].map(MeshCertificates.der) }
+        return batch
     }
 
-    /// A peer's batch: revocations learnt first, then each author's certificate checked, then
-    /// each entry verified and kept. Whatever is refused is counted and dropped alone.
+    /// A peer's batch, checked and taken (``MeshReplica/take(_:at:)``); the entries, the
+    /// revocations and the peers' certificates it brought are stored.
     package func receive(_ batch: MeshBatch) -> MeshReceipt {
-        var receipt = MeshReceipt()
         guard var mesh else {
+            var receipt = MeshReceipt()
             receipt.refuse(.unknownAuthor)
             return receipt
         }
-        let now = context.ports.clock.now()
-        for revocation in batch.revocations {
-            do {
-                if try mesh.trust.learn(revocation) { mesh.credentials.revocations.append(revocation) }
-            } catch {
-                receipt.refuse(.badSignature)
-            }
-        }
-        for der in batch.certificates {
-            do {
-                let certificate = try Certificate(derEncoded: der)
-                try mesh.trust.accept(certificate, at: now)
-                if !mesh.credentials.peers.contains(Data(der)) { mesh.credentials.peers.append(Data(der)) }
-            } catch let refusal as MeshRefusal {
-                receipt.refuse(refusal)
-            } catch {
-                receipt.refuse(.malformed)
-            }
-        }
-        var kept: [MeshEntry] = []
-        for entry in batch.entries.prefix(MeshBatch.maximumEntries) {
-            if mesh.log.contains(entry) {
-                receipt.known += 1
-                continue
-            }
-            do throws(MeshRefusal) {
-                try mesh.trust.verify(entry, at: now)
-                switch try mesh.log.insert(entry) {
-                case .added: receipt.added += 1
-                case .known: receipt.known += 1
-                case .fork: receipt.forks += 1
-                }
-                kept.append(entry)
-            } catch {
-                receipt.refuse(error)
-            }
-        }
-        if batch.entries.count > MeshBatch.maximumEntries {
-            receipt.refused[.oversize, default: 0] += batch.entries.count - MeshBatch.maximumEntries
+        let intake = mesh.replica.take(batch, at: context.ports.clock.now())
+        mesh.credentials.revocations += intake.revocations
+        for der in intake.certificates where !mesh.credentials.peers.contains(Data(der)) {
+            mesh.credentials.peers.append(Data(der))
         }
         context.surfacing("keep the venue mesh's entries") {
-            try store.keep(kept, eventId: mesh.eventId)
+            try store.keep(intake.entries, eventId: mesh.eventId)
             try store.setCredentials(mesh.credentials, eventId: mesh.eventId)
         }
         self.mesh = mesh
-        return receipt
+        return intake.receipt
     }
 
     /// What this door holds of the open event's mesh.

@@ -13,8 +13,9 @@ final class MeshBenchDoor {
     let key = P256.Signing.PrivateKey()
     let certificate: [UInt8]
     let authority: MeshAuthority
-    var log = MeshLog()
-    var trust: MeshTrust
+    /// The door's log and trust, changed in place (a copy of a log is a copy of every entry).
+    var replica: MeshReplica
+    var log: MeshLog { replica.log }
     private(set) var node: MeshNode
     /// When each entry this door did not make arrived here.
     var arrivals: [Data: ContinuousClock.Instant] = [:]
@@ -29,8 +30,9 @@ final class MeshBenchDoor {
             identity, publicKey: key.publicKey, serial: (0..<16).map { _ in UInt8.random(in: 1...255) },
             notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86400))
         certificate = MeshCertificates.der(made)
-        trust = MeshTrust(authority: authority.certificate, tenant: tenant, event: event)
+        var trust = MeshTrust(authority: authority.certificate, tenant: tenant, event: event)
         _ = try trust.accept(made, at: now)
+        replica = MeshReplica(log: MeshLog(), trust: trust)
         let handshake = trust
         let weak = WeakDoor()
         node = MeshNode(
@@ -61,50 +63,25 @@ final class MeshBenchDoor {
     /// Admits `guest` here: the next signed entry, kept and pushed to every peer.
     func admit(_ guest: GuestID) throws -> MeshEntry {
         var entry = MeshEntry(
-            event: trust.event, guest: guest, author: device, seq: UInt64(made.count + 1),
+            event: replica.trust.event, guest: guest, author: device, seq: UInt64(made.count + 1),
             previous: made.last?.id ?? MeshEntry.noPrevious, scannedAt: Date().millisecondsSince1970, door: device,
             staff: "Bench")
         try entry.sign(with: key)
         made.append(entry)
-        try log.insert(entry)
+        try replica.log.insert(entry)
         let node = node
         Task { await node.announce() }
         return entry
     }
 
     private func batch(for hello: MeshHello) throws(MeshRefusal) -> MeshBatch {
-        guard let certificate = try? Certificate(derEncoded: hello.certificate) else { throw .malformed }
-        try trust.accept(certificate, at: Date())
-        let authors = trust.authors
-        return MeshBatch.fitting(log.delta(since: hello.vector, limit: MeshBatch.maximumEntries), revocations: []) {
-            authors[$0].map(MeshCertificates.der)
-        }
+        try replica.batch(for: hello, revocations: [], at: Date())
     }
 
     private func receive(_ batch: MeshBatch) -> MeshReceipt {
-        var receipt = MeshReceipt()
-        let now = Date()
-        for der in batch.certificates {
-            if let certificate = try? Certificate(derEncoded: der) { _ = try? trust.accept(certificate, at: now) }
-        }
-        for entry in batch.entries {
-            if log.contains(entry) {
-                receipt.known += 1
-                continue
-            }
-            do throws(MeshRefusal) {
-                try trust.verify(entry, at: now)
-                if try log.insert(entry) == .added {
-                    receipt.added += 1
-                    arrivals[Data(entry.id)] = .now
-                } else {
-                    receipt.known += 1
-                }
-            } catch {
-                receipt.refuse(error)
-            }
-        }
-        return receipt
+        let intake = replica.take(batch, at: Date())
+        for entry in intake.entries { arrivals[Data(entry.id)] = .now }
+        return intake.receipt
     }
 }
 
