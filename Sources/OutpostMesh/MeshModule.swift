@@ -21,7 +21,9 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
 
     package let context: ModuleContext
     package let store: ModuleStore<MeshModule>
-    /// The open event's mesh, loaded from the store when the event opens.
+    /// The open event's mesh, loaded from the store when the event opens. Changed in place
+    /// (`mesh!.replica…`): a changed copy of it would copy every entry of the log, at each
+    /// check-in.
     private var mesh: EventMesh? {
         didSet { handshakeTrust.withLockedValue { $0 = mesh?.trust } }
     }
@@ -42,10 +44,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         var replica: MeshReplica
         var credentials: MeshCredentialRecord
 
-        var log: MeshLog {
-            get { replica.log }
-            set { replica.log = newValue }
-        }
+        var log: MeshLog { replica.log }
         var trust: MeshTrust { replica.trust }
     }
 
@@ -175,14 +174,13 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// The check-in committed: its entry joins the log, and the key store records its number
     /// (only now: a rolled-back check-in leaves no gap in this door's numbering).
     package func checkedIn(eventId: EventID, guestId: GuestID, ticket: String?, reconfirm: Bool) {
-        guard let entry = signed, entry.event == eventId, entry.guest == guestId, var mesh, mesh.eventId == eventId
+        guard let entry = signed, entry.event == eventId, entry.guest == guestId, mesh?.eventId == eventId
         else { return }
         signed = nil
         context.surfacing("record the venue mesh's entry") {
             try context.ports.keyStore.setRecord(named: "mesh-seq-\(eventId.wire)", Data("\(entry.seq)".utf8))
-            try mesh.log.insert(entry)
+            try mesh!.replica.log.insert(entry)
         }
-        self.mesh = mesh
         changed?()
     }
 
@@ -206,31 +204,28 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// A peer said hello: its certificate is checked (a refusal ends the exchange) and it is
     /// sent what its vector lacks (``MeshReplica/batch(for:revocations:at:)``).
     package func batch(for hello: MeshHello) throws(MeshRefusal) -> MeshBatch {
-        guard var mesh else { throw .unknownAuthor }
-        let batch = try mesh.replica.batch(
-            for: hello, revocations: mesh.credentials.revocations, at: context.ports.clock.now())
-        self.mesh = mesh
-        return batch
+        guard let revocations = mesh?.credentials.revocations else { throw .unknownAuthor }
+        return try mesh!.replica.batch(for: hello, revocations: revocations, at: context.ports.clock.now())
     }
 
     /// A peer's batch, checked and taken (``MeshReplica/take(_:at:)``); the entries, the
     /// revocations and the peers' certificates it brought are stored.
     package func receive(_ batch: MeshBatch) -> MeshReceipt {
-        guard var mesh else {
+        guard let eventId = mesh?.eventId else {
             var receipt = MeshReceipt()
             receipt.refuse(.unknownAuthor)
             return receipt
         }
-        let intake = mesh.replica.take(batch, at: context.ports.clock.now())
-        mesh.credentials.revocations += intake.revocations
-        for der in intake.certificates where !mesh.credentials.peers.contains(Data(der)) {
-            mesh.credentials.peers.append(Data(der))
+        let intake = mesh!.replica.take(batch, at: context.ports.clock.now())
+        mesh!.credentials.revocations += intake.revocations
+        for der in intake.certificates where !mesh!.credentials.peers.contains(Data(der)) {
+            mesh!.credentials.peers.append(Data(der))
         }
+        let credentials = mesh!.credentials
         context.surfacing("keep the venue mesh's entries") {
-            try store.keep(intake.entries, eventId: mesh.eventId)
-            try store.setCredentials(mesh.credentials, eventId: mesh.eventId)
+            try store.keep(intake.entries, eventId: eventId)
+            try store.setCredentials(credentials, eventId: eventId)
         }
-        self.mesh = mesh
         return intake.receipt
     }
 
