@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 import OutpostProtocol
@@ -28,9 +29,25 @@ extension DeviceApp {
     /// What this door holds of the open event's mesh.
     public var meshLog: MeshLog? { meshModule?.log }
 
+    /// The open event's authority fingerprint (what this door's join code carries); nil without
+    /// the event's mesh credentials.
+    public var meshAuthorityFingerprint: String? {
+        meshModule?.nodeCredentials().map { MeshCertificates.fingerprint($0.authority) }
+    }
+
+    /// This door's name in the mesh (its device id); nil without the event's mesh credentials.
+    public var meshDevice: String? { meshModule?.nodeCredentials() == nil ? nil : deviceId }
+
+    /// What DNS-SD announces of the open event: the first 8 bytes of SHA-256 of its id, in hex
+    /// (everyone on the Wi-Fi reads announcements: no names, no ticket data).
+    public var meshEventTag: String? {
+        guard meshDevice != nil, let eventId = currentEventId else { return nil }
+        return MeshBytes.hex(Array(SHA256.hash(data: Data(eventId.wire.utf8)).prefix(8)))
+    }
+
     /// A network node for this door's mesh: it asks the door for its credentials and entries,
     /// checks peers with the door's trust (at the door's clock), and is told of every new entry.
-    public func makeMeshNode(helloInterval: Duration = .seconds(2)) -> MeshNode {
+    public func makeMeshNode(helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil) -> MeshNode {
         let trust = meshModule?.handshakeTrust
         let clock = ports.clock
         let node = MeshNode(
@@ -50,7 +67,7 @@ extension DeviceApp {
                     } catch {
                         return error
                     }
-                }), helloInterval: helloInterval)
+                }), helloInterval: helloInterval, deadAfter: deadAfter)
         meshModule?.changed = { Task { await node.announce() } }
         return node
     }

@@ -42,12 +42,13 @@ public actor MeshNode {
         }
     }
 
-    /// How often each session says hello again (the anti-entropy round and the heartbeat): 2 s
+    /// How often each session says hello again (the anti-entropy round and the heartbeat): 1 s
     /// unless the node was made with another.
     public let helloInterval: Duration
-    /// A peer silent this long is no longer connected (three missed hellos would be 6 s; a
-    /// frame of any kind counts).
-    public static let deadAfter: TimeInterval = 3
+    /// A peer silent this long (three hellos missed; a frame of any kind counts) is no longer
+    /// connected: its session is closed, and a peer this door joined is joined again. Discovery
+    /// is not liveness: a cut-off peer's address stays in every cache.
+    public let deadAfter: Duration
 
     private let host: Host
     private let group: any EventLoopGroup
@@ -60,47 +61,86 @@ public actor MeshNode {
     public private(set) var received = 0
     /// Bytes this node wrote to its peers (frames with their length, before TLS).
     public private(set) var bytesSent = 0
+    /// Sessions closed because the peer fell silent for ``deadAfter``.
+    public private(set) var silent = 0
+    /// Sessions closed because the same peer had another (one session per pair of doors).
+    public private(set) var duplicates = 0
+    /// This door's device id, from its certificate (known once the node has listened or joined).
+    private var device: String?
+    /// The addresses this door keeps joined, with the device last found at each.
+    private var joined: [String: String?] = [:]
 
     final class Session: Sendable {
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         let peerCertificate: NIOLockedValueBox<[UInt8]?>
         let state = NIOLockedValueBox(State())
 
+        /// Whether this door opened the session (it joined the peer) or the peer did.
+        let outgoing: Bool
+        let opened = ContinuousClock.now
+
         struct State {
             var vector: VersionVector?
             var device: String?
-            var lastSeen = Date()
+            var lastSeen = ContinuousClock.now
             /// Certificates already sent on this session: the peer has them.
             var sentCertificates: Set<[UInt8]> = []
+            /// Whether this door's certificate went in a hello on this session (later hellos
+            /// carry only the vector: the peer checked the certificate once, at the handshake).
+            var introduced = false
         }
 
-        init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>) {
+        init(
+            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>,
+            outgoing: Bool
+        ) {
             self.outbound = outbound
             self.peerCertificate = peerCertificate
+            self.outgoing = outgoing
         }
     }
 
+    /// Why a session ended that no refusal explains.
+    public enum SessionEnd: Error, Sendable {
+        /// Nothing came from the peer for ``MeshNode/deadAfter``.
+        case silent
+        /// The peer has another session with this door, which is kept.
+        case duplicate
+    }
+
     public init(
-        host: Host, helloInterval: Duration = .seconds(2),
+        host: Host, helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.host = host
         self.helloInterval = helloInterval
+        self.deadAfter = deadAfter ?? helloInterval * 3
         self.group = group
     }
 
-    /// The peers with a live session: their device ids and when each was last heard.
-    public var peers: [(device: String, lastSeen: Date)] {
-        sessions.values.compactMap { session in
+    /// A peer with a live session: its device id and how long ago it was last heard.
+    public struct Peer: Sendable, Hashable {
+        public var device: String
+        public var heard: Duration
+    }
+
+    /// The peers with a live session (one each), by device id.
+    public var peers: [Peer] {
+        let now = ContinuousClock.now
+        var seen: [String: Duration] = [:]
+        for session in sessions.values {
             let state = session.state.withLockedValue { $0 }
-            return state.device.map { ($0, state.lastSeen) }
-        }.sorted { $0.device < $1.device }
+            guard let device = state.device else { continue }
+            seen[device] = min(seen[device] ?? .seconds(1_000_000), now - state.lastSeen)
+        }
+        return seen.map { Peer(device: $0.key, heard: $0.value) }.sorted { $0.device < $1.device }
     }
 
     // MARK: - TLS
 
     private func tlsContext(server: Bool) async throws -> NIOSSLContext {
         guard let credentials = await host.credentials() else { throw MeshRefusal.unknownAuthor }
+        device = (try? Certificate(derEncoded: credentials.certificate)).flatMap(MeshIdentity.init)?.device
         let chain = [
             NIOSSLCertificateSource.certificate(try NIOSSLCertificate(bytes: credentials.certificate, format: .der))
         ]
@@ -155,9 +195,18 @@ public actor MeshNode {
         public var peers: [String]
         public var received: Int
         public var refused: [MeshRefusal: Int]
+        /// Sessions closed for silence, and as a second session of one pair.
+        public var silent: Int
+        public var duplicates: Int
+        /// Sessions open now (a peer's counts once its hello arrived; one per peer).
+        public var sessions: Int
     }
 
-    public var snapshot: Snapshot { Snapshot(peers: peers.map(\.device), received: received, refused: refused) }
+    public var snapshot: Snapshot {
+        Snapshot(
+            peers: peers.map(\.device), received: received, refused: refused, silent: silent, duplicates: duplicates,
+            sessions: sessions.count)
+    }
 
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -218,7 +267,9 @@ public actor MeshNode {
                 try? await server.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
                         for try await (connection, seen) in inbound {
-                            group.addTask { try? await self.run(connection, peerCertificate: seen) }
+                            group.addTask {
+                                try? await self.run(connection, peerCertificate: seen, outgoing: false, address: nil)
+                            }
                         }
                     }
                 }
@@ -232,10 +283,15 @@ public actor MeshNode {
         let tls = try await tlsContext(server: false)
         let seen = NIOLockedValueBox<[UInt8]?>(nil)
         let verify = verifier(into: seen)
-        let connection = try await ClientBootstrap(group: group).connect(host: address, port: port) { channel in
-            Self.pipeline(channel, tls: tls, server: false, verify: verify)
-        }
-        try await run(connection, peerCertificate: seen)
+        let connection = try await ClientBootstrap(group: group)
+            .connectTimeout(
+                .nanoseconds(
+                    deadAfter.components.seconds * 1_000_000_000 + deadAfter.components.attoseconds / 1_000_000_000)
+            )
+            .connect(host: address, port: port) { channel in
+                Self.pipeline(channel, tls: tls, server: false, verify: verify)
+            }
+        try await run(connection, peerCertificate: seen, outgoing: true, address: "\(address):\(port)")
     }
 
     /// Joins a peer in the background; the task ends with the session.
@@ -244,12 +300,37 @@ public actor MeshNode {
         Task { try await self.join(host: address, port: port) }
     }
 
+    /// Keeps this door joined to the peer at `host`:`port` until ``stop()``: joined now, and
+    /// again each ``helloInterval`` after a session ends or a join fails (the peer rebooted,
+    /// the Wi-Fi came back). While the peer this address last led to has a live session of its
+    /// own opening, no second one is made.
+    public func keepJoined(host address: String, port: Int) {
+        let key = "\(address):\(port)"
+        guard joined[key] == nil else { return }
+        joined[key] = .some(nil)
+        tasks.append(
+            Task {
+                while !Task.isCancelled {
+                    if await !self.hasSession(toDeviceAt: key) {
+                        try? await self.join(host: address, port: port)
+                    }
+                    try? await Task.sleep(for: self.helloInterval)
+                }
+            })
+    }
+
+    private func hasSession(toDeviceAt key: String) -> Bool {
+        guard let found = joined[key], let device = found else { return false }
+        return sessions.values.contains { $0.state.withLockedValue { $0.device } == device }
+    }
+
     /// Stops listening and ends every session.
     public func stop() async {
         try? await listener?.close()
         listener = nil
         for task in tasks { task.cancel() }
         tasks = []
+        joined = [:]
         for session in sessions.values { session.outbound.finish() }
         sessions = [:]
     }
@@ -258,12 +339,13 @@ public actor MeshNode {
 
     /// One session until it ends; throws why it ended (a refusal is counted first).
     private func run(
-        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>
+        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peerCertificate: NIOLockedValueBox<[UInt8]?>,
+        outgoing: Bool, address: String?
     ) async throws {
         let id = UUID()
         do {
             try await connection.executeThenClose { inbound, outbound in
-                let session = Session(outbound: outbound, peerCertificate: peerCertificate)
+                let session = Session(outbound: outbound, peerCertificate: peerCertificate, outgoing: outgoing)
                 sessions[id] = session
                 defer {
                     sessions[id] = nil
@@ -271,15 +353,25 @@ public actor MeshNode {
                 }
                 try await sayHello(session)
                 try await withThrowingTaskGroup(of: Void.self) { group in
+                    // The heartbeat: a hello each interval, and the session closed once the peer
+                    // has been silent for deadAfter.
                     group.addTask {
                         while !Task.isCancelled {
                             try await Task.sleep(for: self.helloInterval)
+                            let heard = session.state.withLockedValue { $0.lastSeen }
+                            if ContinuousClock.now - heard > self.deadAfter { throw SessionEnd.silent }
                             try await self.sayHello(session)
                         }
                     }
-                    for try await buffer in inbound {
-                        try await handle(Array(buffer.readableBytesView), from: session)
+                    group.addTask {
+                        for try await buffer in inbound {
+                            try await self.handle(
+                                Array(buffer.readableBytesView), from: session, id: id, address: address)
+                        }
                     }
+                    // Either ending ends the session: the peer closed, or a frame was refused,
+                    // or the heartbeat found it silent.
+                    try await group.next()
                     group.cancelAll()
                 }
             }
@@ -287,6 +379,11 @@ public actor MeshNode {
             sessions[id] = nil
             count(refusal)
             throw refusal
+        } catch SessionEnd.silent {
+            sessions[id] = nil
+            silent += 1
+            stateChanged()
+            throw SessionEnd.silent
         } catch {
             sessions[id] = nil
             throw error
@@ -295,8 +392,37 @@ public actor MeshNode {
     }
 
     private func sayHello(_ session: Session) async throws {
-        guard let hello = await host.hello() else { return }
+        guard var hello = await host.hello() else { return }
+        if session.state.withLockedValue({ $0.introduced }) { hello.certificate = [] }
         try await send(.hello(hello), to: session)
+        session.state.withLockedValue { $0.introduced = true }
+    }
+
+    /// One session per pair of doors: when a peer has two (each door joined the other, or a
+    /// join raced a reconnect), the one opened by the lower device id is kept, and of two opened
+    /// by the same door the newer; the other is closed.
+    private func keepOneSession(with peer: String, newcomer: UUID) throws {
+        guard let device,
+            let other = sessions.first(where: {
+                $0.key != newcomer && $0.value.state.withLockedValue { $0.device } == peer
+            })
+        else { return }
+        func opener(_ session: Session) -> String { session.outgoing ? device : peer }
+        let mine = sessions[newcomer]!
+        let low = min(device, peer)
+        let keepNewcomer: Bool
+        if (opener(mine) == low) != (opener(other.value) == low) {
+            keepNewcomer = opener(mine) == low
+        } else {
+            keepNewcomer = mine.opened >= other.value.opened
+        }
+        duplicates += 1
+        if keepNewcomer {
+            other.value.outbound.finish()
+            sessions[other.key] = nil
+        } else {
+            throw SessionEnd.duplicate
+        }
     }
 
     private func send(_ frame: MeshFrame, to session: Session) async throws {
@@ -305,20 +431,25 @@ public actor MeshNode {
         try await session.outbound.write(ByteBuffer(bytes: bytes))
     }
 
-    private func handle(_ bytes: [UInt8], from session: Session) async throws {
+    private func handle(_ bytes: [UInt8], from session: Session, id: UUID, address: String?) async throws {
         let frame = try MeshFrame(decoding: bytes)
-        session.state.withLockedValue { $0.lastSeen = Date() }
+        session.state.withLockedValue { $0.lastSeen = .now }
         switch frame {
         case .hello(let hello):
-            // The hello speaks for the certificate the handshake checked, and no other.
-            guard session.peerCertificate.withLockedValue({ $0 }) == hello.certificate else {
+            let known = session.state.withLockedValue { $0.device }
+            if known == nil {
+                // The first hello speaks for the certificate the handshake checked, and no other;
+                // later ones carry only the vector.
+                guard session.peerCertificate.withLockedValue({ $0 }) == hello.certificate,
+                    let device = (try? Certificate(derEncoded: hello.certificate)).flatMap(MeshIdentity.init)?.device
+                else { throw MeshRefusal.uncertified }
+                session.state.withLockedValue { $0.device = device }
+                if let address, joined[address] != nil { joined[address] = .some(device) }
+                try keepOneSession(with: device, newcomer: id)
+            } else if !hello.certificate.isEmpty, session.peerCertificate.withLockedValue({ $0 }) != hello.certificate {
                 throw MeshRefusal.uncertified
             }
-            let device = (try? Certificate(derEncoded: hello.certificate)).flatMap(MeshIdentity.init)?.device
-            session.state.withLockedValue {
-                $0.vector = hello.vector
-                $0.device = device
-            }
+            session.state.withLockedValue { $0.vector = hello.vector }
             stateChanged()
             try await push(to: session)
         case .batch(let batch):

@@ -98,9 +98,8 @@ public enum MeshCertificates {
         return serializer.serializedBytes
     }
 
-    public static func fingerprint(_ der: [UInt8]) -> String {
-        SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
-    }
+    /// SHA-256 of a certificate's DER, in hex: how a join code names the authority.
+    public static func fingerprint(_ der: [UInt8]) -> String { MeshBytes.hex(Array(SHA256.hash(data: der))) }
 
     /// A P-256 public key from its SubjectPublicKeyInfo DER (how a device sends it).
     public static func publicKey(spkiDER: [UInt8]) throws -> P256.Signing.PublicKey {

@@ -23,6 +23,7 @@ struct DeviceCommand: AsyncParsableCommand {
             DeviceContactCommand.self, DeviceTrackCommand.self, DevicePrivacyCommand.self, DeviceSimCommand.self,
             DeviceWalkInCommand.self, DeviceNoteCommand.self, DevicePrinterCommand.self, DeviceBadgeCommand.self,
             DeviceZoneCommand.self, DeviceEFxCommand.self, DevicePickupCommand.self, DeviceLeadCommand.self,
+            DeviceMeshCommand.self,
         ]
     )
 }

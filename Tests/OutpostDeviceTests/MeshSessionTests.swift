@@ -1,0 +1,140 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import OutpostCore
+import OutpostDevice
+import OutpostLab
+import OutpostProtocol
+import OutpostTestSupport
+import Testing
+import X509
+
+@testable import OutpostCheckIn
+@testable import OutpostMesh
+@testable import OutpostShell
+
+/// The mesh's sessions over real sockets: liveness (a silent peer is dropped, a lost peer is
+/// joined again), one session per pair of doors, and the hello bound to the handshake.
+@Suite("Venue mesh sessions")
+struct MeshSessionTests {
+    /// A listener that accepts and then says nothing, ever (a peer frozen mid-session, a captive
+    /// portal holding the connection): its port.
+    private static func silentListener() async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { _ in MultiThreadedEventLoopGroup.singleton.next().makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+    }
+
+    @Test(
+        "mesh-peer-silent: a peer that accepts and then says nothing is dropped after three missed hellos (discovery is not liveness), and a door kept joined to it tries again each interval, each silence counted"
+    )
+    func silent() async throws {
+        try await DeviceLab.run { lab in
+            let door = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let node = door.makeMeshNode(helloInterval: .milliseconds(50))
+            let silent = try await Self.silentListener()
+            let port = try #require(silent.localAddress?.port)
+            await node.keepJoined(host: "127.0.0.1", port: port)
+            let dropped = await node.waitUntil(timeout: .seconds(20)) { $0.silent >= 2 }
+            let snapshot = await node.snapshot
+            #expect(dropped, "\(snapshot)")
+            #expect(snapshot.peers.isEmpty)
+            await node.stop()
+            try await silent.close()
+        }
+    }
+
+    @Test(
+        "mesh-rejoin: door 2 keeps joined to door 1; door 1's node goes away and comes back on the same port, and door 2 joins it again by itself: a check-in at door 1 then reaches door 2"
+    )
+    func rejoin() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let (id1, id2) = (door1.deviceId, door2.deviceId)
+            var node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            let port = try await node1.listen(host: "127.0.0.1")
+            await node2.keepJoined(host: "127.0.0.1", port: port)
+            #expect(await node2.waitUntil { $0.peers == [id1] })
+            await node1.stop()
+            #expect(await node2.waitUntil { $0.peers.isEmpty }, "door 2 sees door 1 gone")
+            node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            _ = try await node1.listen(host: "127.0.0.1", port: port)
+            #expect(await node1.waitUntil { $0.peers == [id2] }, "door 2 joined door 1 again")
+            door1.update { $0.online = false }
+            door1.scan(try await lab.ticket(lab.world.guests[0]))
+            await door1.confirm(replayAfter: false)
+            #expect(await node2.waitUntil { $0.received == 1 }, "the new check-in reached door 2")
+            await node1.stop()
+            await node2.stop()
+        }
+    }
+
+    @Test(
+        "mesh-one-session: two doors that each join the other (both found the other on the LAN) keep one session between them, the one the lower device id opened, and exchange over it"
+    )
+    func oneSession() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            let port1 = try await node1.listen(host: "127.0.0.1")
+            let port2 = try await node2.listen(host: "127.0.0.1")
+            await node1.keepJoined(host: "127.0.0.1", port: port2)
+            await node2.keepJoined(host: "127.0.0.1", port: port1)
+            #expect(await node1.waitUntil { $0.duplicates + $0.sessions >= 2 && $0.peers.count == 1 })
+            // Several intervals on, each door still has one session: the other door's loop saw
+            // the live session and did not join again.
+            for node in [node1, node2] {
+                let before = await node.snapshot.duplicates
+                #expect(await node.waitUntil(timeout: .milliseconds(600)) { $0.duplicates > before + 1 } == false)
+                let snapshot = await node.snapshot
+                #expect(snapshot.sessions == 1, "\(snapshot)")
+            }
+            door2.update { $0.online = false }
+            door2.scan(try await lab.ticket(lab.world.guests[1]))
+            await door2.confirm(replayAfter: false)
+            #expect(await node1.waitUntil { $0.received == 1 })
+            await node1.stop()
+            await node2.stop()
+        }
+    }
+
+    @Test(
+        "mesh-hello-bound: a door whose handshake used its own certificate but whose hello names another door's (certified too) is refused as uncertified: a hello speaks only for the certificate the handshake checked"
+    )
+    func helloBound() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door3 = try await lab.readyDevice("door3", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let node1 = door1.makeMeshNode()
+            let port = try await node1.listen(host: "127.0.0.1")
+            let module2 = try #require(door2.meshModule)
+            let module3 = try #require(door3.meshModule)
+            let clock = lab.api.clock.wallClock
+            let trust = module2.handshakeTrust
+            let impostor = MeshNode(
+                host: MeshNode.Host(
+                    credentials: { module2.nodeCredentials() }, hello: { module3.hello() },
+                    batch: { hello throws(MeshRefusal) in try module2.batch(for: hello) },
+                    receive: { module2.receive($0) },
+                    check: { certificate in
+                        let current = trust.withLockedValue { $0 }
+                        return (try? current?.check(certificate, at: clock.now())) == nil ? .uncertified : nil
+                    }))
+            // Door 1 ends the session at the hello: the join returns (or throws) without a peer.
+            try? await impostor.join(host: "127.0.0.1", port: port)
+            #expect(await impostor.snapshot.peers.isEmpty)
+            let refused = await node1.waitUntil { $0.refused[.uncertified] == 1 }
+            let snapshot = await node1.snapshot
+            #expect(refused, "\(snapshot)")
+            #expect(await node1.snapshot.peers.isEmpty)
+            await node1.stop()
+            await impostor.stop()
+        }
+    }
+}
