@@ -355,7 +355,8 @@ package final class CheckInModule: DeviceModule {
             state.banner = .notAdmissible
             return
         }
-        state.confirmation = Confirmation(guestId: guestId, method: method, ticket: ticket)
+        state.confirmation = Confirmation(
+            guestId: guestId, method: method, ticket: ticket, shownCheckedIn: withPeerAdmission(guest).checkIn != nil)
     }
 
     /// The block `id` of the event, as the roster carried it.
@@ -439,6 +440,16 @@ package final class CheckInModule: DeviceModule {
             return false
         }
         guard let unnamed = read.map(withPeerAdmission) else { return false }
+        // Another door's admission arrived over the venue mesh while the green card was up: the
+        // card now says so, and nothing is committed until staff have looked at it again (a
+        // confirm then re-confirms, as on any already-checked-in card).
+        if let peer = unnamed.checkIn, read?.checkIn == nil, confirmation.shownCheckedIn == false {
+            state.confirmation?.shownCheckedIn = true
+            context.refuse(
+                "\(unnamed.name) was checked in a moment ago by \(peer.byName); nothing was checked in here: look at the card again."
+            )
+            return true
+        }
         guard let guest = nameAtDoorIfNeeded(unnamed, holderName: holderName) else { return true }
         state.confirmation = nil
         do {

@@ -21,6 +21,9 @@ package struct Confirmation: Codable, Sendable, Hashable {
     package var guestId: GuestID
     package var method: CheckInMethod
     package var ticket: String?
+    /// Whether the card showed the guest as already checked in (here, or at another door over
+    /// the venue mesh) when it was last put in front of staff. Nil in a state saved before it.
+    package var shownCheckedIn: Bool?
 }
 
 /// A red banner on the check-in tab.

@@ -15,6 +15,7 @@ struct Outpost: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self, AdminCommand.self, DeviceCommand.self, StationCommand.self,
             TrackCommand.self,
             KioskCommand.self, BenchCommand.self, SoakCommand.self, SoakWorkerCommand.self, ChaosProxyCommand.self,
+            MeshSoakCommand.self,
         ]
     )
 

@@ -57,6 +57,34 @@ struct MeshProbeTests {
         }
     }
 
+    @Test(
+        "mesh-late-peer-admission: door 2's card is green when door 1's admission of the same guest arrives; confirm is then refused with why and commits nothing, the card shows already checked in, and a second confirm only re-confirms (no entry, no second admission in the mesh)"
+    )
+    func latePeerAdmission() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            door1.update { $0.online = false }
+            door2.update { $0.online = false }
+            let guest = lab.world.guests[0]
+            door2.scan(try await lab.ticket(guest))
+            #expect(!door2.tree().elements(UIIdentifier.confirmButton).isEmpty, "green at first")
+            door1.scan(try await lab.ticket(guest))
+            await door1.confirm()
+            door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            await door2.confirm(replayAfter: false)
+            let refusal = try #require(door2.refusal)
+            #expect(refusal.contains("checked in a moment ago by Alex on \(door1.deviceId)"), "\(refusal)")
+            #expect(door2.ledger.isEmpty, "nothing committed")
+            let tree = door2.tree()
+            #expect(!tree.elements(UIIdentifier.alreadyCheckedIn).isEmpty, "\(tree.elements)")
+            await door2.confirm(replayAfter: false)
+            #expect(door2.refusal == nil)
+            #expect(door2.ledger.count == 1, "the re-confirm is door 2's to send")
+            #expect(door2.meshLog?.admissions(of: guest.id).count == 1, "one admission in the mesh")
+        }
+    }
+
     /// Answers 503 to the mesh's certificate request, and passes everything else on.
     struct NoMeshCertificates: Transport {
         let inner: any Transport

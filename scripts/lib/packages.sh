@@ -13,6 +13,10 @@ test_packages=(postgresql-15 tmux openssl curl ca-certificates util-linux mount 
 # console_packages: the real browser the console's tests drive (scripts/console-e2e), and the
 # tools that read its tickets PDF back (poppler's pdfinfo, pdftotext, pdftoppm; zbar's zbarimg).
 console_packages=(chromium chromium-driver python3-venv poppler-utils zbar-tools)
+# mesh_packages: the venue mesh's namespace lab (scripts/mesh-soak): iproute2 and nftables for
+# the LAN and its partitions, util-linux for unshare and nsenter, D-Bus and Avahi for DNS-SD in
+# each door's namespace.
+mesh_packages=(iproute2 nftables util-linux dbus avahi-daemon avahi-utils)
 # demo_packages: what `outpost demo` uses when present (a real SMTP server for e-mail codes).
 demo_packages=(python3-aiosmtpd)
 

@@ -20,6 +20,8 @@ struct MeshDoor {
         var command: String
         /// The screen after the command (`confirmation` after a scan of a known ticket).
         var screen: String
+        /// Whether the confirmation card is up (a known ticket scanned, waiting for confirm).
+        var confirming: Bool
         /// The confirmation card's sentence when the guest is already checked in (here or at a
         /// peer: "Already checked in at 19:02 by Alex on door-1").
         var alreadyCheckedIn: String?
@@ -63,7 +65,7 @@ struct MeshDoor {
         let tree = app.tree()
         let peers = await node.peers
         let answer = Answer(
-            command: verb, screen: tree.screen,
+            command: verb, screen: tree.screen, confirming: tree.contains(UIIdentifier.confirmationScreen),
             alreadyCheckedIn: tree.contains(UIIdentifier.alreadyCheckedIn)
                 ? tree.element(UIIdentifier.alreadyCheckedIn)?.text ?? "" : nil,
             confirmed: confirmed, refusal: tree.refusal,
