@@ -35,6 +35,17 @@ extension DeviceApp {
         meshModule?.nodeCredentials().map { MeshCertificates.fingerprint($0.authority) }
     }
 
+    /// The join code this door's node listens behind (shown on the screen with its peers).
+    public var meshJoinCode: MeshJoinCode? {
+        get { meshModule?.joinCode }
+        set { perform { meshModule?.joinCode = newValue } }
+    }
+
+    /// The peers this door has a live session with, and how long ago each was heard, by device id.
+    public var meshPeers: [(device: String, heard: Duration)] {
+        meshModule?.peers(at: .now) ?? []
+    }
+
     /// This door's name in the mesh (its device id); nil without the event's mesh credentials.
     public var meshDevice: String? { meshModule?.nodeCredentials() == nil ? nil : deviceId }
 
@@ -49,7 +60,9 @@ extension DeviceApp {
     /// checks peers with the door's trust (at the door's clock), and is told of every new entry.
     public func makeMeshNode(helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil) -> MeshNode {
         let trust = meshModule?.handshakeTrust
+        let anchor = meshModule?.timeAnchor
         let clock = ports.clock
+        let monotonic = ports.monotonic
         let node = MeshNode(
             host: MeshNode.Host(
                 credentials: { [weak self] in self?.meshModule?.nodeCredentials() },
@@ -62,13 +75,20 @@ extension DeviceApp {
                 check: { certificate in
                     guard let current = trust?.withLockedValue({ $0 }) else { return .unknownAuthor }
                     do throws(MeshRefusal) {
-                        _ = try current.check(certificate, at: clock.now())
+                        let now = MeshModule.trustedTime(
+                            wall: clock.now(), anchor: anchor?.withLockedValue { $0 }, monotonic: monotonic.now())
+                        _ = try current.check(certificate, at: now)
                         return nil
                     } catch {
                         return error
                     }
-                }), helloInterval: helloInterval, deadAfter: deadAfter)
+                }), helloInterval: helloInterval, deadAfter: deadAfter,
+            observer: { [weak self] peers in
+                let now = ContinuousClock.now
+                Task { @MainActor in self?.meshModule?.peersHeard(peers, at: now) }
+            })
         meshModule?.changed = { Task { await node.announce() } }
+        meshModule?.meshing = true
         return node
     }
 }

@@ -25,7 +25,36 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// (`mesh!.replica…`): a changed copy of it would copy every entry of the log, at each
     /// check-in.
     private var mesh: EventMesh? {
-        didSet { handshakeTrust.withLockedValue { $0 = mesh?.trust } }
+        didSet {
+            handshakeTrust.withLockedValue { $0 = mesh?.trust }
+            let credentials = mesh?.credentials
+            timeAnchor.withLockedValue { anchor in
+                anchor = credentials?.serverTime.flatMap { time in credentials?.serverMonotonic.map { (time, $0) } }
+            }
+        }
+    }
+    /// The server's time at the last certificate and the monotonic clock then (``trustedTime``).
+    package let timeAnchor = NIOLockedValueBox<(Date, MonotonicInstant)?>(nil)
+
+    /// The time certificates are checked at: the wall clock, or the server's time at the last
+    /// certificate plus the monotonic time since (same boot), whichever is later. A door whose
+    /// clock is behind (a kiosk without a real-time clock boots in the past) still accepts its
+    /// peers; setting the clock back cannot make an expired certificate valid, nor forward a
+    /// not-yet-valid one past the server's word (research: trusted time).
+    package nonisolated static func trustedTime(
+        wall: Date, anchor: (Date, MonotonicInstant)?, monotonic: MonotonicInstant
+    ) -> Date {
+        guard let (server, then) = anchor, then.boot == monotonic.boot, monotonic.seconds >= then.seconds else {
+            return wall
+        }
+        return max(wall, server.addingTimeInterval(monotonic.seconds - then.seconds))
+    }
+
+    /// This door's trusted time now (``trustedTime(wall:anchor:monotonic:)``).
+    package func trustedNow() -> Date {
+        Self.trustedTime(
+            wall: context.ports.clock.now(), anchor: timeAnchor.withLockedValue { $0 },
+            monotonic: context.ports.monotonic.now())
     }
     /// The event ``mesh`` was last loaded for (loaded once, found or not; a sync loads it again).
     private var loadedFor: EventID?
@@ -94,7 +123,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         }
         var record = MeshCredentialRecord(
             certificate: certificate, authority: authority, notAfter: answer.notAfter,
-            revocations: answer.revocations, peers: held?.peers ?? [])
+            revocations: answer.revocations, peers: held?.peers ?? [], serverTime: answer.serverTime,
+            serverMonotonic: answer.serverTime == nil ? nil : context.ports.monotonic.now())
         if held?.authority != authority { record.peers = [] }
         try store.setCredentials(record, eventId: event.id)
         if event.id == context.eventId { load(event.id) }
@@ -112,7 +142,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
                 let authority = try Certificate(derEncoded: Array(credentials.authority))
                 var trust = MeshTrust(authority: authority, tenant: tenant, event: eventId)
                 for revocation in credentials.revocations { try? trust.learn(revocation) }
-                let now = context.ports.clock.now()
+                let now = Self.trustedTime(
+                    wall: context.ports.clock.now(),
+                    anchor: credentials.serverTime.flatMap { time in credentials.serverMonotonic.map { (time, $0) } },
+                    monotonic: context.ports.monotonic.now())
                 for peer in [credentials.certificate] + credentials.peers {
                     if let certificate = try? Certificate(derEncoded: Array(peer)) {
                         _ = try? trust.accept(certificate, at: now)
@@ -138,7 +171,50 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package func takeover(now: Date) -> (any ScreenModel)? { nil }
     package var frontScreen: (any ScreenModel)? { nil }
     package var eventShellParts: [any ScreenPart] { [] }
-    package var statusElements: [UIElement] { [] }
+    /// The venue mesh at a glance: the doors this one has a live session with and how fresh
+    /// each is ("Bea's door · 3 s ago"), or that there are none (Wi-Fi that isolates its clients
+    /// blocks every peer: the person at the door must see it), and where to join.
+    package var statusElements: [UIElement] {
+        guard meshing, let mesh, mesh.eventId == context.eventId else { return [] }
+        let now = ContinuousClock.now
+        let peers = peers(at: now)
+        var text =
+            peers.isEmpty
+            ? "Venue mesh: no other door connected"
+            : "Venue mesh: "
+                + peers.map { "\(doorName($0.device)) · \(Int($0.heard.components.seconds)) s ago" }.joined(
+                    separator: ", ")
+        if let joinCode { text += " · join \(joinCode.host):\(joinCode.port)" }
+        return [
+            UIElement(
+                UIIdentifier.meshPeers, text,
+                ["peers": String(peers.count), "join": joinCode?.text ?? "", "entries": String(mesh.log.count)])
+        ]
+    }
+
+    /// Whether a network node runs for this door (the screens show the mesh only then).
+    package var meshing = false
+    /// The join code of this door's node, when it listens.
+    package var joinCode: MeshJoinCode?
+    /// The live peers as the node last reported them, with when each was last heard.
+    private var heard: [String: ContinuousClock.Instant] = [:]
+
+    package func peersHeard(_ peers: [MeshNode.Peer], at now: ContinuousClock.Instant) {
+        heard = Dictionary(uniqueKeysWithValues: peers.map { ($0.device, now - $0.heard) })
+    }
+
+    /// The live peers, by device id, with how long ago each was heard.
+    package func peers(at now: ContinuousClock.Instant) -> [(device: String, heard: Duration)] {
+        heard.map { ($0.key, now - $0.value) }.sorted { $0.device < $1.device }
+    }
+
+    /// A peer door as staff know it: whose it is (the staff of its latest entry) and the start
+    /// of its device id.
+    private func doorName(_ device: String) -> String {
+        let short = String(device.prefix(4))
+        guard let staff = mesh?.log.last(of: device)?.staff else { return "door \(short)" }
+        return "\(staff)'s door \(short)"
+    }
     package func eventChanged() {
         mesh = nil
         loadedFor = nil
@@ -205,7 +281,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// sent what its vector lacks (``MeshReplica/batch(for:revocations:at:)``).
     package func batch(for hello: MeshHello) throws(MeshRefusal) -> MeshBatch {
         guard let revocations = mesh?.credentials.revocations else { throw .unknownAuthor }
-        return try mesh!.replica.batch(for: hello, revocations: revocations, at: context.ports.clock.now())
+        return try mesh!.replica.batch(for: hello, revocations: revocations, at: trustedNow())
     }
 
     /// A peer's batch, checked and taken (``MeshReplica/take(_:at:)``); the entries, the
@@ -216,7 +292,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
             receipt.refuse(.unknownAuthor)
             return receipt
         }
-        let intake = mesh!.replica.take(batch, at: context.ports.clock.now())
+        let intake = mesh!.replica.take(batch, at: trustedNow())
         mesh!.credentials.revocations += intake.revocations
         for der in intake.certificates where !mesh!.credentials.peers.contains(Data(der)) {
             mesh!.credentials.peers.append(Data(der))

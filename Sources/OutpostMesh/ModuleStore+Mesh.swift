@@ -13,6 +13,10 @@ package struct MeshCredentialRecord: Codable, Sendable, Hashable {
     package var revocations: [MeshRevocation]
     /// Certificates of peers this door accepted (their entries are checked against them).
     package var peers: [Data] = []
+    /// The server's time at the last certificate, and the monotonic clock then: the anchor of
+    /// the door's trusted time (nil in a record stored before it).
+    package var serverTime: Date?
+    package var serverMonotonic: MonotonicInstant?
 }
 
 /// The mesh module's tables: the entries of each event's mesh (this door's and its peers',

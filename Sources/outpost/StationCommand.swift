@@ -11,7 +11,10 @@ struct StationCommand: AsyncParsableCommand {
         discussion: """
             Sign in, pick an event (its roster syncs), then scan tickets with a USB or Bluetooth \
             keyboard-wedge scanner or type a name, e-mail or code. Enter confirms, Esc cancels. \
-            Works offline: check-ins queue and sync when the server is reachable. Ctrl-Q quits.
+            Works offline: check-ins queue and sync when the server is reachable. With --mesh \
+            the doors of one event share their check-ins over the LAN while the server is out of \
+            reach, so a ticket admitted at one door shows as already checked in at the others; \
+            F1 shows this door's join code as a QR code. Ctrl-Q quits.
             """
     )
 
@@ -23,14 +26,42 @@ struct StationCommand: AsyncParsableCommand {
     @Flag(name: .customLong("auto-confirm"), help: "Confirm valid, not-yet-checked-in scans without a key press.")
     var autoConfirm = false
 
+    @Flag(
+        help:
+            "Join the venue mesh while an event is open: listen for the other doors, find them on the LAN (DNS-SD), share check-ins offline."
+    )
+    var mesh = false
+
+    @Option(
+        name: .customLong("mesh-listen"),
+        help: ArgumentHelp("Where the mesh listens (with --mesh).", valueName: "host:port"))
+    var meshListen = "0.0.0.0:\(MeshJoinCode.defaultPort)"
+
+    @Option(
+        name: .customLong("join"),
+        help: ArgumentHelp(
+            "A door to keep joined: host:port or its join code (repeatable; implies --mesh).", valueName: "peer"))
+    var joins: [String] = []
+
     func validate() throws {
         guard Terminal.isInteractive else { throw ValidationError("The station needs an interactive terminal.") }
+        guard MeshJoinCode.address(meshListen) != nil else {
+            throw ValidationError("--mesh-listen is host:port, e.g. 0.0.0.0:\(MeshJoinCode.defaultPort).")
+        }
+        for join in joins where MeshJoinCode(parsing: join) == nil {
+            throw ValidationError("--join \(join) is neither host:port nor a join code (outpost-mesh://host:port#…).")
+        }
     }
 
     @MainActor
     func run() async throws {
         let app = try device.launch()
-        await StationLoop(app: app, server: server, autoConfirm: autoConfirm).run()
+        let (host, port) = MeshJoinCode.address(meshListen)!
+        let settings =
+            mesh || !joins.isEmpty
+            ? MeshRunner.Settings(
+                host: host, port: port, joins: joins.compactMap(MeshJoinCode.init(parsing:)), discover: true) : nil
+        await StationLoop(app: app, server: server, autoConfirm: autoConfirm, mesh: settings).run()
         await device.finish(app)
         print("Outpost station closed; \(app.pendingCount) check-ins pending sync.")
     }

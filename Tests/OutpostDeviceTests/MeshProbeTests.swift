@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import OutpostCore
 import OutpostDevice
 import OutpostLab
@@ -82,6 +83,38 @@ struct MeshProbeTests {
             #expect(door2.refusal == nil)
             #expect(door2.ledger.count == 1, "the re-confirm is door 2's to send")
             #expect(door2.meshLog?.admissions(of: guest.id).count == 1, "one admission in the mesh")
+        }
+    }
+
+    @Test(
+        "mesh-trusted-time: a door whose clock falls three days behind after its sync (a kiosk without a real-time clock rebooted) still accepts its peers, checking their certificates at the server's time of its last certificate plus the time since; the trusted time never goes back past the wall clock"
+    )
+    func trustedTime() async throws {
+        try await DeviceLab.run { lab in
+            let behind = NIOLockedValueBox<TimeInterval>(0)
+            let server = lab.api.clock.wallClock
+            let skewed = WallClock { server.now().addingTimeInterval(-behind.withLockedValue { $0 }) }
+            let door1 = try await lab.readyDevice("door1", clock: server)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: skewed)
+            door1.update { $0.online = false }
+            door2.update { $0.online = false }
+            door1.scan(try await lab.ticket(lab.world.guests[0]))
+            await door1.confirm()
+            behind.withLockedValue { $0 = 3 * 86_400 }
+            let receipt = door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            #expect(receipt.added == 1 && receipt.refused.isEmpty, "\(receipt)")
+            // The rule itself: the later of the wall clock and the anchor plus the monotonic time
+            // since, on the same boot only.
+            let anchor = (Date(timeIntervalSince1970: 1_000_000), MonotonicInstant(boot: "a", seconds: 100))
+            let wall = Date(timeIntervalSince1970: 500)
+            #expect(
+                MeshModule.trustedTime(wall: wall, anchor: anchor, monotonic: .init(boot: "a", seconds: 160))
+                    == Date(timeIntervalSince1970: 1_000_060))
+            #expect(
+                MeshModule.trustedTime(wall: wall, anchor: anchor, monotonic: .init(boot: "b", seconds: 160)) == wall)
+            let ahead = Date(timeIntervalSince1970: 2_000_000)
+            #expect(
+                MeshModule.trustedTime(wall: ahead, anchor: anchor, monotonic: .init(boot: "a", seconds: 160)) == ahead)
         }
     }
 

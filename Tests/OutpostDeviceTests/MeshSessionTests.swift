@@ -126,10 +126,10 @@ struct MeshSessionTests {
                         let current = trust.withLockedValue { $0 }
                         return (try? current?.check(certificate, at: clock.now())) == nil ? .uncertified : nil
                     }))
-            // Door 1 ends the session at the hello: the join returns (or throws) without a peer.
-            try? await impostor.join(host: "127.0.0.1", port: port)
-            #expect(await impostor.snapshot.peers.isEmpty)
-            let refused = await node1.waitUntil { $0.refused[.uncertified] == 1 }
+            // Door 1 ends the session at the hello: the join ends without a peer.
+            let session = await impostor.joinInBackground(host: "127.0.0.1", port: port)
+            let refused = await node1.waitUntil(timeout: .seconds(10)) { $0.refused[.uncertified] == 1 }
+            session.cancel()
             let snapshot = await node1.snapshot
             #expect(refused, "\(snapshot)")
             #expect(await node1.snapshot.peers.isEmpty)

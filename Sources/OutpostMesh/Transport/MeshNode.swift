@@ -108,14 +108,19 @@ public actor MeshNode {
         case duplicate
     }
 
+    /// Told the live peers after every change (a session, a hello, a refusal): the door's screens.
+    private let observer: (@Sendable ([Peer]) -> Void)?
+
     public init(
         host: Host, helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        observer: (@Sendable ([Peer]) -> Void)? = nil
     ) {
         self.host = host
         self.helloInterval = helloInterval
         self.deadAfter = deadAfter ?? helloInterval * 3
         self.group = group
+        self.observer = observer
     }
 
     /// A peer with a live session: its device id and how long ago it was last heard.
@@ -214,6 +219,7 @@ public actor MeshNode {
         let woken = waiters
         waiters = []
         for waiter in woken { waiter.resume() }
+        observer?(peers)
     }
 
     /// Waits until `condition` holds of the node (checked again on every change: a session, a

@@ -28,10 +28,14 @@ public struct MeshCredentials: Codable, Sendable, Equatable {
     public var notBefore: Date
     public var notAfter: Date
     public var revocations: [MeshRevocation]
+    /// The server's time when it answered: the door checks certificates at no earlier a time
+    /// than this plus the monotonic time since (a kiosk without a real-time clock boots in the
+    /// past, where every certificate would look not yet valid).
+    public var serverTime: Date?
 
     public init(
         certificate: String, authority: String, fingerprint: String, serial: String, notBefore: Date, notAfter: Date,
-        revocations: [MeshRevocation]
+        revocations: [MeshRevocation], serverTime: Date? = nil
     ) {
         self.certificate = certificate
         self.authority = authority
@@ -40,6 +44,7 @@ public struct MeshCredentials: Codable, Sendable, Equatable {
         self.notBefore = notBefore
         self.notAfter = notAfter
         self.revocations = revocations
+        self.serverTime = serverTime
     }
 }
 

@@ -56,7 +56,7 @@ struct MeshRoutes {
                 certificate: Data(record.certificate).base64EncodedString(),
                 authority: Data(authority.certificateDER).base64EncodedString(), fingerprint: authority.fingerprint,
                 serial: record.serial, notBefore: notBefore, notAfter: record.notAfter,
-                revocations: try await store.meshRevocations(eventId: event.id, authority: authority)))
+                revocations: try await store.meshRevocations(eventId: event.id, authority: authority), serverTime: now))
     }
 
     @Sendable func revocations(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -1,6 +1,7 @@
 import Foundation
 import OutpostCore
 import OutpostDevice
+import OutpostDrawing
 import OutpostProtocol
 
 /// The door station: the device engine's UI tree in a full-screen terminal, driven by a
@@ -28,10 +29,21 @@ public final class StationLoop {
     var syncAgain = false
     var dirty = true
 
-    public init(app: DeviceApp, terminal: Terminal = Terminal(), server: String?, autoConfirm: Bool = false) {
+    /// The venue mesh's node while an event with mesh credentials is open (nil: the station
+    /// does not mesh), and whether the join code's QR code is shown (F1).
+    let mesh: MeshRunner?
+    var showJoinCode = false
+    var meshProblem: String?
+    var lastMeshUpdate = Date.distantPast
+
+    public init(
+        app: DeviceApp, terminal: Terminal = Terminal(), server: String?, autoConfirm: Bool = false,
+        mesh: MeshRunner.Settings? = nil
+    ) {
         self.app = app
         self.terminal = terminal
         self.autoConfirm = autoConfirm
+        self.mesh = mesh.map { MeshRunner(app: app, settings: $0) }
         fields[2] = server ?? app.serverURL ?? "http://127.0.0.1:8080"
     }
 
@@ -43,6 +55,7 @@ public final class StationLoop {
             let keys = KeyDecoder.decode(terminal.readAvailable())
             for key in keys { await handle(key) }
             tick()
+            await updateMesh()
             if dirty || !keys.isEmpty {
                 render()
                 dirty = false
@@ -50,6 +63,21 @@ public final class StationLoop {
             await Task.yield()
         }
         background?.cancel()
+        await mesh?.stop()
+    }
+
+    /// Starts or stops the mesh's node as events open and close (each second), and redraws so
+    /// the peers' freshness stays true.
+    func updateMesh() async {
+        guard let mesh, Date().timeIntervalSince(lastMeshUpdate) >= 1 else { return }
+        lastMeshUpdate = Date()
+        do {
+            try await mesh.update()
+            meshProblem = mesh.discoveryProblem.map { "Venue mesh: no discovery (\($0)); join by code" }
+        } catch {
+            meshProblem = "Venue mesh off: \(error)"
+        }
+        if mesh.node != nil || meshProblem != nil { dirty = true }
     }
 
     // MARK: - Input
@@ -58,6 +86,14 @@ public final class StationLoop {
         dirty = true
         if key == .control("q") {
             running = false
+            return
+        }
+        if key == .function(1) {
+            showJoinCode.toggle()
+            return
+        }
+        if showJoinCode, key == .escape {
+            showJoinCode = false
             return
         }
         let shown = app.shown()
@@ -643,6 +679,19 @@ public final class StationLoop {
             hint = "Esc back · outpost device walkin summary --csv exports it"
         default:
             break
+        }
+        if let meshProblem { body.append(StationView.amber + " " + meshProblem + " " + StationView.reset) }
+        if showJoinCode {
+            // Another door joins this one by scanning this (outpost device mesh --join CODE).
+            if let code = app.meshJoinCode, let qr = QRCode(text: code.text) {
+                body = qr.terminalLines() + ["  \(code.text)"]
+                hint = "Another door scans this code to join the venue mesh · F1 or Esc back"
+            } else {
+                body = ["  The venue mesh is not running: start the station with --mesh, inside an event."]
+                hint = "F1 or Esc back"
+            }
+        } else if mesh != nil {
+            hint = "F1 join code · " + hint
         }
         terminal.draw(
             view.frame(

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import OutpostCheckIn
 import OutpostDevice
 import OutpostLab
-import OutpostMesh
 import OutpostProtocol
 import OutpostTerminal
 
@@ -49,46 +47,29 @@ struct DeviceMeshCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let app = try device.launch()
-        guard let authority = app.meshAuthorityFingerprint, let door = app.meshDevice else {
+        guard app.meshDevice != nil else {
             throw DeviceOptions.refused(
                 "This door has no venue mesh credentials for the open event: sign in, open the event and sync first.")
         }
-        let codes = peers.compactMap(MeshJoinCode.init(parsing:))
-        if let foreign = codes.first(where: { $0.authority != nil && $0.authority != authority }) {
-            throw DeviceOptions.refused(
-                "The join code for \(foreign.host):\(foreign.port) belongs to another organisation's or event's mesh.")
-        }
-        let node = app.makeMeshNode()
         let (host, port) = MeshJoinCode.address(listen)!
-        let bound: Int
+        let runner = MeshRunner(
+            app: app,
+            settings: .init(
+                host: host, port: port, joins: peers.compactMap(MeshJoinCode.init(parsing:)), discover: discover))
         do {
-            bound = try await node.listen(host: host, port: port)
-        } catch {
-            throw CleanFailure("Cannot listen on \(listen) for the venue mesh: \(error).")
+            try await runner.update()
+        } catch let refusal as MeshRunner.Refusal {
+            throw DeviceOptions.refused(refusal.description)
         }
-        let code = MeshJoinCode(
-            host: host == "0.0.0.0" ? MeshJoinCode.lanAddress() ?? host : host, port: bound, authority: authority)
-        FileHandle.standardError.write(
-            Data("mesh: door \(door) listening on \(host):\(bound); join code \(code.text)\n".utf8))
-        for peer in codes { await node.keepJoined(host: peer.host, port: peer.port) }
-        var discovery: AvahiDiscovery?
-        if discover, let tag = app.meshEventTag {
-            let avahi = AvahiDiscovery()
-            do {
-                try await avahi.start(instance: door, port: bound, eventTag: tag) { found in
-                    Task { await node.keepJoined(host: found.host, port: found.port) }
-                }
-            } catch {
-                FileHandle.standardError.write(Data("mesh: no discovery on this LAN: \(error)\n".utf8))
-            }
-            discovery = avahi
-        }
+        guard let node = runner.node, let code = app.meshJoinCode else { return }
+        let say = { (text: String) in FileHandle.standardError.write(Data("mesh: \(text)\n".utf8)) }
+        say("door \(app.deviceId) listening on \(host):\(code.port); join code \(code.text)")
+        if let problem = runner.discoveryProblem { say("no discovery on this LAN: \(problem)") }
         let commands = MeshDoor(app: app, node: node, json: device.json)
         for await line in StandardInputLines() {
             await commands.perform(line)
         }
-        await discovery?.stop()
-        await node.stop()
+        await runner.stop()
         await device.finish(app)
     }
 }

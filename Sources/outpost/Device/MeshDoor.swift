@@ -1,8 +1,6 @@
 import Foundation
-import OutpostCheckIn
 import OutpostCore
 import OutpostDevice
-import OutpostMesh
 import OutpostProtocol
 import OutpostTerminal
 
