@@ -137,4 +137,68 @@ struct MeshSessionTests {
             await impostor.stop()
         }
     }
+
+    @Test(
+        "mesh-flood: a certified door that sends hellos a thousand times a second is cut off as a flood, counted, each time it joins again; door 1 keeps serving the doors that behave"
+    )
+    func flood() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door3 = try await lab.readyDevice("door3", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            let port = try await node1.listen(host: "127.0.0.1")
+            let flooder = door2.makeMeshNode(helloInterval: .milliseconds(1), deadAfter: .seconds(30))
+            await flooder.keepJoined(host: "127.0.0.1", port: port)
+            let cut = await node1.waitUntil(timeout: .seconds(20)) { ($0.refused[.flood] ?? 0) >= 2 }
+            let snapshot = await node1.snapshot
+            #expect(cut, "\(snapshot)")
+            await flooder.stop()
+            let node3 = door3.makeMeshNode(helloInterval: .milliseconds(100))
+            await node3.keepJoined(host: "127.0.0.1", port: port)
+            let id3 = door3.deviceId
+            #expect(await node1.waitUntil { $0.peers == [id3] })
+            door3.update { $0.online = false }
+            door3.scan(try await lab.ticket(lab.world.guests[2]))
+            await door3.confirm(replayAfter: false)
+            #expect(await node1.waitUntil { $0.received == 1 }, "door 1 still takes a well-behaved door's entries")
+            await node1.stop()
+            await node3.stop()
+        }
+    }
+
+    @Test(
+        "mesh-status-line: while a node runs, the door's screen shows the connected doors and how fresh each is, or that none is connected; without a node nothing is shown"
+    )
+    func statusLine() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            #expect(door1.tree().element(UIIdentifier.meshPeers) == nil, "no node, no line")
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            let port = try await node1.listen(host: "127.0.0.1")
+            door1.meshJoinCode = MeshJoinCode(host: "127.0.0.1", port: port, authority: door1.meshAuthorityFingerprint)
+            let alone = try #require(door1.tree().element(UIIdentifier.meshPeers))
+            #expect(alone.text.hasPrefix("Venue mesh: no other door connected"), "\(alone.text)")
+            #expect(alone.attributes["peers"] == "0")
+            #expect(alone.attributes["join"]?.hasPrefix("outpost-mesh://127.0.0.1:\(port)#") == true)
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            await node2.keepJoined(host: "127.0.0.1", port: port)
+            #expect(await node1.waitUntil { $0.peers.count == 1 })
+            // The main actor takes the node's report after this turn.
+            for _ in 0..<50 where door1.tree().element(UIIdentifier.meshPeers)?.attributes["peers"] != "1" {
+                await Task.yield()
+            }
+            let line = try #require(door1.tree().element(UIIdentifier.meshPeers))
+            #expect(line.attributes["peers"] == "1", "\(line)")
+            #expect(line.text.contains("door \(door2.deviceId.prefix(4)) · 0 s ago"), "\(line.text)")
+            await node2.stop()
+            #expect(await node1.waitUntil { $0.peers.isEmpty })
+            for _ in 0..<50 where door1.tree().element(UIIdentifier.meshPeers)?.attributes["peers"] != "0" {
+                await Task.yield()
+            }
+            #expect(door1.tree().element(UIIdentifier.meshPeers)?.attributes["peers"] == "0")
+            await node1.stop()
+        }
+    }
 }

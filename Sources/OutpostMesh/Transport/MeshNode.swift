@@ -88,6 +88,9 @@ public actor MeshNode {
             /// Whether this door's certificate went in a hello on this session (later hellos
             /// carry only the vector: the peer checked the certificate once, at the handshake).
             var introduced = false
+            /// The peer's frame allowance: a token bucket refilled at the node's frame limit.
+            var allowance: Double?
+            var allowanceAt = ContinuousClock.now
         }
 
         init(
@@ -110,13 +113,18 @@ public actor MeshNode {
 
     /// Told the live peers after every change (a session, a hello, a refusal): the door's screens.
     private let observer: (@Sendable ([Peer]) -> Void)?
+    /// The most frames a second one peer may send (a burst of twice as many): a peer over it is
+    /// a flood, counted and cut off (it may join again, and be cut off again). A busy door's
+    /// fair share is a hello a second and a push per new entry of the whole event.
+    public let frameLimit: Int
 
     public init(
         host: Host, helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, frameLimit: Int = 200,
         observer: (@Sendable ([Peer]) -> Void)? = nil
     ) {
         self.host = host
+        self.frameLimit = frameLimit
         self.helloInterval = helloInterval
         self.deadAfter = deadAfter ?? helloInterval * 3
         self.group = group
@@ -438,6 +446,15 @@ public actor MeshNode {
     }
 
     private func handle(_ bytes: [UInt8], from session: Session, id: UUID, address: String?) async throws {
+        let limit = Double(frameLimit)
+        let flooding = session.state.withLockedValue { state -> Bool in
+            let now = ContinuousClock.now
+            let refilled = (state.allowance ?? 2 * limit) + (now - state.allowanceAt).seconds * limit
+            state.allowance = min(2 * limit, refilled) - 1
+            state.allowanceAt = now
+            return state.allowance! < 0
+        }
+        if flooding { throw MeshRefusal.flood }
         let frame = try MeshFrame(decoding: bytes)
         session.state.withLockedValue { $0.lastSeen = .now }
         switch frame {
@@ -521,4 +538,9 @@ public struct MeshNodeCredentials: Sendable {
         self.certificate = certificate
         self.authority = authority
     }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions included.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
