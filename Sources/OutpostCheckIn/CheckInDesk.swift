@@ -35,13 +35,15 @@ package protocol CheckInDesk: AnyObject {
 }
 
 extension CheckInModule: CheckInDesk {
+    /// As the door decides on them: a guest another door admitted (over the venue mesh) is
+    /// already checked in here too, at the kiosk as at the station.
     package func guest(eventId: EventID, id: GuestID) -> LocalGuest? {
         // An unreadable roster is no guest here, and a storage fault on the staff's banner.
-        readRoster { try store.guest(eventId: eventId, id: id) } ?? nil
+        (readRoster { try store.guest(eventId: eventId, id: id) } ?? nil).map(withPeerAdmission)
     }
 
     package func guests(eventId: EventID, email: String) -> [LocalGuest] {
-        lookUp(eventId: eventId, .email, email) ?? []
+        (lookUp(eventId: eventId, .email, email) ?? []).map(withPeerAdmission)
     }
 
     package func guest(_ db: Database, eventId: EventID, id: GuestID) throws -> LocalGuest? {

@@ -510,7 +510,7 @@ package final class CheckInModule: DeviceModule {
     /// The guest as this door decides on them: one the roster has not checked in but another
     /// door admitted (learnt over the venue mesh, ``PeerAdmissionSource``) is already checked
     /// in, by that door's staff, so confirming re-confirms and never admits twice.
-    private func withPeerAdmission(_ guest: LocalGuest) -> LocalGuest {
+    func withPeerAdmission(_ guest: LocalGuest) -> LocalGuest {
         guard guest.checkIn == nil,
             let peer = context.service((any PeerAdmissionSource).self)?.peerAdmission(
                 eventId: guest.eventId, guestId: guest.id)

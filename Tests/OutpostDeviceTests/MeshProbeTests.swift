@@ -118,6 +118,28 @@ struct MeshProbeTests {
         }
     }
 
+    @Test(
+        "mesh-kiosk-denied: a guest admitted at door 1 and exchanged to door 2 is already checked in to what the kiosk asks of check-in (by ticket and by e-mail), so a kiosk never welcomes them as new"
+    )
+    func kioskDenied() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            door1.update { $0.online = false }
+            door2.update { $0.online = false }
+            let guest = lab.world.guests[0]
+            let desk: any CheckInDesk = try #require(door2.checkInModule)
+            #expect(desk.guest(eventId: lab.world.event.id, id: guest.id)?.checkIn == nil)
+            door1.scan(try await lab.ticket(guest))
+            await door1.confirm()
+            door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            let seen = try #require(desk.guest(eventId: lab.world.event.id, id: guest.id))
+            #expect(seen.checkIn?.byName == "Alex on \(door1.deviceId)", "\(String(describing: seen.checkIn))")
+            let byEmail = desk.guests(eventId: lab.world.event.id, email: guest.email)
+            #expect(!byEmail.isEmpty && byEmail.allSatisfy { $0.checkIn != nil })
+        }
+    }
+
     /// Answers 503 to the mesh's certificate request, and passes everything else on.
     struct NoMeshCertificates: Transport {
         let inner: any Transport
