@@ -35,6 +35,15 @@ extension DeviceApp {
         meshModule?.nodeCredentials().map { MeshCertificates.fingerprint($0.authority) }
     }
 
+    /// This door's node stopped (or never started listening): the screens no longer show the mesh.
+    public func meshStopped() {
+        perform {
+            meshModule?.meshing = false
+            meshModule?.joinCode = nil
+            meshModule?.peersHeard([], at: .now)
+        }
+    }
+
     /// The join code this door's node listens behind (shown on the screen with its peers).
     public var meshJoinCode: MeshJoinCode? {
         get { meshModule?.joinCode }

@@ -208,10 +208,15 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         heard.map { ($0.key, now - $0.value) }.sorted { $0.device < $1.device }
     }
 
+    /// The start of a device id past its `dev-` prefix: enough to tell a venue's doors apart.
+    package nonisolated static func shortDoor(_ device: String) -> String {
+        String((device.hasPrefix("dev-") ? device.dropFirst(4) : device[...]).prefix(4))
+    }
+
     /// A peer door as staff know it: whose it is (the staff of its latest entry) and the start
     /// of its device id.
     private func doorName(_ device: String) -> String {
-        let short = String(device.prefix(4))
+        let short = Self.shortDoor(device)
         guard let staff = mesh?.log.last(of: device)?.staff else { return "door \(short)" }
         return "\(staff)'s door \(short)"
     }

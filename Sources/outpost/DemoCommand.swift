@@ -22,7 +22,11 @@ struct DemoCommand: AsyncParsableCommand {
             station (Ctrl-Q) stops the server. With --no-station the server keeps running until \
             Ctrl-C or SIGTERM, for `outpost device` or curl. When the system Python has aiosmtpd \
             (Debian's python3-aiosmtpd, which scripts/demo installs), a real SMTP server runs on \
-            loopback as the server's relay: e-mail sign-in codes land in DIR/mail/new/.
+            loopback as the server's relay: e-mail sign-in codes land in DIR/mail/new/. With \
+            --doors N, N stations and a kiosk open side by side under tmux, each its own process \
+            and device, meshed over loopback: take them offline (`outpost device sim network off \
+            --home DIR/door-N`) and a ticket admitted at one door shows as already checked in at \
+            the others.
             """
     )
 
@@ -38,11 +42,24 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-station"), help: "Do not open the station; keep serving until stopped.")
     var noStation = false
 
+    @Option(
+        help:
+            "Open this many stations and a kiosk, meshed on this machine, side by side under tmux (2 to 4; the venue mesh)."
+    )
+    var doors: Int?
+
     func validate() throws {
         guard (1...20_000).contains(guests) else { throw ValidationError("--guests must be from 1 to 20000.") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535.") }
         if !noStation, !Terminal.isInteractive {
             throw ValidationError("The station needs an interactive terminal; use --no-station to only serve.")
+        }
+        if let doors {
+            guard (2...4).contains(doors) else { throw ValidationError("--doors must be from 2 to 4.") }
+            guard !noStation else { throw ValidationError("--doors opens stations; it cannot go with --no-station.") }
+            guard MeshDemo.tmux != nil else {
+                throw ValidationError("--doors shows the doors side by side under tmux: apt-get install tmux.")
+            }
         }
     }
 
@@ -79,6 +96,12 @@ struct DemoCommand: AsyncParsableCommand {
         let serverTask = Task.detached { try await app.run() }
         try await Self.waitForHealth(server)
         let device = try await seedAndPrint(server: server, directory: directory)
+        if let doors {
+            try await MeshDemo(server: server, directory: directory, doors: doors).run(first: device)
+            serverTask.cancel()
+            _ = try? await serverTask.value
+            return
+        }
         print("\nPress Enter to open the station (scan or paste a ticket, or type a name)…")
         _ = readLine()
         await StationLoop(app: device, server: server.absoluteString).run()

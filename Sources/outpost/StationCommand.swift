@@ -26,42 +26,16 @@ struct StationCommand: AsyncParsableCommand {
     @Flag(name: .customLong("auto-confirm"), help: "Confirm valid, not-yet-checked-in scans without a key press.")
     var autoConfirm = false
 
-    @Flag(
-        help:
-            "Join the venue mesh while an event is open: listen for the other doors, find them on the LAN (DNS-SD), share check-ins offline."
-    )
-    var mesh = false
-
-    @Option(
-        name: .customLong("mesh-listen"),
-        help: ArgumentHelp("Where the mesh listens (with --mesh).", valueName: "host:port"))
-    var meshListen = "0.0.0.0:\(MeshJoinCode.defaultPort)"
-
-    @Option(
-        name: .customLong("join"),
-        help: ArgumentHelp(
-            "A door to keep joined: host:port or its join code (repeatable; implies --mesh).", valueName: "peer"))
-    var joins: [String] = []
+    @OptionGroup var mesh: MeshOptions
 
     func validate() throws {
         guard Terminal.isInteractive else { throw ValidationError("The station needs an interactive terminal.") }
-        guard MeshJoinCode.address(meshListen) != nil else {
-            throw ValidationError("--mesh-listen is host:port, e.g. 0.0.0.0:\(MeshJoinCode.defaultPort).")
-        }
-        for join in joins where MeshJoinCode(parsing: join) == nil {
-            throw ValidationError("--join \(join) is neither host:port nor a join code (outpost-mesh://host:port#…).")
-        }
     }
 
     @MainActor
     func run() async throws {
         let app = try device.launch()
-        let (host, port) = MeshJoinCode.address(meshListen)!
-        let settings =
-            mesh || !joins.isEmpty
-            ? MeshRunner.Settings(
-                host: host, port: port, joins: joins.compactMap(MeshJoinCode.init(parsing:)), discover: true) : nil
-        await StationLoop(app: app, server: server, autoConfirm: autoConfirm, mesh: settings).run()
+        await StationLoop(app: app, server: server, autoConfirm: autoConfirm, mesh: mesh.settings).run()
         await device.finish(app)
         print("Outpost station closed; \(app.pendingCount) check-ins pending sync.")
     }
@@ -87,6 +61,8 @@ struct KioskCommand: AsyncParsableCommand {
         help: "Seconds without a keystroke after which half-typed input is cleared (default 20).")
     var idleReset: Double = 20
 
+    @OptionGroup var mesh: MeshOptions
+
     func validate() throws {
         guard Terminal.isInteractive else { throw ValidationError("The kiosk needs an interactive terminal.") }
         guard idleReset >= 1 else { throw ValidationError("--idle-reset must be at least 1 second.") }
@@ -102,7 +78,7 @@ struct KioskCommand: AsyncParsableCommand {
             )
         }
         app.kioskDraftIdleSeconds = idleReset
-        let pending = await KioskLoop(app: app).run()
+        let pending = await KioskLoop(app: app, mesh: mesh.settings).run()
         await device.finish(app)
         print("Kiosk mode ended; \(pending) check-ins pending sync.")
     }
@@ -136,5 +112,43 @@ struct TrackCommand: AsyncParsableCommand {
         }
         await TrackLoop(app: app).run()
         print("Outpost track closed; \(app.pendingCount) waiting to sync.")
+    }
+}
+
+/// `--mesh`, `--mesh-listen` and `--join`: the venue mesh of the station and the kiosk.
+struct MeshOptions: ParsableArguments {
+    @Flag(
+        help:
+            "Join the venue mesh while an event is open: listen for the other doors, find them on the LAN (DNS-SD), share check-ins offline."
+    )
+    var mesh = false
+
+    @Option(
+        name: .customLong("mesh-listen"),
+        help: ArgumentHelp("Where the mesh listens (implies --mesh).", valueName: "host:port"))
+    var listen: String?
+
+    @Option(
+        name: .customLong("join"),
+        help: ArgumentHelp(
+            "A door to keep joined: host:port or its join code (repeatable; implies --mesh).", valueName: "peer"))
+    var joins: [String] = []
+
+    func validate() throws {
+        if let listen, MeshJoinCode.address(listen) == nil {
+            throw ValidationError("--mesh-listen is host:port, e.g. 0.0.0.0:\(MeshJoinCode.defaultPort).")
+        }
+        for join in joins where MeshJoinCode(parsing: join) == nil {
+            throw ValidationError("--join \(join) is neither host:port nor a join code (outpost-mesh://host:port#…).")
+        }
+    }
+
+    /// The mesh's settings, or nil when none of the options was given. DNS-SD only when
+    /// listening on every address (a door on loopback has no LAN to announce itself on).
+    var settings: MeshRunner.Settings? {
+        guard mesh || listen != nil || !joins.isEmpty else { return nil }
+        let (host, port) = MeshJoinCode.address(listen ?? "0.0.0.0:\(MeshJoinCode.defaultPort)")!
+        return MeshRunner.Settings(
+            host: host, port: port, joins: joins.compactMap(MeshJoinCode.init(parsing:)), discover: host == "0.0.0.0")
     }
 }

@@ -191,7 +191,7 @@ struct MeshSessionTests {
             }
             let line = try #require(door1.tree().element(UIIdentifier.meshPeers))
             #expect(line.attributes["peers"] == "1", "\(line)")
-            #expect(line.text.contains("door \(door2.deviceId.prefix(4)) · 0 s ago"), "\(line.text)")
+            #expect(line.text.contains("door \(MeshModule.shortDoor(door2.deviceId)) · 0 s ago"), "\(line.text)")
             await node2.stop()
             #expect(await node1.waitUntil { $0.peers.isEmpty })
             for _ in 0..<50 where door1.tree().element(UIIdentifier.meshPeers)?.attributes["peers"] != "0" {

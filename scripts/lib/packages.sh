@@ -17,8 +17,9 @@ console_packages=(chromium chromium-driver python3-venv poppler-utils zbar-tools
 # the LAN and its partitions, util-linux for unshare and nsenter, D-Bus and Avahi for DNS-SD in
 # each door's namespace.
 mesh_packages=(iproute2 nftables util-linux dbus avahi-daemon avahi-utils)
-# demo_packages: what `outpost demo` uses when present (a real SMTP server for e-mail codes).
-demo_packages=(python3-aiosmtpd)
+# demo_packages: what `outpost demo` uses when present (a real SMTP server for e-mail codes; tmux
+# for `--doors`, the meshed stations side by side).
+demo_packages=(python3-aiosmtpd tmux)
 
 ensure_packages() {
     local missing=() package

@@ -26,6 +26,20 @@ package struct DemoWorld {
     package let device: DeviceApp
     package let home: URL
 
+    /// A device at `home` signed in to `server` as `account`, with `event` open and synced (its
+    /// roster, and its venue mesh certificate).
+    @MainActor
+    package static func device(
+        home: URL, server: URL, account: (email: String, password: String), event: EventID
+    ) async throws -> DeviceApp {
+        let ports = DevicePorts(
+            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
+        let device = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
+        await device.signIn(server: server, email: account.email, password: account.password)
+        await device.openEvent(event)
+        return device
+    }
+
     /// Seeds the server at `server` (its organizer bootstrapped) and signs a device in under
     /// `directory`/device.
     @MainActor
@@ -88,11 +102,8 @@ package struct DemoWorld {
             tickets.append((guest, try await organizer.ticket(event: seeded.event.id, guest: guest.id)))
         }
         let home = directory.appendingPathComponent("device")
-        let ports = DevicePorts(
-            keyStore: FileKeyStore(url: home.appendingPathComponent("device.key")), transport: OfflineTransport())
-        let device = try DeviceApp.launch(home: home, ports: ports, modules: .eventDay).opened()
-        await device.signIn(server: server, email: Self.staff.email, password: Self.staff.password)
-        await device.openEvent(seeded.event.id)
+        let device = try await Self.device(
+            home: home, server: server, account: (Self.staff.email, Self.staff.password), event: seeded.event.id)
         return DemoWorld(
             event: seeded.event, imported: seeded.imported.imported, tickets: tickets, device: device, home: home)
     }

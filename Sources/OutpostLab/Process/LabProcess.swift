@@ -110,4 +110,22 @@ package enum LabProcess {
         // WIFEXITED / WEXITSTATUS by hand (the C macros are not imported).
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
+
+    /// Runs a program on this terminal (standard input, output and error inherited) and waits
+    /// for it: posix_spawn for the same reason as ``spawnAndWait(_:environment:output:)`` (tmux
+    /// starts its server as a daemon). Its exit status.
+    package static func spawnOnTerminal(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], nil, nil, argv, envp)
+        guard spawned == 0 else { throw CleanFailure("could not start \(arguments[0]) (error \(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
 }

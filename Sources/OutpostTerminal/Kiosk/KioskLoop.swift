@@ -13,9 +13,15 @@ public final class KioskLoop {
     var lastSync = Date()
     var background: Task<Void, Never>?
 
-    public init(app: DeviceApp, terminal: Terminal = Terminal()) {
+    /// The venue mesh's node while the event is open (nil: the kiosk does not mesh). Attendees
+    /// never see it; a guest another door admitted is already checked in here too.
+    let mesh: MeshRunner?
+    var lastMeshUpdate = Date.distantPast
+
+    public init(app: DeviceApp, terminal: Terminal = Terminal(), mesh: MeshRunner.Settings? = nil) {
         self.app = app
         self.terminal = terminal
+        self.mesh = mesh.map { MeshRunner(app: app, settings: $0) }
     }
 
     /// Runs until staff exit kiosk mode with the passcode; returns the pending count then.
@@ -34,6 +40,10 @@ public final class KioskLoop {
                     self.background = nil
                 }
             }
+            if let mesh, Date().timeIntervalSince(lastMeshUpdate) >= 1 {
+                lastMeshUpdate = Date()
+                try? await mesh.update()
+            }
             let frame = frameLines()
             if frame != lastFrame {
                 terminal.draw(frame)
@@ -43,6 +53,7 @@ public final class KioskLoop {
             await Task.yield()
         }
         background?.cancel()
+        await mesh?.stop()
         return app.pendingCount
     }
 

@@ -62,6 +62,7 @@ public final class MeshRunner {
         do {
             bound = try await node.listen(host: settings.host, port: settings.port)
         } catch {
+            app.meshStopped()
             throw Refusal(
                 description: "Cannot listen on \(settings.host):\(settings.port) for the venue mesh: \(error).")
         }
@@ -91,6 +92,6 @@ public final class MeshRunner {
         await node?.stop()
         node = nil
         runningFor = nil
-        if app.meshJoinCode != nil { app.meshJoinCode = nil }
+        app.meshStopped()
     }
 }

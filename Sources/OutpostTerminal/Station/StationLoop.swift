@@ -684,7 +684,7 @@ public final class StationLoop {
         if showJoinCode {
             // Another door joins this one by scanning this (outpost device mesh --join CODE).
             if let code = app.meshJoinCode, let qr = QRCode(text: code.text) {
-                body = qr.terminalLines() + ["  \(code.text)"]
+                body = ["  \(code.text)"] + qr.terminalLines()
                 hint = "Another door scans this code to join the venue mesh · F1 or Esc back"
             } else {
                 body = ["  The venue mesh is not running: start the station with --mesh, inside an event."]
