@@ -67,7 +67,9 @@ extension DeviceApp {
 
     /// A network node for this door's mesh: it asks the door for its credentials and entries,
     /// checks peers with the door's trust (at the door's clock), and is told of every new entry.
-    public func makeMeshNode(helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil) -> MeshNode {
+    public func makeMeshNode(
+        helloInterval: Duration = .seconds(1), deadAfter: Duration? = nil, frameLimit: Int = 200
+    ) -> MeshNode {
         let trust = meshModule?.handshakeTrust
         let anchor = meshModule?.timeAnchor
         let clock = ports.clock
@@ -91,7 +93,7 @@ extension DeviceApp {
                     } catch {
                         return error
                     }
-                }), helloInterval: helloInterval, deadAfter: deadAfter,
+                }), helloInterval: helloInterval, deadAfter: deadAfter, frameLimit: frameLimit,
             observer: { [weak self] peers in
                 let now = ContinuousClock.now
                 Task { @MainActor in self?.meshModule?.peersHeard(peers, at: now) }

@@ -53,14 +53,14 @@ struct MeshSessionTests {
             let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
             let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
             let (id1, id2) = (door1.deviceId, door2.deviceId)
-            var node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
-            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            var node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let port = try await node1.listen(host: "127.0.0.1")
             await node2.keepJoined(host: "127.0.0.1", port: port)
             #expect(await node2.waitUntil { $0.peers == [id1] })
             await node1.stop()
             #expect(await node2.waitUntil { $0.peers.isEmpty }, "door 2 sees door 1 gone")
-            node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             _ = try await node1.listen(host: "127.0.0.1", port: port)
             #expect(await node1.waitUntil { $0.peers == [id2] }, "door 2 joined door 1 again")
             door1.update { $0.online = false }
@@ -79,8 +79,9 @@ struct MeshSessionTests {
         try await DeviceLab.run { lab in
             let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
             let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
-            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
-            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            // Liveness is not what this test is about: a loaded machine must not drop sessions.
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let port1 = try await node1.listen(host: "127.0.0.1")
             let port2 = try await node2.listen(host: "127.0.0.1")
             await node1.keepJoined(host: "127.0.0.1", port: port2)
@@ -139,22 +140,24 @@ struct MeshSessionTests {
     }
 
     @Test(
-        "mesh-flood: a certified door that sends hellos a thousand times a second is cut off as a flood, counted, each time it joins again; door 1 keeps serving the doors that behave"
+        "mesh-flood: a certified door that sends hellos as fast as it can is cut off as a flood (over the node's frame limit), counted, each time it joins again; door 1 keeps serving the doors that behave"
     )
     func flood() async throws {
         try await DeviceLab.run { lab in
             let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
             let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
             let door3 = try await lab.readyDevice("door3", email: "bea@acme.test", clock: lab.api.clock.wallClock)
-            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            // A low limit (20 frames a second, bursts of 40): a machine busy with the whole suite
+            // cannot send a thousand hellos a second, but far more than twenty.
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(250), deadAfter: .seconds(60), frameLimit: 20)
             let port = try await node1.listen(host: "127.0.0.1")
-            let flooder = door2.makeMeshNode(helloInterval: .milliseconds(1), deadAfter: .seconds(30))
+            let flooder = door2.makeMeshNode(helloInterval: .milliseconds(1), deadAfter: .seconds(60))
             await flooder.keepJoined(host: "127.0.0.1", port: port)
             let cut = await node1.waitUntil(timeout: .seconds(20)) { ($0.refused[.flood] ?? 0) >= 2 }
             let snapshot = await node1.snapshot
             #expect(cut, "\(snapshot)")
             await flooder.stop()
-            let node3 = door3.makeMeshNode(helloInterval: .milliseconds(100))
+            let node3 = door3.makeMeshNode(helloInterval: .milliseconds(250), deadAfter: .seconds(60))
             await node3.keepJoined(host: "127.0.0.1", port: port)
             let id3 = door3.deviceId
             #expect(await node1.waitUntil { $0.peers == [id3] })
@@ -175,14 +178,14 @@ struct MeshSessionTests {
             let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
             let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
             #expect(door1.tree().element(UIIdentifier.meshPeers) == nil, "no node, no line")
-            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100))
+            let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let port = try await node1.listen(host: "127.0.0.1")
             door1.meshJoinCode = MeshJoinCode(host: "127.0.0.1", port: port, authority: door1.meshAuthorityFingerprint)
             let alone = try #require(door1.tree().element(UIIdentifier.meshPeers))
             #expect(alone.text.hasPrefix("Venue mesh: no other door connected"), "\(alone.text)")
             #expect(alone.attributes["peers"] == "0")
             #expect(alone.attributes["join"]?.hasPrefix("outpost-mesh://127.0.0.1:\(port)#") == true)
-            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100))
+            let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             await node2.keepJoined(host: "127.0.0.1", port: port)
             #expect(await node1.waitUntil { $0.peers.count == 1 })
             // The main actor takes the node's report after this turn.
@@ -191,7 +194,8 @@ struct MeshSessionTests {
             }
             let line = try #require(door1.tree().element(UIIdentifier.meshPeers))
             #expect(line.attributes["peers"] == "1", "\(line)")
-            #expect(line.text.contains("door \(MeshModule.shortDoor(door2.deviceId)) · 0 s ago"), "\(line.text)")
+            #expect(line.text.contains("door \(MeshModule.shortDoor(door2.deviceId)) · "), "\(line.text)")
+            #expect(line.text.contains(" s ago"), "\(line.text)")
             await node2.stop()
             #expect(await node1.waitUntil { $0.peers.isEmpty })
             for _ in 0..<50 where door1.tree().element(UIIdentifier.meshPeers)?.attributes["peers"] != "0" {
