@@ -88,9 +88,6 @@ public actor MeshNode {
             /// Whether this door's certificate went in a hello on this session (later hellos
             /// carry only the vector: the peer checked the certificate once, at the handshake).
             var introduced = false
-            /// The peer's frame allowance: a token bucket refilled at the node's frame limit.
-            var allowance: Double?
-            var allowanceAt = ContinuousClock.now
         }
 
         init(
@@ -249,7 +246,7 @@ public actor MeshNode {
     }
 
     private static func pipeline(
-        _ channel: any Channel, tls: NIOSSLContext, server: Bool, verify: @escaping Verify
+        _ channel: any Channel, tls: NIOSSLContext, server: Bool, frameLimit: Int, verify: @escaping Verify
     ) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
         channel.eventLoop.makeCompletedFuture {
             let handler: any ChannelHandler =
@@ -258,6 +255,7 @@ public actor MeshNode {
                 : try NIOSSLClientHandler(context: tls, serverHostname: nil, customVerificationCallback: verify)
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MeshFrameDecoder()))
+            try channel.pipeline.syncOperations.addHandler(MeshFloodGuard(limit: frameLimit))
             try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(MeshFrameEncoder()))
             return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
@@ -272,7 +270,9 @@ public actor MeshNode {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: address, port: port) { [self] channel in
                 let seen = NIOLockedValueBox<[UInt8]?>(nil)
-                return Self.pipeline(channel, tls: tls, server: true, verify: verifier(into: seen)).map { ($0, seen) }
+                return Self.pipeline(
+                    channel, tls: tls, server: true, frameLimit: frameLimit, verify: verifier(into: seen)
+                ).map { ($0, seen) }
             }
         listener = server.channel
         let bound = server.channel.localAddress?.port ?? port
@@ -297,13 +297,14 @@ public actor MeshNode {
         let tls = try await tlsContext(server: false)
         let seen = NIOLockedValueBox<[UInt8]?>(nil)
         let verify = verifier(into: seen)
+        let limit = frameLimit
         let connection = try await ClientBootstrap(group: group)
             .connectTimeout(
                 .nanoseconds(
                     deadAfter.components.seconds * 1_000_000_000 + deadAfter.components.attoseconds / 1_000_000_000)
             )
             .connect(host: address, port: port) { channel in
-                Self.pipeline(channel, tls: tls, server: false, verify: verify)
+                Self.pipeline(channel, tls: tls, server: false, frameLimit: limit, verify: verify)
             }
         try await run(connection, peerCertificate: seen, outgoing: true, address: "\(address):\(port)")
     }
@@ -446,15 +447,6 @@ public actor MeshNode {
     }
 
     private func handle(_ bytes: [UInt8], from session: Session, id: UUID, address: String?) async throws {
-        let limit = Double(frameLimit)
-        let flooding = session.state.withLockedValue { state -> Bool in
-            let now = ContinuousClock.now
-            let refilled = (state.allowance ?? 2 * limit) + (now - state.allowanceAt).seconds * limit
-            state.allowance = min(2 * limit, refilled) - 1
-            state.allowanceAt = now
-            return state.allowance! < 0
-        }
-        if flooding { throw MeshRefusal.flood }
         let frame = try MeshFrame(decoding: bytes)
         session.state.withLockedValue { $0.lastSeen = .now }
         switch frame {
@@ -538,9 +530,4 @@ public struct MeshNodeCredentials: Sendable {
         self.certificate = certificate
         self.authority = authority
     }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
