@@ -58,14 +58,19 @@ final class MeshFloodGuard: ChannelInboundHandler {
 
     private var allowance: MeshFrameAllowance
     private var flooded = false
+    private let report: @Sendable () -> Void
 
-    init(limit: Int) { allowance = MeshFrameAllowance(limit: limit) }
+    init(limit: Int, flooded report: @escaping @Sendable () -> Void) {
+        allowance = MeshFrameAllowance(limit: limit)
+        self.report = report
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !flooded else { return }
         let now = Double(NIODeadline.now().uptimeNanoseconds) / 1e9
         guard allowance.take(at: now) else {
             flooded = true
+            report()
             context.fireErrorCaught(MeshRefusal.flood)
             context.close(promise: nil)
             return

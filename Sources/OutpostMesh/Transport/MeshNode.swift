@@ -193,6 +193,12 @@ public actor MeshNode {
         }
     }
 
+    /// What a session's flood guard calls when the peer is over its allowance: counted once,
+    /// whichever error the session then ends with (the guard's, or a write to the closed channel).
+    private nonisolated func floodCounter() -> @Sendable () -> Void {
+        { [weak self] in Task { await self?.count(.flood) } }
+    }
+
     private func count(_ refusal: MeshRefusal, _ times: Int = 1) {
         refused[refusal, default: 0] += times
         stateChanged()
@@ -246,7 +252,9 @@ public actor MeshNode {
     }
 
     private static func pipeline(
-        _ channel: any Channel, tls: NIOSSLContext, server: Bool, frameLimit: Int, verify: @escaping Verify
+        _ channel: any Channel, tls: NIOSSLContext, server: Bool, frameLimit: Int,
+        flooded: @escaping @Sendable () -> Void,
+        verify: @escaping Verify
     ) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
         channel.eventLoop.makeCompletedFuture {
             let handler: any ChannelHandler =
@@ -255,7 +263,7 @@ public actor MeshNode {
                 : try NIOSSLClientHandler(context: tls, serverHostname: nil, customVerificationCallback: verify)
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MeshFrameDecoder()))
-            try channel.pipeline.syncOperations.addHandler(MeshFloodGuard(limit: frameLimit))
+            try channel.pipeline.syncOperations.addHandler(MeshFloodGuard(limit: frameLimit, flooded: flooded))
             try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(MeshFrameEncoder()))
             return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
@@ -271,7 +279,8 @@ public actor MeshNode {
             .bind(host: address, port: port) { [self] channel in
                 let seen = NIOLockedValueBox<[UInt8]?>(nil)
                 return Self.pipeline(
-                    channel, tls: tls, server: true, frameLimit: frameLimit, verify: verifier(into: seen)
+                    channel, tls: tls, server: true, frameLimit: frameLimit, flooded: floodCounter(),
+                    verify: verifier(into: seen)
                 ).map { ($0, seen) }
             }
         listener = server.channel
@@ -298,13 +307,15 @@ public actor MeshNode {
         let seen = NIOLockedValueBox<[UInt8]?>(nil)
         let verify = verifier(into: seen)
         let limit = frameLimit
+        let flooded = floodCounter()
         let connection = try await ClientBootstrap(group: group)
             .connectTimeout(
                 .nanoseconds(
                     deadAfter.components.seconds * 1_000_000_000 + deadAfter.components.attoseconds / 1_000_000_000)
             )
             .connect(host: address, port: port) { channel in
-                Self.pipeline(channel, tls: tls, server: false, frameLimit: limit, verify: verify)
+                Self.pipeline(
+                    channel, tls: tls, server: false, frameLimit: limit, flooded: flooded, verify: verify)
             }
         try await run(connection, peerCertificate: seen, outgoing: true, address: "\(address):\(port)")
     }
@@ -392,7 +403,8 @@ public actor MeshNode {
             }
         } catch let refusal as MeshRefusal {
             sessions[id] = nil
-            count(refusal)
+            // A flood was counted where it was found (the guard), whatever ended the session.
+            if refusal != .flood { count(refusal) }
             throw refusal
         } catch SessionEnd.silent {
             sessions[id] = nil
