@@ -27,10 +27,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     private var mesh: EventMesh? {
         didSet {
             handshakeTrust.withLockedValue { $0 = mesh?.trust }
-            let credentials = mesh?.credentials
-            timeAnchor.withLockedValue { anchor in
-                anchor = credentials?.serverTime.flatMap { time in credentials?.serverMonotonic.map { (time, $0) } }
-            }
+            let anchor = mesh?.credentials.timeAnchor
+            timeAnchor.withLockedValue { $0 = anchor }
         }
     }
     /// The server's time at the last certificate and the monotonic clock then (``trustedTime``).
@@ -39,8 +37,8 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// The time certificates are checked at: the wall clock, or the server's time at the last
     /// certificate plus the monotonic time since (same boot), whichever is later. A door whose
     /// clock is behind (a kiosk without a real-time clock boots in the past) still accepts its
-    /// peers; setting the clock back cannot make an expired certificate valid, nor forward a
-    /// not-yet-valid one past the server's word (research: trusted time).
+    /// peers, and setting the clock back cannot make an expired certificate valid again
+    /// (research: trusted time). A reboot loses the anchor until the next sync.
     package nonisolated static func trustedTime(
         wall: Date, anchor: (Date, MonotonicInstant)?, monotonic: MonotonicInstant
     ) -> Date {
@@ -144,7 +142,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
                 for revocation in credentials.revocations { try? trust.learn(revocation) }
                 let now = Self.trustedTime(
                     wall: context.ports.clock.now(),
-                    anchor: credentials.serverTime.flatMap { time in credentials.serverMonotonic.map { (time, $0) } },
+                    anchor: credentials.timeAnchor,
                     monotonic: context.ports.monotonic.now())
                 for peer in [credentials.certificate] + credentials.peers {
                     if let certificate = try? Certificate(derEncoded: Array(peer)) {

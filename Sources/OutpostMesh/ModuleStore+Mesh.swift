@@ -17,6 +17,12 @@ package struct MeshCredentialRecord: Codable, Sendable, Hashable {
     /// the door's trusted time (nil in a record stored before it).
     package var serverTime: Date?
     package var serverMonotonic: MonotonicInstant?
+
+    /// The server's time and the monotonic clock's reading with it, when both were kept.
+    var timeAnchor: (Date, MonotonicInstant)? {
+        guard let serverTime, let serverMonotonic else { return nil }
+        return (serverTime, serverMonotonic)
+    }
 }
 
 /// The mesh module's tables: the entries of each event's mesh (this door's and its peers',
