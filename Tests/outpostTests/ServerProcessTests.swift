@@ -155,16 +155,28 @@ final class RunningServer: @unchecked Sendable {
     ) async throws -> RunningServer {
         let directory = try previous?.directory ?? CLI.temporaryDirectory()
         let postgres = previous?.postgres ?? postgres
-        let port = try CLI.freePort()
         let store = postgres.map { ["--postgres", $0] } ?? ["--sqlite", directory + "/outpost.sqlite"]
-        let process = try CLI.start(["serve"] + store + ["--port", String(port), "--bcrypt-cost", "4"] + options)
-        let server = RunningServer(process: process, port: port, directory: directory, postgres: postgres)
-        if options.contains("--tls-cert") {
-            try await CLI.waitForListening(port: port)
-        } else {
-            _ = try await CLI.waitForHealth(port: port)
+        var attempt = 0
+        while true {
+            attempt += 1
+            // Below the ephemeral range: an outgoing connection of the tests running beside this
+            // one cannot take the port between its drawing and the server's bind (a lead test
+            // once waited 120 s on a server that had exited at once, its port in use).
+            let port = try ServerHandle.returningPort()
+            let process = try CLI.start(["serve"] + store + ["--port", String(port), "--bcrypt-cost", "4"] + options)
+            let server = RunningServer(process: process, port: port, directory: directory, postgres: postgres)
+            if options.contains("--tls-cert") {
+                try await CLI.waitForListening(port: port)
+                return server
+            }
+            do {
+                _ = try await HealthCheck.wait(
+                    for: URL(string: "http://127.0.0.1:\(port)")!, while: { process.isRunning })
+                return server
+            } catch  where !process.isRunning && attempt < 3 {
+                continue
+            }
         }
-        return server
     }
 
     func stop() {
