@@ -19,8 +19,8 @@ struct MeshNetworkTests {
     )
     func loopback() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             let node1 = door1.makeMeshNode(helloInterval: .seconds(3600))
             let node2 = door2.makeMeshNode(helloInterval: .seconds(3600))
             let port = try await node1.listen(host: "127.0.0.1")
@@ -53,7 +53,7 @@ struct MeshNetworkTests {
     )
     func refused() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
             let stranger = try lab.launch("stranger", clock: lab.api.clock.wallClock)
             await stranger.signIn(server: lab.serverURL, email: "org@other.test", password: "organizer-pass")
             await stranger.openEvent(lab.world.otherEvent.id)
@@ -75,7 +75,7 @@ struct MeshNetworkTests {
             #expect(counted, "\(snapshot.refused)")
             #expect(snapshot.peers.isEmpty)
             // Door 2 of the same tenant still joins.
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door2 = try await lab.meshDoor(2)
             let node2 = door2.makeMeshNode()
             let session = await node2.joinInBackground(host: "127.0.0.1", port: port)
             let id2 = door2.deviceId

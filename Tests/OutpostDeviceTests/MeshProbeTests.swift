@@ -21,8 +21,8 @@ struct MeshProbeTests {
     )
     func secondDoorDenied() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             #expect(door1.meshHello() != nil && door2.meshHello() != nil, "each door was certified at its sync")
             door1.update { $0.online = false }
             door2.update { $0.online = false }
@@ -63,8 +63,8 @@ struct MeshProbeTests {
     )
     func latePeerAdmission() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             door1.update { $0.online = false }
             door2.update { $0.online = false }
             let guest = lab.world.guests[0]
@@ -72,7 +72,7 @@ struct MeshProbeTests {
             #expect(!door2.tree().elements(UIIdentifier.confirmButton).isEmpty, "green at first")
             door1.scan(try await lab.ticket(guest))
             await door1.confirm()
-            door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            try door2.meshTake(from: door1)
             await door2.confirm(replayAfter: false)
             let refusal = try #require(door2.refusal)
             #expect(refusal.contains("checked in a moment ago by Alex on \(door1.deviceId)"), "\(refusal)")
@@ -94,14 +94,14 @@ struct MeshProbeTests {
             let behind = NIOLockedValueBox<TimeInterval>(0)
             let server = lab.api.clock.wallClock
             let skewed = WallClock { server.now().addingTimeInterval(-behind.withLockedValue { $0 }) }
-            let door1 = try await lab.readyDevice("door1", clock: server)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: skewed)
+            let door1 = try await lab.meshDoor(1, clock: server)
+            let door2 = try await lab.meshDoor(2, clock: skewed)
             door1.update { $0.online = false }
             door2.update { $0.online = false }
             door1.scan(try await lab.ticket(lab.world.guests[0]))
             await door1.confirm()
             behind.withLockedValue { $0 = 3 * 86_400 }
-            let receipt = door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            let receipt = try door2.meshTake(from: door1)
             #expect(receipt.added == 1 && receipt.refused.isEmpty, "\(receipt)")
             // The rule itself: the later of the wall clock and the anchor plus the monotonic time
             // since, on the same boot only.
@@ -123,8 +123,8 @@ struct MeshProbeTests {
     )
     func kioskDenied() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             door1.update { $0.online = false }
             door2.update { $0.online = false }
             let guest = lab.world.guests[0]
@@ -132,7 +132,7 @@ struct MeshProbeTests {
             #expect(desk.guest(eventId: lab.world.event.id, id: guest.id)?.checkIn == nil)
             door1.scan(try await lab.ticket(guest))
             await door1.confirm()
-            door2.meshReceive(try door1.meshBatch(for: try #require(door2.meshHello())))
+            try door2.meshTake(from: door1)
             let seen = try #require(desk.guest(eventId: lab.world.event.id, id: guest.id))
             #expect(seen.checkIn?.byName == "Alex on \(door1.deviceId)", "\(String(describing: seen.checkIn))")
             let byEmail = desk.guests(eventId: lab.world.event.id, email: guest.email)
@@ -178,8 +178,8 @@ struct MeshProbeTests {
     )
     func peerRefused() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             let stranger = try lab.launch("stranger", clock: lab.api.clock.wallClock)
             await stranger.signIn(server: lab.serverURL, email: "org@other.test", password: "organizer-pass")
             await stranger.openEvent(lab.world.otherEvent.id)
@@ -216,8 +216,8 @@ struct MeshRevocationProbeTests {
     func revocationGossip() async throws {
         try await DeviceLab.run { lab in
             let clock = lab.api.clock.wallClock
-            let door1 = try await lab.readyDevice("door1", clock: clock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: clock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             let carol = try await lab.api.createUser(
                 lab.world.organizer, email: "carol@acme.test", role: .checkinStaff, name: "Carol")
             try await lab.api.assign(lab.world.organizer, staff: carol, to: lab.world.event)

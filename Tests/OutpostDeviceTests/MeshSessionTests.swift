@@ -32,7 +32,7 @@ struct MeshSessionTests {
     )
     func silent() async throws {
         try await DeviceLab.run { lab in
-            let door = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
+            let door = try await lab.meshDoor(1)
             let node = door.makeMeshNode(helloInterval: .milliseconds(50))
             let silent = try await Self.silentListener()
             let port = try #require(silent.localAddress?.port)
@@ -51,8 +51,8 @@ struct MeshSessionTests {
     )
     func rejoin() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             let (id1, id2) = (door1.deviceId, door2.deviceId)
             var node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
@@ -78,8 +78,8 @@ struct MeshSessionTests {
     )
     func oneSession() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             // Liveness is not what this test is about: a loaded machine must not drop sessions.
             let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let node2 = door2.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
@@ -110,9 +110,9 @@ struct MeshSessionTests {
     )
     func helloBound() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
-            let door3 = try await lab.readyDevice("door3", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
+            let door3 = try await lab.meshDoor(3)
             let node1 = door1.makeMeshNode()
             let port = try await node1.listen(host: "127.0.0.1")
             let module2 = try #require(door2.meshModule)
@@ -186,9 +186,9 @@ struct MeshSessionTests {
         for _ in 0..<25 where allowance.take(at: 100) { taken += 1 }
         #expect(taken == 20, "refilled to the burst, never beyond")
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
-            let door3 = try await lab.readyDevice("door3", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
+            let door3 = try await lab.meshDoor(3)
             let node1 = door1.makeMeshNode(helloInterval: .milliseconds(250), deadAfter: .seconds(60))
             let port = try await node1.listen(host: "127.0.0.1")
             let credentials = try #require(door2.meshModule?.nodeCredentials())
@@ -226,8 +226,8 @@ struct MeshSessionTests {
     )
     func statusLine() async throws {
         try await DeviceLab.run { lab in
-            let door1 = try await lab.readyDevice("door1", clock: lab.api.clock.wallClock)
-            let door2 = try await lab.readyDevice("door2", email: "bea@acme.test", clock: lab.api.clock.wallClock)
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
             #expect(door1.tree().element(UIIdentifier.meshPeers) == nil, "no node, no line")
             let node1 = door1.makeMeshNode(helloInterval: .milliseconds(100), deadAfter: .seconds(60))
             let port = try await node1.listen(host: "127.0.0.1")
