@@ -49,19 +49,10 @@ package final class MeshLabDoor: @unchecked Sendable {
     /// Runs `outpost device ARGUMENTS --home HOME --json` in the door's namespace to its end; the
     /// tree's JSON (its last line) and the exit status.
     func device(_ arguments: [String]) throws -> (tree: String, status: Int32) {
-        let process = Process()
-        let command = lab.command(
-            door: index, [LabProcess.binary.path, "device"] + arguments + ["--home", home.path, "--json"])
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = try LabProcess.appending(log)
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let last = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        return (last, process.terminationStatus)
+        let (output, status) = try LabProcess.run(
+            ["device"] + arguments + ["--home", home.path, "--json"], output: .append(log),
+            through: lab.launcher(door: index))
+        return (output.split(separator: "\n").last.map(String.init) ?? "", status)
     }
 
     /// Signs in through `server`, opens the event and syncs (which brings the mesh credentials),
@@ -81,17 +72,11 @@ package final class MeshLabDoor: @unchecked Sendable {
     /// Starts `outpost device mesh` (listening on the lab's default port, keeping `joins` joined,
     /// discovering peers with DNS-SD when `discover`).
     func start(joins: [String], discover: Bool) throws {
-        let process = Process()
-        var arguments = [LabProcess.binary.path, "device", "mesh", "--home", home.path, "--json"]
+        var arguments = ["device", "mesh", "--home", home.path, "--json"]
         for join in joins { arguments += ["--join", join] }
         if discover { arguments.append("--discover") }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = lab.command(door: index, arguments)
         let stdin = Pipe()
         let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = try LabProcess.appending(log)
         lines.reset()
         let queue = lines
         let partial = NIOLockedValueBox("")
@@ -110,8 +95,8 @@ package final class MeshLabDoor: @unchecked Sendable {
             }
             for piece in complete { queue.push(String(piece)) }
         }
-        try process.run()
-        self.process = process
+        process = try LabProcess.start(
+            arguments, output: .append(log), stdout: stdout, stdin: stdin, through: lab.launcher(door: index))
         input = stdin.fileHandleForWriting
     }
 

@@ -128,14 +128,14 @@ package final class NetworkLab: @unchecked Sendable {
 
     // MARK: - Running in a door's namespace
 
-    /// The command line that runs `arguments` in `door`'s namespace: with its own D-Bus and
+    /// What a command line starts with to run in `door`'s namespace: with its own D-Bus and
     /// avahi-daemon when ``startAvahi(door:)`` gave it one (joined with nsenter, net and mount),
-    /// else with `ip netns exec`.
-    package func command(door: Int, _ arguments: [String]) -> [String] {
+    /// else `ip netns exec`.
+    package func launcher(door: Int) -> [String] {
         if let holder = holders[door], holder.isRunning {
-            return ["nsenter", "-t", String(holder.processIdentifier), "-n", "-m", "--"] + arguments
+            return ["nsenter", "-t", String(holder.processIdentifier), "-n", "-m", "--"]
         }
-        return ["ip", "netns", "exec", namespace(door: door)] + arguments
+        return ["ip", "netns", "exec", namespace(door: door)]
     }
 
     /// Gives `door`'s namespace a private /run with a D-Bus system bus and an avahi-daemon bound to
@@ -172,7 +172,7 @@ package final class NetworkLab: @unchecked Sendable {
         // Ready when the daemon answers on that bus.
         for _ in 0..<100 {
             guard holder.isRunning else { break }
-            if (try? run(command(door: door, ["avahi-browse", "-a", "-t", "-p"]))) != nil { return }
+            if (try? run(launcher(door: door) + ["avahi-browse", "-a", "-t", "-p"])) != nil { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw Failure(

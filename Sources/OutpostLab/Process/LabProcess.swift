@@ -16,11 +16,21 @@ package enum LabProcess {
         case append(URL)
     }
 
-    /// Starts `outpost ARGUMENTS` with stdout to `stdout` (or `output`) and stderr to `output`.
-    package static func start(_ arguments: [String], output: Output, stdout: Pipe? = nil) throws -> Process {
+    /// Starts `outpost ARGUMENTS` with stdout to `stdout` (or `output`) and stderr to `output`,
+    /// stdin from `stdin` when given; through `launcher` when given (a command that runs the rest
+    /// of its line elsewhere: `ip netns exec NS`, in a network namespace).
+    package static func start(
+        _ arguments: [String], output: Output, stdout: Pipe? = nil, stdin: Pipe? = nil, through launcher: [String] = []
+    ) throws -> Process {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if launcher.isEmpty {
+            process.executableURL = binary
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [binary.path] + arguments
+        }
+        if let stdin { process.standardInput = stdin }
         switch output {
         case .discard:
             process.standardOutput = stdout ?? FileHandle.nullDevice
@@ -36,12 +46,12 @@ package enum LabProcess {
 
     /// Runs `outpost ARGUMENTS` to its end: its stdout and exit status (stderr to `output`).
     package static func run(
-        _ arguments: [String], output: Output = .discard
+        _ arguments: [String], output: Output = .discard, through launcher: [String] = []
     ) throws -> (
         stdout: String, status: Int32
     ) {
         let pipe = Pipe()
-        let process = try start(arguments, output: output, stdout: pipe)
+        let process = try start(arguments, output: output, stdout: pipe, through: launcher)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (String(decoding: data, as: UTF8.self), process.terminationStatus)
