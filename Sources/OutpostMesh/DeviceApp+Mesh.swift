@@ -32,7 +32,7 @@ extension DeviceApp {
     /// The open event's authority fingerprint (what this door's join code carries); nil without
     /// the event's mesh credentials.
     public var meshAuthorityFingerprint: String? {
-        meshModule?.nodeCredentials().map { MeshCertificates.fingerprint($0.authority) }
+        meshModule?.authority.map(MeshCertificates.fingerprint)
     }
 
     /// This door's node stopped (or never started listening): the screens no longer show the mesh.
@@ -56,7 +56,7 @@ extension DeviceApp {
     }
 
     /// This door's name in the mesh (its device id); nil without the event's mesh credentials.
-    public var meshDevice: String? { meshModule?.nodeCredentials() == nil ? nil : deviceId }
+    public var meshDevice: String? { meshModule?.authority == nil ? nil : deviceId }
 
     /// What DNS-SD announces of the open event: the first 8 bytes of SHA-256 of its id, in hex
     /// (everyone on the Wi-Fi reads announcements: no names, no ticket data).

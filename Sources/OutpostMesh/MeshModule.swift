@@ -311,6 +311,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     /// What this door holds of the open event's mesh.
     package var log: MeshLog? { mesh?.log }
 
+    /// The open event's authority certificate (DER), when this door holds the event's mesh
+    /// credentials: read from the loaded mesh, not the key store (the station asks each second).
+    package var authority: [UInt8]? { mesh.map { Array($0.credentials.authority) } }
+
     /// The door's key and certificates for the network's TLS; nil without the open event's.
     package func nodeCredentials() -> MeshNodeCredentials? {
         guard let mesh, let key = try? key() else { return nil }
