@@ -132,6 +132,8 @@ public enum API {
         .post, "/v1/events/{eventId}/mesh/certificate")
     public static let meshRevocations = Endpoint<NoBody, MeshRevocationList, EventID>(
         .get, "/v1/events/{eventId}/mesh/revocations")
+    public static let meshEntries = Endpoint<MeshUpload, MeshUploadAnswer, EventID>(
+        .post, "/v1/events/{eventId}/mesh/entries")
     // Ticket blocks (EF-069): blocks of tickets partners name until a deadline.
     public static let ticketBlocks = Endpoint<NoBody, TicketBlockList, EventID>(
         .get, "/v1/events/{eventId}/ticket-blocks")
@@ -308,6 +310,7 @@ extension API {
         myStation.route,
         meshCertificate.route,
         meshRevocations.route,
+        meshEntries.route,
         ticketBlocks.route,
         allocateTicketBlock.route,
         myTicketBlocks.route,

@@ -28,7 +28,7 @@ struct CheckInRow: Encodable {
         deviceId = record.deviceId
         userId = command.caller.userId.wire
         byName = record.byName
-        method = command.request.method.rawValue
+        method = command.method
         note = command.request.note ?? ""
     }
 
@@ -66,7 +66,7 @@ struct CheckInEventRow: Encodable {
         clientAt = command.request.scannedAt.millisecondsSince1970
         deviceId = command.request.deviceId
         userId = command.caller.userId.wire
-        method = command.request.method.rawValue
+        method = command.method
         note = command.request.note
     }
 

@@ -44,11 +44,7 @@ enum CheckInSets {
         for (index, (command, row)) in zip(commands, rows).enumerated() {
             guard try row.int("ord") == index + 1 else { throw StoreError.notFound }
             guard try row.int("claimed") == 1 else {
-                answers[index] =
-                    try await Store.earlierAnswer(
-                        connection, tenantId: command.caller.tenantId, key: command.idempotencyKey,
-                        hash: command.requestHash
-                    ).map(CheckInAnswer.replayed) ?? .keyReused
+                answers[index] = try await Store.checkInAnswer(connection, command)
                 continue
             }
             plans.append((index, try await CheckInPlan.make(command, read: row, keys: keys)))
@@ -190,7 +186,7 @@ enum CheckInSets {
             userId = command.caller.userId.wire
             at = command.now.millisecondsSince1970
             clientAt = command.request.scannedAt.millisecondsSince1970
-            method = command.request.method.rawValue
+            method = command.method
             status = answer.status
             body = Data(answer.body).base64EncodedString()
             key = command.idempotencyKey

@@ -14,6 +14,17 @@ struct CheckInCommand: Sendable {
     var request: CheckInRequest
     var now: Date
     var dedupeWindow: TimeInterval
+    /// A venue mesh entry a door handed in for its author (custody): the check-in is the
+    /// author's, under the author's key, with ``meshCustodyHash`` for a hash, and its method is
+    /// `mesh` until the author's own request fills it in.
+    var viaMesh = false
+
+    /// The method the check-in row and its history keep: the request's, or `mesh`.
+    var method: String { viaMesh ? "mesh" : request.method.rawValue }
+
+    /// The hash a custody check-in claims its key with: no request body hashes to it, and a
+    /// request under a key claimed with it is the author's own (see ``Store/checkInAnswer``).
+    static let meshCustodyHash = Array(SHA256.hash(data: Array("outpost-mesh-custody/1".utf8)))
 }
 
 /// What the database decided.
@@ -89,12 +100,13 @@ extension Store {
             var claimedHere: [TenantKey: (hash: [UInt8], answer: StoredAnswer)] = [:]
             for command in commands {
                 if let earlier = claimedHere[TenantKey(command)] {
-                    answers.append(earlier.hash == command.requestHash ? .replayed(earlier.answer) : .keyReused)
+                    answers.append(
+                        Self.isRetry(stored: earlier.hash, command) ? .replayed(earlier.answer) : .keyReused)
                     continue
                 }
                 let (claimed, facts) = try await Self.claimAndRead(connection, dialect: dialect, command)
                 guard claimed else {
-                    answers.append(try await Self.storedAnswer(connection, command))
+                    answers.append(try await Self.checkInAnswer(connection, command))
                     continue
                 }
                 let decision = try await Self.decide(connection, command, read: facts, keys: keys)
@@ -127,16 +139,46 @@ extension Store {
         return answer
     }
 
+    /// Whether a request under a key already claimed with `stored` is answered with the stored
+    /// answer: the same request again, or a custody check-in and its author's own request (in
+    /// either order: a door handed in a peer's entry, then the peer came back, or the other way).
+    static func isRetry(stored: [UInt8], _ command: CheckInCommand) -> Bool {
+        stored == command.requestHash || stored == CheckInCommand.meshCustodyHash
+            || command.requestHash == CheckInCommand.meshCustodyHash
+    }
+
     /// The answer stored under a key claimed by an earlier request: a replay when the request is
-    /// the same, else the key was reused.
-    private static func storedAnswer(
-        _ connection: any SQLConnection, _ command: CheckInCommand
-    ) async throws
-        -> CheckInAnswer
-    {
-        try await earlierAnswer(
-            connection, tenantId: command.caller.tenantId, key: command.idempotencyKey, hash: command.requestHash
-        ).map(CheckInAnswer.replayed) ?? .keyReused
+    /// the same (or one side is a custody check-in, ``isRetry(stored:_:)``), else the key was
+    /// reused. The author's own request after a custody check-in takes the key over: its hash
+    /// is kept from then on, and the check-in the custody made gets the request's method and
+    /// note (the entry carried neither), so nothing the door recorded is lost.
+    static func checkInAnswer(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInAnswer {
+        guard
+            let stored = try await connection.queryOne(
+                "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
+                [.id(command.caller.tenantId), .text(command.idempotencyKey)])
+        else { throw StoreError.notFound }
+        let hash = try stored.blob("request_hash")
+        guard isRetry(stored: hash, command) else { return .keyReused }
+        guard let status = try stored.optionalInt("status"), let body = try stored.optionalBlob("body") else {
+            throw StoreError.notFound
+        }
+        if hash == CheckInCommand.meshCustodyHash, !command.viaMesh {
+            try await connection.execute(
+                "UPDATE idempotency_keys SET request_hash = ? WHERE tenant_id = ? AND key = ?",
+                [.blob(command.requestHash), .id(command.caller.tenantId), .text(command.idempotencyKey)])
+            let request = command.request
+            try await connection.execute(
+                """
+                UPDATE checkins SET method = ?, note = ?
+                WHERE event_id = ? AND guest_id = ? AND device_id = ? AND client_at = ? AND method = 'mesh'
+                """,
+                [
+                    .text(request.method.rawValue), .text(request.note ?? ""), .id(command.eventId),
+                    .id(command.guestId), .text(request.deviceId), .date(request.scannedAt),
+                ])
+        }
+        return .replayed(StoredAnswer(status: Int(status), body: body))
     }
 
     /// What one statement reads for the decision: the event if the caller may work it, the guest
@@ -191,7 +233,7 @@ extension Store {
         let audit: [SQLValue] = [
             .id(command.caller.tenantId), .id(command.eventId), .text(decision.auditKind.rawValue),
             .id(command.guestId), .text(request.deviceId), .id(command.caller.userId), .date(command.now),
-            .date(request.scannedAt), .text(request.method.rawValue),
+            .date(request.scannedAt), .text(command.method),
         ]
         let key: [SQLValue] = [
             .int(Int64(answer.status)), .blob(answer.body), .id(command.caller.tenantId),

@@ -12,6 +12,11 @@ public final class ServerMetrics: Sendable {
             namespace: "outpost", metricName: "checkins", unitName: "total",
             helpText: "Check-in requests by result (replayed = a retry answered from the idempotency store).")
     }
+    static var meshEntryDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "outpost", metricName: "mesh_entries", unitName: "total",
+            helpText: "Venue mesh entries doors handed in, by result (applied, held, or the reason refused).")
+    }
     static var batchDescriptor: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "outpost", metricName: "checkin_batches", unitName: "total",
@@ -88,6 +93,11 @@ public final class ServerMetrics: Sendable {
     /// Counts one check-in answer under its result name.
     func countCheckIn(result: String) {
         registry.makeCounter(descriptor: Self.checkInDescriptor, labels: [("result", result)]).increment()
+    }
+
+    /// Counts one venue mesh entry a door handed in, by what became of it.
+    func countMeshEntry(result: String) {
+        registry.makeCounter(descriptor: Self.meshEntryDescriptor, labels: [("result", result)]).increment()
     }
 
     /// Counts one check-in batch under how it committed (`one` or `per_entry`).

@@ -7,8 +7,44 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24,
-        v25, v26, v27, v28, v29,
+        v25, v26, v27, v28, v29, v30,
     ]
+
+    /// The venue mesh's entries as doors hand them in (their own and, in custody, their peers'):
+    /// each kept whole as its author signed it, once per (event, author, number), with the door
+    /// that brought it; and what each door said of its mesh at its last upload (the entries it
+    /// holds, the doors it met), for the dashboard's "meshed while offline". Authors and doors
+    /// are device ids, users are named without a foreign key (an erased user's entries stay
+    /// the event's record).
+    static let v30 = Migration(version: 30, name: "venue mesh entries") { dialect in
+        let blob = dialect == .postgres ? "BYTEA" : "BLOB"
+        return [
+            """
+            CREATE TABLE mesh_entries (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                author TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                entry_id \(blob) NOT NULL,
+                guest_id TEXT NOT NULL,
+                scanned_at BIGINT NOT NULL,
+                user_id TEXT NOT NULL,
+                uploaded_by TEXT NOT NULL,
+                received_at BIGINT NOT NULL,
+                entry \(blob) NOT NULL,
+                PRIMARY KEY (event_id, author, seq))
+            """,
+            """
+            CREATE TABLE mesh_devices (
+                event_id TEXT NOT NULL REFERENCES events(id),
+                device_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                held BIGINT NOT NULL CHECK (held >= 0),
+                peers TEXT NOT NULL,
+                reported_at BIGINT NOT NULL,
+                PRIMARY KEY (event_id, device_id))
+            """,
+        ]
+    }
 
     /// The venue mesh: each tenant's certificate authority (its P-256 key and self-signed
     /// certificate, DER) and the certificates it issued, one per event, user and device; a
