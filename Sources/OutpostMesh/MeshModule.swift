@@ -16,8 +16,10 @@ import X509
 package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, PeerAdmissionSource {
     package static let name = "mesh"
     package static let migrations = ModuleStore<MeshModule>.meshMigrations
-    /// The mesh belongs to the signed-in session: its entries and credentials go at sign-out.
-    package static let sessionTables = ["mesh_entries", "mesh_credentials"]
+    /// The mesh belongs to the signed-in session: its credentials go at sign-out, and its
+    /// entries too, but for the peers' ones the server is not known to have (``sessionEnded()``):
+    /// custody outlives the session that took it.
+    package static let sessionTables = ["mesh_credentials"]
 
     package let context: ModuleContext
     package let store: ModuleStore<MeshModule>
@@ -126,6 +128,64 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         if held?.authority != authority { record.peers = [] }
         try store.setCredentials(record, eventId: event.id)
         if event.id == context.eventId { load(event.id) }
+        try await handIn()
+    }
+
+    // MARK: - Custody
+
+    /// Gives the server the entries this door holds that it lacks: its own (the server's record
+    /// of who admitted whom in the mesh) and its peers' (custody: a door that admitted guests
+    /// offline and never came back still has its admissions reach the server through this
+    /// one). It first asks what the server holds (an empty request), then sends only the rest,
+    /// 256 a request. Each event with entries is reported (what this door holds, the doors it
+    /// met) for the dashboard's "meshed while offline".
+    package func handIn() async throws {
+        var events = Set(try store.heldForServer(except: context.deviceId).keys)
+        if let mesh, mesh.log.count > 0 { events.insert(mesh.eventId) }
+        for eventId in events.sorted(by: { $0.wire < $1.wire }) {
+            guard var answer = try await send([], eventId: eventId) else { continue }
+            try store.markAtServer(eventId: eventId, vector: answer.vector, answered: [])
+            var pending = try store.entriesForServer(eventId: eventId)
+            while !pending.isEmpty {
+                let chunk = Array(pending.prefix(MeshUpload.maximumEntries))
+                guard let next = try await send(chunk, eventId: eventId) else { break }
+                answer = next
+                try store.markAtServer(
+                    eventId: eventId, vector: answer.vector,
+                    answered: zip(chunk, answer.results).map { ($0.author, $0.seq, $1.outcome != .refused) })
+                pending = try store.entriesForServer(eventId: eventId)
+                // The server answered but kept nothing of these (it should not happen): stop.
+                if pending.first == chunk.first { break }
+            }
+        }
+    }
+
+    /// One request of ``handIn()``; nil when the server will not take the event's entries (an
+    /// event over, a role that does not scan).
+    private func send(_ entries: [MeshEntry], eventId: EventID) async throws -> MeshUploadAnswer? {
+        let log = mesh?.eventId == eventId ? mesh?.log : nil
+        let met = Set(log?.vector.counts.keys.map { $0 } ?? []).union(heard.keys).subtracting([context.deviceId])
+        let upload = MeshUpload(
+            device: context.deviceId, entries: entries.map { Data($0.encoded).base64EncodedString() },
+            held: log?.count ?? entries.count, peers: Array(met.sorted().prefix(MeshUpload.maximumPeers)))
+        let response = try await context.authorized(
+            TransportRequest(
+                API.meshEntries.line(eventId), headers: ["Content-Type": "application/json"],
+                body: try OutpostJSON.encode(upload)))
+        guard response.status == 200, let answer = try? OutpostJSON.decode(MeshUploadAnswer.self, from: response.body),
+            answer.results.count == entries.count
+        else {
+            if [403, 404, 409].contains(response.status) { return nil }
+            throw APIClientError.http(status: response.status, code: nil)
+        }
+        return answer
+    }
+
+    /// Peers' entries the server is not known to have are not this user's unsent work (their
+    /// authors send their own; the pending count stays the door's own check-ins): they outlive
+    /// the session, whatever the sign-out chose, and the next sync hands them in.
+    package func sendHeld() async {
+        try? await handIn()
     }
 
     /// Loads the open event's mesh from the store. Never inside a transaction (GRDB's reads are
@@ -226,6 +286,10 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
     package func sessionEnded() {
         mesh = nil
         loadedFor = nil
+        heard = [:]
+        context.surfacing("forget the venue mesh's entries") {
+            try store.forgetEntries(keepingHeldExcept: context.deviceId)
+        }
     }
     package func saveState() throws -> Data { Data() }
     package func restoreState(_ data: Data) throws {}

@@ -39,8 +39,68 @@ extension ModuleStore where Owner == MeshModule {
                         CREATE INDEX mesh_entries_event ON mesh_entries (event_id, author, seq);
                         CREATE TABLE mesh_credentials (event_id TEXT PRIMARY KEY, sealed BLOB NOT NULL);
                         """)
-            }
+            },
+            // Whether the server has each entry (custody): 0 not known yet, 1 it has it, 2 it
+            // refused it (the reason was counted there; the entry is not offered again).
+            DeviceMigration("entries the server holds") { db, _ in
+                try db.execute(sql: "ALTER TABLE mesh_entries ADD COLUMN at_server INTEGER NOT NULL DEFAULT 0")
+            },
         ]
+    }
+
+    /// The entries of the event the server is not known to have, in each author's order.
+    package func entriesForServer(eventId: EventID) throws -> [MeshEntry] {
+        try queue.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT sealed FROM mesh_entries WHERE event_id = ? AND at_server = 0 ORDER BY author, seq",
+                arguments: [eventId.wire]
+            ).map { row in try MeshEntry(decoding: Array(try sealer.open(row["sealed"] as Data))) }
+        }
+    }
+
+    /// What the server answered: each author's entries up to its number in `vector` are there,
+    /// and each of `answered` is there (true) or refused (false).
+    package func markAtServer(
+        eventId: EventID, vector: [String: UInt64], answered: [(author: String, seq: UInt64, kept: Bool)]
+    ) throws {
+        try queue.write { db in
+            for (author, seq) in vector {
+                try db.execute(
+                    sql:
+                        "UPDATE mesh_entries SET at_server = 1 WHERE event_id = ? AND author = ? AND seq <= ? AND at_server = 0",
+                    arguments: [eventId.wire, author, Int64(seq)])
+            }
+            for entry in answered {
+                try db.execute(
+                    sql: "UPDATE mesh_entries SET at_server = ? WHERE event_id = ? AND author = ? AND seq = ?",
+                    arguments: [entry.kept ? 1 : 2, eventId.wire, entry.author, Int64(entry.seq)])
+            }
+        }
+    }
+
+    /// Peers' entries (not `device`'s own: its outbox sends those) the server is not known to
+    /// have, by event: what this door holds for the server.
+    package func heldForServer(except device: String) throws -> [EventID: Int] {
+        try queue.read { db in
+            var held: [EventID: Int] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT event_id, COUNT(*) AS n FROM mesh_entries WHERE at_server = 0 AND author != ? GROUP BY event_id",
+                arguments: [device])
+            {
+                if let event = EventID(wire: row["event_id"]) { held[event] = row["n"] }
+            }
+            return held
+        }
+    }
+
+    /// After a sign-out: every entry goes but the peers' ones the server is not known to have
+    /// (custody outlives the session that took it; the next sign-in hands them in).
+    package func forgetEntries(keepingHeldExcept device: String) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM mesh_entries WHERE at_server != 0 OR author = ?", arguments: [device])
+        }
     }
 
     /// Every entry of the event's mesh this door holds.

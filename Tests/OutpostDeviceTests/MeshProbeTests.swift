@@ -59,6 +59,49 @@ struct MeshProbeTests {
     }
 
     @Test(
+        "mesh-custody-upload: door 1 admits two guests offline and goes dark; door 2 heard them, its staff signs out offline and back in, and its sync hands them in: the server has both as Alex's on door 1; when door 1 comes back its own requests are answered as retries (no rejected check-ins) and fill in the method"
+    )
+    func custodyUpload() async throws {
+        try await DeviceLab.run { lab in
+            let door1 = try await lab.meshDoor(1)
+            let door2 = try await lab.meshDoor(2)
+            door1.update { $0.online = false }
+            door2.update { $0.online = false }
+            let guests = Array(lab.world.guests.prefix(2))
+            for guest in guests {
+                door1.scan(try await lab.ticket(guest))
+                await door1.confirm()
+            }
+            try door2.meshTake(from: door1)
+            #expect(door2.meshLog?.count == 2)
+            let mesh2 = try #require(door2.meshModule)
+            #expect(try mesh2.store.heldForServer(except: door2.deviceId).values.reduce(0, +) == 2)
+            // Door 2's staff signs out offline: nothing of theirs waits, and the peers' entries
+            // stay on the door for the server.
+            #expect(door2.pendingCount == 0)
+            await door2.signOut()
+            #expect(!door2.isSignedIn)
+            #expect(try mesh2.store.heldForServer(except: door2.deviceId).values.reduce(0, +) == 2)
+            door2.update { $0.online = true }
+            await door2.signIn(server: lab.serverURL, email: "bea@acme.test", password: DeviceLab.staffPassword)
+            await door2.openEvent(lab.world.event.id)
+            await door2.sync()
+            #expect(try mesh2.store.heldForServer(except: door2.deviceId).isEmpty)
+            #expect(try await lab.serverCheckIns() == [guests[0].id: 1, guests[1].id: 1])
+            let audit = try await lab.audit().filter { $0.kind == .checkedIn }
+            #expect(audit.count == 2)
+            #expect(audit.allSatisfy { $0.deviceId == door1.deviceId && $0.method == "mesh" }, "\(audit)")
+            // Door 1 comes back: its outbox drains as retries of what door 2 handed in.
+            door1.update { $0.online = true }
+            await door1.sync()
+            #expect(door1.pendingCount == 0)
+            #expect(door1.ledger.allSatisfy { $0.status == 201 }, "\(door1.ledger)")
+            #expect(door1.tree().elements(UIIdentifier.syncRejectedBanner).isEmpty, "\(door1.tree().elements)")
+            #expect(try await lab.serverCheckIns() == [guests[0].id: 1, guests[1].id: 1])
+        }
+    }
+
+    @Test(
         "mesh-late-peer-admission: door 2's card is green when door 1's admission of the same guest arrives; confirm is then refused with why and commits nothing, the card shows already checked in, and a second confirm only re-confirms (no entry, no second admission in the mesh)"
     )
     func latePeerAdmission() async throws {

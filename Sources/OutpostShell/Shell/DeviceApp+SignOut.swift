@@ -29,6 +29,7 @@ extension DeviceApp {
             return
         case (_, .wait?):
             await replay(force: true)
+            if ports.online { for module in modules { await module.sendHeld() } }
             if pendingCount > 0 {
                 state.screen = .signOutWarning
                 state.message = "Still waiting: the \(pendingNoun.many) could not be sent yet."

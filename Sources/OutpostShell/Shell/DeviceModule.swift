@@ -100,6 +100,9 @@ package protocol DeviceModule: AnyObject {
     func unsent(owner: UserID) -> [String]
     /// The user signed out discarding what waits: the module's ``unsent(owner:)`` records go.
     func discardUnsent(owner: UserID) throws
+    /// Sends what the module holds for the server outside the outbox (the venue mesh's peers'
+    /// entries): a sign-out that waits runs it after the outbox's replay.
+    func sendHeld() async
 }
 
 extension DeviceModule {
@@ -126,6 +129,7 @@ extension DeviceModule {
     package func erase(user: UserID) throws {}
     package func signedIn(_ user: UserInfo) {}
     package func unsent(owner: UserID) -> [String] { [] }
+    package func sendHeld() async {}
     package func discardUnsent(owner: UserID) throws {}
 }
 
