@@ -216,6 +216,47 @@ struct MeshCustodyTests {
     }
 
     @Test(
+        "mesh-dashboard: the dashboard shows the doors meshed while offline: the one that reported the doors it met, and the one that never came back, whose admissions other doors handed in, marked for someone to look for it; a door alone is not listed",
+        arguments: StoreKind.allCases)
+    func dashboard(kind: StoreKind) async throws {
+        try await withTestServer(kind, configure: { $0.consoleStreamLifetime = 0 }) { api in
+            let world = try await World.make(api)
+            let event = world.event.id
+            var alex = try await Self.door(api, world.staff1, event: event, device: "door-alex")
+            let scanned = api.clock.now
+            let entries = [
+                try alex.admit(world.guests[0].id, event: event, at: scanned),
+                try alex.admit(world.guests[1].id, event: event, at: scanned.addingTimeInterval(2)),
+            ]
+            // A door alone hands in its own entry and met nobody: not in the mesh section.
+            var solo = try await Self.door(api, world.staff2, event: event, device: "door-solo")
+            _ = try await Self.upload(
+                api, world.staff2, event: event, by: solo.device,
+                [try solo.admit(world.guests[2].id, event: event, at: scanned)])
+            _ = try await Self.upload(
+                api, world.staff2, event: event, by: "door-bea", entries, peers: [alex.device])
+            let board = try await api.request(
+                .get, API.dashboard.path(event), token: world.organizer.accessToken
+            ).decode(DoorDashboard.self)
+            #expect(board.mesh.map(\.deviceId) == ["door-alex", "door-bea"], "\(board.mesh)")
+            let dark = try #require(board.mesh.first)
+            #expect(dark.admitted == 2 && dark.throughOthers == 2 && dark.reportedAt == nil && dark.userName == "Alex")
+            let bea = try #require(board.mesh.last)
+            #expect(bea.peers == ["door-alex"] && bea.held == 2 && bea.reportedAt != nil && bea.userName == "Bea")
+
+            let browser = try await ConsoleTests.signedIn(api)
+            let page = try await browser.get("/admin/events/\(event.wire)/dashboard").text
+            #expect(page.contains("<section id=\"mesh-section\">"), "shown")
+            #expect(
+                page.contains(
+                    "<tr class=\"attention\"><td>door-alex</td><td>Alex</td><td>none reported</td><td>2 (2 through other doors)</td><td>never: its admissions came through other doors</td></tr>"
+                ), "\(page)")
+            #expect(page.contains("<td>door-bea</td><td>Bea</td><td>door-alex</td><td>0</td>"))
+            #expect(!page.contains("door-solo</td><td>Bea"))
+        }
+    }
+
+    @Test(
         "mesh-custody-roles: only those who work the event's doors hand entries in; another tenant's organizer gets 404; more than 256 entries is a 422",
         arguments: [StoreKind.sqlite])
     func roles(kind: StoreKind) async throws {

@@ -57,6 +57,37 @@ public struct DoorDashboard: Codable, Sendable, Hashable {
         }
     }
 
+    /// A door in the venue mesh: one that met other doors (its last report names them), or
+    /// whose admissions reached the server through other doors (it went dark while offline).
+    public struct MeshDoor: Codable, Sendable, Hashable {
+        public var deviceId: String
+        /// The name an organizer gave the device ("Door 2"), if any.
+        public var name: String?
+        /// Who signed its entries (its certificate's user).
+        public var userName: String
+        /// Its admissions in the mesh the server holds, and how many of them other doors handed in.
+        public var admitted: Int
+        public var throughOthers: Int
+        /// The doors it met, and the entries it held, at its last report (nil: it never reported).
+        public var peers: [String]
+        public var held: Int?
+        public var reportedAt: Date?
+
+        public init(
+            deviceId: String, name: String? = nil, userName: String, admitted: Int, throughOthers: Int,
+            peers: [String], held: Int?, reportedAt: Date?
+        ) {
+            self.deviceId = deviceId
+            self.name = name
+            self.userName = userName
+            self.admitted = admitted
+            self.throughOthers = throughOthers
+            self.peers = peers
+            self.held = held
+            self.reportedAt = reportedAt
+        }
+    }
+
     public var seq: Int
     public var stats: EventStats
     /// The last 60 minutes, oldest first, a count each (empty minutes included).
@@ -67,12 +98,15 @@ public struct DoorDashboard: Codable, Sendable, Hashable {
     public var devices: [Device]
     /// The event's zones with their counts (EFx access control), in the organizer's order.
     public var zones: [ZoneOccupancy]
+    /// The doors meshed while the server was out of reach (``MeshDoor``), by device id.
+    public var mesh: [MeshDoor]
     public var serverTime: Date
 
     public init(
         seq: Int, stats: EventStats, perMinute: [Minute], recent: [RecentCheckIn], devices: [Device],
-        zones: [ZoneOccupancy] = [], serverTime: Date
+        zones: [ZoneOccupancy] = [], mesh: [MeshDoor] = [], serverTime: Date
     ) {
+        self.mesh = mesh
         self.seq = seq
         self.stats = stats
         self.perMinute = perMinute

@@ -145,6 +145,9 @@ enum ConsoleAssets {
             rows("zones", view.zones, function (z) { return [z.name, z.inside, z.entries, z.exits, z.violations]; },
               function (z) { return z.attention; });
             document.getElementById("zones-section").hidden = view.zones.length === 0;
+            rows("mesh", view.mesh, function (m) { return [m.device, m.user, m.met, m.admitted, m.lastReport]; },
+              function (m) { return m.attention; });
+            document.getElementById("mesh-section").hidden = view.mesh.length === 0;
           }
           const full = document.getElementById("tv-fullscreen");
           if (full) {

@@ -503,6 +503,15 @@ enum ConsoleTemplates {
         <tbody>{{#devices}}<tr{{#attention}} class="attention"{{/attention}}><td>{{device}}</td><td>{{user}}</td><td>{{lastContact}}</td><td>{{pending}}</td></tr>{{/devices}}</tbody>
         </table>
         <p class="hint empty" id="devices-empty"{{#hasDevices}} hidden{{/hasDevices}}>No device has reported yet: a door device appears here after its first sync with this event.</p>
+        </section>
+        <section id="mesh-section"{{^hasMesh}} hidden{{/hasMesh}}>
+        <h2>Venue mesh</h2>
+        <p class="hint">Doors that shared check-ins with each other while the server was out of reach, so a ticket admitted at one was refused at the others. A door marked never reported itself: other doors handed its admissions in; look for it.</p>
+        <table class="list" id="mesh">
+        <thead><tr><th>Device</th><th>Signed by</th><th>Met</th><th>Admitted in the mesh</th><th>Last report</th></tr></thead>
+        <tbody>{{#mesh}}<tr{{#attention}} class="attention"{{/attention}}><td>{{device}}</td><td>{{user}}</td><td>{{met}}</td><td>{{admitted}}</td><td>{{lastReport}}</td></tr>{{/mesh}}</tbody>
+        </table>
+        </section>
         </div>
         <script src="/admin/static/dashboard.js"></script>
         """

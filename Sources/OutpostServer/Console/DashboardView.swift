@@ -63,6 +63,21 @@ struct DashboardView: Encodable, Sendable, Equatable {
         var attention: Bool
     }
 
+    /// A door meshed while the server was out of reach.
+    struct MeshRow: Encodable, Sendable, Equatable {
+        var device: String
+        var user: String
+        /// "Door 2, d-91bc…" or "none" (it never reported: its admissions came through others).
+        var met: String
+        /// "12 (5 through other doors)".
+        var admitted: String
+        /// "14:02, holding 40 entries", or "never: its admissions came through other doors".
+        var lastReport: String
+        /// It never reported itself and others handed its admissions in: the door went dark
+        /// offline (flat battery, broken, taken); someone should look for it.
+        var attention: Bool
+    }
+
     static let barWidth = 300
     static let barHeight = 28
     static let chartWidth = 600
@@ -82,6 +97,7 @@ struct DashboardView: Encodable, Sendable, Equatable {
     var recent: [Recent]
     var devices: [Device]
     var zones: [ZoneRow]
+    var mesh: [MeshRow]
     var updated: String
 
     init(_ dashboard: DoorDashboard, timeZone: String) {
@@ -150,6 +166,20 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 entries: zone.entries, exits: zone.exits, violations: zone.violations,
                 attention: zone.violations > 0 || zone.capacity.map { zone.inside >= $0 } == true)
         }
+        let labels = Dictionary(dashboard.mesh.map { ($0.deviceId, Self.deviceLabel($0.deviceId, name: $0.name)) }) {
+            first, _ in first
+        }
+        mesh = dashboard.mesh.map { door in
+            MeshRow(
+                device: Self.deviceLabel(door.deviceId, name: door.name), user: door.userName,
+                met: door.peers.isEmpty
+                    ? "none reported" : door.peers.map { labels[$0] ?? Self.deviceLabel($0, name: nil) }.joined(separator: ", "),
+                admitted: "\(door.admitted)" + (door.throughOthers > 0 ? " (\(door.throughOthers) through other doors)" : ""),
+                lastReport: door.reportedAt.map {
+                    "\(clock($0, seconds: false)), holding \(door.held ?? 0) entr\(door.held == 1 ? "y" : "ies")"
+                } ?? "never: its admissions came through other doors",
+                attention: door.reportedAt == nil && door.throughOthers > 0)
+        }
         updated = clock(dashboard.serverTime, seconds: true)
     }
 
@@ -174,6 +204,13 @@ struct DashboardView: Encodable, Sendable, Equatable {
                 ]
             },
             "hasZones": !zones.isEmpty, "hasRecent": !recent.isEmpty, "hasDevices": !devices.isEmpty,
+            "hasMesh": !mesh.isEmpty,
+            "mesh": mesh.map {
+                [
+                    "device": $0.device, "user": $0.user, "met": $0.met, "admitted": $0.admitted,
+                    "lastReport": $0.lastReport, "attention": $0.attention,
+                ]
+            },
             "zones": zones.map {
                 [
                     "name": $0.name, "inside": $0.inside, "entries": $0.entries, "exits": $0.exits,

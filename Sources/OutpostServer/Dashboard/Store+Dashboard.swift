@@ -36,7 +36,14 @@ extension Store {
                 WHERE tenant_id = (SELECT tenant_id FROM events WHERE id = ?)
                 AND device_id IN (SELECT device_id FROM device_reports WHERE event_id = ?)
                 """, [.id(eventId), .id(eventId)])
+            // The doors' mesh reports and the entries they hand in (custody).
+            let mesh = try await connection.queryOne(
+                """
+                SELECT (SELECT COUNT(*) FROM mesh_entries WHERE event_id = ?) AS entries,
+                    (SELECT MAX(reported_at) FROM mesh_devices WHERE event_id = ?) AS last
+                """, [.id(eventId), .id(eventId)])
             return [
+                try mesh?.int("entries") ?? 0, try mesh?.optionalInt("last") ?? 0,
                 try seq?.int("seq") ?? 0, try reports?.int("n") ?? 0, try reports?.optionalInt("last") ?? 0,
                 try reports?.optionalInt("pending") ?? 0, try passages?.int("n") ?? 0,
                 try passages?.optionalInt("last") ?? 0, try names?.int("n") ?? 0, try names?.optionalInt("last") ?? 0,
@@ -85,9 +92,10 @@ extension Store {
                     lastContactAt: try $0.date("reported_at"), pending: Int(try $0.int("pending")),
                     name: names[try $0.text("device_id")])
             }
+            let mesh = try await Self.meshDoors(connection, eventId: event.id, names: names)
             return DoorDashboard(
                 seq: Int(try seq?.int("seq") ?? 0), stats: stats, perMinute: perMinute, recent: recent,
-                devices: devices, zones: zones, serverTime: now)
+                devices: devices, zones: zones, mesh: mesh, serverTime: now)
         }
     }
 }

@@ -116,3 +116,47 @@ extension Store {
         return vector
     }
 }
+
+extension Store {
+    /// The event's doors in the venue mesh for the dashboard: each author of entries the server
+    /// holds and each door that reported, kept when it met other doors or when some of its
+    /// admissions came through other doors (a door alone in its mesh is just a door).
+    static func meshDoors(
+        _ connection: any SQLConnection, eventId: EventID, names: [String: String]
+    ) async throws -> [DoorDashboard.MeshDoor] {
+        var doors: [String: DoorDashboard.MeshDoor] = [:]
+        for row in try await connection.query(
+            """
+            SELECT m.author, COUNT(*) AS admitted, SUM(CASE WHEN m.uploaded_by = m.author THEN 0 ELSE 1 END) AS others,
+                MIN(u.name) AS user_name
+            FROM mesh_entries m LEFT JOIN users u ON u.id = m.user_id
+            WHERE m.event_id = ? GROUP BY m.author
+            """, [.id(eventId)])
+        {
+            let device = try row.text("author")
+            doors[device] = DoorDashboard.MeshDoor(
+                deviceId: device, name: names[device], userName: try row.optionalText("user_name") ?? "",
+                admitted: Int(try row.int("admitted")), throughOthers: Int(try row.int("others")), peers: [],
+                held: nil, reportedAt: nil)
+        }
+        for row in try await connection.query(
+            """
+            SELECT d.device_id, d.held, d.peers, d.reported_at, u.name AS user_name
+            FROM mesh_devices d LEFT JOIN users u ON u.id = d.user_id WHERE d.event_id = ?
+            """, [.id(eventId)])
+        {
+            let device = try row.text("device_id")
+            let userName = try row.optionalText("user_name") ?? ""
+            var door =
+                doors[device]
+                ?? DoorDashboard.MeshDoor(
+                    deviceId: device, name: names[device], userName: userName, admitted: 0, throughOthers: 0,
+                    peers: [], held: nil, reportedAt: nil)
+            door.peers = try row.text("peers").split(separator: "\n").map(String.init)
+            door.held = Int(try row.int("held"))
+            door.reportedAt = try row.date("reported_at")
+            doors[device] = door
+        }
+        return doors.values.filter { !$0.peers.isEmpty || $0.throughOthers > 0 }.sorted { $0.deviceId < $1.deviceId }
+    }
+}
