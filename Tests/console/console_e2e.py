@@ -8,6 +8,7 @@ folder, the guest list and the import report are saved there as PNG (the README'
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,51 @@ def loaded(driver):
         return driver.execute_script("return document.readyState") == "complete"
     except WebDriverException:
         return False
+
+
+def device_at(home, *arguments):
+    """`outpost device ARGUMENTS --home HOME`; true when it exits 0 (its error printed if not)."""
+    answer = subprocess.run([OUTPOST, "device", *arguments, "--home", home], capture_output=True, text=True)
+    if answer.returncode != 0:
+        print(f"console-e2e: outpost device {arguments[0]}: {answer.stderr.strip()[:300]}")
+    return answer.returncode == 0
+
+
+def mesh_doors(home, home2):
+    """Runs the doors at HOME and HOME2 as `outpost device mesh`, the second joined to the first
+    on loopback, until each sees the other (20 s at most); then each syncs (hands in its entries
+    and reports the doors it met). Returns the peers each saw, or an empty list on failure."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    first = subprocess.Popen([OUTPOST, "device", "mesh", "--home", home, "--listen", f"127.0.0.1:{port}", "--json"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    second = subprocess.Popen([OUTPOST, "device", "mesh", "--home", home2, "--listen", "127.0.0.1:0",
+                               "--join", f"127.0.0.1:{port}", "--json"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def ask(door, command):
+        door.stdin.write(command + "\n")
+        door.stdin.flush()
+        line = door.stdout.readline()
+        return json.loads(line) if line.startswith("{") else {}
+
+    seen = []
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            seen = [ask(door, "peers").get("peers", {}) for door in (first, second)]
+            if all(seen):
+                break
+            time.sleep(0.2)
+        if all(seen):
+            for door in (first, second):
+                ask(door, "sync")
+    finally:
+        for door in (first, second):
+            door.stdin.close()
+            door.wait(timeout=30)
+    return seen if all(seen) else []
 
 
 def run(driver, wait):
@@ -405,11 +451,7 @@ def run(driver, wait):
     event_id = event_url.rstrip("/").split("/")[-1]
 
     def device(*arguments):
-        answer = subprocess.run([OUTPOST, "device", *arguments, "--home", home],
-                                capture_output=True, text=True)
-        if answer.returncode != 0:
-            print(f"console-e2e: outpost device {arguments[0]}: {answer.stderr.strip()[:300]}")
-        return answer.returncode == 0
+        return device_at(home, *arguments)
 
     signed_in = device("signin", "--server", URL, "--email", "dora@acme.test", "--password", "door-password")
     opened = signed_in and device("open", event_id)
@@ -448,6 +490,26 @@ def run(driver, wait):
     # The same device as a pickup station hands the guest their shirt; the console counts it.
     handed = device("pickup", "scan", "--image", image, "--all") and device("sync")
     check("the device, as a pickup station, hands the guest the item", handed)
+    # The venue mesh, live: the same door and a second one (another home, Dora again) meet on
+    # loopback as two real `outpost device mesh` processes, then each syncs; the dashboard lists
+    # both as meshed, each naming the other.
+    home2 = tempfile.mkdtemp()
+    second = (device_at(home2, "signin", "--server", URL, "--email", "dora@acme.test", "--password", "door-password")
+              and device_at(home2, "open", event_id))
+    check("a second door device signs in and opens the event", second)
+    met = mesh_doors(home, home2)
+    check("the two doors meet in the venue mesh and sync", met, str(met))
+    wait.until(ready.text_to_be_present_in_element((By.ID, "mesh"), "Dora Door"))
+    mesh_rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                 for row in driver.find_elements(By.CSS_SELECTOR, "#mesh tbody tr")]
+    # Each door's row names the other in its Met column (device ids, as the console shortens them).
+    label = lambda device_id: device_id[:8] + "…" if len(device_id) > 12 else device_id
+    doors = [label(next(iter(peers), "")) for peers in met] if met else []
+    pairs = list(zip(doors, reversed(doors)))  # (the second door, met by the first), and back
+    check("the dashboard's venue mesh lists both doors, live, each having met the other",
+          len(mesh_rows) == 2 and len(pairs) == 2
+          and all(any(row[0] == door and other in row[2] for row in mesh_rows) for other, door in pairs),
+          f"{mesh_rows} {pairs}")
     check("no dialog on the dashboard", no_dialog(driver))
     ticks = [tick.text for tick in driver.find_elements(By.CSS_SELECTOR, "#ticks text")]
     scale = [mark.text for mark in driver.find_elements(By.CSS_SELECTOR, "#scale text")]
