@@ -70,4 +70,29 @@ struct MeshCheckerTests {
                     admission("t", door: 2, started: 10.4), admission("t", door: 1, started: 13),
                 ], [all]) == [.first, .first, .race, .violation])
     }
+
+    @Test(
+        "mesh-checker-relay: in a relay mesh (doors joined only to some others, entries passed on) doors are connected through the joined pairs only: a cut of the one link between two halves parts them, a cut of a pair that never joined changes nothing"
+    )
+    func relay() {
+        // 0 - 1 - 2 - 3, a line of joins.
+        let links: Set<[Int]> = [[0, 1], [1, 2], [2, 3]]
+        let line = MeshChecker.Topology(at: 0, up: [0, 1, 2, 3], cuts: [], links: links)
+        #expect(
+            classes([admission("t", door: 0, started: 10), admission("t", door: 3, started: 12)], [line])
+                == [.first, .violation])
+        let unjoinedCut = MeshChecker.Topology(at: 0, up: [0, 1, 2, 3], cuts: [[0, 3]], links: links)
+        #expect(
+            classes([admission("t", door: 0, started: 10), admission("t", door: 3, started: 12)], [unjoinedCut])
+                == [.first, .violation])
+        let halved = MeshChecker.Topology(at: 0, up: [0, 1, 2, 3], cuts: [[1, 2]], links: links)
+        #expect(
+            classes([admission("t", door: 0, started: 10), admission("t", door: 3, started: 12)], [halved])
+                == [.first, .partitioned])
+        // Door 1 down: 0 is alone, though 0 and 2 never had a cut.
+        let middleDown = MeshChecker.Topology(at: 0, up: [0, 2, 3], cuts: [], links: links)
+        #expect(
+            classes([admission("t", door: 0, started: 10), admission("t", door: 2, started: 12)], [middleDown])
+                == [.first, .partitioned])
+    }
 }

@@ -38,16 +38,19 @@ package struct MeshChecker: Sendable {
     }
 
     /// The LAN at one moment, from then until the next change: which doors run with their link
-    /// up, and which pairs are cut apart.
+    /// up, which pairs are cut apart, and which pairs keep sessions at all (nil: every pair, a
+    /// full mesh; else the pairs that join each other, entries relaying through the rest).
     package struct Topology: Sendable, Hashable {
         package var at: Double
         package var up: Set<Int>
         package var cuts: Set<[Int]>
+        package var links: Set<[Int]>?
 
-        package init(at: Double, up: Set<Int>, cuts: Set<[Int]>) {
+        package init(at: Double, up: Set<Int>, cuts: Set<[Int]>, links: Set<[Int]>? = nil) {
             self.at = at
             self.up = up
             self.cuts = cuts.map { $0.sorted() }.reduce(into: []) { $0.insert($1) }
+            self.links = links.map { $0.map { $0.sorted() }.reduce(into: []) { $0.insert($1) } }
         }
 
         /// Whether `a` and `b` are connected, directly or through other doors that are up.
@@ -57,7 +60,9 @@ package struct MeshChecker: Sendable {
             var frontier = [a]
             while let door = frontier.popLast() {
                 if door == b { return true }
-                for next in up where !reached.contains(next) && !cuts.contains([door, next].sorted()) {
+                for next in up where !reached.contains(next) && !cuts.contains([door, next].sorted())
+                    && links?.contains([door, next].sorted()) ?? true
+                {
                     reached.insert(next)
                     frontier.append(next)
                 }

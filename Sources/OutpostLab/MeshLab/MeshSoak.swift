@@ -16,15 +16,30 @@ package struct MeshSoak {
     package var guests: Int
     package var seed: UInt64
     package var discover: Bool
+    /// Each door joins this many doors before it (a relay mesh, as a venue past about 20 doors
+    /// runs); nil: every door joins every other (or DNS-SD finds them all).
+    package var joins: Int?
     package var dir: String?
 
-    package init(duration: Double, doors: Int, guests: Int, seed: UInt64, discover: Bool, dir: String?) {
+    package init(
+        duration: Double, doors: Int, guests: Int, seed: UInt64, discover: Bool, joins: Int? = nil, dir: String?
+    ) {
         self.duration = duration
         self.doors = doors
         self.guests = guests
         self.seed = seed
         self.discover = discover
+        self.joins = joins
         self.dir = dir
+    }
+
+    /// The pairs of doors that join each other: every pair, or each door and the `joins` before it.
+    static func links(doors: Int, joins: Int?) -> Set<[Int]> {
+        var links: Set<[Int]> = []
+        for door in 0..<doors {
+            for earlier in max(0, door - (joins ?? doors))..<door { links.insert([earlier, door]) }
+        }
+        return links
     }
 
     /// The propagation bound the checker holds the mesh to, and the settling time of a path.
@@ -112,22 +127,28 @@ package struct MeshSoak {
         if discover {
             for door in 0..<doors { try lab.startAvahi(door: door) }
         }
+        let links = Self.links(doors: doors, joins: discover ? nil : joins)
         let joins = { (door: Int) -> [String] in
-            discover ? [] : (0..<door).map { "\(NetworkLab.address(door: $0)):\(7311)" }
+            discover
+                ? []
+                : links.filter { $0[1] == door }.map { "\(NetworkLab.address(door: $0[0])):\(7311)" }.sorted()
         }
+        /// How many peers each door has once all are joined.
+        let degree = (0..<doors).map { door in links.filter { $0.contains(door) }.count }
+        let graph = self.joins == nil || discover ? nil : links
         for door in labDoors { try door.start(joins: joins(door.index), discover: discover) }
         let record = Record()
         let origin = Self.now()
         var up = Set(0..<doors)
         var cuts: Set<[Int]> = []
-        record.topology(.init(at: Self.now(), up: up, cuts: cuts))
+        record.topology(.init(at: Self.now(), up: up, cuts: cuts, links: graph))
 
         // 3. Until every door has every other for a peer (discovery or the joins).
         started = ContinuousClock.now
         var meshed = false
         while ContinuousClock.now - started < .seconds(60) {
             var all = true
-            for door in labDoors where (await door.send("peers"))?.peers?.count != doors - 1 { all = false }
+            for door in labDoors where (await door.send("peers"))?.peers?.count != degree[door.index] { all = false }
             if all {
                 meshed = true
                 break
@@ -136,13 +157,22 @@ package struct MeshSoak {
         }
         let meshTime = (ContinuousClock.now - started).seconds
         var verdict = Verdict()
-        verdict.add("meshed", String(format: "every door had %d peers after %.1f s", doors - 1, meshTime), meshed)
+        verdict.add(
+            "meshed",
+            graph == nil
+                ? String(format: "every door had %d peers after %.1f s", doors - 1, meshTime)
+                : String(
+                    format: "every door had its %d to %d peers (each joins the %d before it; entries relay) after %.1f s",
+                    degree.min() ?? 0, degree.max() ?? 0, self.joins ?? 0, meshTime),
+            meshed)
         guard meshed else {
             for door in labDoors { door.stop() }
             return verdict
         }
 
         // 4. The schedule: each door scans on its own; the harness changes the LAN and kills doors.
+        let bytesBefore = try (0..<doors).map { try lab.bytes(door: $0) }
+        let scheduleStart = ContinuousClock.now
         let phaseEnd = ContinuousClock.now + .milliseconds(Int(duration * 1000))
         var partitions = 0
         var kills = 0
@@ -196,7 +226,7 @@ package struct MeshSoak {
                 let door = Int.random(in: 0..<doors, using: &random)
                 if labDoors[door].isRunning {
                     up.remove(door)
-                    record.topology(.init(at: Self.now(), up: up, cuts: cuts))
+                    record.topology(.init(at: Self.now(), up: up, cuts: cuts, links: graph))
                     labDoors[door].kill()
                     kills += 1
                     try await Task.sleep(for: .milliseconds(Int.random(in: 500...2000, using: &random)))
@@ -205,15 +235,17 @@ package struct MeshSoak {
                     up.insert(door)
                 }
             }
-            record.topology(.init(at: Self.now(), up: up, cuts: cuts))
+            record.topology(.init(at: Self.now(), up: up, cuts: cuts, links: graph))
         }
         for scanner in scanners { await scanner.value }
+        let scheduleSeconds = (ContinuousClock.now - scheduleStart).seconds
+        let perDoor = try (0..<doors).map { Double(try lab.bytes(door: $0) - bytesBefore[$0]) / scheduleSeconds }.sorted()
         say("schedule over: \(record.admissions.count) admissions, \(record.denials) denials; healing")
 
         // 5. Everything heals; every door ends with every entry.
         try lab.healCuts()
         for door in 0..<doors { try lab.setDoor(door, up: true) }
-        record.topology(.init(at: Self.now(), up: Set(0..<doors), cuts: []))
+        record.topology(.init(at: Self.now(), up: Set(0..<doors), cuts: [], links: graph))
         started = ContinuousClock.now
         var counts: [Int] = []
         var converged = false
@@ -228,10 +260,14 @@ package struct MeshSoak {
         }
         let convergence = (ContinuousClock.now - started).seconds
 
-        // 6. The server comes back; every door syncs until nothing waits.
+        // 6. The last door goes dark for good (a flat battery) before the server comes back: its
+        // admissions reach the server only through the others (custody). Every other door syncs
+        // until nothing waits.
+        let dark = doors - 1
+        labDoors[dark].kill()
         try lab.setServer(up: true)
         var pending: [Int] = []
-        for door in labDoors {
+        for door in labDoors where door.index != dark {
             var left = -1
             for _ in 0..<10 {
                 left = (await door.send("sync", timeout: .seconds(60)))?.pending ?? -1
@@ -288,8 +324,20 @@ package struct MeshSoak {
                 counts.map(String.init).joined(separator: "/"), convergence, record.admissions.count),
             converged)
         verdict.add(
-            "outboxes drained", "pending \(pending.map(String.init).joined(separator: "/"))",
+            "outboxes drained", "pending \(pending.map(String.init).joined(separator: "/")) (door \(dark + 1) dark)",
             pending.allSatisfy { $0 == 0 })
+        let darkGuests = Set(
+            record.admissions.filter { $0.door == dark }.compactMap { admission in
+                tickets.firstIndex(of: admission.ticket).map { seeded.guestIds[$0] }
+            })
+        verdict.add(
+            "custody",
+            "door \(dark + 1) never came back: \(darkGuests.intersection(checkedIn).count) of its \(darkGuests.count) admitted guests reached the server through the other doors",
+            darkGuests.isSubset(of: checkedIn))
+        let kilobytes = { (value: Double) in String(format: "%.1f KB/s", value / 1000) }
+        verdict.add(
+            "bandwidth per door",
+            "median \(kilobytes(perDoor[perDoor.count / 2])), most \(kilobytes(perDoor.last ?? 0)) (both ways on its link, DNS-SD included) at \(String(format: "%.1f", Double(record.admissions.count) / scheduleSeconds)) admissions/s in the event")
         verdict.add(
             "server has every admission",
             "\(admittedGuests.subtracting(checkedIn).count) of \(admittedGuests.count) admitted guests missing",

@@ -126,6 +126,14 @@ package final class NetworkLab: @unchecked Sendable {
         try ip("-n", bridge, "link", "set", "srv", up ? "up" : "down")
     }
 
+    /// The bytes `door`'s link has carried so far, both ways: its veth port's counters on the
+    /// bridge (the mesh, DNS-SD and ARP, as a Wi-Fi access point would count them).
+    package func bytes(door: Int) throws -> UInt64 {
+        let port = "/sys/class/net/\(Self.port(door: door))/statistics"
+        return try output(["ip", "netns", "exec", bridge, "cat", "\(port)/rx_bytes", "\(port)/tx_bytes"])
+            .split(whereSeparator: \.isNewline).compactMap { UInt64($0) }.reduce(0, +)
+    }
+
     // MARK: - Running in a door's namespace
 
     /// What a command line starts with to run in `door`'s namespace: with its own D-Bus and

@@ -39,13 +39,25 @@ struct MeshSoakCommand: AsyncParsableCommand {
     var discover = false
 
     @Option(
+        help: ArgumentHelp(
+            "Each door joins only this many doors before it (a relay mesh; entries pass through); default every door.",
+            valueName: "K"))
+    var joins: Int?
+
+    @Option(
         help: ArgumentHelp("Working directory (logs, door homes); default a new temporary one.", valueName: "dir"))
     var dir: String?
 
     var duration: Double { seconds ?? minutes * 60 }
 
     func validate() throws {
-        guard (2...12).contains(doors) else { throw ValidationError("--doors is 2 to 12.") }
+        guard (2...50).contains(doors) else { throw ValidationError("--doors is 2 to 50.") }
+        guard doors <= 12 || (joins != nil && !discover) else {
+            throw ValidationError("over 12 doors, give --joins K (each door joins K doors before it; entries relay).")
+        }
+        guard joins.map({ $0 >= 1 }) ?? true, !(discover && joins != nil) else {
+            throw ValidationError("--joins is at least 1, and not with --discover.")
+        }
         guard guests >= 10 else { throw ValidationError("--guests must be at least 10.") }
         guard duration >= 5 else { throw ValidationError("the schedule must last at least 5 seconds.") }
     }
@@ -54,7 +66,8 @@ struct MeshSoakCommand: AsyncParsableCommand {
         let verdict: MeshSoak.Verdict
         do {
             verdict = try await MeshSoak(
-                duration: duration, doors: doors, guests: guests, seed: seed, discover: discover, dir: dir
+                duration: duration, doors: doors, guests: guests, seed: seed, discover: discover, joins: joins,
+                dir: dir
             ).run()
         } catch let failure as NetworkLab.Failure {
             throw CleanFailure("mesh-soak: \(failure)")
