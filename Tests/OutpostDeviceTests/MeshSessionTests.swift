@@ -74,6 +74,24 @@ struct MeshSessionTests {
     }
 
     @Test(
+        "mesh-rejoin-backoff: an address that keeps failing is tried each interval for the first 10 tries (a restart, a healed cut), then each 5, then each 15, never given up; a door DNS-SD finds at a new address is no longer tried at its old one"
+    )
+    func rejoinBackoff() async throws {
+        #expect([0, 9, 10, 29, 30, 1000].map(MeshNode.rejoinDelay(failures:)) == [1, 1, 5, 5, 15, 15])
+        try await DeviceLab.run { lab in
+            let door = try await lab.meshDoor(1)
+            let node = door.makeMeshNode(helloInterval: .milliseconds(100))
+            await node.keepJoined(instance: "door-x", host: "127.0.0.1", port: 9)
+            await node.keepJoined(instance: "door-y", host: "127.0.0.1", port: 11)
+            #expect(await node.joiningAddresses == ["127.0.0.1:9", "127.0.0.1:11"])
+            await node.keepJoined(instance: "door-x", host: "127.0.0.2", port: 9)
+            #expect(await node.joiningAddresses == ["127.0.0.2:9", "127.0.0.1:11"], "door-x moved")
+            await node.stop()
+            #expect(await node.joiningAddresses.isEmpty)
+        }
+    }
+
+    @Test(
         "mesh-one-session: two doors that each join the other (both found the other on the LAN) keep one session between them, the one the lower device id opened, and exchange over it"
     )
     func oneSession() async throws {

@@ -190,7 +190,10 @@ struct TenantIsolationTests {
                     publicKey: P256.Signing.PrivateKey().publicKey.derRepresentation.base64EncodedString()), [:]
             ),
             (.get, "/v1/events/\(event)/mesh/revocations", nil, [:]),
-            (.post, "/v1/events/\(event)/mesh/entries", MeshUpload(device: "door-1", entries: [], held: 0, peers: []), [:]),
+            (
+                .post, "/v1/events/\(event)/mesh/entries",
+                MeshUpload(device: "door-1", entries: [], held: 0, peers: []), [:]
+            ),
             (.get, "/v1/events/\(event)/ticket-blocks", nil, [:]),
             (
                 .post, "/v1/events/\(event)/ticket-blocks",

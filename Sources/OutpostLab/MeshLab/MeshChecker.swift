@@ -60,7 +60,8 @@ package struct MeshChecker: Sendable {
             var frontier = [a]
             while let door = frontier.popLast() {
                 if door == b { return true }
-                for next in up where !reached.contains(next) && !cuts.contains([door, next].sorted())
+                for next in up
+                where !reached.contains(next) && !cuts.contains([door, next].sorted())
                     && links?.contains([door, next].sorted()) ?? true
                 {
                     reached.insert(next)

@@ -69,6 +69,12 @@ public actor MeshNode {
     private var device: String?
     /// The addresses this door keeps joined, with the device last found at each.
     private var joined: [String: String?] = [:]
+    /// The join loop of each address ``keepJoined(host:port:)`` keeps, and when a door last
+    /// answered there with its first hello.
+    private var joining: [String: Task<Void, Never>] = [:]
+    private var lastMet: [String: ContinuousClock.Instant] = [:]
+    /// The address each door DNS-SD announced was last found at, by instance (device id).
+    private var discovered: [String: String] = [:]
 
     final class Session: Sendable {
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -330,20 +336,54 @@ public actor MeshNode {
     /// again each ``helloInterval`` after a session ends or a join fails (the peer rebooted,
     /// the Wi-Fi came back). While the peer this address last led to has a live session of its
     /// own opening, no second one is made.
+    /// An address that keeps failing is tried less often (``rejoinDelay(failures:)``), never
+    /// given up: a door out of range for an hour is joined again when it is back.
     public func keepJoined(host address: String, port: Int) {
         let key = "\(address):\(port)"
         guard joined[key] == nil else { return }
         joined[key] = .some(nil)
-        tasks.append(
-            Task {
-                while !Task.isCancelled {
-                    if await !self.hasSession(toDeviceAt: key) {
-                        try? await self.join(host: address, port: port)
-                    }
-                    try? await Task.sleep(for: self.helloInterval)
+        joining[key] = Task {
+            var failures = 0
+            while !Task.isCancelled {
+                if await !self.hasSession(toDeviceAt: key) {
+                    let attempt = ContinuousClock.now
+                    try? await self.join(host: address, port: port)
+                    let met = await self.lastMet[key].map { $0 >= attempt } ?? false
+                    failures = met ? 0 : failures + 1
+                } else {
+                    failures = 0
                 }
-            })
+                try? await Task.sleep(for: self.helloInterval * Self.rejoinDelay(failures: failures))
+            }
+        }
     }
+
+    /// How many hello intervals to wait before joining an address again after `failures` joins
+    /// in a row found no door there: 1 for the first 10 (a door restarting, a cut healing: the
+    /// mesh soak's settling time counts on it), then 5, then 15 after 30 (an address a door
+    /// left, a peer gone for good: one attempt each 15 s, not each second, for ever).
+    package nonisolated static func rejoinDelay(failures: Int) -> Int {
+        failures < 10 ? 1 : failures < 30 ? 5 : 15
+    }
+
+    /// Keeps the door DNS-SD announced as `instance` joined at `host`:`port`; when it shows up at
+    /// another address (a new DHCP lease, another network), its old address is no longer tried.
+    public func keepJoined(instance: String, host address: String, port: Int) {
+        let key = "\(address):\(port)"
+        if let previous = discovered[instance], previous != key { stopJoining(previous) }
+        discovered[instance] = key
+        keepJoined(host: address, port: port)
+    }
+
+    /// Stops keeping an address joined; a live session there stays until it ends.
+    private func stopJoining(_ key: String) {
+        joining[key]?.cancel()
+        joining[key] = nil
+        joined[key] = nil
+    }
+
+    /// The addresses this door keeps joined (`host:port`).
+    package var joiningAddresses: Set<String> { Set(joining.keys) }
 
     private func hasSession(toDeviceAt key: String) -> Bool {
         guard let found = joined[key], let device = found else { return false }
@@ -356,6 +396,8 @@ public actor MeshNode {
         listener = nil
         for task in tasks { task.cancel() }
         tasks = []
+        for task in joining.values { task.cancel() }
+        joining = [:]
         joined = [:]
         for session in sessions.values { session.outbound.finish() }
         sessions = [:]
@@ -471,7 +513,10 @@ public actor MeshNode {
                     let device = (try? Certificate(derEncoded: hello.certificate)).flatMap(MeshIdentity.init)?.device
                 else { throw MeshRefusal.uncertified }
                 session.state.withLockedValue { $0.device = device }
-                if let address, joined[address] != nil { joined[address] = .some(device) }
+                if let address, joined[address] != nil {
+                    joined[address] = .some(device)
+                    lastMet[address] = .now
+                }
                 try keepOneSession(with: device, newcomer: id)
             } else if !hello.certificate.isEmpty, session.peerCertificate.withLockedValue({ $0 }) != hello.certificate {
                 throw MeshRefusal.uncertified

@@ -152,7 +152,8 @@ extension Store {
     /// reused. The author's own request after a custody check-in takes the key over: its hash
     /// is kept from then on, and the check-in the custody made gets the request's method and
     /// note (the entry carried neither), so nothing the door recorded is lost.
-    static func checkInAnswer(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInAnswer {
+    static func checkInAnswer(_ connection: any SQLConnection, _ command: CheckInCommand) async throws -> CheckInAnswer
+    {
         guard
             let stored = try await connection.queryOne(
                 "SELECT request_hash, status, body FROM idempotency_keys WHERE tenant_id = ? AND key = ?",

@@ -173,8 +173,10 @@ struct DashboardView: Encodable, Sendable, Equatable {
             MeshRow(
                 device: Self.deviceLabel(door.deviceId, name: door.name), user: door.userName,
                 met: door.peers.isEmpty
-                    ? "none reported" : door.peers.map { labels[$0] ?? Self.deviceLabel($0, name: nil) }.joined(separator: ", "),
-                admitted: "\(door.admitted)" + (door.throughOthers > 0 ? " (\(door.throughOthers) through other doors)" : ""),
+                    ? "none reported"
+                    : door.peers.map { labels[$0] ?? Self.deviceLabel($0, name: nil) }.joined(separator: ", "),
+                admitted: "\(door.admitted)"
+                    + (door.throughOthers > 0 ? " (\(door.throughOthers) through other doors)" : ""),
                 lastReport: door.reportedAt.map {
                     "\(clock($0, seconds: false)), holding \(door.held ?? 0) entr\(door.held == 1 ? "y" : "ies")"
                 } ?? "never: its admissions came through other doors",

@@ -103,7 +103,8 @@ struct MeshRoutes {
                 continue
             }
             func refuse(_ reason: MeshUploadResult.Reason) {
-                results[index] = MeshUploadResult(author: entry.author, seq: entry.seq, outcome: .refused, reason: reason)
+                results[index] = MeshUploadResult(
+                    author: entry.author, seq: entry.seq, outcome: .refused, reason: reason)
             }
             guard entry.event == event.id else {
                 refuse(.otherEvent)
@@ -182,7 +183,9 @@ struct MeshRoutes {
         }
         try await store.keepMeshEntries(
             kept, report: (body.device, context.caller.userId, body.held, body.peers), eventId: event.id, now: now)
-        let answered = results.map { $0 ?? MeshUploadResult(author: nil, seq: nil, outcome: .refused, reason: .malformed) }
+        let answered = results.map {
+            $0 ?? MeshUploadResult(author: nil, seq: nil, outcome: .refused, reason: .malformed)
+        }
         for result in answered {
             dependencies.metrics.countMeshEntry(result: result.reason?.rawValue ?? result.outcome.rawValue)
         }

@@ -26,10 +26,11 @@ public actor AvahiDiscovery {
     public init() {}
 
     /// Announces `instance` at `port` and calls `found` for each door of the same event that
-    /// appears (IPv4 only: Avahi's fe80:: answers need an interface scope), this door excepted.
+    /// appears or moves (its instance, and where it is now; IPv4 only: Avahi's fe80:: answers need an interface scope), this door excepted.
     /// Throws when Avahi's tools are missing or the daemon does not answer.
     public func start(
-        instance: String, port: Int, eventTag: String, found: @escaping @Sendable (MeshJoinCode) -> Void
+        instance: String, port: Int, eventTag: String,
+        found: @escaping @Sendable (_ instance: String, MeshJoinCode) -> Void
     ) throws {
         let publish = try Self.process(
             "avahi-publish", ["-s", instance, Self.serviceType, "\(port)", "v=1", "e=\(eventTag)"])
@@ -57,7 +58,7 @@ public actor AvahiDiscovery {
                     if let service = AvahiBrowseLine(line), service.instance != instance,
                         service.text["e"] == eventTag
                     {
-                        found(MeshJoinCode(host: service.address, port: service.port, authority: nil))
+                        found(service.instance, MeshJoinCode(host: service.address, port: service.port, authority: nil))
                     }
                 }
             }

@@ -74,8 +74,8 @@ public final class MeshRunner {
         if settings.discover, let tag = app.meshEventTag {
             let avahi = AvahiDiscovery()
             do {
-                try await avahi.start(instance: device, port: bound, eventTag: tag) { found in
-                    Task { await node.keepJoined(host: found.host, port: found.port) }
+                try await avahi.start(instance: device, port: bound, eventTag: tag) { instance, found in
+                    Task { await node.keepJoined(instance: instance, host: found.host, port: found.port) }
                 }
                 discovery = avahi
                 discoveryProblem = nil
