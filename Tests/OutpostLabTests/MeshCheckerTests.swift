@@ -95,4 +95,24 @@ struct MeshCheckerTests {
             classes([admission("t", door: 0, started: 10), admission("t", door: 2, started: 12)], [middleDown])
                 == [.first, .partitioned])
     }
+
+    @Test(
+        "mesh-checker-needed-bound: beside its violations a run reports the bound under which there would have been none: how long after the first admission could reach its door the latest second scan started"
+    )
+    func neededBound() {
+        let all = MeshChecker.Topology(at: 0, up: [0, 1, 2], cuts: [])
+        #expect(
+            checker.neededBound(
+                [admission("t", door: 0, started: 10), admission("t", door: 1, started: 10.5)], history: [all]) == 0)
+        let late = [
+            admission("t", door: 0, started: 10, committed: 10), admission("t", door: 1, started: 12.5),
+            admission("u", door: 2, started: 20, committed: 20), admission("u", door: 0, started: 21.75),
+        ]
+        #expect(checker.neededBound(late, history: [all]) == 2.5)
+        // A path healed at 30: the second door could know from 35 (the settling time) on.
+        let apart = MeshChecker.Topology(at: 0, up: [0, 1], cuts: [[0, 1]])
+        let healed = MeshChecker.Topology(at: 30, up: [0, 1], cuts: [])
+        let afterHeal = [admission("t", door: 0, started: 10, committed: 10), admission("t", door: 1, started: 37)]
+        #expect(checker.neededBound(afterHeal, history: [apart, healed]) == 2)
+    }
 }

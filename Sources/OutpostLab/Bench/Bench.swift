@@ -70,6 +70,7 @@ package struct Bench {
         if !check, let last {
             figures += try await measureDrainAndIngest(after: last, server: server, work: work)
         }
+        figures += try await measureMeshCost(server: server, work: work.appendingPathComponent("mesh-cost"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var document = BenchDocument(

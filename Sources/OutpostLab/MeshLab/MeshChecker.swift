@@ -122,6 +122,31 @@ package struct MeshChecker: Sendable {
         return start > max(first.committed, since + settle) + bound ? .violation : .partitioned
     }
 
+    /// The smallest bound under which none of `admissions` would be a violation: for each
+    /// violation, how long after the earlier admission could first have reached its door (its
+    /// commit, or its path's settling, whichever was later) its scan started. 0 when there is
+    /// none; what a run reports beside its violations (Δ is measured, not assumed).
+    package func neededBound(_ admissions: [Admission], history: [Topology]) -> Double {
+        let ordered = history.sorted { $0.at < $1.at }
+        var needed = 0.0
+        for (second, kind) in classify(admissions, history: history) where kind == .violation {
+            let late = admissions.filter {
+                $0.ticket == second.ticket && $0.started < second.started
+                    && classOf(second, after: $0, history: ordered) == .violation
+            }.map { first -> Double in
+                let since =
+                    second.door == first.door
+                    ? first.committed
+                    : connectedSince(
+                        first.door, second.door, at: second.started, history: ordered
+                    ).map { $0 + settle } ?? first.committed
+                return second.started - max(first.committed, since)
+            }.min()
+            needed = max(needed, late ?? 0)
+        }
+        return needed
+    }
+
     /// When the current stretch of `a` and `b` being connected began (nil when they are not at `time`).
     func connectedSince(_ a: Int, _ b: Int, at time: Double, history: [Topology]) -> Double? {
         guard let index = history.lastIndex(where: { $0.at <= time }), history[index].connects(a, b) else {

@@ -38,6 +38,9 @@ struct MeshSoakCommand: AsyncParsableCommand {
     @Flag(help: "Doors find each other with DNS-SD (an avahi-daemon in each door's namespace) instead of --join.")
     var discover = false
 
+    @Option(help: "The propagation bound Δ the checker holds the doors to, in seconds.")
+    var bound = 1.0
+
     @Option(
         help: ArgumentHelp(
             "Each door joins only this many doors before it (a relay mesh; entries pass through); default every door.",
@@ -58,6 +61,7 @@ struct MeshSoakCommand: AsyncParsableCommand {
         guard joins.map({ $0 >= 1 }) ?? true, !(discover && joins != nil) else {
             throw ValidationError("--joins is at least 1, and not with --discover.")
         }
+        guard bound > 0 else { throw ValidationError("--bound is a positive number of seconds.") }
         guard guests >= 10 else { throw ValidationError("--guests must be at least 10.") }
         guard duration >= 5 else { throw ValidationError("the schedule must last at least 5 seconds.") }
     }
@@ -65,10 +69,11 @@ struct MeshSoakCommand: AsyncParsableCommand {
     func run() async throws {
         let verdict: MeshSoak.Verdict
         do {
-            verdict = try await MeshSoak(
+            var soak = MeshSoak(
                 duration: duration, doors: doors, guests: guests, seed: seed, discover: discover, joins: joins,
-                dir: dir
-            ).run()
+                dir: dir)
+            soak.bound = bound
+            verdict = try await soak.run()
         } catch let failure as NetworkLab.Failure {
             throw CleanFailure("mesh-soak: \(failure)")
         }
