@@ -102,6 +102,33 @@ struct MeshProbeTests {
     }
 
     @Test(
+        "mesh-restored-numbering: a door whose store comes back from a backup without its last entries (the key store outside it kept the numbers it signed) numbers its next entry after them, never signing a number twice (a fork at every peer that had them)"
+    )
+    func restoredNumbering() async throws {
+        try await DeviceLab.run { lab in
+            let door = try await lab.meshDoor(1, clock: lab.api.clock.wallClock)
+            door.update { $0.online = false }
+            for guest in lab.world.guests.prefix(2) {
+                door.scan(try await lab.ticket(guest))
+                await door.confirm(replayAfter: false)
+            }
+            #expect(door.meshLog?.vector[door.deviceId] == 2)
+            let mesh = try #require(door.meshModule)
+            mesh.numbersRecorded()
+            // The backup: the store without the door's two entries; the app launched again on it.
+            try await mesh.store.queue.write { db in try db.execute(sql: "DELETE FROM mesh_entries") }
+            let restored = try lab.launch("door1", clock: lab.api.clock.wallClock)
+            await restored.openEvent(lab.world.event.id)
+            restored.update { $0.online = false }
+            #expect(restored.meshLog?.count == 0)
+            restored.scan(try await lab.ticket(lab.world.guests[2]))
+            await restored.confirm(replayAfter: false)
+            let entry = try #require(restored.meshLog?.admissions(of: lab.world.guests[2].id).first)
+            #expect(entry.seq == 3, "numbered after the two the key store recorded")
+        }
+    }
+
+    @Test(
         "mesh-late-peer-admission: door 2's card is green when door 1's admission of the same guest arrives; confirm is then refused with why and commits nothing, the card shows already checked in, and a second confirm only re-confirms (no entry, no second admission in the mesh)"
     )
     func latePeerAdmission() async throws {

@@ -75,20 +75,29 @@ extension FileKeyStore {
         FileManager.default.contents(atPath: recordURL(name).path)
     }
 
+    /// Written to a temporary file and renamed over the record (a reader sees the old record or
+    /// the new, never half of one), with plain system calls: the venue mesh writes one at each
+    /// confirm. The folder is made on the first write.
     public func setRecord(named name: String, _ data: Data) throws {
         let target = recordURL(name)
-        let manager = FileManager.default
-        try manager.createDirectory(
-            at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
         let temporary = target.appendingPathExtension("tmp-\(UUID().uuidString)")
-        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw KeyStoreError.unreadable("cannot create \(temporary.path)")
+        var descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if descriptor < 0, errno == ENOENT {
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        guard rename(temporary.path, target.path) == 0 else {
-            // Tidying only: the rename's error below is the one that matters.
-            try? manager.removeItem(at: temporary)
-            throw KeyStoreError.unreadable(String(cString: strerror(errno)))
+        guard descriptor >= 0 else {
+            throw KeyStoreError.unreadable("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == data.count, rename(temporary.path, target.path) == 0 else {
+            let why = String(cString: strerror(errno))
+            // Tidying only: the error below is the one that matters.
+            unlink(temporary.path)
+            throw KeyStoreError.unreadable("cannot write \(target.path): \(why)")
         }
     }
 }
