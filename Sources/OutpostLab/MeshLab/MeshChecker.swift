@@ -23,7 +23,7 @@ package struct MeshChecker: Sendable {
         self.settle = settle
     }
 
-    package struct Admission: Sendable, Hashable {
+    package struct Admission: Sendable, Hashable, Codable {
         package var ticket: String
         package var door: Int
         package var started: Double
@@ -40,7 +40,7 @@ package struct MeshChecker: Sendable {
     /// The LAN at one moment, from then until the next change: which doors run with their link
     /// up, which pairs are cut apart, and which pairs keep sessions at all (nil: every pair, a
     /// full mesh; else the pairs that join each other, entries relaying through the rest).
-    package struct Topology: Sendable, Hashable {
+    package struct Topology: Sendable, Hashable, Codable {
         package var at: Double
         package var up: Set<Int>
         package var cuts: Set<[Int]>

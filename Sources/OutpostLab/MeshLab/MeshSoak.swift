@@ -304,6 +304,16 @@ package struct MeshSoak {
                 tickets.firstIndex(of: admission.ticket).map { seeded.guestIds[$0] }
             })
 
+        // The run's history as the checker reads it, kept in the working directory for a look
+        // afterwards (every admission with its door and times, every change of the LAN).
+        struct History: Encodable {
+            var origin: Double
+            var admissions: [MeshChecker.Admission]
+            var topology: [MeshChecker.Topology]
+        }
+        try? JSONEncoder().encode(History(origin: origin, admissions: record.admissions, topology: record.history))
+            .write(to: work.appendingPathComponent("history.json"))
+
         // 7. The verdict.
         let checker = MeshChecker(bound: bound, settle: Self.settle)
         let classes = checker.classify(record.admissions, history: record.history)

@@ -68,17 +68,28 @@ public struct MeshLog: Sendable, Equatable {
         for entry in other.entries.values { _ = try? insert(entry) }
     }
 
-    /// What a peer at `remote` lacks: each author's entries past the peer's count, in number
-    /// order, authors in name order, at most `limit`.
+    /// What a peer at `remote` lacks: each author's entries past the peer's count and up to
+    /// this log's own (an entry past a gap here would not move the peer's count either: it
+    /// comes from whoever has the gap's entry), in number order, the authors taken in turns,
+    /// at most `limit`. Taking turns keeps one author's backlog from filling every batch: a
+    /// peer that cannot take it (it lacks the author's certificate, or refused an entry) would
+    /// otherwise be sent the same entries at each push and never the other doors' (a 50-door
+    /// soak found entries held back for over a minute that way).
     public func delta(since remote: VersionVector, limit: Int = .max) -> [MeshEntry] {
-        var out: [MeshEntry] = []
-        for author in byAuthor.keys.sorted() {
+        var queues: [[MeshEntry]] = []
+        for author in byAuthor.keys.sorted() where vector[author] > remote[author] {
             let numbers = byAuthor[author]!
-            for seq in numbers.keys.sorted() where seq > remote[author] {
-                for entry in numbers[seq]! {
-                    guard out.count < limit else { return out }
-                    out.append(entry)
-                }
+            queues.append(((remote[author] + 1)...vector[author]).flatMap { numbers[$0] ?? [] })
+        }
+        var out: [MeshEntry] = []
+        var taken = Array(repeating: 0, count: queues.count)
+        var more = true
+        while more, out.count < limit {
+            more = false
+            for index in queues.indices where taken[index] < queues[index].count && out.count < limit {
+                out.append(queues[index][taken[index]])
+                taken[index] += 1
+                more = true
             }
         }
         return out

@@ -83,6 +83,34 @@ struct MeshLogTests {
     }
 
     @Test(
+        "mesh-delta-turns: a delta takes the authors in turns, so one door's backlog of 200 cannot fill a batch of 150 and hold the others' entries back; it stops at a gap in an author's numbers (what lies past it would not move the peer's count)"
+    )
+    func deltaTurns() throws {
+        var fixture = try MeshFixture(doors: 3)
+        var log = MeshLog()
+        for index in 0..<200 {
+            try log.insert(try fixture.doors[0].admit(GuestID.random(), at: 1_795_000_000_000 + Int64(index)))
+        }
+        var others: [MeshEntry] = []
+        for index in 0..<5 {
+            let entry = try fixture.doors[1].admit(GuestID.random(), at: 1_795_000_001_000 + Int64(index))
+            others.append(entry)
+            try log.insert(entry)
+        }
+        let batch = log.delta(since: VersionVector(), limit: 150)
+        #expect(batch.count == 150)
+        #expect(Set(others.map(\.id)).isSubset(of: Set(batch.map(\.id))), "door 2's five are in the first batch")
+        // Each author's entries still in number order.
+        let first = batch.filter { $0.author == others[0].author }.map(\.seq)
+        #expect(first == first.sorted())
+        // A gap: door 3's 1, 2 and 4 held, 3 not.
+        var gapped = MeshLog()
+        let third = try (0..<4).map { try fixture.doors[2].admit(GuestID.random(), at: 1_795_000_002_000 + Int64($0)) }
+        for entry in [third[0], third[1], third[3]] { try gapped.insert(entry) }
+        #expect(gapped.delta(since: VersionVector()).map(\.seq) == [1, 2])
+    }
+
+    @Test(
         "mesh-delta-only: a device sends exactly what the other's vector lacks; after a partition heals, the delta is the entries made during it, and a second exchange sends nothing"
     )
     func deltaOnly() throws {
