@@ -104,11 +104,13 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
 
     private func signedUpTo(_ eventId: EventID) throws -> UInt64 {
         if let signed = signedNumbers[eventId] { return signed }
-        let data = try context.ports.keyStore.record(named: "mesh-seq-\(eventId.wire)")
+        let data = try context.ports.keyStore.record(named: Self.numberRecord(eventId))
         let signed = data.flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } ?? 0
         signedNumbers[eventId] = signed
         return signed
     }
+    /// The key store's record of the highest number this door signed for an event.
+    private nonisolated static func numberRecord(_ eventId: EventID) -> String { "mesh-seq-\(eventId.wire)" }
     /// The highest number this door signed, per event, as the key store has it.
     private var signedNumbers: [EventID: UInt64] = [:]
     /// Writes the key store's record of the numbers signed, in order, off the confirm's path (a
@@ -122,7 +124,7 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         let keyStore = context.ports.keyStore
         numberWriter.async {
             do {
-                try keyStore.setRecord(named: "mesh-seq-\(eventId.wire)", Data("\(seq)".utf8))
+                try keyStore.setRecord(named: Self.numberRecord(eventId), Data("\(seq)".utf8))
             } catch {
                 Task { @MainActor [weak self] in
                     self?.context.surfacing("record the venue mesh's numbers") { throw error }
@@ -141,19 +143,13 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         let held = try store.credentials(eventId: event.id)
         let request = MeshCertificateRequest(
             device: context.deviceId, publicKey: key.publicKey.derRepresentation.base64EncodedString())
-        let response = try await context.authorized(
-            TransportRequest(
-                API.meshCertificate.line(event.id), headers: ["Content-Type": "application/json"],
-                body: try OutpostJSON.encode(request)))
-        guard response.status == 200,
-            let answer = try? OutpostJSON.decode(MeshCredentials.self, from: response.body),
-            let certificate = Data(base64Encoded: answer.certificate),
+        // An event over, or a role that does not scan: no mesh, and nothing else fails.
+        guard
+            let answer = try await post(request, to: API.meshCertificate.line(event.id), as: MeshCredentials.self)
+        else { return }
+        guard let certificate = Data(base64Encoded: answer.certificate),
             let authority = Data(base64Encoded: answer.authority)
-        else {
-            // An event over, or a role that does not scan: no mesh, and nothing else fails.
-            if [403, 404, 409].contains(response.status) { return }
-            throw APIClientError.http(status: response.status, code: nil)
-        }
+        else { throw APIClientError.http(status: 200, code: nil) }
         var record = MeshCredentialRecord(
             certificate: certificate, authority: authority, notAfter: answer.notAfter,
             revocations: answer.revocations, peers: held?.peers ?? [], serverTime: answer.serverTime,
@@ -176,13 +172,12 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         var events = Set(try store.heldForServer(except: context.deviceId).keys)
         if let mesh, mesh.log.count > 0 { events.insert(mesh.eventId) }
         for eventId in events.sorted(by: { $0.wire < $1.wire }) {
-            guard var answer = try await send([], eventId: eventId) else { continue }
-            try store.markAtServer(eventId: eventId, vector: answer.vector, answered: [])
+            guard let first = try await send([], eventId: eventId) else { continue }
+            try store.markAtServer(eventId: eventId, vector: first.vector, answered: [])
             var pending = try store.entriesForServer(eventId: eventId)
             while !pending.isEmpty {
                 let chunk = Array(pending.prefix(MeshUpload.maximumEntries))
-                guard let next = try await send(chunk, eventId: eventId) else { break }
-                answer = next
+                guard let answer = try await send(chunk, eventId: eventId) else { break }
                 try store.markAtServer(
                     eventId: eventId, vector: answer.vector,
                     answered: zip(chunk, answer.results).map { ($0.author, $0.seq, $1.outcome != .refused) })
@@ -201,17 +196,25 @@ package final class MeshModule: DeviceModule, CheckInJournal, CheckInListener, P
         let upload = MeshUpload(
             device: context.deviceId, entries: entries.map { Data($0.encoded).base64EncodedString() },
             held: log?.count ?? entries.count, peers: Array(met.sorted().prefix(MeshUpload.maximumPeers)))
-        let response = try await context.authorized(
-            TransportRequest(
-                API.meshEntries.line(eventId), headers: ["Content-Type": "application/json"],
-                body: try OutpostJSON.encode(upload)))
-        guard response.status == 200, let answer = try? OutpostJSON.decode(MeshUploadAnswer.self, from: response.body),
-            answer.results.count == entries.count
-        else {
-            if [403, 404, 409].contains(response.status) { return nil }
-            throw APIClientError.http(status: response.status, code: nil)
-        }
+        guard let answer = try await post(upload, to: API.meshEntries.line(eventId), as: MeshUploadAnswer.self)
+        else { return nil }
+        guard answer.results.count == entries.count else { throw APIClientError.http(status: 200, code: nil) }
         return answer
+    }
+
+    /// One of the mesh's requests to the server: its answer; nil when the server will not do it
+    /// for this event (403, 404, 409: an event over, a role that does not scan); anything else
+    /// that is not the answer throws.
+    private func post<Answer: Decodable>(
+        _ body: some Encodable, to line: RequestLine, as answer: Answer.Type
+    ) async throws -> Answer? {
+        let response = try await context.authorized(
+            TransportRequest(line, headers: ["Content-Type": "application/json"], body: try OutpostJSON.encode(body)))
+        if let answer = try? OutpostJSON.decode(Answer.self, from: response.body), response.status == 200 {
+            return answer
+        }
+        if [403, 404, 409].contains(response.status) { return nil }
+        throw APIClientError.http(status: response.status, code: nil)
     }
 
     /// Peers' entries the server is not known to have are not this user's unsent work (their

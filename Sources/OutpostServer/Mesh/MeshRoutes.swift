@@ -24,14 +24,20 @@ struct MeshRoutes {
         group.on(API.meshEntries, use: upload)
     }
 
+    /// A device id as a certificate and an entry carry it (``MeshIdentity/isValidDevice(_:)``),
+    /// else 422.
+    static func checkDevice(_ device: String) throws {
+        guard MeshIdentity.isValidDevice(device) else {
+            throw APIError.invalidRequest(
+                "'device' must be 1 to 64 letters, digits or -_.:@.", status: .unprocessableContent)
+        }
+    }
+
     @Sendable func certify(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let event = try await EventRoutes.event(
             API.meshCertificate.parameters(in: context), context, dependencies, requiring: Self.doorRoles)
         let body = try await HTTPHelpers.decode(MeshCertificateRequest.self, from: request)
-        guard MeshIdentity.isValidDevice(body.device) else {
-            throw APIError.invalidRequest(
-                "'device' must be 1 to 64 letters, digits or -_.:@.", status: .unprocessableContent)
-        }
+        try Self.checkDevice(body.device)
         guard let spki = Data(base64Encoded: body.publicKey),
             let publicKey = try? MeshCertificates.publicKey(spkiDER: Array(spki))
         else {
@@ -80,10 +86,7 @@ struct MeshRoutes {
         let event = try await EventRoutes.event(
             API.meshEntries.parameters(in: context), context, dependencies, requiring: Self.doorRoles)
         let body = try await HTTPHelpers.decode(MeshUpload.self, from: request)
-        guard MeshIdentity.isValidDevice(body.device) else {
-            throw APIError.invalidRequest(
-                "'device' must be 1 to 64 letters, digits or -_.:@.", status: .unprocessableContent)
-        }
+        try Self.checkDevice(body.device)
         guard body.entries.count <= MeshUpload.maximumEntries, body.peers.count <= MeshUpload.maximumPeers,
             body.peers.allSatisfy(MeshIdentity.isValidDevice), (0...10_000_000).contains(body.held)
         else {
