@@ -499,7 +499,8 @@ def run(driver, wait):
     check("a second door device signs in and opens the event", second)
     met = mesh_doors(home, home2)
     check("the two doors meet in the venue mesh and sync", met, str(met))
-    wait.until(ready.text_to_be_present_in_element((By.ID, "mesh"), "Dora Door"))
+    # Each door's report moves the page on its own: wait for both rows, not the first.
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#mesh tbody tr")) == 2)
     mesh_rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
                  for row in driver.find_elements(By.CSS_SELECTOR, "#mesh tbody tr")]
     # Each door's row names the other in its Met column (device ids, as the console shortens them).
